@@ -1,1 +1,42 @@
-print("{}")
+// MPOSKit benchmarks: one JSON line per figure on standard output.
+//
+//     swift run -c release Benchmarks            # everything
+//     swift run -c release Benchmarks tlv.       # only names starting with "tlv."
+//
+// Latencies carry "p50" and "p99"; "value" is the median. Run on a quiet machine and compare
+// figures from the same run.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+let prefix = CommandLine.arguments.dropFirst().first ?? ""
+
+do {
+    let all = try tlvBenchmarks()
+    let selected = all.filter { $0.name.hasPrefix(prefix) }
+    if selected.isEmpty {
+        printError("no benchmark name starts with \"\(prefix)\"; known: \(all.map(\.name).joined(separator: ", "))")
+        exit(1)
+    }
+    for benchmark in selected { try measure(benchmark) }
+    if sink == 42 { printError("") }
+} catch {
+    printError("benchmark failed: \(error)")
+    exit(1)
+}
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    FileDescriptorOutput.standardError.write(line + "\n")
+}
+
+enum FileDescriptorOutput {
+    case standardError
+    func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,10 +1,22 @@
 import ArgumentParser
 
+/// The `mpos` command-line tool.
 @main
 struct MPOS: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mpos",
-        abstract: "MPOSKit's command-line tool: EMV decoding, and later the sandbox and the demo.",
-        subcommands: []
+        abstract: "MPOSKit's command-line tool.",
+        discussion: "Decode EMV data today; the sandbox gateway, the reader emulator and the demo join as they land.",
+        version: "0.1.0",
+        subcommands: [EMVCommand.self]
+    )
+}
+
+/// `mpos emv …`
+struct EMVCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emv",
+        abstract: "Work with EMV data.",
+        subcommands: [EMVDecodeCommand.self]
     )
 }

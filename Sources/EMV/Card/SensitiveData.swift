@@ -28,5 +28,32 @@ public enum SensitiveData {
         }
     }
 
+    /// What can be said about a sensitive value without revealing it: the card scheme, the
+    /// Luhn check, the expiry and the service code. Empty for tags outside ``tags`` or values
+    /// that cannot be parsed.
+    public static func maskedMeaning(_ tag: EMVTag, _ value: some Collection<UInt8>) -> [String] {
+        switch tag {
+        case 0x5A:
+            guard let pan = PAN(bcd: value) else { return ["malformed: not 12 to 19 BCD digits"] }
+            return describe(pan)
+        case 0x57, 0x9F6B:
+            do {
+                let track = try Track2(bytes: value)
+                return describe(track.pan) + ["Expires \(track.expiry.display)"]
+                    + ["Service code \(track.serviceCode.code): "
+                        + track.serviceCode.statements.joined(separator: "; ")]
+            } catch {
+                return ["malformed: \(error.description)"]
+            }
+        default:
+            return []
+        }
+    }
+
+    private static func describe(_ pan: PAN) -> [String] {
+        ["\(pan.scheme.displayName) card, \(pan.count) digits",
+         pan.isLuhnValid ? "Luhn check digit valid" : "Luhn check digit invalid"]
+    }
+
     private static func hidden(_ count: Int) -> String { String(repeating: "*", count: count * 2) }
 }

@@ -38,24 +38,49 @@ public enum BERTLV {
     public static func walk(_ buffer: UnsafeBufferPointer<UInt8>, _ visit: (TLVField) -> Void)
         throws(TLVError)
     {
-        try walkLevel(buffer, from: 0, to: buffer.count, depth: 0, visit)
+        // Children lie inside their parent's value, so a depth-first walk reads straight
+        // through the bytes; a small stack on the call frame remembers where each open
+        // constructed object ends.
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: maximumDepth) { ends throws(TLVError) in
+            var depth = 0
+            var end = buffer.count
+            var position = 0
+            while true {
+                guard let field = try readField(buffer, at: &position, end: end, depth: depth) else {
+                    // This level is done: resume the enclosing one after its value.
+                    guard depth > 0 else { return }
+                    depth -= 1
+                    position = end
+                    end = ends[depth]
+                    continue
+                }
+                visit(field)
+                if field.tag.isConstructed {
+                    guard depth + 1 < maximumDepth else {
+                        // Only an object inside it would be too deep.
+                        var probe = field.valueRange.lowerBound
+                        if try readField(buffer, at: &probe, end: field.valueRange.upperBound, depth: depth + 1)
+                            != nil
+                        {
+                            throw TLVError(.nestingTooDeep, at: field.valueRange.lowerBound + leadingPadding(
+                                buffer, from: field.valueRange.lowerBound))
+                        }
+                        continue
+                    }
+                    ends[depth] = end
+                    depth += 1
+                    end = field.valueRange.upperBound
+                    position = field.valueRange.lowerBound
+                }
+            }
+        }
     }
 
     @inlinable
-    static func walkLevel(
-        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, depth: Int,
-        _ visit: (TLVField) -> Void
-    ) throws(TLVError) {
-        var position = start
-        while let field = try readField(buffer, at: &position, end: end, depth: depth) {
-            guard depth < maximumDepth else { throw TLVError(.nestingTooDeep, at: field.offset) }
-            visit(field)
-            if field.tag.isConstructed {
-                try walkLevel(
-                    buffer, from: field.valueRange.lowerBound, to: field.valueRange.upperBound,
-                    depth: depth + 1, visit)
-            }
-        }
+    static func leadingPadding(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < buffer.count && buffer[index] == 0 { index += 1 }
+        return index - start
     }
 
     /// Reads the next object's header at `position` (skipping `00` padding), leaving
