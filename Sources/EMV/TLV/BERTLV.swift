@@ -59,11 +59,10 @@ public enum BERTLV {
                     guard depth + 1 < maximumDepth else {
                         // Only an object inside it would be too deep.
                         var probe = field.valueRange.lowerBound
-                        if try readField(buffer, at: &probe, end: field.valueRange.upperBound, depth: depth + 1)
-                            != nil
+                        if let inner = try readField(
+                            buffer, at: &probe, end: field.valueRange.upperBound, depth: depth + 1)
                         {
-                            throw TLVError(.nestingTooDeep, at: field.valueRange.lowerBound + leadingPadding(
-                                buffer, from: field.valueRange.lowerBound))
+                            throw TLVError(.nestingTooDeep, at: inner.offset)
                         }
                         continue
                     }
@@ -74,13 +73,6 @@ public enum BERTLV {
                 }
             }
         }
-    }
-
-    @inlinable
-    static func leadingPadding(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var index = start
-        while index < buffer.count && buffer[index] == 0 { index += 1 }
-        return index - start
     }
 
     /// Reads the next object's header at `position` (skipping `00` padding), leaving

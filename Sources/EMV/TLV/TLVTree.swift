@@ -45,7 +45,7 @@ public struct TLVTree: Sendable {
         // A TLV takes at least 2 bytes; EMV blobs average ~9 bytes an object.
         nodes.reserveCapacity(bytes.count / 6 + 4)
         try bytes.withUnsafeBufferPointer { buffer throws(TLVError) in
-            try TLVTree.index(buffer, from: 0, to: buffer.count, parent: -1, depth: 0, into: &nodes)
+            try TLVTree.index(buffer, from: 0, to: buffer.count, into: &nodes)
         }
         if base != 0 {
             nodes = nodes.map {
@@ -58,23 +58,51 @@ public struct TLVTree: Sendable {
     }
 
     private static func index(
-        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, parent: Int32, depth: Int,
-        into nodes: inout [Node]
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into nodes: inout [Node]
     ) throws(TLVError) {
-        var position = start
-        while let field = try BERTLV.readField(buffer, at: &position, end: end, depth: depth) {
-            guard depth < BERTLV.maximumDepth else { throw TLVError(.nestingTooDeep, at: field.offset) }
-            let me = Int32(nodes.count)
-            nodes.append(
-                Node(
-                    tag: field.tag.rawValue, offset: Int32(field.offset),
-                    valueStart: Int32(field.valueRange.lowerBound), valueEnd: Int32(field.valueRange.upperBound),
-                    parent: parent, skip: me + 1, depth: Int16(depth)))
-            if field.tag.isConstructed {
-                try index(
-                    buffer, from: field.valueRange.lowerBound, to: field.valueRange.upperBound, parent: me,
-                    depth: depth + 1, into: &nodes)
-                nodes[Int(me)].skip = Int32(nodes.count)
+        // Depth-first, reading straight through the bytes (children lie inside their
+        // parent's value); the stack on the call frame holds each open object's node index and
+        // where its enclosing level ends.
+        try withUnsafeTemporaryAllocation(of: (node: Int32, end: Int).self, capacity: BERTLV.maximumDepth) {
+            open throws(TLVError) in
+            var depth = 0
+            var end = end
+            var parent: Int32 = -1
+            var position = start
+            while true {
+                guard let field = try BERTLV.readField(buffer, at: &position, end: end, depth: depth) else {
+                    guard depth > 0 else { return }
+                    depth -= 1
+                    let closing = open[depth]
+                    nodes[Int(closing.node)].skip = Int32(nodes.count)
+                    position = end
+                    end = closing.end
+                    parent = nodes[Int(closing.node)].parent
+                    continue
+                }
+                let me = Int32(nodes.count)
+                nodes.append(
+                    Node(
+                        tag: field.tag.rawValue, offset: Int32(field.offset),
+                        valueStart: Int32(field.valueRange.lowerBound), valueEnd: Int32(field.valueRange.upperBound),
+                        parent: parent, skip: me + 1, depth: Int16(depth)))
+                if field.tag.isConstructed {
+                    if depth + 1 == BERTLV.maximumDepth {
+                        // Descending is allowed only if nothing lies inside.
+                        var probe = field.valueRange.lowerBound
+                        if let inner = try BERTLV.readField(
+                            buffer, at: &probe, end: field.valueRange.upperBound, depth: depth + 1)
+                        {
+                            throw TLVError(.nestingTooDeep, at: inner.offset)
+                        }
+                        continue
+                    }
+                    open[depth] = (me, end)
+                    depth += 1
+                    parent = me
+                    end = field.valueRange.upperBound
+                    position = field.valueRange.lowerBound
+                }
             }
         }
     }
