@@ -57,9 +57,18 @@ public struct TLV: Hashable, Sendable {
     public static func encode(_ objects: [TLV]) throws(TLVError) -> [UInt8] {
         var size = 0
         for object in objects { size += object.encodedSize }
-        var out = [UInt8]()
-        out.reserveCapacity(size)
-        for object in objects { try object.write(into: &out) }
+        var failure: TLVError? = nil
+        let out = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var cursor = 0
+            do throws(TLVError) {
+                for object in objects { try object.write(into: buffer, at: &cursor) }
+            } catch {
+                failure = error
+                buffer.baseAddress!.update(repeating: 0, count: buffer.count)
+            }
+            initialized = buffer.count
+        }
+        if let failure { throw failure }
         return out
     }
 
@@ -99,22 +108,44 @@ public struct TLV: Hashable, Sendable {
         }
     }
 
-    private func write(into out: inout [UInt8]) throws(TLVError) {
-        guard tag.isWellFormed else { throw TLVError(.invalidTag(tag), at: out.count) }
+    @inline(__always)
+    private static func writeLength(_ length: Int, into out: UnsafeMutableBufferPointer<UInt8>, at cursor: inout Int) {
+        let size = lengthFieldSize(length)
+        if size == 1 {
+            out[cursor] = UInt8(length)
+            cursor += 1
+            return
+        }
+        out[cursor] = 0x80 | UInt8(size - 1)
+        cursor += 1
+        for shift in stride(from: (size - 2) * 8, through: 0, by: -8) {
+            out[cursor] = UInt8(truncatingIfNeeded: length >> shift)
+            cursor += 1
+        }
+    }
+
+    /// Writes the encoding at `cursor`; the caller sized `out` with ``encodedSize``.
+    private func write(into out: UnsafeMutableBufferPointer<UInt8>, at cursor: inout Int) throws(TLVError) {
+        guard tag.isWellFormed else { throw TLVError(.invalidTag(tag), at: cursor) }
         let raw = tag.rawValue
-        switch tag.byteCount {
-        case 4: out.append(UInt8(truncatingIfNeeded: raw >> 24)); fallthrough
-        case 3: out.append(UInt8(truncatingIfNeeded: raw >> 16)); fallthrough
-        case 2: out.append(UInt8(truncatingIfNeeded: raw >> 8)); fallthrough
-        default: out.append(UInt8(truncatingIfNeeded: raw))
+        var shift = 8 * (tag.byteCount - 1)
+        while shift >= 0 {
+            out[cursor] = UInt8(truncatingIfNeeded: raw >> UInt32(shift))
+            cursor += 1
+            shift -= 8
         }
         switch content {
         case .primitive(let bytes):
-            TLV.appendLength(bytes.count, to: &out)
-            out.append(contentsOf: bytes)
+            TLV.writeLength(bytes.count, into: out, at: &cursor)
+            bytes.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress, source.count > 0 {
+                    (out.baseAddress! + cursor).update(from: base, count: source.count)
+                }
+            }
+            cursor += bytes.count
         case .constructed(let children):
-            TLV.appendLength(valueSize, to: &out)
-            for child in children { try child.write(into: &out) }
+            TLV.writeLength(valueSize, into: out, at: &cursor)
+            for child in children { try child.write(into: out, at: &cursor) }
         }
     }
 }
