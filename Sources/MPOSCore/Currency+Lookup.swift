@@ -41,3 +41,15 @@ extension Currency {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension Currency {
+    /// Looks a currency up by its alpha code like ``init(code:)``, but throws
+    /// ``MPOSError/unknownCurrency`` instead of returning `nil`.
+    public init(validatingCode code: some StringProtocol) throws(MPOSError) {
+        guard let currency = Currency(code: code) else {
+            throw MPOSError.unknownCurrency.withMessage(
+                "Not an active ISO 4217 currency code (\(code.utf8.count) bytes given).")
+        }
+        self = currency
+    }
+}
