@@ -86,6 +86,19 @@ def read_currencies(path: str) -> tuple[str, list[dict]]:
     return published, sorted(found.values(), key=lambda c: c["code"])
 
 
+def currency_literal(c: dict, indent: str, suffix: str, prefix: str = "") -> list[str]:
+    """A `Currency(...)` initialiser, on one line when it fits in 110 columns, else three
+    lines laid out as swift-format would."""
+    units = "nil" if c["units"] is None else str(c["units"])
+    fund = ", isFund: true" if c["fund"] else ""
+    fields = f"code: {swift_string(c['code'])}, numericCode: {c['numeric']}, minorUnits: {units}"
+    name = f"name: {swift_string(c['name'])}{fund}"
+    one_line = f"{indent}{prefix}Currency({fields}, {name}){suffix}"
+    if len(one_line) <= 110:
+        return [one_line]
+    return [f"{indent}{prefix}Currency(", f"{indent}    {fields},", f"{indent}    {name}){suffix}"]
+
+
 def render(published: str, currencies: list[dict]) -> str:
     lines = [
         "// This file is generated. Do not edit it by hand.",
@@ -99,12 +112,7 @@ def render(published: str, currencies: list[dict]) -> str:
         "    public static let all: [Currency] = [",
     ]
     for c in currencies:
-        units = "nil" if c["units"] is None else str(c["units"])
-        fund = ", isFund: true" if c["fund"] else ""
-        lines.append(
-            f"        Currency(code: {swift_string(c['code'])}, numericCode: {c['numeric']}, "
-            f"minorUnits: {units},")
-        lines.append(f"                 name: {swift_string(c['name'])}{fund}),")
+        lines.extend(currency_literal(c, "        ", ","))
     lines.append("    ]")
     by_code = {c["code"]: c for c in currencies}
     for code in NAMED:
@@ -114,10 +122,7 @@ def render(published: str, currencies: list[dict]) -> str:
         doc = f"{c['name']} ({code}, {c['numeric']:03d}, {units})."
         for part in textwrap.wrap(doc, 96):
             lines.append(f"    /// {part}")
-        lines.append(f"    public static let {code.lower()} = Currency(")
-        lines.append(f"        code: {swift_string(code)}, numericCode: {c['numeric']}, "
-                     f"minorUnits: {'nil' if c['units'] is None else c['units']},")
-        lines.append(f"        name: {swift_string(c['name'])}{', isFund: true' if c['fund'] else ''})")
+        lines.extend(currency_literal(c, "    ", "", f"public static let {code.lower()} = "))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

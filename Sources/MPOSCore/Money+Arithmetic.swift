@@ -25,7 +25,8 @@ extension Money {
     }
 
     private func combine(
-        _ other: Money, _ verb: String, _ operation: (Int64) -> (Int64) -> (partialValue: Int64, overflow: Bool)
+        _ other: Money, _ verb: String,
+        _ operation: (Int64) -> (Int64) -> (partialValue: Int64, overflow: Bool)
     ) throws(MPOSError) -> Money {
         guard currency == other.currency else {
             throw MPOSError.currencyMismatch.withMessage(

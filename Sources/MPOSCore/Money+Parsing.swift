@@ -66,12 +66,14 @@ extension Money {
         let integer = bytes[..<(dot ?? bytes.endIndex)]
         let fraction = dot.map { bytes[bytes.index(after: $0)...] } ?? bytes[bytes.endIndex...]
         guard !integer.isEmpty, integer.allSatisfy(isDigit) else {
-            return .failure(MPOSError.invalidAmount.withMessage(
-                "The amount must start with a digit and contain only digits and one '.'."))
+            return .failure(
+                MPOSError.invalidAmount.withMessage(
+                    "The amount must start with a digit and contain only digits and one '.'."))
         }
         guard dot == nil || (!fraction.isEmpty && fraction.allSatisfy(isDigit)) else {
-            return .failure(MPOSError.invalidAmount.withMessage(
-                "A '.' in the amount must be followed by digits only."))
+            return .failure(
+                MPOSError.invalidAmount.withMessage(
+                    "A '.' in the amount must be followed by digits only."))
         }
         return .success(Scanned(integer: integer, fraction: fraction))
     }

@@ -79,7 +79,8 @@ struct MoneyParsingTests {
             }
         }
         let codes = [
-            code("x", .eur), code("1.234", .eur), code("-1", .eur), code("1" + String(repeating: "0", count: 20), .eur),
+            code("x", .eur), code("1.234", .eur), code("-1", .eur),
+            code("1" + String(repeating: "0", count: 20), .eur),
             code("1", .xau),
         ]
         #expect(

@@ -27,8 +27,10 @@ struct ReaderStatusCodeTests {
     }
 
     @Test func keepsEveryDocumentedMessage() {
-        #expect(ReaderStatusCode.success.messages == ["", "AUTH CODE #", "REFUND ACCEPTED", "REVERSAL ACCEPTED"])
-        #expect(ReaderStatusCode.userCancelled.messages == ["TRANSACTION VOID", "User cancelled the transaction"])
+        #expect(
+            ReaderStatusCode.success.messages == ["", "AUTH CODE #", "REFUND ACCEPTED", "REVERSAL ACCEPTED"])
+        #expect(
+            ReaderStatusCode.userCancelled.messages == ["TRANSACTION VOID", "User cancelled the transaction"])
         #expect(ReaderStatusCode.scannerEvent.messages == [""])
         #expect(ReaderStatusCode.posCancelled.messages == ["TRANSACTION VOID"])
         #expect(ReaderStatusCode.allCases.filter { $0.messages.count > 1 } == [.success, .userCancelled])
@@ -59,6 +61,7 @@ struct ReaderStatusCodeTests {
     @Test func describesItselfByNameAndHexCode() throws {
         #expect(ReaderStatusCode.pinInput.description == "EFT_PIN_INPUT (0x0019)")
         #expect(ReaderStatusCode.success.description == "EFT_SUCCESS (0x0001)")
-        #expect(String(decoding: try JSONEncoder().encode(ReaderStatusCode.cardBlocked), as: UTF8.self) == "40")
+        #expect(
+            String(decoding: try JSONEncoder().encode(ReaderStatusCode.cardBlocked), as: UTF8.self) == "40")
     }
 }
