@@ -37,19 +37,20 @@ extension Money {
                 "The amount has \(number.fraction.count) decimal places; "
                     + "\(currency.code) allows \(allowed).")
         }
+        // Shift in every digit, then one zero per missing decimal place, checking each step.
         var minor: Int64 = 0
-        let padding = repeatElement(UInt8(ascii: "0"), count: allowed - number.fraction.count)
-        for digits in [Array(number.integer), Array(number.fraction), Array(padding)] {
-            for digit in digits {
-                let (shifted, overflowed) = minor.multipliedReportingOverflow(by: 10)
-                let (sum, carried) = shifted.addingReportingOverflow(Int64(digit &- UInt8(ascii: "0")))
-                guard !overflowed, !carried else {
-                    throw MPOSError.amountOverflow.withMessage(
-                        "The amount exceeds \(Int64.max) minor units of \(currency.code).")
-                }
-                minor = sum
+        func shiftIn(_ digit: UInt8) throws(MPOSError) {
+            let (shifted, overflowed) = minor.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = shifted.addingReportingOverflow(Int64(digit &- UInt8(ascii: "0")))
+            guard !overflowed, !carried else {
+                throw MPOSError.amountOverflow.withMessage(
+                    "The amount exceeds \(Int64.max) minor units of \(currency.code).")
             }
+            minor = sum
         }
+        for digit in number.integer { try shiftIn(digit) }
+        for digit in number.fraction { try shiftIn(digit) }
+        for _ in number.fraction.count..<allowed { try shiftIn(UInt8(ascii: "0")) }
         return Money(unchecked: minor, currency: currency)
     }
 
@@ -77,4 +78,5 @@ extension Money {
         }
         return .success(Scanned(integer: integer, fraction: fraction))
     }
+
 }
