@@ -1,0 +1,75 @@
+/// A key that makes a request safe to retry: the gateway performs the first request it
+/// sees with a given key and answers repeats with the same result, so a sale retried
+/// after a lost connection cannot charge the cardholder twice.
+///
+/// A key is 1 to 64 characters from `A-Z`, `a-z`, `0-9`, `-` and `_`. ``init()`` makes a
+/// fresh random one in UUID form (`"3f0c9a52-6a1e-4c1b-9d55-0b8f2f4f7e21"`); keep it with
+/// the pending request and reuse it for every retry of that request.
+///
+/// Encodes as its string; decoding validates it.
+public struct IdempotencyKey: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The longest key accepted.
+    public static let maximumLength = 64
+
+    /// The key's text.
+    public let rawValue: String
+
+    /// Wraps `rawValue` if it is a valid key; `nil` otherwise.
+    public init?(rawValue: String) {
+        guard Self.isValid(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// Wraps `text` if it is a valid key.
+    ///
+    /// - Throws: ``MPOSError/invalidIdentifier`` when the text is empty, longer than 64
+    ///   characters, or holds a character other than `A-Z a-z 0-9 - _`.
+    public init(validating text: some StringProtocol) throws(MPOSError) {
+        guard let key = IdempotencyKey(rawValue: String(text)) else {
+            throw MPOSError.invalidIdentifier.withMessage(
+                "An idempotency key must be 1 to \(Self.maximumLength) characters of "
+                    + "A-Z, a-z, 0-9, '-' and '_' (\(text.utf8.count) bytes given).")
+        }
+        self = key
+    }
+
+    /// A new random key: a version 4 UUID in lower-case hex, 36 characters.
+    public init() {
+        var generator = SystemRandomNumberGenerator()
+        self.init(using: &generator)
+    }
+
+    /// A new random key drawn from `generator`, as a version 4 UUID in lower-case hex.
+    /// Use the system generator in production; a seeded one makes tests repeatable.
+    public init(using generator: inout some RandomNumberGenerator) {
+        var bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        bytes[6] = bytes[6] & 0x0F | 0x40  // version 4
+        bytes[8] = bytes[8] & 0x3F | 0x80  // RFC 9562 variant
+        var text = ""
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if [4, 6, 8, 10].contains(index) { text.append("-") }
+            text.append(Self.hexDigits[Int(byte >> 4)])
+            text.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+        self.rawValue = text
+    }
+
+    /// The key's text.
+    public var description: String { rawValue }
+
+    private static let hexDigits = Array("0123456789abcdef")
+
+    private static func isValid(_ text: String) -> Bool {
+        let bytes = text.utf8
+        return (1...maximumLength).contains(bytes.count)
+            && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
+            }
+    }
+}

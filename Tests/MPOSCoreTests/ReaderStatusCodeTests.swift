@@ -1,0 +1,67 @@
+import Foundation
+import MPOSCore
+import Testing
+
+struct ReaderStatusCodeTests {
+    @Test func coversEveryCodeFromSuccessToAccountTypeSelection() {
+        #expect(ReaderStatusCode.allCases.count == 50)
+        #expect(ReaderStatusCode.allCases.map(\.rawValue) == Array(0x0001...0x0032).sorted())
+        #expect(Set(ReaderStatusCode.allCases.map(\.rawValue)) == Set(0x0001...0x0032))
+        #expect(ReaderStatusCode(rawValue: 0x0000) == nil)
+        #expect(ReaderStatusCode(rawValue: 0x0033) == nil)
+    }
+
+    @Test func pinsSpecificCodes() {
+        #expect(ReaderStatusCode(rawValue: 0x0001) == .success)
+        #expect(ReaderStatusCode.success.eftName == "EFT_SUCCESS")
+        #expect(ReaderStatusCode(rawValue: 0x000B)?.eftName == "EFT_TRANS_NOT_ALLOWED")
+        #expect(ReaderStatusCode(rawValue: 0x0019) == .pinInput)
+        #expect(ReaderStatusCode.pinInput.message == "Waiting for PIN entry")
+        #expect(ReaderStatusCode(rawValue: 0x001D)?.eftName == "EFT_SHARED_SECRET_INVALID")
+        #expect(ReaderStatusCode(rawValue: 0x0028)?.message == "CARD BLOCKED")
+        #expect(ReaderStatusCode(rawValue: 0x002C)?.eftName == "EFT_RESPONSE_PAYMENT_TIMEOUT")
+        #expect(
+            ReaderStatusCode(rawValue: 0x0031)?.message
+                == "Operation cancelled, the battery is too low. Please charge.")
+        #expect(ReaderStatusCode(rawValue: 0x0032)?.eftName == "EFT_ACCOUNT_TYPE_SELECTION")
+    }
+
+    @Test func keepsEveryDocumentedMessage() {
+        #expect(
+            ReaderStatusCode.success.messages == ["", "AUTH CODE #", "REFUND ACCEPTED", "REVERSAL ACCEPTED"])
+        #expect(
+            ReaderStatusCode.userCancelled.messages == ["TRANSACTION VOID", "User cancelled the transaction"])
+        #expect(ReaderStatusCode.scannerEvent.messages == [""])
+        #expect(ReaderStatusCode.posCancelled.messages == ["TRANSACTION VOID"])
+        #expect(ReaderStatusCode.allCases.filter { $0.messages.count > 1 } == [.success, .userCancelled])
+    }
+
+    @Test func everyCodeHasANameAndAMeaning() {
+        var names = Set<String>()
+        for status in ReaderStatusCode.allCases {
+            #expect(status.eftName.hasPrefix("EFT_"))
+            #expect(!status.meaning.isEmpty)
+            #expect(!status.messages.isEmpty)
+            names.insert(status.eftName)
+        }
+        #expect(names.count == 50)
+    }
+
+    @Test func flagsUnusedCodesAndUnknownOutcomes() {
+        #expect(
+            ReaderStatusCode.allCases.filter { !$0.isCurrentlyUsed } == [
+                .transactionNotAllowed, .cardInserted, .manualCardInput, .iccCardSwiped, .removeCard,
+            ])
+        #expect(
+            ReaderStatusCode.allCases.filter(\.leavesOutcomeUnknown) == [
+                .sendingError, .receivingError, .responsePaymentTimeout,
+            ])
+    }
+
+    @Test func describesItselfByNameAndHexCode() throws {
+        #expect(ReaderStatusCode.pinInput.description == "EFT_PIN_INPUT (0x0019)")
+        #expect(ReaderStatusCode.success.description == "EFT_SUCCESS (0x0001)")
+        #expect(
+            String(decoding: try JSONEncoder().encode(ReaderStatusCode.cardBlocked), as: UTF8.self) == "40")
+    }
+}
