@@ -3,20 +3,76 @@ import PackageDescription
 
 let package = Package(
     name: "MPOSKit",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "MPOSCore", targets: ["MPOSCore"]),
         .library(name: "EMV", targets: ["EMV"]),
+        .library(name: "CardCrypto", targets: ["CardCrypto"]),
+        .library(name: "ReaderLink", targets: ["ReaderLink"]),
+        .library(name: "ReaderLinkTCP", targets: ["ReaderLinkTCP"]),
+        .library(name: "ReaderSimulator", targets: ["ReaderSimulator"]),
+        .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
+        .library(name: "SandboxGateway", targets: ["SandboxGateway"]),
         .executable(name: "mpos", targets: ["mpos"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.10.0"),
     ],
     targets: [
         // Money, currencies, identifiers, the shared vocabulary and the error pattern. No I/O.
         .target(name: "MPOSCore"),
         // BER-TLV codec, EMV tag dictionary, value decoders, DOLs, Track 2 and PAN tools.
         .target(name: "EMV"),
+        // Card-side cryptography shared by the simulated reader and the sandbox issuer:
+        // AES DUKPT (ANSI X9.24-3), EMV session keys, ARQC/ARPC, and the published sandbox keys.
+        .target(
+            name: "CardCrypto",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // The open reader protocol: frames, fragmentation, messages, pairing, session security,
+        // the transport seam and the in-process transport.
+        .target(
+            name: "ReaderLink",
+            dependencies: [
+                "EMV", "MPOSCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // TCP client and server transports for ReaderLink (SwiftNIO), kept apart so that the SDK
+        // itself carries no networking dependency.
+        .target(
+            name: "ReaderLinkTCP",
+            dependencies: [
+                "ReaderLink",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // A complete card reader in software.
+        .target(
+            name: "ReaderSimulator",
+            dependencies: ["ReaderLink", "EMV", "MPOSCore", "CardCrypto"]
+        ),
+        // The HTTP contract between SDK and gateway, one source for both sides.
+        .target(name: "GatewayAPI", dependencies: ["MPOSCore"]),
+        // The sandbox payment gateway: HTTP server, SQLite database, issuer simulation.
+        .target(
+            name: "SandboxGateway",
+            dependencies: [
+                "GatewayAPI", "EMV", "MPOSCore", "CardCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "mpos",
@@ -36,6 +92,16 @@ let package = Package(
             name: "EMVTests",
             dependencies: ["EMV"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "CardCryptoTests", dependencies: ["CardCrypto"]),
+        .testTarget(name: "ReaderLinkTests", dependencies: ["ReaderLink", "EMV", "MPOSCore"]),
+        .testTarget(name: "ReaderSimulatorTests", dependencies: ["ReaderSimulator", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV"]),
+        .testTarget(
+            name: "SandboxGatewayTests",
+            dependencies: [
+                "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(name: "mposTests", dependencies: ["mpos", "EMV"]),
     ],

@@ -1,0 +1,4 @@
+import ReaderLink
+
+/// ReaderLinkTCP: ReaderLink over TCP sockets (SwiftNIO).
+public enum ReaderLinkTCPModule {}

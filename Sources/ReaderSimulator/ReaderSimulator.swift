@@ -1,0 +1,2 @@
+/// ReaderSimulator: a complete card reader in software.
+public enum ReaderSimulatorModule {}

@@ -1,0 +1,2 @@
+/// SandboxGateway: a real payment gateway for development.
+public enum SandboxGatewayModule {}

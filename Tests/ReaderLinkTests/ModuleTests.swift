@@ -1,0 +1,4 @@
+import ReaderLink
+import Testing
+
+@Test func speaksVersionOne() { #expect(ReaderLinkProtocol.version == 1) }

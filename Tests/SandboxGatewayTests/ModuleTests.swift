@@ -1,0 +1,4 @@
+import SandboxGateway
+import Testing
+
+@Test func moduleLinks() { #expect(String(describing: SandboxGatewayModule.self).isEmpty == false) }
