@@ -33,6 +33,7 @@ let package = Package(
         .target(
             name: "CardCrypto",
             dependencies: [
+                "EMV",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -93,7 +94,7 @@ let package = Package(
             dependencies: ["EMV"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "CardCryptoTests", dependencies: ["CardCrypto"]),
+        .testTarget(name: "CardCryptoTests", dependencies: ["CardCrypto", "EMV"]),
         .testTarget(name: "ReaderLinkTests", dependencies: ["ReaderLink", "EMV", "MPOSCore"]),
         .testTarget(name: "ReaderSimulatorTests", dependencies: ["ReaderSimulator", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV"]),
         .testTarget(
