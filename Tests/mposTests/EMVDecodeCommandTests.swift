@@ -15,7 +15,7 @@ struct EMVDecodeOutputTests {
     }
 
     @Test func printsJSONWithTheDocumentedKeys() throws {
-        guard case .success(let json) = EMVDecodeOutput.render(hex: "77 0B 9F3403 1E0002 9F2608 7BCD3A4E1F2C5D6E", json: true)
+        guard case .success(let json) = EMVDecodeOutput.render(hex: "77 11 9F3403 1E0002 9F2608 7BCD3A4E1F2C5D6E", json: true)
         else {
             Issue.record("decode failed")
             return
@@ -37,7 +37,7 @@ struct EMVDecodeOutputTests {
     }
 
     @Test func masksCardNumbersAndTrackData() {
-        let hex = "70 2E 5A08 5413330089010038 5713 5413330089010038D29122011234567890000F 5F2403291231"
+        let hex = "70 25 5A08 5413330089010038 5713 5413330089010038D29122011234567890000F 5F2403291231"
         guard case .success(let text) = EMVDecodeOutput.render(hex: hex, json: false),
             case .success(let json) = EMVDecodeOutput.render(hex: hex, json: true)
         else {
@@ -67,16 +67,23 @@ struct EMVDecodeOutputTests {
     }
 }
 
+struct BinaryNotFound: Error {}
+
 struct EMVDecodeBinaryTests {
     /// The `mpos` executable SwiftPM built beside the test bundle.
     static func mposBinary() throws -> URL {
-        var dir = Bundle.module.bundleURL
-        for _ in 0..<4 {
-            dir.deleteLastPathComponent()
-            let candidate = dir.appendingPathComponent("mpos")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        // The test runner lives in the build products folder (directly on Linux, inside an
+        // .xctest bundle on macOS); the tool sits beside it.
+        let starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+        for start in starts {
+            var dir = start
+            for _ in 0..<4 {
+                dir.deleteLastPathComponent()
+                let candidate = dir.appendingPathComponent("mpos")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            }
         }
-        throw CancellationError()
+        throw BinaryNotFound()
     }
 
     static func run(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
