@@ -17,7 +17,9 @@ enum AESBlock {
         try permute(block, key: key, inverse: true)
     }
 
-    private static func permute(_ block: [UInt8], key: [UInt8], inverse: Bool) throws(CardCryptoError) -> [UInt8] {
+    private static func permute(_ block: [UInt8], key: [UInt8], inverse: Bool) throws(CardCryptoError)
+        -> [UInt8]
+    {
         guard key.count == 16 else {
             throw CardCryptoError(.invalidKeyLength, "AES-128 needs a 16-byte key, got \(key.count) bytes")
         }

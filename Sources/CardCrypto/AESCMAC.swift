@@ -8,7 +8,7 @@ public enum AESCMAC {
     ///
     /// Steps: subkeys K1, K2 from L = AES(K, 0¹²⁸) (6.1); the last block is XORed with K1 when
     /// complete, otherwise padded with 10…0 and XORed with K2; then CBC-MAC with a zero IV.
-    /// - Throws: ``CardCryptoError/Kind/invalidKeyLength`` unless `key` is 16 bytes.
+    /// - Throws: ``CardCryptoError/Kind/cryptoFailure`` only if the AES primitive fails.
     public static func authenticationCode(
         for message: some Collection<UInt8>, key: AES128Key
     ) throws(CardCryptoError) -> [UInt8] {
@@ -45,7 +45,9 @@ public enum AESCMAC {
         return out
     }
 
-    static func authenticationCode(for message: [UInt8], keyBytes key: [UInt8]) throws(CardCryptoError) -> [UInt8] {
+    static func authenticationCode(for message: [UInt8], keyBytes key: [UInt8]) throws(CardCryptoError)
+        -> [UInt8]
+    {
         let (k1, k2) = try subkeys(key)
         let blockCount = max(1, (message.count + 15) / 16)
         let lastIsComplete = !message.isEmpty && message.count % 16 == 0

@@ -34,14 +34,16 @@ public enum ARPC {
                 .invalidDataElementLength,
                 "proprietary authentication data is at most 8 bytes, got \(proprietary.count)")
         }
-        return try AESCMAC.authenticationCode(for: arqc + csu + proprietary, key: sessionKey, truncatedTo: length)
+        return try AESCMAC.authenticationCode(
+            for: arqc + csu + proprietary, key: sessionKey, truncatedTo: length)
     }
 
     /// The value of tag 91, Issuer Authentication Data: ARPC || CSU || proprietary (8–16 bytes).
     public static func issuerAuthenticationData(
         arqc: [UInt8], csu: [UInt8], proprietary: [UInt8] = [], sessionKey: AES128Key
     ) throws(CardCryptoError) -> [UInt8] {
-        try generate(arqc: arqc, csu: csu, proprietary: proprietary, sessionKey: sessionKey) + csu + proprietary
+        try generate(arqc: arqc, csu: csu, proprietary: proprietary, sessionKey: sessionKey) + csu
+            + proprietary
     }
 
     /// Checks an ARPC (card side), comparing in constant time. Returns `false` for any
@@ -50,14 +52,16 @@ public enum ARPC {
         arpc: [UInt8], arqc: [UInt8], csu: [UInt8], proprietary: [UInt8] = [], sessionKey: AES128Key
     ) -> Bool {
         guard arpc.count == length,
-            let expected = try? generate(arqc: arqc, csu: csu, proprietary: proprietary, sessionKey: sessionKey)
+            let expected = try? generate(
+                arqc: arqc, csu: csu, proprietary: proprietary, sessionKey: sessionKey)
         else { return false }
         return Bytes.constantTimeEqual(expected, arpc)
     }
 
     /// Checks the value of tag 91 (card side): splits it into ARPC, CSU and proprietary data and
     /// verifies the ARPC over them.
-    public static func verify(issuerAuthenticationData: [UInt8], arqc: [UInt8], sessionKey: AES128Key) -> Bool {
+    public static func verify(issuerAuthenticationData: [UInt8], arqc: [UInt8], sessionKey: AES128Key) -> Bool
+    {
         guard issuerAuthenticationData.count >= length + csuLength,
             issuerAuthenticationData.count <= length + csuLength + maximumProprietaryLength
         else { return false }

@@ -13,12 +13,15 @@ public let applicationCryptogramLength = 8
 public func generateCryptogram(input: CryptogramInput, sessionKey: AES128Key) throws(CardCryptoError)
     -> [UInt8]
 {
-    try AESCMAC.authenticationCode(for: input.bytes, key: sessionKey, truncatedTo: applicationCryptogramLength)
+    try AESCMAC.authenticationCode(
+        for: input.bytes, key: sessionKey, truncatedTo: applicationCryptogramLength)
 }
 
 /// Checks an application cryptogram by recomputing it (EMV Book 2, 8.1.2) and comparing in
 /// constant time. Returns `false`, never throws, for a wrong length or an unusable key.
-public func verifyCryptogram(_ cryptogram: some Collection<UInt8>, input: CryptogramInput, sessionKey: AES128Key)
+public func verifyCryptogram(
+    _ cryptogram: some Collection<UInt8>, input: CryptogramInput, sessionKey: AES128Key
+)
     -> Bool
 {
     guard cryptogram.count == applicationCryptogramLength,

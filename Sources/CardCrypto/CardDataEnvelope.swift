@@ -34,7 +34,8 @@ public enum CardDataEnvelope {
         let padded = ISO9797Padding.pad(plaintext)
         out.reserveCapacity(padded.count)
         for start in stride(from: 0, to: padded.count, by: AESBlock.size) {
-            previous = try AESBlock.encrypt(Bytes.xor(previous, padded[start..<(start + AESBlock.size)]), key: key)
+            previous = try AESBlock.encrypt(
+                Bytes.xor(previous, padded[start..<(start + AESBlock.size)]), key: key)
             out += previous
         }
         return out
@@ -45,7 +46,8 @@ public enum CardDataEnvelope {
     ///   positive multiple of 16; ``CardCryptoError/Kind/decryptionFailed`` when the padding
     ///   does not verify (wrong BDK or KSN, or altered ciphertext); ``CardCryptoError`` for a
     ///   KSN whose counter is unusable.
-    public static func open(ciphertext: [UInt8], ksn: KSN, bdk: AES128Key) throws(CardCryptoError) -> [UInt8] {
+    public static func open(ciphertext: [UInt8], ksn: KSN, bdk: AES128Key) throws(CardCryptoError) -> [UInt8]
+    {
         try open(ciphertext: ciphertext, transactionKey: DUKPT.transactionKey(bdk: bdk, ksn: ksn))
     }
 

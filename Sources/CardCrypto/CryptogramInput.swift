@@ -53,12 +53,14 @@ public struct CryptogramInput: Sendable, Hashable {
         var atc: UInt16 = 0
         for (tag, length) in CryptogramInput.layout {
             guard let value = lookup(tag) else {
-                throw CardCryptoError(.missingDataElement, "tag \(tag.hex) is missing from the cryptogram input")
+                throw CardCryptoError(
+                    .missingDataElement, "tag \(tag.hex) is missing from the cryptogram input")
             }
             if let length {
                 guard value.count == length else {
                     throw CardCryptoError(
-                        .invalidDataElementLength, "tag \(tag.hex) must be \(length) bytes, got \(value.count)")
+                        .invalidDataElementLength,
+                        "tag \(tag.hex) must be \(length) bytes, got \(value.count)")
                 }
             } else {
                 guard (1...32).contains(value.count) else {
@@ -66,7 +68,9 @@ public struct CryptogramInput: Sendable, Hashable {
                         .invalidDataElementLength, "tag \(tag.hex) must be 1 to 32 bytes, got \(value.count)")
                 }
             }
-            if tag == 0x9F36 { atc = UInt16(value[value.startIndex]) << 8 | UInt16(value[value.startIndex + 1]) }
+            if tag == 0x9F36 {
+                atc = UInt16(value[value.startIndex]) << 8 | UInt16(value[value.startIndex + 1])
+            }
             out += value
         }
         self.bytes = out

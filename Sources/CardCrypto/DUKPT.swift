@@ -15,8 +15,9 @@ public enum DUKPT {
     /// - Parameters:
     ///   - bdk: the 16-byte AES-128 Base Derivation Key.
     ///   - initialKeyID: 8 bytes, BDK ID then derivation ID.
-    /// - Throws: ``CardCryptoError`` for a wrong key or ID length.
-    public static func initialKey(bdk: AES128Key, initialKeyID: some Collection<UInt8>) throws(CardCryptoError)
+    /// - Throws: ``CardCryptoError/Kind/invalidInitialKeyID`` unless the ID is 8 bytes.
+    public static func initialKey(bdk: AES128Key, initialKeyID: some Collection<UInt8>)
+        throws(CardCryptoError)
         -> AES128Key
     {
         let id = try checkedInitialKeyID(initialKeyID)
@@ -54,7 +55,8 @@ public enum DUKPT {
 
     /// The transaction's derivation key straight from the BDK: ``initialKey(bdk:initialKeyID:)``
     /// with the KSN's Initial Key ID, then ``transactionKey(initialKey:ksn:)``.
-    public static func transactionKey(bdk: AES128Key, ksn: KSN) throws(CardCryptoError) -> DUKPTTransactionKey {
+    public static func transactionKey(bdk: AES128Key, ksn: KSN) throws(CardCryptoError) -> DUKPTTransactionKey
+    {
         try transactionKey(initialKey: initialKey(bdk: bdk, initialKeyID: ksn.initialKeyID), ksn: ksn)
     }
 

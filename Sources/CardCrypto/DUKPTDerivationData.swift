@@ -39,10 +39,11 @@ struct DUKPTDerivationData {
 
     /// Derivation data for an intermediate derivation key or a working key at `counter`.
     static func transaction(usage: UInt16, initialKeyID: [UInt8], counter: UInt32) -> DUKPTDerivationData {
-        let tail = Array(initialKeyID[4..<8]) + [
-            UInt8(counter >> 24), UInt8(truncatingIfNeeded: counter >> 16),
-            UInt8(truncatingIfNeeded: counter >> 8), UInt8(truncatingIfNeeded: counter),
-        ]
+        let tail =
+            Array(initialKeyID[4..<8]) + [
+                UInt8(counter >> 24), UInt8(truncatingIfNeeded: counter >> 16),
+                UInt8(truncatingIfNeeded: counter >> 8), UInt8(truncatingIfNeeded: counter),
+            ]
         return DUKPTDerivationData(usage: usage, tail: tail)
     }
 

@@ -6,7 +6,7 @@
 /// standard requires of a device.
 ///
 /// ```swift
-/// var reader = try DUKPTReader(bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(device: 1))
+/// var reader = try DUKPTReader(bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 1))
 /// let (ksn, key) = try reader.nextTransaction()
 /// let dataKey = try key.workingKey(.dataEncryptionEncrypt)
 /// ```
@@ -24,8 +24,8 @@ public struct DUKPTReader: Sendable, CustomStringConvertible {
 
     /// Loads an Initial Key (X9.24-3-2017, 6.4 "Load Initial Key") ready for counter 1, or
     /// resumes at a stored counter (the registers are rebuilt from the Initial Key).
-    /// - Throws: ``CardCryptoError`` for a bad key or ID length, or a `counter` of zero or with
-    ///   more than 16 one-bits.
+    /// - Throws: ``CardCryptoError`` for an Initial Key ID that is not 8 bytes, or a `counter` of
+    ///   zero or with more than 16 one-bits.
     public init(initialKey: AES128Key, initialKeyID: some Collection<UInt8>, counter: UInt32 = 1)
         throws(CardCryptoError)
     {
@@ -45,9 +45,12 @@ public struct DUKPTReader: Sendable, CustomStringConvertible {
 
     /// Derives the Initial Key from the BDK (``DUKPT/initialKey(bdk:initialKeyID:)``) and loads it.
     /// Meant for simulators and tests: a real device receives its Initial Key, never the BDK.
-    public init(bdk: AES128Key, initialKeyID: some Collection<UInt8>, counter: UInt32 = 1) throws(CardCryptoError) {
+    public init(bdk: AES128Key, initialKeyID: some Collection<UInt8>, counter: UInt32 = 1)
+        throws(CardCryptoError)
+    {
         let id = Array(initialKeyID)
-        try self.init(initialKey: DUKPT.initialKey(bdk: bdk, initialKeyID: id), initialKeyID: id, counter: counter)
+        try self.init(
+            initialKey: DUKPT.initialKey(bdk: bdk, initialKeyID: id), initialKeyID: id, counter: counter)
     }
 
     /// Whether every counter has been used; the device then needs a new Initial Key.
@@ -92,4 +95,3 @@ public struct DUKPTReader: Sendable, CustomStringConvertible {
         }
     }
 }
-

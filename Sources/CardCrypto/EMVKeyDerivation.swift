@@ -76,10 +76,13 @@ public enum EMVKeyDerivation {
 
     /// Issuer-side shortcut: ``iccMasterKey(issuerMasterKey:pan:panSequenceNumber:)`` then
     /// ``sessionKey(iccMasterKey:atc:)``.
-    public static func sessionKey(issuerMasterKey: AES128Key, pan: PAN, panSequenceNumber: UInt8?, atc: UInt16)
+    public static func sessionKey(
+        issuerMasterKey: AES128Key, pan: PAN, panSequenceNumber: UInt8?, atc: UInt16
+    )
         throws(CardCryptoError) -> AES128Key
     {
-        let mk = try iccMasterKey(issuerMasterKey: issuerMasterKey, pan: pan, panSequenceNumber: panSequenceNumber)
+        let mk = try iccMasterKey(
+            issuerMasterKey: issuerMasterKey, pan: pan, panSequenceNumber: panSequenceNumber)
         return try sessionKey(iccMasterKey: mk, atc: atc)
     }
 }

@@ -64,8 +64,10 @@ public struct KSN: Hashable, Sendable, CustomStringConvertible {
 
     /// The 12-byte wire form.
     public var bytes: [UInt8] {
-        initialKeyID + [UInt8(counter >> 24), UInt8(truncatingIfNeeded: counter >> 16),
-                        UInt8(truncatingIfNeeded: counter >> 8), UInt8(truncatingIfNeeded: counter)]
+        initialKeyID + [
+            UInt8(counter >> 24), UInt8(truncatingIfNeeded: counter >> 16),
+            UInt8(truncatingIfNeeded: counter >> 8), UInt8(truncatingIfNeeded: counter),
+        ]
     }
 
     /// The 24 upper-case hex digits of ``bytes``.

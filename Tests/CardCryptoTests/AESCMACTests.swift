@@ -1,6 +1,7 @@
-@testable import CardCrypto
 import EMV
 import Testing
+
+@testable import CardCrypto
 
 /// AES-CMAC against NIST SP 800-38B Appendix D.1 / RFC 4493 section 4 (AES-128 examples).
 @Suite struct AESCMACTests {

@@ -17,7 +17,9 @@ import Testing
         let sk = try EMVTestData.sessionKey()
         let proprietary = bytes("0102")
         let cmac = try AESCMAC.authenticationCode(for: arqc + csu + proprietary, key: sk)
-        #expect(try ARPC.generate(arqc: arqc, csu: csu, proprietary: proprietary, sessionKey: sk) == Array(cmac.prefix(4)))
+        #expect(
+            try ARPC.generate(arqc: arqc, csu: csu, proprietary: proprietary, sessionKey: sk)
+                == Array(cmac.prefix(4)))
     }
 
     @Test func issuerAuthenticationDataIsARPCThenCSUAndVerifies() throws {
@@ -42,7 +44,10 @@ import Testing
         var otherARQC = arqc
         otherARQC[0] ^= 0x01
         #expect(ARPC.verify(issuerAuthenticationData: tag91, arqc: otherARQC, sessionKey: sk) == false)
-        #expect(ARPC.verify(issuerAuthenticationData: tag91, arqc: arqc, sessionKey: try EMVTestData.sessionKey(atc: 1)) == false)
+        #expect(
+            ARPC.verify(
+                issuerAuthenticationData: tag91, arqc: arqc, sessionKey: try EMVTestData.sessionKey(atc: 1))
+                == false)
     }
 
     @Test func wrongLengthsAreRejected() throws {
@@ -54,7 +59,8 @@ import Testing
             try ARPC.generate(arqc: arqc, csu: [0], sessionKey: sk)
         }
         #expect(throws: CardCryptoError(.invalidDataElementLength, "")) {
-            try ARPC.generate(arqc: arqc, csu: csu, proprietary: Array(repeating: 0, count: 9), sessionKey: sk)
+            try ARPC.generate(
+                arqc: arqc, csu: csu, proprietary: Array(repeating: 0, count: 9), sessionKey: sk)
         }
         #expect(ARPC.verify(issuerAuthenticationData: [1, 2, 3], arqc: arqc, sessionKey: sk) == false)
     }

@@ -31,15 +31,19 @@ import Testing
         for bit in 0..<8 {
             var values = EMVTestData.values
             values[tag]![values[tag]!.count - 1] ^= UInt8(1 << bit)
-            #expect(verifyCryptogram(arqc, input: try CryptogramInput(values: values), sessionKey: sk) == false)
+            #expect(
+                verifyCryptogram(arqc, input: try CryptogramInput(values: values), sessionKey: sk) == false)
         }
     }
 
     @Test func wrongSessionKeyOrWrongLengthFailsVerification() throws {
         let input = try CryptogramInput(values: EMVTestData.values)
         let arqc = try generateCryptogram(input: input, sessionKey: EMVTestData.sessionKey())
-        #expect(verifyCryptogram(arqc, input: input, sessionKey: try EMVTestData.sessionKey(atc: 0x002B)) == false)
-        #expect(verifyCryptogram(arqc.prefix(7), input: input, sessionKey: try EMVTestData.sessionKey()) == false)
+        #expect(
+            verifyCryptogram(arqc, input: input, sessionKey: try EMVTestData.sessionKey(atc: 0x002B)) == false
+        )
+        #expect(
+            verifyCryptogram(arqc.prefix(7), input: input, sessionKey: try EMVTestData.sessionKey()) == false)
         #expect(verifyCryptogram(arqc + [0], input: input, sessionKey: try EMVTestData.sessionKey()) == false)
     }
 

@@ -29,10 +29,12 @@ import Testing
             #expect(error.description.contains(secret) == false)
             #expect(error.code == 6101)
         }
-        var reader = try DUKPTReader(bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 9))
+        var reader = try DUKPTReader(
+            bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 9))
         let (ksn, ciphertext) = try CardDataEnvelope.seal(bytes("4761739001010010"), reader: &reader)
         do {
-            _ = try CardDataEnvelope.open(ciphertext: ciphertext, ksn: ksn, bdk: key("0F0E0D0C0B0A09080706050403020100"))
+            _ = try CardDataEnvelope.open(
+                ciphertext: ciphertext, ksn: ksn, bdk: key("0F0E0D0C0B0A09080706050403020100"))
         } catch {
             #expect(error.description.contains("4761739001010010") == false)
             #expect(error.description.contains(SandboxKeys.bdkHex) == false)

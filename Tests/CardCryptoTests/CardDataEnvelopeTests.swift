@@ -1,5 +1,6 @@
-@testable import CardCrypto
 import Testing
+
+@testable import CardCrypto
 
 /// Card data encrypted by the reader under DUKPT and opened by the host.
 @Suite struct CardDataEnvelopeTests {
@@ -13,7 +14,8 @@ import Testing
         let plaintext = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
         let (ksn, ciphertext) = try CardDataEnvelope.seal(plaintext, reader: &reader)
         #expect(ciphertext.count == (length / 16 + 1) * 16)
-        #expect(try CardDataEnvelope.open(ciphertext: ciphertext, ksn: ksn, bdk: SandboxKeys.bdk) == plaintext)
+        #expect(
+            try CardDataEnvelope.open(ciphertext: ciphertext, ksn: ksn, bdk: SandboxKeys.bdk) == plaintext)
     }
 
     @Test func eachSealUsesTheNextKSNAndAFreshKey() throws {
@@ -30,7 +32,8 @@ import Testing
         var reader = try reader()
         let plaintext = bytes("00112233445566778899AABBCCDDEEFF")
         let (ksn, ciphertext) = try CardDataEnvelope.seal(plaintext, reader: &reader)
-        let dataKey = try DUKPT.workingKey(bdk: SandboxKeys.bdk, ksn: ksn, usage: .dataEncryptionEncrypt).bytes
+        let dataKey = try DUKPT.workingKey(bdk: SandboxKeys.bdk, ksn: ksn, usage: .dataEncryptionEncrypt)
+            .bytes
         let c1 = try AESBlock.encrypt(plaintext, key: dataKey)
         let c2 = try AESBlock.encrypt(Bytes.xor(c1, bytes("80000000000000000000000000000000")), key: dataKey)
         #expect(ciphertext == c1 + c2)
@@ -38,15 +41,16 @@ import Testing
 
     @Test func wrongBDKIsATypedError() throws {
         var reader = try reader()
-        let (ksn, ciphertext) = try CardDataEnvelope.seal(bytes("5413330089010434D2512"), reader: &reader)
+        let (ksn, ciphertext) = try CardDataEnvelope.seal(bytes("5413330089010434D2512F"), reader: &reader)
         #expect(throws: CardCryptoError(.decryptionFailed, "")) {
-            try CardDataEnvelope.open(ciphertext: ciphertext, ksn: ksn, bdk: key("000102030405060708090A0B0C0D0E0F"))
+            try CardDataEnvelope.open(
+                ciphertext: ciphertext, ksn: ksn, bdk: key("000102030405060708090A0B0C0D0E0F"))
         }
     }
 
     @Test func wrongKSNIsATypedError() throws {
         var reader = try reader()
-        let (ksn, ciphertext) = try CardDataEnvelope.seal(bytes("5413330089010434D2512"), reader: &reader)
+        let (ksn, ciphertext) = try CardDataEnvelope.seal(bytes("5413330089010434D2512F"), reader: &reader)
         let other = try KSN(initialKeyID: ksn.initialKeyID, counter: ksn.counter + 1)
         #expect(throws: CardCryptoError(.decryptionFailed, "")) {
             try CardDataEnvelope.open(ciphertext: ciphertext, ksn: other, bdk: SandboxKeys.bdk)
@@ -76,7 +80,8 @@ import Testing
         let ksn = try KSN(initialKeyID: initialKeyID, counter: 1)
         for length in [0, 15, 17] {
             #expect(throws: CardCryptoError(.malformedCiphertext, "")) {
-                try CardDataEnvelope.open(ciphertext: Array(repeating: 0, count: length), ksn: ksn, bdk: SandboxKeys.bdk)
+                try CardDataEnvelope.open(
+                    ciphertext: Array(repeating: 0, count: length), ksn: ksn, bdk: SandboxKeys.bdk)
             }
         }
     }
@@ -87,6 +92,8 @@ import Testing
         #expect(ISO9797Padding.unpad(bytes("AABB8000000000000000000000000000")) == [0xAA, 0xBB])
         #expect(ISO9797Padding.unpad(bytes("AABB8000000000000000000000000001")) == nil)
         #expect(ISO9797Padding.unpad(bytes("00000000000000000000000000000000")) == nil)
-        #expect(ISO9797Padding.unpad(bytes("AABB0000000000000000000000000080")) == bytes("AABB00000000000000000000000000"))
+        #expect(
+            ISO9797Padding.unpad(bytes("AABB0000000000000000000000000080"))
+                == bytes("AABB00000000000000000000000000"))
     }
 }

@@ -9,7 +9,8 @@ import Testing
         #expect(
             input.bytes
                 == bytes(
-                    "000000001234 000000000000 0250 0000008000 0978 250314 00 9BADBCAB 1800 002A 06010A03A00000"))
+                    "000000001234 000000000000 0250 0000008000 0978 250314 00 9BADBCAB 1800 002A 06010A03A00000"
+                ))
         #expect(input.atc == 0x002A)
     }
 
@@ -39,9 +40,13 @@ import Testing
     @Test func wrongLengthIsRejected() {
         var values = EMVTestData.values
         values[0x9F02] = bytes("001234")
-        #expect(throws: CardCryptoError(.invalidDataElementLength, "")) { try CryptogramInput(values: values) }
+        #expect(throws: CardCryptoError(.invalidDataElementLength, "")) {
+            try CryptogramInput(values: values)
+        }
         values = EMVTestData.values
         values[0x9F10] = []
-        #expect(throws: CardCryptoError(.invalidDataElementLength, "")) { try CryptogramInput(values: values) }
+        #expect(throws: CardCryptoError(.invalidDataElementLength, "")) {
+            try CryptogramInput(values: values)
+        }
     }
 }

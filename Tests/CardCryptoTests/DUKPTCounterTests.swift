@@ -27,7 +27,8 @@ import Testing
     }
 
     @Test func everyCounterTheReaderUsesIsValidAndIncreasing() throws {
-        var reader = try DUKPTReader(bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 7))
+        var reader = try DUKPTReader(
+            bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 7))
         var previous: UInt32 = 0
         for _ in 0..<1000 {
             let counter = try reader.nextTransaction().ksn.counter
@@ -49,7 +50,8 @@ import Testing
 
     @Test func readerRefusesToStartAtAnUnusableCounter() {
         #expect(throws: CardCryptoError(.invalidTransactionCounter, "")) {
-            try DUKPTReader(bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 1), counter: 0)
+            try DUKPTReader(
+                bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 1), counter: 0)
         }
     }
 
@@ -61,7 +63,8 @@ import Testing
 
     @Test func exhaustedReaderKeepsFailing() throws {
         var reader = try DUKPTReader(
-            bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 1), counter: 0xFFFF_0000)
+            bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 1),
+            counter: 0xFFFF_0000)
         #expect(reader.isExhausted == false)
         _ = try reader.nextTransaction()
         for _ in 0..<2 {

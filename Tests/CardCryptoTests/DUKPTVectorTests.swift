@@ -1,6 +1,7 @@
-@testable import CardCrypto
 import EMV
 import Testing
+
+@testable import CardCrypto
 
 /// AES DUKPT against the ANSI X9.24-3-2017 supplement test vectors for an AES-128 BDK
 /// (BDK FEDCBA9876543210F1F1F1F1F1F1F1F1, Initial Key ID 1234567890123456).

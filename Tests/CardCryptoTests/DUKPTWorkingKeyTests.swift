@@ -1,6 +1,7 @@
-@testable import CardCrypto
 import EMV
 import Testing
+
+@testable import CardCrypto
 
 /// Working keys per usage: the derivation-data layout of X9.24-3-2017 6.3.2, key separation, and
 /// agreement between the reader and the host.
@@ -36,7 +37,9 @@ import Testing
 
     @Test func everyUsageGivesADifferentKey() throws {
         let ksn = try KSN(initialKeyID: X924Vectors.initialKeyID, counter: 5)
-        let keys = try DUKPTKeyUsage.allCases.map { try DUKPT.workingKey(bdk: X924Vectors.bdk, ksn: ksn, usage: $0) }
+        let keys = try DUKPTKeyUsage.allCases.map {
+            try DUKPT.workingKey(bdk: X924Vectors.bdk, ksn: ksn, usage: $0)
+        }
         #expect(Set(keys.map(\.hexForTesting)).count == DUKPTKeyUsage.allCases.count)
     }
 
@@ -52,7 +55,8 @@ import Testing
 
     @Test func readerAndHostAgreeAcrossSixteenBitSkips() throws {
         // 0x0000FFFF has 16 one-bits: its successor is 0x00010000, not 0x0000FFFF + 1's children.
-        var reader = try DUKPTReader(bdk: X924Vectors.bdk, initialKeyID: X924Vectors.initialKeyID, counter: 0xFFF0)
+        var reader = try DUKPTReader(
+            bdk: X924Vectors.bdk, initialKeyID: X924Vectors.initialKeyID, counter: 0xFFF0)
         var previous: UInt32 = 0
         for _ in 0..<64 {
             let (ksn, key) = try reader.nextTransaction()

@@ -1,6 +1,7 @@
-@testable import CardCrypto
 import EMV
 import Testing
+
+@testable import CardCrypto
 
 /// ICC master key (EMV Book 2 A1.4.1, AES) and session key (A1.3.1) derivation.
 @Suite struct EMVKeyDerivationTests {

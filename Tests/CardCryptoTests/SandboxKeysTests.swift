@@ -1,6 +1,7 @@
-@testable import CardCrypto
 import EMV
 import Testing
+
+@testable import CardCrypto
 
 /// The published sandbox test keys.
 @Suite struct SandboxKeysTests {

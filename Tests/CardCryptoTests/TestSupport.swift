@@ -1,5 +1,6 @@
-@testable import CardCrypto
 import EMV
+
+@testable import CardCrypto
 
 /// Bytes of a hex constant written in a test; a typo in one is a bug in the test.
 func bytes(_ hex: String) -> [UInt8] {
