@@ -4,7 +4,8 @@
 // - the zero-allocation walk and the indexed tree accept the same inputs and see the same
 //   objects;
 // - every recorded range lies inside the input;
-// - re-encoding what was decoded and decoding that again gives the same objects.
+// - re-encoding what was decoded and decoding that again gives the same objects;
+// - every value decoder explains whatever value it is handed without trapping.
 import EMV
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -26,6 +27,9 @@ public func fuzzTLV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(element.tag == field.tag && element.valueRange == field.valueRange)
             precondition(element.encodedRange.lowerBound >= 0 && element.encodedRange.upperBound <= size)
             _ = SensitiveData.displayValue(element.tag, element.value)
+            if !element.isConstructed, !SensitiveData.isSensitive(element.tag) {
+                _ = TagExplainer.explain(element.tag, value: element.value) { tree.first($0).map { Array($0.value) } }
+            }
         }
         let objects = tree.objects
         if let reencoded = try? TLV.encode(objects) {
