@@ -8,13 +8,14 @@
 /// The zero IV is safe only because every transaction has a fresh key; never seal two messages
 /// under one ``DUKPTTransactionKey`` unless they are parts of the same transaction's data.
 ///
-/// This is confidentiality only: CBC has no integrity check. A wrong BDK or altered ciphertext
-/// is rejected when the padding does not verify, which catches most but not all of them (a
-/// random last block passes with probability about 1/256). Authenticate the message separately,
-/// for example with AES-CMAC under the ``DUKPTKeyUsage/macGeneration`` key, where it matters.
+/// Integrity: encrypt-then-MAC. The sealed form is the CBC ciphertext followed by the leftmost
+/// 8 bytes of its AES-CMAC under the same transaction's ``DUKPTKeyUsage/macGeneration`` key
+/// (usage `2000`). The host checks the MAC, in constant time, before it decrypts anything, so a
+/// wrong BDK or KSN and any altered byte are rejected as ``CardCryptoError/Kind/decryptionFailed``.
 public enum CardDataEnvelope {
     /// Starts the reader's next DUKPT transaction and encrypts `plaintext` under its data key.
-    /// - Returns: the transaction's KSN and the ciphertext (a multiple of 16 bytes, at least 16).
+    /// - Returns: the transaction's KSN and the sealed data (16·n ciphertext bytes, n ≥ 1, then
+    ///   the 8-byte MAC).
     /// - Throws: ``CardCryptoError/Kind/counterExhausted`` when the reader has no counters left.
     public static func seal(_ plaintext: [UInt8], reader: inout DUKPTReader) throws(CardCryptoError)
         -> (ksn: KSN, ciphertext: [UInt8])
@@ -38,14 +39,18 @@ public enum CardDataEnvelope {
                 Bytes.xor(previous, padded[start..<(start + AESBlock.size)]), key: key)
             out += previous
         }
-        return out
+        let macKey = try transactionKey.workingKey(.macGeneration)
+        return out + (try AESCMAC.authenticationCode(for: out, key: macKey, truncatedTo: macLength))
     }
+
+    /// Bytes of CMAC appended to the ciphertext.
+    public static let macLength = 8
 
     /// Decrypts on the host: derives the data key for `ksn` from `bdk`, decrypts and unpads.
     /// - Throws: ``CardCryptoError/Kind/malformedCiphertext`` when the length is not a
-    ///   positive multiple of 16; ``CardCryptoError/Kind/decryptionFailed`` when the padding
-    ///   does not verify (wrong BDK or KSN, or altered ciphertext); ``CardCryptoError`` for a
-    ///   KSN whose counter is unusable.
+    ///   positive multiple of 16 plus the MAC; ``CardCryptoError/Kind/decryptionFailed`` when
+    ///   the MAC or the padding does not verify (wrong BDK or KSN, or altered data);
+    ///   ``CardCryptoError`` for a KSN whose counter is unusable.
     public static func open(ciphertext: [UInt8], ksn: KSN, bdk: AES128Key) throws(CardCryptoError) -> [UInt8]
     {
         try open(ciphertext: ciphertext, transactionKey: DUKPT.transactionKey(bdk: bdk, ksn: ksn))
@@ -56,10 +61,18 @@ public enum CardDataEnvelope {
     public static func open(ciphertext: [UInt8], transactionKey: DUKPTTransactionKey) throws(CardCryptoError)
         -> [UInt8]
     {
-        guard !ciphertext.isEmpty, ciphertext.count % AESBlock.size == 0 else {
+        let bodyCount = ciphertext.count - macLength
+        guard bodyCount >= AESBlock.size, bodyCount % AESBlock.size == 0 else {
             throw CardCryptoError(
                 .malformedCiphertext,
-                "ciphertext must be a positive multiple of 16 bytes, got \(ciphertext.count)")
+                "sealed card data must be 16·n + \(macLength) bytes, got \(ciphertext.count)")
+        }
+        let sealed = ciphertext
+        let ciphertext = Array(sealed[..<bodyCount])
+        let expected = try AESCMAC.authenticationCode(
+            for: ciphertext, key: transactionKey.workingKey(.macGeneration), truncatedTo: macLength)
+        guard Bytes.constantTimeEqual(expected, sealed[bodyCount...]) else {
+            throw CardCryptoError(.decryptionFailed, "the card data's MAC does not verify")
         }
         let key = try transactionKey.workingKey(.dataEncryptionEncrypt).bytes
         var previous = [UInt8](repeating: 0, count: AESBlock.size)

@@ -13,7 +13,7 @@ import Testing
         var reader = try reader()
         let plaintext = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
         let (ksn, ciphertext) = try CardDataEnvelope.seal(plaintext, reader: &reader)
-        #expect(ciphertext.count == (length / 16 + 1) * 16)
+        #expect(ciphertext.count == (length / 16 + 1) * 16 + CardDataEnvelope.macLength)
         #expect(
             try CardDataEnvelope.open(ciphertext: ciphertext, ksn: ksn, bdk: SandboxKeys.bdk) == plaintext)
     }
@@ -28,7 +28,7 @@ import Testing
         #expect(first.ciphertext != second.ciphertext)
     }
 
-    @Test func ciphertextIsCBCUnderTheDataEncryptionKeyWithZeroIV() throws {
+    @Test func sealedDataIsCBCUnderTheDataKeyWithZeroIVThenACMACUnderTheMACKey() throws {
         var reader = try reader()
         let plaintext = bytes("00112233445566778899AABBCCDDEEFF")
         let (ksn, ciphertext) = try CardDataEnvelope.seal(plaintext, reader: &reader)
@@ -36,7 +36,9 @@ import Testing
             .bytes
         let c1 = try AESBlock.encrypt(plaintext, key: dataKey)
         let c2 = try AESBlock.encrypt(Bytes.xor(c1, bytes("80000000000000000000000000000000")), key: dataKey)
-        #expect(ciphertext == c1 + c2)
+        let macKey = try DUKPT.workingKey(bdk: SandboxKeys.bdk, ksn: ksn, usage: .macGeneration)
+        let mac = try AESCMAC.authenticationCode(for: c1 + c2, key: macKey, truncatedTo: 8)
+        #expect(ciphertext == c1 + c2 + mac)
     }
 
     @Test func wrongBDKIsATypedError() throws {
@@ -57,28 +59,23 @@ import Testing
         }
     }
 
-    @Test func tamperedLastBlockIsATypedErrorNeverACrash() throws {
+    @Test func everyAlteredBitIsRejectedBeforeDecrypting() throws {
         var reader = try reader()
         let (ksn, ciphertext) = try CardDataEnvelope.seal(Array(repeating: 0x41, count: 20), reader: &reader)
-        var failures = 0
-        for index in (ciphertext.count - 32)..<ciphertext.count {
-            var tampered = ciphertext
-            tampered[index] ^= 0x01
-            do {
-                let opened = try CardDataEnvelope.open(ciphertext: tampered, ksn: ksn, bdk: SandboxKeys.bdk)
-                #expect(opened != Array(repeating: 0x41, count: 20))
-            } catch let error {
-                #expect(error.kind == .decryptionFailed)
-                failures += 1
+        for index in ciphertext.indices {
+            for bit in 0..<8 {
+                var tampered = ciphertext
+                tampered[index] ^= UInt8(1) << bit
+                #expect(throws: CardCryptoError(.decryptionFailed, "")) {
+                    try CardDataEnvelope.open(ciphertext: tampered, ksn: ksn, bdk: SandboxKeys.bdk)
+                }
             }
         }
-        // Flipping a bit of the last block garbles it entirely, so its padding fails.
-        #expect(failures >= 16)
     }
 
     @Test func malformedLengthsAreRejectedBeforeDecrypting() throws {
         let ksn = try KSN(initialKeyID: initialKeyID, counter: 1)
-        for length in [0, 15, 17] {
+        for length in [0, 8, 15, 16, 17, 24 + 1, 32] {
             #expect(throws: CardCryptoError(.malformedCiphertext, "")) {
                 try CardDataEnvelope.open(
                     ciphertext: Array(repeating: 0, count: length), ksn: ksn, bdk: SandboxKeys.bdk)
