@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CardCrypto", targets: ["CardCrypto"]),
         .library(name: "ReaderLink", targets: ["ReaderLink"]),
         .library(name: "ReaderLinkTCP", targets: ["ReaderLinkTCP"]),
+        .library(name: "SandboxCards", targets: ["SandboxCards"]),
         .library(name: "ReaderSimulator", targets: ["ReaderSimulator"]),
         .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
         .library(name: "SandboxGateway", targets: ["SandboxGateway"]),
@@ -57,10 +58,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The sandbox's test cards (numbers, keys, balances, behaviours) and scenario triggers:
+        // one catalog that the simulated reader and the sandbox issuer both read.
+        .target(name: "SandboxCards", dependencies: ["EMV", "MPOSCore", "CardCrypto"]),
         // A complete card reader in software.
         .target(
             name: "ReaderSimulator",
-            dependencies: ["ReaderLink", "EMV", "MPOSCore", "CardCrypto"]
+            dependencies: ["ReaderLink", "EMV", "MPOSCore", "CardCrypto", "SandboxCards"]
         ),
         // The HTTP contract between SDK and gateway, one source for both sides.
         .target(name: "GatewayAPI", dependencies: ["MPOSCore"]),
@@ -68,7 +72,7 @@ let package = Package(
         .target(
             name: "SandboxGateway",
             dependencies: [
-                "GatewayAPI", "EMV", "MPOSCore", "CardCrypto",
+                "GatewayAPI", "EMV", "MPOSCore", "CardCrypto", "SandboxCards",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -96,7 +100,11 @@ let package = Package(
         ),
         .testTarget(name: "CardCryptoTests", dependencies: ["CardCrypto", "EMV"]),
         .testTarget(name: "ReaderLinkTests", dependencies: ["ReaderLink", "EMV", "MPOSCore"]),
-        .testTarget(name: "ReaderSimulatorTests", dependencies: ["ReaderSimulator", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV"]),
+        .testTarget(name: "SandboxCardsTests", dependencies: ["SandboxCards", "CardCrypto", "EMV"]),
+        .testTarget(
+            name: "ReaderSimulatorTests",
+            dependencies: ["ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV"]
+        ),
         .testTarget(
             name: "SandboxGatewayTests",
             dependencies: [

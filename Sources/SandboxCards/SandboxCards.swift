@@ -1,0 +1,2 @@
+/// SandboxCards: the sandbox test-card catalog and scenario triggers.
+public enum SandboxCardsModule {}
