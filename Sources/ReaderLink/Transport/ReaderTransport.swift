@@ -1,0 +1,18 @@
+/// A byte link between the SDK and a reader: Bluetooth LE on a phone, a TCP socket here, or an
+/// in-process pipe in tests. ReaderLink frames, fragments and secures what crosses it; a
+/// transport only moves bytes, in order, and says when the link is gone.
+public protocol ReaderTransport: Sendable {
+    /// The largest number of bytes a single `send` may carry, or nil when the link has no
+    /// limit. A BLE characteristic allows 20; ReaderLink fragments frames to fit.
+    var maximumWriteLength: Int? { get }
+
+    /// Bytes received from the peer, in order, as the link delivers them (chunk boundaries mean
+    /// nothing). The stream finishes when the link closes, from either side.
+    var incoming: AsyncStream<[UInt8]> { get }
+
+    /// Writes bytes to the peer. Throws `ReaderLinkError.linkClosed` once the link is gone.
+    func send(_ bytes: [UInt8]) async throws(ReaderLinkError)
+
+    /// Closes the link. Idempotent; `incoming` finishes on both sides.
+    func close() async
+}
