@@ -100,6 +100,7 @@ let package = Package(
         ),
         .testTarget(name: "CardCryptoTests", dependencies: ["CardCrypto", "EMV"]),
         .testTarget(name: "ReaderLinkTests", dependencies: ["ReaderLink", "EMV", "MPOSCore"]),
+        .testTarget(name: "ReaderLinkTCPTests", dependencies: ["ReaderLinkTCP", "ReaderLink"]),
         .testTarget(name: "SandboxCardsTests", dependencies: ["SandboxCards", "CardCrypto", "EMV"]),
         .testTarget(
             name: "ReaderSimulatorTests",

@@ -1,4 +1,0 @@
-import ReaderLink
-
-/// ReaderLinkTCP: ReaderLink over TCP sockets (SwiftNIO).
-public enum ReaderLinkTCPModule {}

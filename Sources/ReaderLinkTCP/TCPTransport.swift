@@ -1,0 +1,106 @@
+import NIOCore
+import NIOPosix
+import ReaderLink
+
+/// ReaderLink over one TCP connection. The SDK connects to a reader (or the reader emulator)
+/// with `connect(host:port:)`; `TCPReaderServer` hands one to its handler per accepted client.
+///
+/// Bytes arrive on `incoming` in the order the socket delivers them; chunk boundaries mean
+/// nothing, ReaderLink's frame decoder reassembles. `send` completes when the bytes are written
+/// to the socket.
+public final class TCPTransport: ReaderTransport, Sendable {
+    public let maximumWriteLength: Int? = nil
+    public let incoming: AsyncStream<[UInt8]>
+    let channel: any Channel
+
+    /// "HOST:PORT" of the peer, for logs and errors.
+    public let peerDescription: String
+
+    init(channel: any Channel, incoming: AsyncStream<[UInt8]>) {
+        self.channel = channel
+        self.incoming = incoming
+        self.peerDescription = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+    }
+
+    /// Opens a TCP connection to a reader.
+    ///
+    /// - Parameters:
+    ///   - host: a host name or address, e.g. "127.0.0.1".
+    ///   - port: the reader's port.
+    ///   - connectTimeout: how long to wait for the connection.
+    /// - Throws: `ReaderLinkError.linkClosed` when nothing accepts the connection,
+    ///   `ReaderLinkError.timeout` when the connection does not complete in time.
+    public static func connect(
+        host: String, port: Int, connectTimeout: Duration = .seconds(15),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws(ReaderLinkError) -> TCPTransport {
+        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+        let millis = Int64(connectTimeout.components.seconds * 1000 + connectTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(.milliseconds(max(1, millis)))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(InboundBytesHandler(continuation))
+                }
+            }
+        do {
+            let channel = try await bootstrap.connect(host: host, port: port).get()
+            return TCPTransport(channel: channel, incoming: stream)
+        } catch let error as ChannelError {
+            continuation.finish()
+            if case .connectTimeout = error { throw .timeout }
+            throw .linkClosed
+        } catch {
+            continuation.finish()
+            throw .linkClosed
+        }
+    }
+
+    public func send(_ bytes: [UInt8]) async throws(ReaderLinkError) {
+        guard channel.isActive else { throw .linkClosed }
+        do {
+            try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
+        } catch {
+            throw .linkClosed
+        }
+    }
+
+    public func close() async {
+        try? await channel.close()
+    }
+}
+
+/// Turns the socket's reads into the transport's `incoming` stream and finishes it when the
+/// connection goes away. Backpressure is left to TCP: the stream buffers what arrives.
+final class InboundBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let continuation: AsyncStream<[UInt8]>.Continuation
+
+    init(_ continuation: AsyncStream<[UInt8]>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        if let bytes = buffer.readBytes(length: buffer.readableBytes), !bytes.isEmpty {
+            continuation.yield(bytes)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        continuation.finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A reset or a read error ends the link; ReaderLink sees the stream finish.
+        continuation.finish()
+        context.close(promise: nil)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        continuation.finish()
+    }
+}
