@@ -1,0 +1,304 @@
+import MPOSCore
+
+/// The SDK's end of a reader link: pairs over a ``ReaderTransport``, then sends requests and
+/// receives their responses and the reader's events.
+///
+/// ```swift
+/// let secret = try SharedSecret(hex: storedHex)
+/// let link = try await ReaderConnection.open(transport: transport, secret: secret)
+/// let info = try await link.request(.getDeviceInfo)
+/// for await event in link.events { … }
+/// ```
+public actor ReaderConnection {
+    /// Unsolicited messages from the reader (status reports, card events, authorization
+    /// requests …), in arrival order. Finishes when the link closes.
+    public nonisolated let events: AsyncStream<ReaderMessage>
+    /// The protocol version agreed during pairing.
+    public private(set) var version: UInt8 = 0
+    /// Why the link closed: nil while open or after a plain `close()`.
+    public private(set) var closeReason: ReaderLinkError?
+
+    private enum State {
+        case hello(nonce: [UInt8])
+        case awaitingPaired
+        case open
+        case closed
+    }
+
+    private let transport: any ReaderTransport
+    private let secret: SharedSecret
+    private let offered: [UInt8]
+    private let timeout: Duration
+    private let clock: any Clock<Duration>
+    private let eventContinuation: AsyncStream<ReaderMessage>.Continuation
+    private let outbound: AsyncStream<[UInt8]>.Continuation
+    private let outboundStream: AsyncStream<[UInt8]>
+    private var wire: LinkWire
+    private var state: State
+    private var pairingWaiter: CheckedContinuation<Result<Void, ReaderLinkError>, Never>?
+    private var pairingResult: Result<Void, ReaderLinkError>?
+    private var pending: [UInt32: CheckedContinuation<Result<ReaderMessage, ReaderLinkError>, Never>] = [:]
+    private var timers: [UInt32: Task<Void, Never>] = [:]
+    private var nextRequestID: UInt32 = 1
+    private var writer: Task<Void, Never>?
+    private var pump: Task<Void, Never>?
+
+    private init(
+        transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8], timeout: Duration,
+        clock: any Clock<Duration>
+    ) {
+        self.transport = transport
+        self.secret = secret
+        self.offered = Array(Set(versions)).sorted().suffix(255)
+        self.timeout = timeout
+        self.clock = clock
+        (events, eventContinuation) = AsyncStream.makeStream(of: ReaderMessage.self)
+        (outboundStream, outbound) = AsyncStream.makeStream(of: [UInt8].self)
+        wire = LinkWire(maximumWriteLength: transport.maximumWriteLength)
+        state = .hello(nonce: PairingCrypto.nonce())
+    }
+
+    /// Opens a link: says hello, negotiates the highest common version, and pairs with
+    /// `secret` (mutual challenge-response; session keys per direction).
+    ///
+    /// - Parameters:
+    ///   - timeout: how long pairing, and later each request, may take.
+    ///   - clock: the clock timeouts run on (a manual clock in tests).
+    ///   - versions: the protocol versions offered.
+    /// - Throws: `.sharedSecretInvalid` when the reader holds another secret,
+    ///   `.unsupportedVersion` without a common version, `.timeout`, `.linkClosed`.
+    public static func open(
+        transport: any ReaderTransport, secret: SharedSecret, timeout: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock(), versions: [UInt8] = [ReaderLinkProtocol.version]
+    ) async throws(ReaderLinkError) -> ReaderConnection {
+        let connection = ReaderConnection(
+            transport: transport, secret: secret, versions: versions, timeout: timeout, clock: clock)
+        let result = await connection.pair()
+        switch result {
+        case .success: return connection
+        case .failure(let error):
+            await connection.shutdownAndWait(reason: error)
+            throw error
+        }
+    }
+
+    /// Sends a request and waits for its response, correlated by request id.
+    ///
+    /// An `.error(status, detail)` answer throws `.rejected(status, detail:)`. Throws
+    /// `.timeout` when no answer comes within the link's timeout, `.linkClosed` (or the
+    /// integrity failure that closed it) when the link goes away first.
+    public func request(_ message: ReaderMessage) async throws(ReaderLinkError) -> ReaderMessage {
+        try await request(message, timeout: timeout)
+    }
+
+    /// Sends a request with its own timeout (for example a reboot or an image verification).
+    public func request(_ message: ReaderMessage, timeout: Duration) async throws(ReaderLinkError) -> ReaderMessage {
+        guard case .open = state else { throw closeReason ?? .linkClosed }
+        let id = nextRequestID
+        nextRequestID = nextRequestID == .max ? 1 : nextRequestID + 1
+        send(type: .request, data: id.bigEndianBytes + message.encoded())
+        let clock = self.clock
+        let result = await withCheckedContinuation { continuation in
+            pending[id] = continuation
+            timers[id] = Task { [weak self] in
+                do { try await clock.sleep(for: timeout) } catch { return }
+                await self?.finish(request: id, with: .failure(.timeout))
+            }
+        }
+        switch result {
+        case .success(.error(let status, let detail)): throw .rejected(status, detail: detail)
+        case .success(let answer): return answer
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Closes the link. Pending requests fail with `.linkClosed`; `events` finishes.
+    public func close() async {
+        await shutdownAndWait(reason: nil)
+    }
+
+    // MARK: - Internals
+
+    private func pair() async -> Result<Void, ReaderLinkError> {
+        let transport = self.transport
+        let outboundStream = self.outboundStream
+        writer = Task { [weak self] in
+            for await bytes in outboundStream {
+                do { try await transport.send(bytes) } catch {
+                    await self?.writeFailed()
+                    break
+                }
+            }
+            await transport.close()
+        }
+        pump = Task { [weak self] in
+            for await chunk in transport.incoming {
+                guard let self else { return }
+                await self.receive(chunk)
+            }
+            await self?.shutdownAndWait(reason: .linkClosed)
+        }
+        guard case .hello(let nonce) = state else { return .failure(.linkClosed) }
+        send(type: .hello, data: [UInt8(offered.count)] + offered + nonce)
+        let clock = self.clock
+        let timeout = self.timeout
+        let timer = Task { [weak self] in
+            do { try await clock.sleep(for: timeout) } catch { return }
+            await self?.finishPairing(.failure(.timeout))
+        }
+        defer { timer.cancel() }
+        if let pairingResult { return pairingResult }
+        return await withCheckedContinuation { pairingWaiter = $0 }
+    }
+
+    private func finishPairing(_ result: Result<Void, ReaderLinkError>) {
+        guard pairingResult == nil else { return }
+        pairingResult = result
+        pairingWaiter?.resume(returning: result)
+        pairingWaiter = nil
+    }
+
+    private func finish(request id: UInt32, with result: Result<ReaderMessage, ReaderLinkError>) {
+        timers.removeValue(forKey: id)?.cancel()
+        pending.removeValue(forKey: id)?.resume(returning: result)
+    }
+
+    private func send(type: FrameType, data: [UInt8]) {
+        for bytes in wire.writes(type: type, data: data) { outbound.yield(bytes) }
+    }
+
+    private func sendError(_ status: ReaderStatusCode, _ reason: LinkErrorReason, _ detail: String) {
+        send(type: .error, data: LinkErrorBody(status: status.rawValue, reason: reason, detail: detail).encoded())
+    }
+
+    private func receive(_ chunk: [UInt8]) {
+        for inbound in wire.receive(chunk) {
+            if case .closed = state { return }
+            switch inbound {
+            case .badFrame(let error):
+                guard case .open = state else { continue }
+                sendError(.invalidData, .malformedFrame, Self.detail(of: error))
+            case .integrity(let error):
+                sendError(.processingError, .integrity, Self.detail(of: error))
+                shutdown(reason: error)
+                return
+            case .message(let message):
+                handle(message)
+            }
+        }
+    }
+
+    private func handle(_ message: MessageAssembler.Message) {
+        if message.type == .error {
+            guard let body = try? LinkErrorBody(decoding: message.data) else { return }
+            handle(errorFrame: body)
+            return
+        }
+        switch (state, message.type) {
+        case (.hello(let nonce), .helloReply):
+            handleHelloReply(message.data, sdkNonce: nonce)
+        case (.awaitingPaired, .paired):
+            state = .open
+            finishPairing(.success(()))
+        case (.open, .response):
+            guard let id = UInt32(bigEndianPrefixOf: message.data) else {
+                sendError(.invalidData, .malformedFrame, "response without a request id")
+                return
+            }
+            guard pending[id] != nil else { return }  // answered after its timeout
+            do {
+                finish(request: id, with: .success(try ReaderMessage(decoding: message.data.dropFirst(4))))
+            } catch {
+                finish(request: id, with: .failure(error))
+            }
+        case (.open, .event):
+            do {
+                eventContinuation.yield(try ReaderMessage(decoding: message.data))
+            } catch {
+                sendError(.invalidData, .malformedFrame, Self.detail(of: error))
+            }
+        case (.open, _):
+            sendError(.commandNotAllowed, .unknownFrameType, "frame type \(message.type) not accepted by the SDK")
+        default:
+            break  // Nothing else is processed before pairing completes.
+        }
+    }
+
+    private func handle(errorFrame body: LinkErrorBody) {
+        let status = ReaderStatusCode(rawValue: body.status) ?? .processingError
+        switch state {
+        case .hello, .awaitingPaired:
+            let error: ReaderLinkError =
+                switch body.reason {
+                case .unsupportedVersion: .unsupportedVersion(body.versions.max() ?? 0)
+                case .sharedSecretInvalid: .sharedSecretInvalid
+                case .notPaired: .notAllowed(detail: body.detail)
+                default: .rejected(status, detail: body.detail)
+                }
+            finishPairing(.failure(error))
+        case .open:
+            if body.reason == .integrity { shutdown(reason: .integrity(detail: "the reader rejected a frame: \(body.detail)")) }
+        case .closed:
+            break
+        }
+    }
+
+    private func handleHelloReply(_ data: [UInt8], sdkNonce: [UInt8]) {
+        guard data.count == 1 + PairingCrypto.nonceLength + PairingCrypto.proofLength else {
+            finishPairing(.failure(.malformed(detail: "hello reply of \(data.count) bytes")))
+            return
+        }
+        let chosen = data[0]
+        guard offered.contains(chosen) else {
+            finishPairing(.failure(.unsupportedVersion(chosen)))
+            return
+        }
+        let deviceNonce = Array(data[1...PairingCrypto.nonceLength])
+        let proof = data[(1 + PairingCrypto.nonceLength)...]
+        let expected = PairingCrypto.proof(
+            role: "reader", secret: secret, offered: offered, chosen: chosen, sdkNonce: sdkNonce,
+            deviceNonce: deviceNonce)
+        guard PairingCrypto.constantTimeEqual(expected, proof) else {
+            let body = LinkErrorBody(
+                status: ReaderStatusCode.sharedSecretInvalid.rawValue, reason: .sharedSecretInvalid,
+                detail: "pairing proof did not verify")
+            send(type: .error, data: body.encoded())
+            finishPairing(.failure(.sharedSecretInvalid))
+            return
+        }
+        version = chosen
+        let ownProof = PairingCrypto.proof(
+            role: "sdk", secret: secret, offered: offered, chosen: chosen, sdkNonce: sdkNonce, deviceNonce: deviceNonce)
+        send(type: .pairProof, data: ownProof)
+        let keys = PairingCrypto.sessionKeys(secret: secret, sdkNonce: sdkNonce, deviceNonce: deviceNonce)
+        wire.secure(with: SecureChannel(sendKey: keys.sdkToDevice, receiveKey: keys.deviceToSDK))
+        wire.acceptsPlainErrors = true
+        state = .awaitingPaired
+    }
+
+    private func shutdown(reason: ReaderLinkError?) {
+        if case .closed = state { return }
+        state = .closed
+        if closeReason == nil, let reason, reason != .linkClosed { closeReason = reason }
+        finishPairing(.failure(reason ?? .linkClosed))
+        let failure = reason ?? .linkClosed
+        for id in Array(pending.keys) { finish(request: id, with: .failure(failure)) }
+        eventContinuation.finish()
+        outbound.finish()
+    }
+
+    private func writeFailed() { shutdown(reason: .linkClosed) }
+
+    private func shutdownAndWait(reason: ReaderLinkError?) async {
+        shutdown(reason: reason)
+        await writer?.value
+        pump?.cancel()
+    }
+
+    static func detail(of error: ReaderLinkError) -> String {
+        switch error {
+        case .malformed(let detail), .integrity(let detail), .notAllowed(let detail): detail
+        default: "\(error)"
+        }
+    }
+}

@@ -1,0 +1,259 @@
+import MPOSCore
+
+/// A request received by the reader side, to be answered with
+/// ``ReaderDeviceSession/respond(to:with:)``.
+public struct IncomingRequest: Sendable, Hashable {
+    /// The request id the response must carry.
+    public let id: UInt32
+    /// The request.
+    public let message: ReaderMessage
+
+    /// Creates a request record.
+    public init(id: UInt32, message: ReaderMessage) {
+        self.id = id
+        self.message = message
+    }
+}
+
+/// The reader's end of a link (the simulator, or a vendor's firmware written in Swift): accepts
+/// pairing, then delivers requests and sends responses and events.
+///
+/// Before pairing succeeds no message is processed: a message frame is answered with an error
+/// frame of status ``ReaderStatusCode/sharedSecretInvalid`` (0x001D), reason `notPaired`.
+/// `ping` requests are answered with `pong` here and never reach ``requests``.
+public actor ReaderDeviceSession {
+    /// Requests from the SDK, in arrival order. Finishes when the link closes.
+    public nonisolated let requests: AsyncStream<IncomingRequest>
+    /// The protocol version agreed during pairing.
+    public private(set) var version: UInt8 = 0
+    /// Why the link closed: nil while open or after a plain `close()`.
+    public private(set) var closeReason: ReaderLinkError?
+
+    private enum State {
+        case awaitingHello
+        case awaitingProof(offered: [UInt8], chosen: UInt8, sdkNonce: [UInt8], deviceNonce: [UInt8])
+        case open
+        case closed
+    }
+
+    private let transport: any ReaderTransport
+    private let secret: SharedSecret
+    private let versions: [UInt8]
+    private let requestContinuation: AsyncStream<IncomingRequest>.Continuation
+    private let outbound: AsyncStream<[UInt8]>.Continuation
+    private let outboundStream: AsyncStream<[UInt8]>
+    private var wire: LinkWire
+    private var state: State = .awaitingHello
+    private var unanswered: Set<UInt32> = []
+    private var pairingWaiter: CheckedContinuation<Result<Void, ReaderLinkError>, Never>?
+    private var pairingResult: Result<Void, ReaderLinkError>?
+    private var writer: Task<Void, Never>?
+    private var pump: Task<Void, Never>?
+
+    private init(transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8]) {
+        self.transport = transport
+        self.secret = secret
+        self.versions = versions
+        (requests, requestContinuation) = AsyncStream.makeStream(of: IncomingRequest.self)
+        (outboundStream, outbound) = AsyncStream.makeStream(of: [UInt8].self)
+        wire = LinkWire(maximumWriteLength: transport.maximumWriteLength)
+    }
+
+    /// Waits for the SDK's hello on `transport`, agrees the highest common version among
+    /// `versions`, and completes pairing with `secret`.
+    ///
+    /// - Throws: `.unsupportedVersion` (the SDK's highest) without a common version,
+    ///   `.sharedSecretInvalid` when the SDK's proof does not verify or the SDK refuses ours,
+    ///   `.linkClosed` when the link goes away first. The transport is closed on failure.
+    public static func accept(
+        transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8] = [ReaderLinkProtocol.version]
+    ) async throws(ReaderLinkError) -> ReaderDeviceSession {
+        let session = ReaderDeviceSession(transport: transport, secret: secret, versions: versions)
+        switch await session.start() {
+        case .success: return session
+        case .failure(let error):
+            await session.shutdownAndWait(reason: error)
+            throw error
+        }
+    }
+
+    /// Answers the request with id `id`. Throws `.notAllowed` for an id that is not waiting
+    /// for an answer, `.linkClosed` once the link is gone.
+    public func respond(to id: UInt32, with message: ReaderMessage) async throws(ReaderLinkError) {
+        guard case .open = state else { throw closeReason ?? .linkClosed }
+        guard unanswered.remove(id) != nil else { throw .notAllowed(detail: "request \(id) is not awaiting an answer") }
+        send(type: .response, data: id.bigEndianBytes + message.encoded())
+    }
+
+    /// Sends an unsolicited message (status report, card event, authorization request …).
+    public func emit(_ event: ReaderMessage) async throws(ReaderLinkError) {
+        guard case .open = state else { throw closeReason ?? .linkClosed }
+        send(type: .event, data: event.encoded())
+    }
+
+    /// Closes the link; `requests` finishes.
+    public func close() async {
+        await shutdownAndWait(reason: nil)
+    }
+
+    // MARK: - Internals
+
+    private func start() async -> Result<Void, ReaderLinkError> {
+        let transport = self.transport
+        let outboundStream = self.outboundStream
+        writer = Task { [weak self] in
+            for await bytes in outboundStream {
+                do { try await transport.send(bytes) } catch {
+                    await self?.writeFailed()
+                    break
+                }
+            }
+            await transport.close()
+        }
+        pump = Task { [weak self] in
+            for await chunk in transport.incoming {
+                guard let self else { return }
+                await self.receive(chunk)
+            }
+            await self?.shutdownAndWait(reason: .linkClosed)
+        }
+        if let pairingResult { return pairingResult }
+        return await withCheckedContinuation { pairingWaiter = $0 }
+    }
+
+    private func finishPairing(_ result: Result<Void, ReaderLinkError>) {
+        guard pairingResult == nil else { return }
+        pairingResult = result
+        pairingWaiter?.resume(returning: result)
+        pairingWaiter = nil
+    }
+
+    private func send(type: FrameType, data: [UInt8]) {
+        for bytes in wire.writes(type: type, data: data) { outbound.yield(bytes) }
+    }
+
+    private func sendError(
+        _ status: ReaderStatusCode, _ reason: LinkErrorReason, _ detail: String, versions: [UInt8] = []
+    ) {
+        send(
+            type: .error,
+            data: LinkErrorBody(status: status.rawValue, reason: reason, versions: versions, detail: detail).encoded())
+    }
+
+    private func receive(_ chunk: [UInt8]) {
+        for inbound in wire.receive(chunk) {
+            if case .closed = state { return }
+            switch inbound {
+            case .badFrame(let error):
+                sendError(.invalidData, .malformedFrame, ReaderConnection.detail(of: error))
+            case .integrity(let error):
+                sendError(.processingError, .integrity, ReaderConnection.detail(of: error))
+                shutdown(reason: error)
+                return
+            case .message(let message):
+                handle(message)
+            }
+        }
+    }
+
+    private func handle(_ message: MessageAssembler.Message) {
+        if message.type == .error {
+            guard let body = try? LinkErrorBody(decoding: message.data) else { return }
+            switch (state, body.reason) {
+            case (.awaitingProof, .sharedSecretInvalid):
+                shutdown(reason: .sharedSecretInvalid)
+            case (.open, .integrity):
+                shutdown(reason: .integrity(detail: "the SDK rejected a frame: \(body.detail)"))
+            default:
+                break
+            }
+            return
+        }
+        switch (state, message.type) {
+        case (.awaitingHello, .hello):
+            handleHello(message.data)
+        case (.awaitingProof(let offered, let chosen, let sdkNonce, let deviceNonce), .pairProof):
+            let expected = PairingCrypto.proof(
+                role: "sdk", secret: secret, offered: offered, chosen: chosen, sdkNonce: sdkNonce,
+                deviceNonce: deviceNonce)
+            guard PairingCrypto.constantTimeEqual(expected, message.data) else {
+                sendError(.sharedSecretInvalid, .sharedSecretInvalid, "pairing proof did not verify")
+                shutdown(reason: .sharedSecretInvalid)
+                return
+            }
+            let keys = PairingCrypto.sessionKeys(secret: secret, sdkNonce: sdkNonce, deviceNonce: deviceNonce)
+            wire.secure(with: SecureChannel(sendKey: keys.deviceToSDK, receiveKey: keys.sdkToDevice))
+            version = chosen
+            state = .open
+            send(type: .paired, data: [])
+            finishPairing(.success(()))
+        case (.open, .request):
+            guard let id = UInt32(bigEndianPrefixOf: message.data) else {
+                sendError(.invalidData, .malformedFrame, "request without a request id")
+                return
+            }
+            let request: ReaderMessage
+            do {
+                request = try ReaderMessage(decoding: message.data.dropFirst(4))
+            } catch {
+                send(
+                    type: .response,
+                    data: id.bigEndianBytes
+                        + ReaderMessage.error(.invalidData, detail: ReaderConnection.detail(of: error)).encoded())
+                return
+            }
+            if request == .ping {
+                send(type: .response, data: id.bigEndianBytes + ReaderMessage.pong.encoded())
+                return
+            }
+            unanswered.insert(id)
+            requestContinuation.yield(IncomingRequest(id: id, message: request))
+        case (.open, _):
+            sendError(.commandNotAllowed, .unknownFrameType, "frame type \(message.type) not accepted by the reader")
+        case (.awaitingHello, _), (.awaitingProof, _):
+            sendError(.sharedSecretInvalid, .notPaired, "pair before sending messages")
+        case (.closed, _):
+            break
+        }
+    }
+
+    private func handleHello(_ data: [UInt8]) {
+        guard let count = data.first, count > 0, data.count == 1 + Int(count) + PairingCrypto.nonceLength else {
+            sendError(.invalidData, .malformedFrame, "malformed hello")
+            return
+        }
+        let offered = Array(data[1...Int(count)])
+        let sdkNonce = Array(data[(1 + Int(count))...])
+        guard let chosen = Set(offered).intersection(versions).max() else {
+            sendError(
+                .commandNotAllowed, .unsupportedVersion, "no common protocol version",
+                versions: Array(Set(versions)).sorted().suffix(255))
+            shutdown(reason: .unsupportedVersion(offered.max() ?? 0))
+            return
+        }
+        let deviceNonce = PairingCrypto.nonce()
+        let proof = PairingCrypto.proof(
+            role: "reader", secret: secret, offered: offered, chosen: chosen, sdkNonce: sdkNonce,
+            deviceNonce: deviceNonce)
+        send(type: .helloReply, data: [chosen] + deviceNonce + proof)
+        state = .awaitingProof(offered: offered, chosen: chosen, sdkNonce: sdkNonce, deviceNonce: deviceNonce)
+    }
+
+    private func shutdown(reason: ReaderLinkError?) {
+        if case .closed = state { return }
+        state = .closed
+        if closeReason == nil, let reason, reason != .linkClosed { closeReason = reason }
+        finishPairing(.failure(reason ?? .linkClosed))
+        unanswered.removeAll()
+        requestContinuation.finish()
+        outbound.finish()
+    }
+
+    private func writeFailed() { shutdown(reason: .linkClosed) }
+
+    private func shutdownAndWait(reason: ReaderLinkError?) async {
+        shutdown(reason: reason)
+        await writer?.value
+        pump?.cancel()
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import ReaderLink
+
+/// A clock that moves only when told; sleepers wake when it passes their deadline.
+final class ManualClock: Clock, @unchecked Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private struct Sleeper {
+        let deadline: Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private let lock = NSLock()
+    private var current = Instant(offset: .zero)
+    private var sleepers: [UUID: Sleeper] = [:]
+
+    var now: Instant { lock.withLock { current } }
+    var minimumResolution: Duration { .zero }
+    var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                lock.withLock {
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else if deadline <= current {
+                        continuation.resume()
+                    } else {
+                        sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    }
+                }
+            }
+        } onCancel: {
+            lock.withLock { sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    func advance(by duration: Duration) {
+        let due = lock.withLock {
+            current = current.advanced(by: duration)
+            let due = sleepers.filter { $0.value.deadline <= current }
+            for id in due.keys { sleepers.removeValue(forKey: id) }
+            return due.values
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Waits (yielding, no real time) until `count` sleepers are registered.
+    func waitForSleepers(_ count: Int) async {
+        while sleeperCount < count { await Task.yield() }
+    }
+}
+
+struct TimeoutTests {
+    @Test func pairingTimesOutOnTheInjectedClock() async throws {
+        let clock = ManualClock()
+        let (sdkSide, silent) = InProcessTransport.makePair()
+        let opening = Task { try await ReaderConnection.open(transport: sdkSide, secret: secretA, timeout: .seconds(10), clock: clock) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(9))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(1))
+        await #expect(throws: ReaderLinkError.timeout) { try await opening.value }
+        for await _ in silent.incoming {}  // the SDK closed the link
+    }
+
+    @Test func requestTimesOutAndALateAnswerIsIgnored() async throws {
+        let clock = ManualClock()
+        let (sdkSide, readerSide) = InProcessTransport.makePair(maximumWriteLength: 20)
+        let accepting = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }
+        let sdk = try await ReaderConnection.open(transport: sdkSide, secret: secretA, timeout: .seconds(5), clock: clock)
+        let reader = try await accepting.value
+        await clock.waitForSleepers(0)
+        #expect(clock.sleeperCount == 0)  // the pairing timer was cancelled
+
+        let slow = Task { try await sdk.request(.getDeviceInfo) }
+        var requests = reader.requests.makeAsyncIterator()
+        let first = try #require(await requests.next())
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5))
+        await #expect(throws: ReaderLinkError.timeout) { try await slow.value }
+        try await reader.respond(to: first.id, with: .ack)  // too late: ignored
+
+        let quick = Task { try await sdk.request(.getBattery, timeout: .seconds(60)) }
+        let second = try #require(await requests.next())
+        #expect(second.message == .getBattery)
+        let battery = BatteryStatus(percentage: 1, isCharging: true, hasExternalPower: true)
+        try await reader.respond(to: second.id, with: .battery(battery))
+        #expect(try await quick.value == .battery(battery))
+        await sdk.close()
+    }
+}
