@@ -85,14 +85,14 @@ let package = Package(
         .executableTarget(
             name: "mpos",
             dependencies: [
-                "MPOSCore", "EMV",
+                "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Speed figures as JSON lines; not a test.
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MPOSCore", "EMV"],
+            dependencies: ["MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator"],
             path: "Benchmarks"
         ),
         .testTarget(name: "MPOSCoreTests", dependencies: ["MPOSCore"]),
@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "SandboxCardsTests", dependencies: ["SandboxCards", "CardCrypto", "EMV"]),
         .testTarget(
             name: "ReaderSimulatorTests",
-            dependencies: ["ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV"]
+            dependencies: ["ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV", "MPOSCore"]
         ),
         .testTarget(
             name: "SandboxGatewayTests",

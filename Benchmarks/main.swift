@@ -15,13 +15,17 @@
 let prefix = CommandLine.arguments.dropFirst().first ?? ""
 
 do {
-    let all = try tlvBenchmarks()
-    let selected = all.filter { $0.name.hasPrefix(prefix) }
-    if selected.isEmpty {
-        printError("no benchmark name starts with \"\(prefix)\"; known: \(all.map(\.name).joined(separator: ", "))")
+    let synchronous = try tlvBenchmarks()
+    let asynchronous = readerLinkBenchmarks()
+    let known = synchronous.map(\.name) + asynchronous.map(\.name)
+    let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }
+    let selectedAsync = asynchronous.filter { $0.name.hasPrefix(prefix) }
+    if selectedSync.isEmpty && selectedAsync.isEmpty {
+        printError("no benchmark name starts with \"\(prefix)\"; known: \(known.joined(separator: ", "))")
         exit(1)
     }
-    for benchmark in selected { try measure(benchmark) }
+    for benchmark in selectedSync { try measure(benchmark) }
+    for benchmark in selectedAsync { try await benchmark.run() }
     if sink == 42 { printError("") }
 } catch {
     printError("benchmark failed: \(error)")

@@ -8,7 +8,7 @@ struct MPOS: AsyncParsableCommand {
         abstract: "MPOSKit's command-line tool.",
         discussion: "Decode EMV data today; the sandbox gateway, the reader emulator and the demo join as they land.",
         version: "0.1.0",
-        subcommands: [EMVCommand.self]
+        subcommands: [EMVCommand.self, ReaderCommand.self]
     )
 }
 

@@ -1,0 +1,41 @@
+import MPOSCore
+import ReaderLink
+
+/// How a `SimulatedReader` presents itself and behaves.
+public struct SimulatedReaderConfiguration: Sendable {
+    /// The shared secret the reader pairs with.
+    public var secret: SharedSecret
+    /// What `getDeviceInfo` reports (the battery fields are filled in live).
+    public var serialNumber = "MPSIM-000001"
+    public var manufacturer = "MPOSKit"
+    public var model = "Simulated Reader R1"
+    public var applicationName = "mpos-sim"
+    public var applicationVersion = "1.0.0"
+    public var emvParameterVersion = "EMV-2026.11"
+    public var publicKeyVersion = "CAPK-2026.11"
+    /// The card presented to the next transaction, by `SandboxCards` id, and how.
+    public var cardID = "visa-credit"
+    public var entryMode: CardEntryMode = .chip
+    /// When true, a transaction waits for `SimulatedReader.present(cardID:entryMode:)` (or a
+    /// cancel) before it reads a card; when false, the configured card is read at once.
+    public var waitsForCard = false
+    /// A pause between the steps a person takes (reading the card, typing the PIN), so that a
+    /// demo shows the prompts; zero in tests and benchmarks.
+    public var humanDelay: Duration = .zero
+    /// How long the reader waits for the merchant's signature verdict before it cancels.
+    public var signatureTimeout: Duration = .seconds(45)
+    /// The battery at power-on.
+    public var battery = Battery()
+    /// Faults injected into the reader's writes (drop, delay, corrupt, reboot, go silent).
+    public var faults: FaultPlan = .none
+    /// Whether the sandbox's amount triggers (10.00 declined, 20.00 cancelled …) apply.
+    public var appliesScenarios = true
+
+    /// A configuration with the given secret and defaults for everything else.
+    public init(secret: SharedSecret) {
+        self.secret = secret
+    }
+
+    /// The published secret of the sandbox reader: 32 bytes 0x00, 0x01, … 0x1F. Test use only.
+    public static let sandboxSecretHex = "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F"
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import MPOSCore
+import ReaderLink
+import ReaderLinkTCP
+import ReaderSimulator
+import SandboxCards
+
+/// `mpos reader …`
+struct ReaderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reader",
+        abstract: "Run the reader emulator, or talk to a reader.",
+        subcommands: [ReaderEmulateCommand.self, ReaderInfoCommand.self]
+    )
+}
+
+/// `mpos reader emulate [--port N] [--secret HEX] [--card ID]`
+struct ReaderEmulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emulate",
+        abstract: "Serve a simulated card reader over TCP on 127.0.0.1.",
+        discussion: """
+            Prints 'listening on 127.0.0.1:PORT' as its first line, then serves ReaderLink clients \
+            until SIGINT (Ctrl-C) or SIGTERM. The test cards and scenario amounts are in \
+            docs/test-cards.md.
+            """
+    )
+
+    @Option(help: "The TCP port; 0 picks a free one.")
+    var port: Int = 0
+
+    @Option(help: "The shared secret, 64 hex characters (default: the sandbox reader's published secret).")
+    var secret: String = SimulatedReaderConfiguration.sandboxSecretHex
+
+    @Option(help: "The test card presented to transactions (an id from docs/test-cards.md).")
+    var card: String = "visa-credit"
+
+    @Option(help: "How the card is presented: chip, contactless or magstripe.")
+    var entry: String = "chip"
+
+    @Option(help: "Milliseconds between a cardholder's steps, so prompts are visible.")
+    var delayMs: Int = 0
+
+    func run() async throws {
+        let sharedSecret: SharedSecret
+        do { sharedSecret = try SharedSecret(hex: secret) } catch {
+            throw ValidationError("the shared secret must be 64 hex characters (32 bytes)")
+        }
+        guard SandboxCards.card(id: card) != nil else {
+            throw ValidationError("unknown card '\(card)'; known: \(SandboxCards.all.map(\.id).joined(separator: ", "))")
+        }
+        guard let entryMode = CardEntryMode(rawValue: entry), [.chip, .contactless, .magstripe].contains(entryMode) else {
+            throw ValidationError("--entry must be chip, contactless or magstripe")
+        }
+        var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
+        configuration.cardID = card
+        configuration.entryMode = entryMode
+        configuration.humanDelay = .milliseconds(max(0, delayMs))
+        let reader = SimulatedReader(configuration: configuration)
+
+        let server: TCPReaderServer
+        do { server = try await TCPReaderServer.bind(host: "127.0.0.1", port: port) } catch {
+            throw CLIFailure("cannot listen on 127.0.0.1:\(port): \(error)")
+        }
+        CLIOutput.line("listening on 127.0.0.1:\(server.port)")
+        let accepting = Task {
+            for await client in server.connections {
+                Task { await reader.serve(client) }
+            }
+        }
+        let signal = await TerminationSignal.wait()
+        CLIOutput.error("received \(signal), shutting down")
+        await server.close()
+        accepting.cancel()
+    }
+}
+
+/// `mpos reader info --reader HOST:PORT --secret HEX`
+struct ReaderInfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Pair with a reader and print its device information."
+    )
+
+    @Option(help: "The reader's address, HOST:PORT.")
+    var reader: String
+
+    @Option(help: "The shared secret, 64 hex characters.")
+    var secret: String = SimulatedReaderConfiguration.sandboxSecretHex
+
+    @Option(help: "Seconds to wait for the connection and pairing.")
+    var timeout: Int = 15
+
+    func run() async throws {
+        let sharedSecret: SharedSecret
+        do { sharedSecret = try SharedSecret(hex: secret) } catch {
+            throw CLIFailure("the shared secret is invalid: it must be 64 hex characters (32 bytes)")
+        }
+        let (host, port) = try ReaderAddress.parse(reader)
+        let transport: TCPTransport
+        do {
+            transport = try await TCPTransport.connect(host: host, port: port, connectTimeout: .seconds(timeout))
+        } catch {
+            throw CLIFailure("cannot connect to the reader at \(reader): \(error)")
+        }
+        let connection: ReaderConnection
+        do {
+            connection = try await ReaderConnection.open(
+                transport: transport, secret: sharedSecret, timeout: .seconds(timeout))
+        } catch .sharedSecretInvalid {
+            await transport.close()
+            throw CLIFailure("pairing failed: the shared secret is invalid (the reader holds another one)")
+        } catch {
+            await transport.close()
+            throw CLIFailure("pairing with the reader at \(reader) failed: \(error)")
+        }
+        defer { Task { await connection.close() } }
+        let answer: ReaderMessage
+        do { answer = try await connection.request(.getDeviceInfo) } catch {
+            throw CLIFailure("the reader did not report its device information: \(error)")
+        }
+        guard case .deviceInfo(let info) = answer else {
+            throw CLIFailure("the reader answered \(answer) instead of its device information")
+        }
+        CLIOutput.line("""
+            serial number:       \(info.serialNumber)
+            manufacturer:        \(info.manufacturer)
+            model:               \(info.model)
+            application:         \(info.applicationName) \(info.applicationVersion)
+            EMV parameters:      \(info.emvParameterVersion)
+            public keys:         \(info.publicKeyVersion)
+            battery:             \(info.battery.percentage)%\(info.battery.isCharging ? ", charging" : "")\(info.battery.hasExternalPower ? ", external power" : "")
+            """)
+        await connection.close()
+    }
+}
+
+/// HOST:PORT parsing for `--reader`.
+enum ReaderAddress {
+    static func parse(_ text: String) throws -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (1...65535).contains(port), colon != text.startIndex
+        else { throw ValidationError("--reader must be HOST:PORT, e.g. 127.0.0.1:4000") }
+        return (String(text[..<colon]), port)
+    }
+}
