@@ -3,8 +3,15 @@ import Testing
 
 @testable import ReaderLink
 
-let secretA = try! SharedSecret(hex: String(repeating: "a1", count: 32))
-let secretB = try! SharedSecret(hex: String(repeating: "b2", count: 32))
+/// A test secret of 32 equal bytes.
+func testSecret(_ byte: UInt8) -> SharedSecret {
+    guard let secret = try? SharedSecret(bytes: [UInt8](repeating: byte, count: 32)) else {
+        fatalError("32 bytes make a secret")
+    }
+    return secret
+}
+let secretA = testSecret(0xA1)
+let secretB = testSecret(0xB2)
 
 /// A paired SDK connection and reader session over an in-process link.
 func makeLink(
@@ -17,7 +24,9 @@ func makeLink(
 }
 
 /// Answers every request with `answer(request)`, until the link closes.
-func serve(_ reader: ReaderDeviceSession, _ answer: @escaping @Sendable (ReaderMessage) -> ReaderMessage) -> Task<Void, Never> {
+func serve(_ reader: ReaderDeviceSession, _ answer: @escaping @Sendable (ReaderMessage) -> ReaderMessage)
+    -> Task<Void, Never>
+{
     Task {
         for await request in reader.requests {
             try? await reader.respond(to: request.id, with: answer(request.message))
@@ -111,8 +120,12 @@ struct PairingTests {
 
     @Test func negotiatesTheHighestCommonVersion() async throws {
         let (sdkSide, readerSide) = InProcessTransport.makePair()
-        let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, versions: [1, 2, 3, 5]) }
-        let sdk = try await ReaderConnection.open(transport: sdkSide, secret: secretA, versions: [1, 2, 3, 4])
+        let reader = Task {
+            try await ReaderDeviceSession.accept(
+                transport: readerSide, secret: secretA, versions: [1, 2, 3, 5])
+        }
+        let sdk = try await ReaderConnection.open(
+            transport: sdkSide, secret: secretA, versions: [1, 2, 3, 4])
         #expect(await sdk.version == 3)
         #expect(try await reader.value.version == 3)
         await sdk.close()
@@ -120,7 +133,9 @@ struct PairingTests {
 
     @Test func refusesWithoutACommonVersion() async throws {
         let (sdkSide, readerSide) = InProcessTransport.makePair()
-        let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, versions: [2, 3]) }
+        let reader = Task {
+            try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, versions: [2, 3])
+        }
         await #expect(throws: ReaderLinkError.unsupportedVersion(3)) {
             try await ReaderConnection.open(transport: sdkSide, secret: secretA, versions: [1])
         }
@@ -131,7 +146,8 @@ struct PairingTests {
         let (raw, readerSide) = InProcessTransport.makePair()
         let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }
         try await raw.send(
-            Frame(type: .request, sequence: 0, payload: [0, 0, 0, 1] + ReaderMessage.getDeviceInfo.encoded()).encoded())
+            Frame(type: .request, sequence: 0, payload: [0, 0, 0, 1] + ReaderMessage.getDeviceInfo.encoded())
+                .encoded())
         var decoder = FrameDecoder()
         var answer: Frame?
         for await chunk in raw.incoming {
@@ -178,7 +194,9 @@ struct SessionTests {
                     for request in held.reversed() {
                         let answer: ReaderMessage =
                             switch request.message {
-                            case .getBattery: .battery(BatteryStatus(percentage: 50, isCharging: false, hasExternalPower: false))
+                            case .getBattery:
+                                .battery(
+                                    BatteryStatus(percentage: 50, isCharging: false, hasExternalPower: false))
                             case .fetchLogs: .logs(["a", "b"])
                             default: .ack
                             }
@@ -191,7 +209,9 @@ struct SessionTests {
         async let battery = sdk.request(.getBattery)
         async let logs = sdk.request(.fetchLogs)
         async let ack = sdk.request(.resetLogs)
-        #expect(try await battery == .battery(BatteryStatus(percentage: 50, isCharging: false, hasExternalPower: false)))
+        #expect(
+            try await battery
+                == .battery(BatteryStatus(percentage: 50, isCharging: false, hasExternalPower: false)))
         #expect(try await logs == .logs(["a", "b"]))
         #expect(try await ack == .ack)
         await sdk.close()
@@ -203,7 +223,9 @@ struct SessionTests {
         let (sdk, reader) = try await makeLink(mtu: mtu)
         let image = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let server = serve(reader) { request in
-            guard case .updateChunk(let offset, let bytes) = request else { return .error(.invalidData, detail: "x") }
+            guard case .updateChunk(let offset, let bytes) = request else {
+                return .error(.invalidData, detail: "x")
+            }
             return .updateChunk(offset: offset + UInt32(bytes.count), bytes: bytes.reversed())
         }
         let answer = try await sdk.request(.updateChunk(offset: 10, bytes: image))
@@ -280,7 +302,9 @@ struct SessionTests {
 }
 
 struct IntegrityTests {
-    func expectIntegrityFailure(toReader: Meddling = .none, toSDK: Meddling = .none, requests: Int = 1) async throws {
+    func expectIntegrityFailure(toReader: Meddling = .none, toSDK: Meddling = .none, requests: Int = 1)
+        async throws
+    {
         let (sdk, reader, tasks) = try await makeRelayedLink(toReader: toReader, toSDK: toSDK)
         let server = serve(reader) { _ in .ack }
         var failures: [ReaderLinkError] = []
