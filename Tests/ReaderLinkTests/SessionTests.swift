@@ -77,7 +77,12 @@ func relay(_ from: InProcessTransport, _ to: InProcessTransport, _ meddling: Med
                 case .cutBytes(index):
                     out.removeLast(5)
                 case .garbageBefore(index):
-                    out = [0xA5, 0x00, 0x4C, 0xA5, 0x4C, 0x01, 0xEE] + out
+                    // Noise, a lone magic, and a header announcing 65 535 bytes: none may stall the link.
+                    out =
+                        [
+                            0xA5, 0x00, 0x4C, 0xA5, 0x4C, 0x01, 0xEE, 0xA5, 0x4C, 0x01, 0x10, 0x00, 0x00,
+                            0x00, 0xFF, 0xFF,
+                        ] + out
                 default:
                     break
                 }
@@ -290,8 +295,10 @@ struct SessionTests {
         for await _ in sdk.events { Issue.record("no event was sent") }
     }
 
-    @Test func garbageOnTheLinkIsSkippedAndAnswered() async throws {
-        let (sdk, reader, tasks) = try await makeRelayedLink(toReader: .garbageBefore(frame: 2))
+    /// Frame 0 is the hello (garbage before pairing), frame 2 the first request.
+    @Test(arguments: [0, 2])
+    func garbageOnTheLinkIsSkippedAndAnswered(frame: Int) async throws {
+        let (sdk, reader, tasks) = try await makeRelayedLink(toReader: .garbageBefore(frame: frame))
         let server = serve(reader) { _ in .ack }
         #expect(try await sdk.request(.resetLogs) == .ack)
         #expect(try await sdk.request(.resetLogs) == .ack)

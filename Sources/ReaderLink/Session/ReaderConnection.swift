@@ -233,13 +233,17 @@ public actor ReaderConnection {
         let status = ReaderStatusCode(rawValue: body.status) ?? .processingError
         switch state {
         case .hello, .awaitingPaired:
-            let error: ReaderLinkError =
-                switch body.reason {
-                case .unsupportedVersion: .unsupportedVersion(body.versions.max() ?? 0)
-                case .sharedSecretInvalid: .sharedSecretInvalid
-                case .notPaired: .notAllowed(detail: body.detail)
-                default: .rejected(status, detail: body.detail)
-                }
+            let error: ReaderLinkError
+            switch body.reason {
+            case .unsupportedVersion: error = .unsupportedVersion(body.versions.max() ?? 0)
+            case .sharedSecretInvalid: error = .sharedSecretInvalid
+            case .notPaired: error = .notAllowed(detail: body.detail)
+            case .general, .integrity: error = .rejected(status, detail: body.detail)
+            case .malformedFrame, .unknownFrameType:
+                // Line noise the reader answered; what pairing needs still comes, or the
+                // pairing timeout ends the wait.
+                return
+            }
             finishPairing(.failure(error))
         case .open:
             if body.reason == .integrity {
