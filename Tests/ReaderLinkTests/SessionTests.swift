@@ -171,6 +171,32 @@ struct PairingTests {
         await #expect(throws: ReaderLinkError.linkClosed) { try await reader.value }
     }
 
+    @Test func readerAnswersMalformedAndUnknownFramesAndKeepsListening() async throws {
+        let (raw, readerSide) = InProcessTransport.makePair(maximumWriteLength: 20)
+        let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }
+        var corrupted = Frame(type: .hello, sequence: 0, payload: [1, 1] + [UInt8](repeating: 7, count: 32)).encoded()
+        corrupted[12] ^= 0xFF
+        let unknown = Frame(type: FrameType(rawValue: 0x55), sequence: 1, payload: [1, 2, 3]).encoded()
+        for bytes in [corrupted, unknown] {
+            for start in stride(from: 0, to: bytes.count, by: 20) {
+                try await raw.send(Array(bytes[start..<min(start + 20, bytes.count)]))
+            }
+        }
+        var decoder = FrameDecoder()
+        var reasons: [LinkErrorReason] = []
+        for await chunk in raw.incoming {
+            decoder.append(chunk)
+            while let frame = try decoder.nextFrame() {
+                #expect(frame.type == .error)
+                reasons.append(try LinkErrorBody(decoding: frame.payload).reason)
+            }
+            if reasons.count == 2 { break }
+        }
+        #expect(reasons == [.malformedFrame, .notPaired])
+        await raw.close()
+        await #expect(throws: ReaderLinkError.linkClosed) { try await reader.value }
+    }
+
     @Test func sdkReportsNotPairedRefusalAsNotAllowed() async throws {
         // A reader that refuses everything as "not paired" (for example, another protocol state).
         let (sdkSide, raw) = InProcessTransport.makePair()
