@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Builds and runs a libFuzzer target against the EMV module.
+# Builds and runs a libFuzzer target.
 #
-#   Scripts/fuzz.sh tlv [SECONDS] [extra libFuzzer flags…]
+#   Scripts/fuzz.sh tlv|frame [SECONDS] [extra libFuzzer flags…]
 #
-# SwiftPM cannot link a fuzz executable, so the EMV objects are built with the fuzzer and
+#   tlv    the EMV BER-TLV decoder and value decoders (module EMV)
+#   frame  the ReaderLink streaming frame decoder, reassembly and message codec (module
+#          ReaderLink, linked with its dependencies EMV, MPOSCore and swift-crypto)
+#
+# SwiftPM cannot link a fuzz executable, so the module's objects are built with the fuzzer and
 # address sanitizers in their own scratch folder (.build-fuzz), then linked here with the
-# entry point in Fuzz/<TARGET>/Entry.swift. The seed corpus lives in Fuzz/corpus/<target>
+# entry point in Fuzz/<TARGET>/Entry.swift. Dependencies are linked from the same folder; only
+# the Swift code is instrumented (-Xswiftc), so BoringSSL runs uninstrumented. The seed corpus lives in Fuzz/corpus/<target>
 # (committed); what the fuzzer learns goes to Fuzz/corpus-work/<target> (ignored), and a
 # crashing input is written to Fuzz/out/.
 set -euo pipefail
@@ -15,16 +20,31 @@ target=${1:-tlv}
 seconds=${2:-60}
 shift $(( $# > 2 ? 2 : $# ))
 case "$target" in
-  tlv) module=EMV; entry=Fuzz/TLV/Entry.swift ;;
-  *) echo "unknown fuzz target: $target (known: tlv)" >&2; exit 2 ;;
+  tlv) module=EMV; entry=Fuzz/TLV/Entry.swift; deps=() ;;
+  frame)
+    module=ReaderLink; entry=Fuzz/Frame/Entry.swift
+    deps=(EMV MPOSCore Crypto CryptoBoringWrapper CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims)
+    ;;
+  *) echo "unknown fuzz target: $target (known: tlv, frame)" >&2; exit 2 ;;
 esac
 
 scratch=.build-fuzz
 swift build --scratch-path "$scratch" --target "$module" -Xswiftc -sanitize=fuzzer,address >&2
 bin=$(swift build --scratch-path "$scratch" --show-bin-path)
 mkdir -p Fuzz/bin Fuzz/out "Fuzz/corpus-work/$target"
-swiftc -O -sanitize=fuzzer,address -parse-as-library -I "$bin/Modules" \
-  "$bin/$module.build/"*.o "$entry" -o "Fuzz/bin/fuzz-$target"
+objects=("$bin/$module.build/"*.o)
+link=()
+for dep in "${deps[@]}"; do
+  [ -d "$bin/$dep.build" ] || continue
+  while IFS= read -r -d '' object; do objects+=("$object"); done < <(find "$bin/$dep.build" -name '*.o' -print0)
+done
+# C modules (BoringSSL and its shims) are found through their module maps when Crypto's
+# interface is loaded; BoringSSL is C++ inside, so the C++ runtime is linked too.
+for map in "$bin"/*.build/module.modulemap; do [ -f "$map" ] || continue; link+=(-Xcc "-fmodule-map-file=$map"); done
+for dir in $(find .build-fuzz/checkouts -path '*/include' -type d 2>/dev/null); do link+=(-Xcc -I -Xcc "$dir"); done
+if [ ${#deps[@]} -gt 0 ]; then link+=(-lstdc++); fi
+swiftc -O -sanitize=fuzzer,address -parse-as-library -I "$bin/Modules" "${link[@]}" \
+  "${objects[@]}" "$entry" -o "Fuzz/bin/fuzz-$target"
 
 SWIFT_BACKTRACE=enable=no exec "Fuzz/bin/fuzz-$target" \
   -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix=Fuzz/out/ \

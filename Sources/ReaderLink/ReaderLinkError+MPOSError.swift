@@ -37,7 +37,8 @@ extension ReaderLinkError {
             MPOSError(code: MPOSError.Code.readerLinkMalformed, message: "Malformed reader data: \(detail).")
         case .integrity(let detail):
             MPOSError(
-                code: MPOSError.Code.readerLinkIntegrity, message: "Reader link integrity failure: \(detail).",
+                code: MPOSError.Code.readerLinkIntegrity,
+                message: "Reader link integrity failure: \(detail).",
                 customerMessage: "The connection to the card reader was interrupted.")
         case .sharedSecretInvalid:
             MPOSError(
@@ -45,7 +46,9 @@ extension ReaderLinkError {
                 message: "The reader holds a different shared secret; pairing refused.",
                 customerMessage: "The card reader could not be paired.")
         case .invalidSharedSecret(let detail):
-            MPOSError(code: MPOSError.Code.readerSharedSecretMalformed, message: "Invalid shared secret: \(detail).")
+            MPOSError(
+                code: MPOSError.Code.readerSharedSecretMalformed, message: "Invalid shared secret: \(detail)."
+            )
         case .unsupportedVersion(let version):
             MPOSError(
                 code: MPOSError.Code.readerUnsupportedVersion,
@@ -54,7 +57,9 @@ extension ReaderLinkError {
         case .rejected(let status, let detail):
             MPOSError(
                 code: MPOSError.Code.readerRejected,
-                message: "The reader answered status 0x\(String(status.rawValue, radix: 16, uppercase: true)): \(detail).")
+                message:
+                    "The reader answered status 0x\(String(status.rawValue, radix: 16, uppercase: true)): \(detail)."
+            )
         case .notAllowed(let detail):
             MPOSError(code: MPOSError.Code.readerRequestNotAllowed, message: "Not allowed now: \(detail).")
         }

@@ -14,11 +14,16 @@ struct FrameTests {
         #expect(bytes.count == Frame.overhead + 2)
         #expect(Array(bytes[0..<11]) == [0xA5, 0x4C, 0x01, 0x12, 0x01, 0x01, 0x02, 0x00, 0x02, 0xAA, 0xBB])
         let crc = CRC32.checksum(bytes[2..<11])
-        #expect(Array(bytes[11...]) == [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+        #expect(
+            Array(bytes[11...]) == [
+                UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF),
+            ])
     }
 
     @Test func decodesFramesFedOneByteAtATime() throws {
-        let frames = (0..<5).map { Frame(type: .request, sequence: UInt16($0), payload: Array(repeating: UInt8($0), count: $0 * 100)) }
+        let frames = (0..<5).map {
+            Frame(type: .request, sequence: UInt16($0), payload: Array(repeating: UInt8($0), count: $0 * 100))
+        }
         var decoder = FrameDecoder()
         var decoded: [Frame] = []
         for byte in frames.flatMap({ $0.encoded() }) {
@@ -32,7 +37,8 @@ struct FrameTests {
     @Test func resynchronisesAfterGarbageAndHalfFrames() throws {
         let good = Frame(type: .event, sequence: 7, payload: Array(0..<40))
         let other = Frame(type: .response, sequence: 8, payload: [1, 2, 3])
-        let half = Array(Frame(type: .event, sequence: 6, payload: Array(repeating: 9, count: 30)).encoded().prefix(25))
+        let half = Array(
+            Frame(type: .event, sequence: 6, payload: Array(repeating: 9, count: 30)).encoded().prefix(25))
         var stream: [UInt8] = [0x00, 0xA5, 0xFF, 0x4C, 0xA5]  // garbage, including a lone magic byte
         stream += half + good.encoded() + [0x13, 0x37] + other.encoded()
         var decoder = FrameDecoder()
@@ -55,7 +61,9 @@ struct FrameTests {
     @Test func rejectsAnOversizeLengthFromTheHeaderAlone() {
         var decoder = FrameDecoder()
         decoder.append([0xA5, 0x4C, 0x01, 0x10, 0x00, 0x00, 0x01, 0xFF, 0xFF])
-        #expect(throws: ReaderLinkError.malformed(detail: "frame length 65535 exceeds 1024")) { try decoder.nextFrame() }
+        #expect(throws: ReaderLinkError.malformed(detail: "frame length 65535 exceeds 1024")) {
+            try decoder.nextFrame()
+        }
         #expect((try? decoder.nextFrame()) == nil)
     }
 
@@ -64,19 +72,25 @@ struct FrameTests {
         bytes[10] ^= 0x01
         var decoder = FrameDecoder()
         decoder.append(bytes)
-        #expect(throws: ReaderLinkError.malformed(detail: "frame checksum mismatch")) { try decoder.nextFrame() }
+        #expect(throws: ReaderLinkError.malformed(detail: "frame checksum mismatch")) {
+            try decoder.nextFrame()
+        }
 
         var flagged = Frame(type: .event, sequence: 1, payload: []).encoded()
         flagged[4] = 0x80
         decoder = FrameDecoder()
         decoder.append(flagged)
-        #expect(throws: ReaderLinkError.malformed(detail: "reserved frame flag bits set")) { try decoder.nextFrame() }
+        #expect(throws: ReaderLinkError.malformed(detail: "reserved frame flag bits set")) {
+            try decoder.nextFrame()
+        }
 
         var format = Frame(type: .event, sequence: 1, payload: []).encoded()
         format[2] = 9
         decoder = FrameDecoder()
         decoder.append(format)
-        #expect(throws: ReaderLinkError.malformed(detail: "unknown frame format 9")) { try decoder.nextFrame() }
+        #expect(throws: ReaderLinkError.malformed(detail: "unknown frame format 9")) {
+            try decoder.nextFrame()
+        }
     }
 
     @Test func fragmentsAtTwentyByteWritesAndReassembles() throws {

@@ -33,39 +33,50 @@ func sample(_ kind: ReaderMessage.Kind) -> ReaderMessage {
     case .applicationSelectionRequest:
         .applicationSelectionRequest([
             ApplicationCandidate(aid: [0xA0, 0, 0, 0, 0x04, 0x10, 0x10], label: "MASTERCARD", priority: 1),
-            ApplicationCandidate(aid: [0xA0, 0, 0, 0, 0x03, 0x10, 0x10], label: "VISA", preferredName: "Visa Debit", priority: 2),
+            ApplicationCandidate(
+                aid: [0xA0, 0, 0, 0, 0x03, 0x10, 0x10], label: "VISA", preferredName: "Visa Debit",
+                priority: 2),
         ])
     case .applicationSelectionResponse: .applicationSelectionResponse(.chosen(index: 1))
     case .pinEntryProgress: .pinEntryProgress(PINEntryProgress(digitsEntered: 3, attemptsLeft: 2))
     case .signatureRequired: .signatureRequired(transactionID: "TX-2")
-    case .signatureResponse: .signatureResponse(SignatureResponse(transactionID: "TX-2", accepted: true, png: [0x89, 0x50, 0x4E, 0x47]))
+    case .signatureResponse:
+        .signatureResponse(
+            SignatureResponse(transactionID: "TX-2", accepted: true, png: [0x89, 0x50, 0x4E, 0x47]))
     case .signatureVerdict: .signatureVerdict(SignatureVerdict(transactionID: "TX-2", accepted: false))
     case .authorizationRequest:
         .authorizationRequest(
             AuthorizationRequest(
-                transactionID: "TX-3", emvData: [0x9F, 0x26, 0x02, 0x12, 0x34], encryptedCardData: [1, 2, 3, 4],
-                ksn: [0xFF, 0xFF, 0x98, 0x76, 0x54, 0x32, 0x10, 0xE0, 0x00, 0x01], maskedPAN: "541333******4111",
-                cardholderName: "TEST/CARD", expiry: "2812", entryMode: .chip, cvm: .pin, applicationLabel: "MC",
+                transactionID: "TX-3", emvData: [0x9F, 0x26, 0x02, 0x12, 0x34],
+                encryptedCardData: [1, 2, 3, 4],
+                ksn: [0xFF, 0xFF, 0x98, 0x76, 0x54, 0x32, 0x10, 0xE0, 0x00, 0x01],
+                maskedPAN: "541333******4111",
+                cardholderName: "TEST/CARD", expiry: "2812", entryMode: .chip, cvm: .pin,
+                applicationLabel: "MC",
                 aid: [0xA0, 0, 0, 0, 0x04, 0x10, 0x10]))
     case .hostResponse:
         .hostResponse(
             HostResponse(
-                transactionID: "TX-3", approved: true, authorizationResponseCode: "00", authorizationCode: "A1B2C3",
+                transactionID: "TX-3", approved: true, authorizationResponseCode: "00",
+                authorizationCode: "A1B2C3",
                 issuerAuthenticationData: [1, 2, 3, 4, 5, 6, 7, 8, 0x30, 0x30], issuerScripts: [0x72, 0x00]))
     case .transactionOutcome:
         .transactionOutcome(
             TransactionOutcome(
-                transactionID: "TX-3", cryptogramType: .tc, emvData: [0x9F, 0x27, 0x01, 0x40], status: .success,
+                transactionID: "TX-3", cryptogramType: .tc, emvData: [0x9F, 0x27, 0x01, 0x40],
+                status: .success,
                 cvm: .pinAndSignature, entryMode: .contactless, pinVerified: true))
     case .cancelRequest: .cancelRequest(transactionID: nil)
     case .cancelResponse: .cancelResponse(accepted: false, status: .commandNotAllowed)
     case .statusReport:
-        .statusReport(StatusReport(status: .pinInput, message: "Enter PIN", cancelAllowed: true, transactionID: "TX-4"))
+        .statusReport(
+            StatusReport(status: .pinInput, message: "Enter PIN", cancelAllowed: true, transactionID: "TX-4"))
     case .setLogLevel: .setLogLevel(.debug)
     case .fetchLogs: .fetchLogs
     case .logs: .logs(["boot", "", "line 3"])
     case .resetLogs: .resetLogs
-    case .enableScanner: .enableScanner(ScannerConfiguration(multiScan: true, buttonMode: false, timeoutSeconds: 30))
+    case .enableScanner:
+        .enableScanner(ScannerConfiguration(multiScan: true, buttonMode: false, timeoutSeconds: 30))
     case .disableScanner: .disableScanner
     case .scan: .scan(ScanEvent(barcode: "4006381333931", symbology: "EAN-13"))
     case .updateBegin:
@@ -79,30 +90,38 @@ func sample(_ kind: ReaderMessage.Kind) -> ReaderMessage {
 }
 
 /// Variants that exercise the other branches of enum-valued fields.
-let variants: [ReaderMessage] = [
-    .inputResponse(.confirmed(true)), .inputResponse(.cancelled), .applicationSelectionResponse(.cancel),
-    .startTransaction(
-        StartTransaction(transactionID: "", kind: .sale, amountMinorUnits: -1, currency: .alphabetic("EUR"))),
-    .pinEntryProgress(PINEntryProgress(digitsEntered: 0, attemptsLeft: nil)),
-    .cancelRequest(transactionID: "TX-9"),
-    .statusReport(StatusReport(status: .sharedSecretInvalid, message: "", cancelAllowed: false)),
-    .authorizationRequest(
-        AuthorizationRequest(
-            transactionID: "T", emvData: [], encryptedCardData: [], ksn: [], maskedPAN: "", expiry: "0000",
-            entryMode: .magstripeFallback, cvm: .notRequired)),
-    .hostResponse(HostResponse(transactionID: "T", approved: false, authorizationResponseCode: "05")),
-    .updateBegin(UpdateBegin(slot: .configuration, size: 0, sha256: [], version: "")),
-] + TransactionKind.allCases.map {
-    .startTransaction(StartTransaction(transactionID: "K", kind: $0, amountMinorUnits: 1, currency: .numeric(826)))
-} + CardEntryMode.allCases.flatMap { mode in
-    CardholderVerification.allCases.map { cvm in
-        .transactionOutcome(
-            TransactionOutcome(
-                transactionID: "O", cryptogramType: .aac, emvData: [], status: .userCancelled, cvm: cvm, entryMode: mode,
-                pinVerified: false))
+let variants: [ReaderMessage] =
+    [
+        .inputResponse(.confirmed(true)), .inputResponse(.cancelled), .applicationSelectionResponse(.cancel),
+        .startTransaction(
+            StartTransaction(
+                transactionID: "", kind: .sale, amountMinorUnits: -1, currency: .alphabetic("EUR"))),
+        .pinEntryProgress(PINEntryProgress(digitsEntered: 0, attemptsLeft: nil)),
+        .cancelRequest(transactionID: "TX-9"),
+        .statusReport(StatusReport(status: .sharedSecretInvalid, message: "", cancelAllowed: false)),
+        .authorizationRequest(
+            AuthorizationRequest(
+                transactionID: "T", emvData: [], encryptedCardData: [], ksn: [], maskedPAN: "",
+                expiry: "0000",
+                entryMode: .magstripeFallback, cvm: .notRequired)),
+        .hostResponse(HostResponse(transactionID: "T", approved: false, authorizationResponseCode: "05")),
+        .updateBegin(UpdateBegin(slot: .configuration, size: 0, sha256: [], version: "")),
+    ]
+    + TransactionKind.allCases.map {
+        .startTransaction(
+            StartTransaction(transactionID: "K", kind: $0, amountMinorUnits: 1, currency: .numeric(826)))
     }
-} + ReaderStatusCode.allCases.map { .error($0, detail: "") } + CardEvent.allCases.map { .cardEvent($0) }
-    + ReaderLogLevel.allCases.map { .setLogLevel($0) } + InputKind.allCases.map { .inputRequest(InputRequest(prompt: "", kind: $0)) }
+    + CardEntryMode.allCases.flatMap { mode in
+        CardholderVerification.allCases.map { cvm in
+            .transactionOutcome(
+                TransactionOutcome(
+                    transactionID: "O", cryptogramType: .aac, emvData: [], status: .userCancelled, cvm: cvm,
+                    entryMode: mode,
+                    pinVerified: false))
+        }
+    } + ReaderStatusCode.allCases.map { .error($0, detail: "") } + CardEvent.allCases.map { .cardEvent($0) }
+    + ReaderLogLevel.allCases.map { .setLogLevel($0) }
+    + InputKind.allCases.map { .inputRequest(InputRequest(prompt: "", kind: $0)) }
 
 struct MessageCodecTests {
     @Test(arguments: ReaderMessage.Kind.allCases)
@@ -134,10 +153,14 @@ struct MessageCodecTests {
             #expect(throws: ReaderLinkError.self) { try ReaderMessage(decoding: [byte]) }
         }
         #expect(throws: ReaderLinkError.self) { try ReaderMessage(decoding: [0x31, 0x09]) }  // card event 9
-        #expect(throws: ReaderLinkError.self) { try ReaderMessage(decoding: [0x02, 0xBE, 0xEF, 0, 0]) }  // status
-        #expect(throws: ReaderLinkError.self) { try ReaderMessage(decoding: [0x35, 0, 2, 0xC3, 0x28]) }  // UTF-8
+        // status
+        #expect(throws: ReaderLinkError.self) { try ReaderMessage(decoding: [0x02, 0xBE, 0xEF, 0, 0]) }
+        // UTF-8
+        #expect(throws: ReaderLinkError.self) { try ReaderMessage(decoding: [0x35, 0, 2, 0xC3, 0x28]) }
         #expect(throws: ReaderLinkError.self) { try ReaderMessage(decoding: [0x3B, 2]) }  // optional marker
-        #expect(throws: ReaderLinkError.self) { try ReaderMessage(decoding: [0x61, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]) }
+        #expect(throws: ReaderLinkError.self) {
+            try ReaderMessage(decoding: [0x61, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF])
+        }
     }
 
     @Test func descriptionNamesTheKindOnly() {

@@ -3,8 +3,15 @@ import Testing
 
 @testable import ReaderLink
 
-let secretA = try! SharedSecret(hex: String(repeating: "a1", count: 32))
-let secretB = try! SharedSecret(hex: String(repeating: "b2", count: 32))
+/// A test secret of 32 equal bytes.
+func testSecret(_ byte: UInt8) -> SharedSecret {
+    guard let secret = try? SharedSecret(bytes: [UInt8](repeating: byte, count: 32)) else {
+        fatalError("32 bytes make a secret")
+    }
+    return secret
+}
+let secretA = testSecret(0xA1)
+let secretB = testSecret(0xB2)
 
 /// A paired SDK connection and reader session over an in-process link.
 func makeLink(
@@ -17,7 +24,9 @@ func makeLink(
 }
 
 /// Answers every request with `answer(request)`, until the link closes.
-func serve(_ reader: ReaderDeviceSession, _ answer: @escaping @Sendable (ReaderMessage) -> ReaderMessage) -> Task<Void, Never> {
+func serve(_ reader: ReaderDeviceSession, _ answer: @escaping @Sendable (ReaderMessage) -> ReaderMessage)
+    -> Task<Void, Never>
+{
     Task {
         for await request in reader.requests {
             try? await reader.respond(to: request.id, with: answer(request.message))
@@ -68,7 +77,12 @@ func relay(_ from: InProcessTransport, _ to: InProcessTransport, _ meddling: Med
                 case .cutBytes(index):
                     out.removeLast(5)
                 case .garbageBefore(index):
-                    out = [0xA5, 0x00, 0x4C, 0xA5, 0x4C, 0x01, 0xEE] + out
+                    // Noise, a lone magic, and a header announcing 65 535 bytes: none may stall the link.
+                    out =
+                        [
+                            0xA5, 0x00, 0x4C, 0xA5, 0x4C, 0x01, 0xEE, 0xA5, 0x4C, 0x01, 0x10, 0x00, 0x00,
+                            0x00, 0xFF, 0xFF,
+                        ] + out
                 default:
                     break
                 }
@@ -111,8 +125,12 @@ struct PairingTests {
 
     @Test func negotiatesTheHighestCommonVersion() async throws {
         let (sdkSide, readerSide) = InProcessTransport.makePair()
-        let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, versions: [1, 2, 3, 5]) }
-        let sdk = try await ReaderConnection.open(transport: sdkSide, secret: secretA, versions: [1, 2, 3, 4])
+        let reader = Task {
+            try await ReaderDeviceSession.accept(
+                transport: readerSide, secret: secretA, versions: [1, 2, 3, 5])
+        }
+        let sdk = try await ReaderConnection.open(
+            transport: sdkSide, secret: secretA, versions: [1, 2, 3, 4])
         #expect(await sdk.version == 3)
         #expect(try await reader.value.version == 3)
         await sdk.close()
@@ -120,7 +138,9 @@ struct PairingTests {
 
     @Test func refusesWithoutACommonVersion() async throws {
         let (sdkSide, readerSide) = InProcessTransport.makePair()
-        let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, versions: [2, 3]) }
+        let reader = Task {
+            try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, versions: [2, 3])
+        }
         await #expect(throws: ReaderLinkError.unsupportedVersion(3)) {
             try await ReaderConnection.open(transport: sdkSide, secret: secretA, versions: [1])
         }
@@ -131,7 +151,8 @@ struct PairingTests {
         let (raw, readerSide) = InProcessTransport.makePair()
         let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }
         try await raw.send(
-            Frame(type: .request, sequence: 0, payload: [0, 0, 0, 1] + ReaderMessage.getDeviceInfo.encoded()).encoded())
+            Frame(type: .request, sequence: 0, payload: [0, 0, 0, 1] + ReaderMessage.getDeviceInfo.encoded())
+                .encoded())
         var decoder = FrameDecoder()
         var answer: Frame?
         for await chunk in raw.incoming {
@@ -146,6 +167,32 @@ struct PairingTests {
         let body = try LinkErrorBody(decoding: frame.payload)
         #expect(body.status == ReaderStatusCode.sharedSecretInvalid.rawValue)
         #expect(body.reason == .notPaired)
+        await raw.close()
+        await #expect(throws: ReaderLinkError.linkClosed) { try await reader.value }
+    }
+
+    @Test func readerAnswersMalformedAndUnknownFramesAndKeepsListening() async throws {
+        let (raw, readerSide) = InProcessTransport.makePair(maximumWriteLength: 20)
+        let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }
+        var corrupted = Frame(type: .hello, sequence: 0, payload: [1, 1] + [UInt8](repeating: 7, count: 32)).encoded()
+        corrupted[12] ^= 0xFF
+        let unknown = Frame(type: FrameType(rawValue: 0x55), sequence: 1, payload: [1, 2, 3]).encoded()
+        for bytes in [corrupted, unknown] {
+            for start in stride(from: 0, to: bytes.count, by: 20) {
+                try await raw.send(Array(bytes[start..<min(start + 20, bytes.count)]))
+            }
+        }
+        var decoder = FrameDecoder()
+        var reasons: [LinkErrorReason] = []
+        for await chunk in raw.incoming {
+            decoder.append(chunk)
+            while let frame = try decoder.nextFrame() {
+                #expect(frame.type == .error)
+                reasons.append(try LinkErrorBody(decoding: frame.payload).reason)
+            }
+            if reasons.count == 2 { break }
+        }
+        #expect(reasons == [.malformedFrame, .notPaired])
         await raw.close()
         await #expect(throws: ReaderLinkError.linkClosed) { try await reader.value }
     }
@@ -178,7 +225,9 @@ struct SessionTests {
                     for request in held.reversed() {
                         let answer: ReaderMessage =
                             switch request.message {
-                            case .getBattery: .battery(BatteryStatus(percentage: 50, isCharging: false, hasExternalPower: false))
+                            case .getBattery:
+                                .battery(
+                                    BatteryStatus(percentage: 50, isCharging: false, hasExternalPower: false))
                             case .fetchLogs: .logs(["a", "b"])
                             default: .ack
                             }
@@ -191,7 +240,9 @@ struct SessionTests {
         async let battery = sdk.request(.getBattery)
         async let logs = sdk.request(.fetchLogs)
         async let ack = sdk.request(.resetLogs)
-        #expect(try await battery == .battery(BatteryStatus(percentage: 50, isCharging: false, hasExternalPower: false)))
+        #expect(
+            try await battery
+                == .battery(BatteryStatus(percentage: 50, isCharging: false, hasExternalPower: false)))
         #expect(try await logs == .logs(["a", "b"]))
         #expect(try await ack == .ack)
         await sdk.close()
@@ -203,7 +254,9 @@ struct SessionTests {
         let (sdk, reader) = try await makeLink(mtu: mtu)
         let image = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let server = serve(reader) { request in
-            guard case .updateChunk(let offset, let bytes) = request else { return .error(.invalidData, detail: "x") }
+            guard case .updateChunk(let offset, let bytes) = request else {
+                return .error(.invalidData, detail: "x")
+            }
             return .updateChunk(offset: offset + UInt32(bytes.count), bytes: bytes.reversed())
         }
         let answer = try await sdk.request(.updateChunk(offset: 10, bytes: image))
@@ -268,8 +321,10 @@ struct SessionTests {
         for await _ in sdk.events { Issue.record("no event was sent") }
     }
 
-    @Test func garbageOnTheLinkIsSkippedAndAnswered() async throws {
-        let (sdk, reader, tasks) = try await makeRelayedLink(toReader: .garbageBefore(frame: 2))
+    /// Frame 0 is the hello (garbage before pairing), frame 2 the first request.
+    @Test(arguments: [0, 2])
+    func garbageOnTheLinkIsSkippedAndAnswered(frame: Int) async throws {
+        let (sdk, reader, tasks) = try await makeRelayedLink(toReader: .garbageBefore(frame: frame))
         let server = serve(reader) { _ in .ack }
         #expect(try await sdk.request(.resetLogs) == .ack)
         #expect(try await sdk.request(.resetLogs) == .ack)
@@ -280,7 +335,9 @@ struct SessionTests {
 }
 
 struct IntegrityTests {
-    func expectIntegrityFailure(toReader: Meddling = .none, toSDK: Meddling = .none, requests: Int = 1) async throws {
+    func expectIntegrityFailure(toReader: Meddling = .none, toSDK: Meddling = .none, requests: Int = 1)
+        async throws
+    {
         let (sdk, reader, tasks) = try await makeRelayedLink(toReader: toReader, toSDK: toSDK)
         let server = serve(reader) { _ in .ack }
         var failures: [ReaderLinkError] = []

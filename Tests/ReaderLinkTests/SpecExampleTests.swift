@@ -26,18 +26,23 @@ struct SpecExampleTests {
             AuthorizationRequest(
                 transactionID: "TX-1", emvData: try Hex.decode("9F26081122334455667788"),
                 encryptedCardData: [UInt8](repeating: 1, count: 16), ksn: [UInt8](repeating: 0xFF, count: 10),
-                maskedPAN: "541333******4111", expiry: "2812", entryMode: .chip, cvm: .pin, applicationLabel: "MC"))
+                maskedPAN: "541333******4111", expiry: "2812", entryMode: .chip, cvm: .pin,
+                applicationLabel: "MC"))
         #expect(try ReaderMessage(decoding: bytes) == expected)
     }
 
     @Test func statusEventFrameFromTheSpec() throws {
         var decoder = FrameDecoder()
-        decoder.append(try Hex.decode("a54c011200000200183d0014000b496e7365727420636172640101000454582d31b8402883"))
+        decoder.append(
+            try Hex.decode("a54c011200000200183d0014000b496e7365727420636172640101000454582d31b8402883"))
         let frame = try #require(try decoder.nextFrame())
         #expect(frame.type == .event)
         #expect(frame.sequence == 2)
         #expect(
             try ReaderMessage(decoding: frame.payload)
-                == .statusReport(StatusReport(status: .waitingCard, message: "Insert card", cancelAllowed: true, transactionID: "TX-1")))
+                == .statusReport(
+                    StatusReport(
+                        status: .waitingCard, message: "Insert card", cancelAllowed: true,
+                        transactionID: "TX-1")))
     }
 }

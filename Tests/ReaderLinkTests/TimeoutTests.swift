@@ -28,7 +28,8 @@ final class ManualClock: Clock, @unchecked Sendable {
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = UUID()
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
                 lock.withLock {
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
@@ -40,7 +41,8 @@ final class ManualClock: Clock, @unchecked Sendable {
                 }
             }
         } onCancel: {
-            lock.withLock { sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+            lock.withLock { sleepers.removeValue(forKey: id) }?.continuation.resume(
+                throwing: CancellationError())
         }
     }
 
@@ -64,7 +66,10 @@ struct TimeoutTests {
     @Test func pairingTimesOutOnTheInjectedClock() async throws {
         let clock = ManualClock()
         let (sdkSide, silent) = InProcessTransport.makePair()
-        let opening = Task { try await ReaderConnection.open(transport: sdkSide, secret: secretA, timeout: .seconds(10), clock: clock) }
+        let opening = Task {
+            try await ReaderConnection.open(
+                transport: sdkSide, secret: secretA, timeout: .seconds(10), clock: clock)
+        }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(9))
         #expect(clock.sleeperCount == 1)
@@ -77,7 +82,8 @@ struct TimeoutTests {
         let clock = ManualClock()
         let (sdkSide, readerSide) = InProcessTransport.makePair(maximumWriteLength: 20)
         let accepting = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }
-        let sdk = try await ReaderConnection.open(transport: sdkSide, secret: secretA, timeout: .seconds(5), clock: clock)
+        let sdk = try await ReaderConnection.open(
+            transport: sdkSide, secret: secretA, timeout: .seconds(5), clock: clock)
         let reader = try await accepting.value
         await clock.waitForSleepers(0)
         #expect(clock.sleeperCount == 0)  // the pairing timer was cancelled

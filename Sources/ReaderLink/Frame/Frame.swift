@@ -59,7 +59,9 @@ public struct Frame: Sendable, Hashable {
         bytes.append(contentsOf: authenticatedHeader)
         bytes.append(contentsOf: payload)
         let crc = CRC32.checksum(bytes[2...])
-        bytes.append(contentsOf: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+        bytes.append(contentsOf: [
+            UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF),
+        ])
         return bytes
     }
 }
@@ -96,7 +98,8 @@ public struct FrameType: RawRepresentable, Sendable, Hashable, CustomStringConve
 
     /// Whether this implementation knows the type.
     public var isKnown: Bool {
-        [.hello, .helloReply, .pairProof, .paired, .continuation, .request, .response, .event, .error].contains(self)
+        [.hello, .helloReply, .pairProof, .paired, .continuation, .request, .response, .event, .error]
+            .contains(self)
     }
 }
 

@@ -36,7 +36,9 @@ public struct FrameDecoder: Sendable {
             var index = start
             let end = buffer.count
             while index < end {
-                if buffer[index] == Frame.magic.0, index + 1 == end || buffer[index + 1] == Frame.magic.1 { break }
+                if buffer[index] == Frame.magic.0, index + 1 == end || buffer[index + 1] == Frame.magic.1 {
+                    break
+                }
                 index += 1
             }
             discardedByteCount += index - start
@@ -61,7 +63,8 @@ public struct FrameDecoder: Sendable {
             guard end - start >= total else { return nil }
             let crcStart = start + Frame.headerLength + length
             let received =
-                UInt32(buffer[crcStart]) << 24 | UInt32(buffer[crcStart + 1]) << 16 | UInt32(buffer[crcStart + 2]) << 8
+                UInt32(buffer[crcStart]) << 24 | UInt32(buffer[crcStart + 1]) << 16 | UInt32(
+                    buffer[crcStart + 2]) << 8
                 | UInt32(buffer[crcStart + 3])
             guard CRC32.checksum(buffer[(start + 2)..<crcStart]) == received else {
                 start += 1

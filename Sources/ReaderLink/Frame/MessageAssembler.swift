@@ -42,7 +42,9 @@ public struct MessageAssembler: Sendable {
         type: FrameType, flags: FrameFlags, sequence: UInt16, data: some Collection<UInt8>
     ) throws(ReaderLinkError) -> Message? {
         if type == .continuation {
-            guard var message = pending else { throw .malformed(detail: "continuation frame without a first fragment") }
+            guard var message = pending else {
+                throw .malformed(detail: "continuation frame without a first fragment")
+            }
             pending = nil
             guard message.sequence == sequence else {
                 throw .malformed(detail: "continuation frame for another message")
@@ -65,7 +67,9 @@ public struct MessageAssembler: Sendable {
         } else if !abandoned {
             return message
         }
-        if abandoned { throw .malformed(detail: "a new message started before the previous one was complete") }
+        if abandoned {
+            throw .malformed(detail: "a new message started before the previous one was complete")
+        }
         return nil
     }
 }

@@ -5,10 +5,14 @@ struct ByteWriter {
     mutating func u8(_ value: UInt8) { bytes.append(value) }
     mutating func u16(_ value: UInt16) { bytes.append(UInt8(value >> 8)); bytes.append(UInt8(value & 0xFF)) }
     mutating func u32(_ value: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) }
+        for shift in stride(from: 24, through: 0, by: -8) {
+            bytes.append(UInt8((value >> UInt32(shift)) & 0xFF))
+        }
     }
     mutating func u64(_ value: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8((value >> UInt64(shift)) & 0xFF))
+        }
     }
     mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
     mutating func bool(_ value: Bool) { u8(value ? 1 : 0) }
@@ -91,14 +95,18 @@ struct ByteReader {
         guard string.utf8.elementsEqual(utf8) else { throw .malformed(detail: "string is not valid UTF-8") }
         return string
     }
-    mutating func optional<T>(_ read: (inout ByteReader) throws(ReaderLinkError) -> T) throws(ReaderLinkError) -> T? {
+    mutating func optional<T>(_ read: (inout ByteReader) throws(ReaderLinkError) -> T) throws(ReaderLinkError)
+        -> T?
+    {
         switch try u8() {
         case 0: return nil
         case 1: return try read(&self)
         case let other: throw .malformed(detail: "optional marker \(other)")
         }
     }
-    mutating func array<T>(_ read: (inout ByteReader) throws(ReaderLinkError) -> T) throws(ReaderLinkError) -> [T] {
+    mutating func array<T>(_ read: (inout ByteReader) throws(ReaderLinkError) -> T) throws(ReaderLinkError)
+        -> [T]
+    {
         let count = Int(try u16())
         guard count <= remaining else { throw .malformed(detail: "element count beyond the message") }
         var values: [T] = []

@@ -22,7 +22,8 @@ public struct DeviceInfo: Sendable, Hashable {
     /// Creates device information.
     public init(
         serialNumber: String, manufacturer: String, model: String, applicationName: String,
-        applicationVersion: String, emvParameterVersion: String, publicKeyVersion: String, battery: BatteryStatus
+        applicationVersion: String, emvParameterVersion: String, publicKeyVersion: String,
+        battery: BatteryStatus
     ) {
         self.serialNumber = serialNumber
         self.manufacturer = manufacturer
@@ -280,7 +281,8 @@ public struct HostResponse: Sendable, Hashable {
 
     /// Creates a host response. An empty response code means the host could not be reached.
     public init(
-        transactionID: String, approved: Bool, authorizationResponseCode: String, authorizationCode: String? = nil,
+        transactionID: String, approved: Bool, authorizationResponseCode: String,
+        authorizationCode: String? = nil,
         issuerAuthenticationData: [UInt8] = [], issuerScripts: [UInt8] = []
     ) {
         self.transactionID = transactionID
@@ -346,7 +348,8 @@ public struct StatusReport: Sendable, Hashable {
     public var transactionID: String?
 
     /// Creates a status report.
-    public init(status: ReaderStatusCode, message: String, cancelAllowed: Bool, transactionID: String? = nil) {
+    public init(status: ReaderStatusCode, message: String, cancelAllowed: Bool, transactionID: String? = nil)
+    {
         self.status = status
         self.message = message
         self.cancelAllowed = cancelAllowed

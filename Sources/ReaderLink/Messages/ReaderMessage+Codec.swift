@@ -8,7 +8,8 @@ extension ReaderMessage {
         var w = ByteWriter()
         w.u8(kind.rawValue)
         switch self {
-        case .ack, .ping, .pong, .getDeviceInfo, .getBattery, .fetchLogs, .resetLogs, .disableScanner, .updateVerify,
+        case .ack, .ping, .pong, .getDeviceInfo, .getBattery, .fetchLogs, .resetLogs, .disableScanner,
+            .updateVerify,
             .updateCommit, .reboot:
             break
         case .error(let status, let detail):
@@ -16,7 +17,8 @@ extension ReaderMessage {
             w.string(detail)
         case .deviceInfo(let info):
             for field in [
-                info.serialNumber, info.manufacturer, info.model, info.applicationName, info.applicationVersion,
+                info.serialNumber, info.manufacturer, info.model, info.applicationName,
+                info.applicationVersion,
                 info.emvParameterVersion, info.publicKeyVersion,
             ] { w.string(field) }
             w.battery(info.battery)
@@ -167,12 +169,14 @@ extension ReaderMessage {
                 DeviceInfo(
                     serialNumber: try r.string(), manufacturer: try r.string(), model: try r.string(),
                     applicationName: try r.string(), applicationVersion: try r.string(),
-                    emvParameterVersion: try r.string(), publicKeyVersion: try r.string(), battery: try r.battery()))
+                    emvParameterVersion: try r.string(), publicKeyVersion: try r.string(),
+                    battery: try r.battery()))
         case .getBattery: self = .getBattery
         case .battery: self = .battery(try r.battery())
         case .displayPrompt: self = .displayPrompt(text: try r.string(), status: try r.status())
         case .inputRequest:
-            self = .inputRequest(InputRequest(prompt: try r.string(), kind: try r.enumeration(InputKind.self)))
+            self = .inputRequest(
+                InputRequest(prompt: try r.string(), kind: try r.enumeration(InputKind.self)))
         case .inputResponse:
             switch try r.u8() {
             case 1: self = .inputResponse(.confirmed(try r.bool()))
@@ -192,7 +196,8 @@ extension ReaderMessage {
             }
             self = .startTransaction(
                 StartTransaction(
-                    transactionID: transactionID, kind: transactionKind, amountMinorUnits: amount, currency: currency,
+                    transactionID: transactionID, kind: transactionKind, amountMinorUnits: amount,
+                    currency: currency,
                     tipAmounts: try r.array { r throws(ReaderLinkError) in try r.i64() },
                     tipPercentages: try r.array { r throws(ReaderLinkError) in try r.u8() },
                     cardholderPresent: try r.bool(),
@@ -215,7 +220,8 @@ extension ReaderMessage {
         case .pinEntryProgress:
             self = .pinEntryProgress(
                 PINEntryProgress(
-                    digitsEntered: try r.u8(), attemptsLeft: try r.optional { r throws(ReaderLinkError) in try r.u8() }))
+                    digitsEntered: try r.u8(),
+                    attemptsLeft: try r.optional { r throws(ReaderLinkError) in try r.u8() }))
         case .signatureRequired: self = .signatureRequired(transactionID: try r.string())
         case .signatureResponse:
             self = .signatureResponse(
@@ -235,17 +241,20 @@ extension ReaderMessage {
         case .hostResponse:
             self = .hostResponse(
                 HostResponse(
-                    transactionID: try r.string(), approved: try r.bool(), authorizationResponseCode: try r.string(),
+                    transactionID: try r.string(), approved: try r.bool(),
+                    authorizationResponseCode: try r.string(),
                     authorizationCode: try r.optional { r throws(ReaderLinkError) in try r.string() },
                     issuerAuthenticationData: try r.data(), issuerScripts: try r.data()))
         case .transactionOutcome:
             self = .transactionOutcome(
                 TransactionOutcome(
                     transactionID: try r.string(), cryptogramType: try r.enumeration(CryptogramKind.self),
-                    emvData: try r.data(), status: try r.status(), cvm: try WireCodes.verification(try r.u8()),
+                    emvData: try r.data(), status: try r.status(),
+                    cvm: try WireCodes.verification(try r.u8()),
                     entryMode: try WireCodes.entryMode(try r.u8()), pinVerified: try r.bool()))
         case .cancelRequest:
-            self = .cancelRequest(transactionID: try r.optional { r throws(ReaderLinkError) in try r.string() })
+            self = .cancelRequest(
+                transactionID: try r.optional { r throws(ReaderLinkError) in try r.string() })
         case .cancelResponse: self = .cancelResponse(accepted: try r.bool(), status: try r.status())
         case .statusReport:
             self = .statusReport(
@@ -258,7 +267,8 @@ extension ReaderMessage {
         case .resetLogs: self = .resetLogs
         case .enableScanner:
             self = .enableScanner(
-                ScannerConfiguration(multiScan: try r.bool(), buttonMode: try r.bool(), timeoutSeconds: try r.u16()))
+                ScannerConfiguration(
+                    multiScan: try r.bool(), buttonMode: try r.bool(), timeoutSeconds: try r.u16()))
         case .disableScanner: self = .disableScanner
         case .scan: self = .scan(ScanEvent(barcode: try r.string(), symbology: try r.string()))
         case .updateBegin:
@@ -290,7 +300,9 @@ extension ByteReader {
     }
     mutating func status() throws(ReaderLinkError) -> ReaderStatusCode {
         let raw = try u16()
-        guard let status = ReaderStatusCode(rawValue: raw) else { throw .malformed(detail: "unknown status code \(raw)") }
+        guard let status = ReaderStatusCode(rawValue: raw) else {
+            throw .malformed(detail: "unknown status code \(raw)")
+        }
         return status
     }
     mutating func enumeration<E: RawRepresentable<UInt8>>(_: E.Type) throws(ReaderLinkError) -> E {

@@ -16,7 +16,8 @@ enum PairingCrypto {
     /// HMAC-SHA256(secret, label ‖ offered versions count ‖ offered versions ‖ chosen version ‖
     /// SDK nonce ‖ reader nonce).
     static func proof(
-        role: String, secret: SharedSecret, offered: [UInt8], chosen: UInt8, sdkNonce: [UInt8], deviceNonce: [UInt8]
+        role: String, secret: SharedSecret, offered: [UInt8], chosen: UInt8, sdkNonce: [UInt8],
+        deviceNonce: [UInt8]
     ) -> [UInt8] {
         var message = Array("MPOSKit ReaderLink v1 \(role) proof".utf8)
         message.append(UInt8(offered.count))
@@ -65,12 +66,16 @@ struct SecureChannel: Sendable {
     static let overhead = PairingCrypto.counterLength + PairingCrypto.macLength
     static let maximumData = Frame.maximumPayloadLength - overhead
 
-    mutating func seal(type: FrameType, flags: FrameFlags, sequence: UInt16, data: some Collection<UInt8>) -> Frame {
+    mutating func seal(type: FrameType, flags: FrameFlags, sequence: UInt16, data: some Collection<UInt8>)
+        -> Frame
+    {
         var payload: [UInt8] = []
         payload.reserveCapacity(data.count + Self.overhead)
         let counter = sendCounter
         sendCounter += 1
-        for shift in stride(from: 56, through: 0, by: -8) { payload.append(UInt8((counter >> UInt64(shift)) & 0xFF)) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            payload.append(UInt8((counter >> UInt64(shift)) & 0xFF))
+        }
         payload.append(contentsOf: data)
         var frame = Frame(type: type, flags: flags.union(.secured), sequence: sequence, payload: payload)
         // The header's length field already counts the MAC that is appended below.
@@ -83,8 +88,12 @@ struct SecureChannel: Sendable {
 
     /// The frame's data, after checking its MAC and counter. Throws `.integrity`.
     mutating func open(_ frame: Frame) throws(ReaderLinkError) -> ArraySlice<UInt8> {
-        guard frame.flags.contains(.secured) else { throw .integrity(detail: "unsecured frame after pairing") }
-        guard frame.payload.count >= Self.overhead else { throw .integrity(detail: "secured frame too short") }
+        guard frame.flags.contains(.secured) else {
+            throw .integrity(detail: "unsecured frame after pairing")
+        }
+        guard frame.payload.count >= Self.overhead else {
+            throw .integrity(detail: "secured frame too short")
+        }
         let macStart = frame.payload.count - PairingCrypto.macLength
         let body = frame.payload[..<macStart]
         let expected = Self.mac(key: receiveKey, header: frame.authenticatedHeader, body: body)
@@ -94,7 +103,9 @@ struct SecureChannel: Sendable {
         let counter = body.prefix(PairingCrypto.counterLength).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         guard counter == receiveCounter else {
             throw .integrity(
-                detail: counter < receiveCounter ? "replayed frame (counter \(counter))" : "frame counter skipped to \(counter), expected \(receiveCounter)")
+                detail: counter < receiveCounter
+                    ? "replayed frame (counter \(counter))"
+                    : "frame counter skipped to \(counter), expected \(receiveCounter)")
         }
         receiveCounter += 1
         return body.dropFirst(PairingCrypto.counterLength)

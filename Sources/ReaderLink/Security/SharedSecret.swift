@@ -18,7 +18,8 @@ public struct SharedSecret: Sendable, Hashable, CustomStringConvertible {
     public init(hex: String) throws(ReaderLinkError) {
         let utf8 = Array(hex.utf8)
         guard utf8.count == Self.length * 2 else {
-            throw .invalidSharedSecret(detail: "a shared secret is 64 hexadecimal characters, not \(utf8.count)")
+            throw .invalidSharedSecret(
+                detail: "a shared secret is 64 hexadecimal characters, not \(utf8.count)")
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.length)

@@ -25,7 +25,9 @@ struct LinkErrorBody: Sendable, Hashable {
     var detail: String
 
     func encoded() -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(status >> 8), UInt8(status & 0xFF), reason.rawValue, UInt8(versions.count)]
+        var bytes: [UInt8] = [
+            UInt8(status >> 8), UInt8(status & 0xFF), reason.rawValue, UInt8(versions.count),
+        ]
         bytes += versions
         bytes += Array(detail.utf8.prefix(200))
         return bytes
@@ -40,7 +42,9 @@ struct LinkErrorBody: Sendable, Hashable {
 
     init(decoding bytes: some Collection<UInt8>) throws(ReaderLinkError) {
         let b = Array(bytes)
-        guard b.count >= 4, b.count >= 4 + Int(b[3]) else { throw .malformed(detail: "error frame too short") }
+        guard b.count >= 4, b.count >= 4 + Int(b[3]) else {
+            throw .malformed(detail: "error frame too short")
+        }
         status = UInt16(b[0]) << 8 | UInt16(b[1])
         reason = LinkErrorReason(rawValue: b[2]) ?? .general
         versions = Array(b[4..<(4 + Int(b[3]))])
@@ -112,7 +116,9 @@ struct LinkWire: Sendable {
                 data = frame.payload[...]
             }
             do {
-                if let message = try assembler.add(type: frame.type, flags: flags, sequence: frame.sequence, data: data) {
+                if let message = try assembler.add(
+                    type: frame.type, flags: flags, sequence: frame.sequence, data: data)
+                {
                     results.append(.message(message))
                 }
             } catch {
@@ -128,7 +134,8 @@ struct LinkWire: Sendable {
         let sequence = nextSequence
         nextSequence &+= 1
         let pieces = MessageAssembler.fragments(
-            of: data, maximumFragment: channel == nil ? Frame.maximumPayloadLength : SecureChannel.maximumData)
+            of: data, maximumFragment: channel == nil ? Frame.maximumPayloadLength : SecureChannel.maximumData
+        )
         var bytes: [UInt8] = []
         for (index, piece) in pieces.enumerated() {
             let frameType = index == 0 ? type : .continuation
@@ -142,7 +149,9 @@ struct LinkWire: Sendable {
             bytes += frame.encoded()
         }
         guard let limit = maximumWriteLength, bytes.count > limit else { return [bytes] }
-        return stride(from: 0, to: bytes.count, by: limit).map { Array(bytes[$0..<min($0 + limit, bytes.count)]) }
+        return stride(from: 0, to: bytes.count, by: limit).map {
+            Array(bytes[$0..<min($0 + limit, bytes.count)])
+        }
     }
 
     /// Writes for a plain (unsecured) frame, even after pairing: only for the SDK's refusal
@@ -150,12 +159,16 @@ struct LinkWire: Sendable {
     func plainWrites(type: FrameType, data: [UInt8]) -> [[UInt8]] {
         let bytes = Frame(type: type, sequence: 0, payload: data).encoded()
         guard let limit = maximumWriteLength, bytes.count > limit else { return [bytes] }
-        return stride(from: 0, to: bytes.count, by: limit).map { Array(bytes[$0..<min($0 + limit, bytes.count)]) }
+        return stride(from: 0, to: bytes.count, by: limit).map {
+            Array(bytes[$0..<min($0 + limit, bytes.count)])
+        }
     }
 }
 
 extension UInt32 {
-    var bigEndianBytes: [UInt8] { [UInt8(self >> 24), UInt8((self >> 16) & 0xFF), UInt8((self >> 8) & 0xFF), UInt8(self & 0xFF)] }
+    var bigEndianBytes: [UInt8] {
+        [UInt8(self >> 24), UInt8((self >> 16) & 0xFF), UInt8((self >> 8) & 0xFF), UInt8(self & 0xFF)]
+    }
     init?(bigEndianPrefixOf bytes: some Collection<UInt8>) {
         guard bytes.count >= 4 else { return nil }
         self = bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }

@@ -92,7 +92,9 @@ public actor ReaderConnection {
     }
 
     /// Sends a request with its own timeout (for example a reboot or an image verification).
-    public func request(_ message: ReaderMessage, timeout: Duration) async throws(ReaderLinkError) -> ReaderMessage {
+    public func request(_ message: ReaderMessage, timeout: Duration) async throws(ReaderLinkError)
+        -> ReaderMessage
+    {
         guard case .open = state else { throw closeReason ?? .linkClosed }
         let id = nextRequestID
         nextRequestID = nextRequestID == .max ? 1 : nextRequestID + 1
@@ -168,7 +170,9 @@ public actor ReaderConnection {
     }
 
     private func sendError(_ status: ReaderStatusCode, _ reason: LinkErrorReason, _ detail: String) {
-        send(type: .error, data: LinkErrorBody(status: status.rawValue, reason: reason, detail: detail).encoded())
+        send(
+            type: .error,
+            data: LinkErrorBody(status: status.rawValue, reason: reason, detail: detail).encoded())
     }
 
     private func receive(_ chunk: [UInt8]) {
@@ -218,7 +222,8 @@ public actor ReaderConnection {
                 sendError(.invalidData, .malformedFrame, Self.detail(of: error))
             }
         case (.open, _):
-            sendError(.commandNotAllowed, .unknownFrameType, "frame type \(message.type) not accepted by the SDK")
+            sendError(
+                .commandNotAllowed, .unknownFrameType, "frame type \(message.type) not accepted by the SDK")
         default:
             break  // Nothing else is processed before pairing completes.
         }
@@ -228,16 +233,22 @@ public actor ReaderConnection {
         let status = ReaderStatusCode(rawValue: body.status) ?? .processingError
         switch state {
         case .hello, .awaitingPaired:
-            let error: ReaderLinkError =
-                switch body.reason {
-                case .unsupportedVersion: .unsupportedVersion(body.versions.max() ?? 0)
-                case .sharedSecretInvalid: .sharedSecretInvalid
-                case .notPaired: .notAllowed(detail: body.detail)
-                default: .rejected(status, detail: body.detail)
-                }
+            let error: ReaderLinkError
+            switch body.reason {
+            case .unsupportedVersion: error = .unsupportedVersion(body.versions.max() ?? 0)
+            case .sharedSecretInvalid: error = .sharedSecretInvalid
+            case .notPaired: error = .notAllowed(detail: body.detail)
+            case .general, .integrity: error = .rejected(status, detail: body.detail)
+            case .malformedFrame, .unknownFrameType:
+                // Line noise the reader answered; what pairing needs still comes, or the
+                // pairing timeout ends the wait.
+                return
+            }
             finishPairing(.failure(error))
         case .open:
-            if body.reason == .integrity { shutdown(reason: .integrity(detail: "the reader rejected a frame: \(body.detail)")) }
+            if body.reason == .integrity {
+                shutdown(reason: .integrity(detail: "the reader rejected a frame: \(body.detail)"))
+            }
         case .closed:
             break
         }
@@ -268,7 +279,8 @@ public actor ReaderConnection {
         }
         version = chosen
         let ownProof = PairingCrypto.proof(
-            role: "sdk", secret: secret, offered: offered, chosen: chosen, sdkNonce: sdkNonce, deviceNonce: deviceNonce)
+            role: "sdk", secret: secret, offered: offered, chosen: chosen, sdkNonce: sdkNonce,
+            deviceNonce: deviceNonce)
         send(type: .pairProof, data: ownProof)
         let keys = PairingCrypto.sessionKeys(secret: secret, sdkNonce: sdkNonce, deviceNonce: deviceNonce)
         wire.secure(with: SecureChannel(sendKey: keys.sdkToDevice, receiveKey: keys.deviceToSDK))

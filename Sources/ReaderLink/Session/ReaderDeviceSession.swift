@@ -81,7 +81,9 @@ public actor ReaderDeviceSession {
     /// for an answer, `.linkClosed` once the link is gone.
     public func respond(to id: UInt32, with message: ReaderMessage) async throws(ReaderLinkError) {
         guard case .open = state else { throw closeReason ?? .linkClosed }
-        guard unanswered.remove(id) != nil else { throw .notAllowed(detail: "request \(id) is not awaiting an answer") }
+        guard unanswered.remove(id) != nil else {
+            throw .notAllowed(detail: "request \(id) is not awaiting an answer")
+        }
         send(type: .response, data: id.bigEndianBytes + message.encoded())
     }
 
@@ -137,7 +139,8 @@ public actor ReaderDeviceSession {
     ) {
         send(
             type: .error,
-            data: LinkErrorBody(status: status.rawValue, reason: reason, versions: versions, detail: detail).encoded())
+            data: LinkErrorBody(status: status.rawValue, reason: reason, versions: versions, detail: detail)
+                .encoded())
     }
 
     private func receive(_ chunk: [UInt8]) {
@@ -199,7 +202,8 @@ public actor ReaderDeviceSession {
                 send(
                     type: .response,
                     data: id.bigEndianBytes
-                        + ReaderMessage.error(.invalidData, detail: ReaderConnection.detail(of: error)).encoded())
+                        + ReaderMessage.error(.invalidData, detail: ReaderConnection.detail(of: error))
+                        .encoded())
                 return
             }
             if request == .ping {
@@ -209,7 +213,9 @@ public actor ReaderDeviceSession {
             unanswered.insert(id)
             requestContinuation.yield(IncomingRequest(id: id, message: request))
         case (.open, _):
-            sendError(.commandNotAllowed, .unknownFrameType, "frame type \(message.type) not accepted by the reader")
+            sendError(
+                .commandNotAllowed, .unknownFrameType, "frame type \(message.type) not accepted by the reader"
+            )
         case (.awaitingHello, _), (.awaitingProof, _):
             sendError(.sharedSecretInvalid, .notPaired, "pair before sending messages")
         case (.closed, _):
@@ -218,7 +224,8 @@ public actor ReaderDeviceSession {
     }
 
     private func handleHello(_ data: [UInt8]) {
-        guard let count = data.first, count > 0, data.count == 1 + Int(count) + PairingCrypto.nonceLength else {
+        guard let count = data.first, count > 0, data.count == 1 + Int(count) + PairingCrypto.nonceLength
+        else {
             sendError(.invalidData, .malformedFrame, "malformed hello")
             return
         }

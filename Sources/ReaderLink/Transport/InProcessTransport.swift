@@ -15,8 +15,10 @@ public struct InProcessTransport: ReaderTransport {
         let (bStream, bContinuation) = AsyncStream.makeStream(of: [UInt8].self)
         let pipe = Pipe(toFirst: aContinuation, toSecond: bContinuation)
         return (
-            InProcessTransport(maximumWriteLength: maximumWriteLength, incoming: aStream, pipe: pipe, isFirst: true),
-            InProcessTransport(maximumWriteLength: maximumWriteLength, incoming: bStream, pipe: pipe, isFirst: false)
+            InProcessTransport(
+                maximumWriteLength: maximumWriteLength, incoming: aStream, pipe: pipe, isFirst: true),
+            InProcessTransport(
+                maximumWriteLength: maximumWriteLength, incoming: bStream, pipe: pipe, isFirst: false)
         )
     }
 
@@ -30,7 +32,8 @@ public struct InProcessTransport: ReaderTransport {
     /// Delivers `bytes` to the other end.
     public func send(_ bytes: [UInt8]) async throws(ReaderLinkError) {
         if let maximumWriteLength, bytes.count > maximumWriteLength {
-            throw .malformed(detail: "write of \(bytes.count) bytes exceeds the transport's \(maximumWriteLength)")
+            throw .malformed(
+                detail: "write of \(bytes.count) bytes exceeds the transport's \(maximumWriteLength)")
         }
         try await pipe.deliver(bytes, toFirst: !isFirst)
     }
