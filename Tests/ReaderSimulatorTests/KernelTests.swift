@@ -1,7 +1,7 @@
 import CardCrypto
 import EMV
 import MPOSCore
-import ReaderSimulator
+@testable import ReaderSimulator
 import SandboxCards
 import Testing
 
