@@ -44,6 +44,7 @@ enum Meddling: Sendable {
     case truncate(frame: Int)
     case cutBytes(frame: Int)
     case garbageBefore(frame: Int)
+    case dropFrom(frame: Int)
 }
 
 /// Forwards bytes from `from` to `to`, frame by frame, meddling as told; closes `to` when
@@ -83,6 +84,8 @@ func relay(_ from: InProcessTransport, _ to: InProcessTransport, _ meddling: Med
                             0xA5, 0x00, 0x4C, 0xA5, 0x4C, 0x01, 0xEE, 0xA5, 0x4C, 0x01, 0x10, 0x00, 0x00,
                             0x00, 0xFF, 0xFF,
                         ] + out
+                case .dropFrom(let first) where index >= first:
+                    continue
                 default:
                     break
                 }
@@ -174,7 +177,8 @@ struct PairingTests {
     @Test func readerAnswersMalformedAndUnknownFramesAndKeepsListening() async throws {
         let (raw, readerSide) = InProcessTransport.makePair(maximumWriteLength: 20)
         let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }
-        var corrupted = Frame(type: .hello, sequence: 0, payload: [1, 1] + [UInt8](repeating: 7, count: 32)).encoded()
+        var corrupted = Frame(type: .hello, sequence: 0, payload: [1, 1] + [UInt8](repeating: 7, count: 32))
+            .encoded()
         corrupted[12] ^= 0xFF
         let unknown = Frame(type: FrameType(rawValue: 0x55), sequence: 1, payload: [1, 2, 3]).encoded()
         for bytes in [corrupted, unknown] {

@@ -56,6 +56,13 @@ final class ManualClock: Clock, @unchecked Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
+    /// Waits (yielding, no real time) until someone sleeps until `offset` from the start.
+    func waitForSleeper(until offset: Duration) async {
+        while !lock.withLock({ sleepers.values.contains { $0.deadline.offset == offset } }) {
+            await Task.yield()
+        }
+    }
+
     /// Waits (yielding, no real time) until `count` sleepers are registered.
     func waitForSleepers(_ count: Int) async {
         while sleeperCount < count { await Task.yield() }
@@ -103,5 +110,31 @@ struct TimeoutTests {
         try await reader.respond(to: second.id, with: .battery(battery))
         #expect(try await quick.value == .battery(battery))
         await sdk.close()
+    }
+
+    @Test func keepAlivePingsASilentReaderAndClosesWhenItIsDead() async throws {
+        let clock = ManualClock()
+        let (sdkSide, relaySDK) = InProcessTransport.makePair()
+        let (relayReader, readerSide) = InProcessTransport.makePair()
+        // The reader's frames 0 and 1 (hello reply, paired) pass; after the first pong it goes dead.
+        let tasks = [relay(relaySDK, relayReader, .none), relay(relayReader, relaySDK, .dropFrom(frame: 3))]
+        let accepting = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }
+        let sdk = try await ReaderConnection.open(
+            transport: sdkSide, secret: secretA, timeout: .seconds(5), clock: clock, keepAlive: .seconds(15))
+        let reader = try await accepting.value
+
+        await clock.waitForSleeper(until: .seconds(15))
+        clock.advance(by: .seconds(15))  // silent interval: ping, answered by the reader (frame 2)
+        await clock.waitForSleeper(until: .seconds(30))  // the pong arrived; the next interval runs
+        #expect(await sdk.closeReason == nil)
+        clock.advance(by: .seconds(15))  // the pong was traffic: no ping this time
+        await clock.waitForSleeper(until: .seconds(45))
+        clock.advance(by: .seconds(15))  // ping again; the pong (frame 3) is lost
+        await clock.waitForSleeper(until: .seconds(50))
+        clock.advance(by: .seconds(5))
+        for await _ in sdk.events {}
+        #expect(await sdk.closeReason == .timeout)
+        await reader.close()
+        for task in tasks { await task.value }
     }
 }

@@ -42,6 +42,8 @@ public actor ReaderConnection {
     private var nextRequestID: UInt32 = 1
     private var writer: Task<Void, Never>?
     private var pump: Task<Void, Never>?
+    private var keepAliveTask: Task<Void, Never>?
+    private var heardFromReader = false
 
     private init(
         transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8], timeout: Duration,
@@ -65,17 +67,23 @@ public actor ReaderConnection {
     ///   - timeout: how long pairing, and later each request, may take.
     ///   - clock: the clock timeouts run on (a manual clock in tests).
     ///   - versions: the protocol versions offered.
+    ///   - keepAlive: when set, a `ping` is sent after each such interval that carried no
+    ///     frame from the reader (the spec's rule is 15 s); an unanswered ping closes the link
+    ///     with `.timeout`, so a dead reader is noticed even when nothing is pending.
     /// - Throws: `.sharedSecretInvalid` when the reader holds another secret,
     ///   `.unsupportedVersion` without a common version, `.timeout`, `.linkClosed`.
     public static func open(
         transport: any ReaderTransport, secret: SharedSecret, timeout: Duration = .seconds(10),
-        clock: any Clock<Duration> = ContinuousClock(), versions: [UInt8] = [ReaderLinkProtocol.version]
+        clock: any Clock<Duration> = ContinuousClock(), versions: [UInt8] = [ReaderLinkProtocol.version],
+        keepAlive: Duration? = nil
     ) async throws(ReaderLinkError) -> ReaderConnection {
         let connection = ReaderConnection(
             transport: transport, secret: secret, versions: versions, timeout: timeout, clock: clock)
         let result = await connection.pair()
         switch result {
-        case .success: return connection
+        case .success:
+            if let keepAlive { await connection.startKeepAlive(every: keepAlive) }
+            return connection
         case .failure(let error):
             await connection.shutdownAndWait(reason: error)
             throw error
@@ -175,7 +183,38 @@ public actor ReaderConnection {
             data: LinkErrorBody(status: status.rawValue, reason: reason, detail: detail).encoded())
     }
 
+    private func startKeepAlive(every interval: Duration) {
+        heardFromReader = false
+        let clock = self.clock
+        keepAliveTask = Task { [weak self] in
+            while true {
+                do { try await clock.sleep(for: interval) } catch { return }
+                guard let self, await self.keepAliveDue() else {
+                    if self == nil { return }
+                    continue
+                }
+                do throws(ReaderLinkError) {
+                    _ = try await self.request(.ping)
+                } catch {
+                    await self.keepAliveFailed(error)
+                    return
+                }
+            }
+        }
+    }
+
+    /// Whether the last interval was silent; starts the next interval.
+    private func keepAliveDue() -> Bool {
+        defer { heardFromReader = false }
+        return !heardFromReader && pending.isEmpty
+    }
+
+    private func keepAliveFailed(_ error: ReaderLinkError) {
+        if error == .timeout { shutdown(reason: .timeout) }
+    }
+
     private func receive(_ chunk: [UInt8]) {
+        heardFromReader = true
         for inbound in wire.receive(chunk) {
             if case .closed = state { return }
             switch inbound {
@@ -297,6 +336,7 @@ public actor ReaderConnection {
         for id in Array(pending.keys) { finish(request: id, with: .failure(failure)) }
         eventContinuation.finish()
         outbound.finish()
+        keepAliveTask?.cancel()
     }
 
     private func writeFailed() { shutdown(reason: .linkClosed) }
