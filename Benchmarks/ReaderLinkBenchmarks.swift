@@ -16,6 +16,18 @@ func readerLinkBenchmarks() -> [AsyncBenchmark] {
                 emitLatency(name: "readerlink.roundtrip", unit: "us", nanoseconds: samples)
             }
         },
+        AsyncBenchmark(name: "readerlink.roundtrip.inprocess") {
+            let secret = try SharedSecret(hex: SimulatedReaderConfiguration.sandboxSecretHex)
+            let reader = SimulatedReader(configuration: SimulatedReaderConfiguration(secret: secret))
+            let (sdkSide, readerSide) = InProcessTransport.makePair()
+            Task { await reader.serve(readerSide) }
+            let connection = try await ReaderConnection.open(transport: sdkSide, secret: secret)
+            let samples = try await sampleLatencies(warmUp: 500, count: 5_000) {
+                _ = try await connection.request(.ping)
+            }
+            emitLatency(name: "readerlink.roundtrip.inprocess", unit: "us", nanoseconds: samples)
+            await connection.close()
+        },
         AsyncBenchmark(name: "readerlink.frames_per_s") {
             try await withPairedTCPReader { connection in
                 let inFlight = 16

@@ -12,7 +12,12 @@
     import Darwin
 #endif
 
+import ReaderLinkTCP
+
 let prefix = CommandLine.arguments.dropFirst().first ?? ""
+// Socket-bound figures run with Swift concurrency on NIO's event loops (no thread hop per
+// frame), as the emulator and the gateway do.
+ReaderLinkTCPRuntime.runConcurrencyOnEventLoops()
 
 do {
     let synchronous = try tlvBenchmarks()

@@ -57,13 +57,13 @@ public final class TCPTransport: ReaderTransport, Sendable {
         }
     }
 
+    /// Queues the bytes on the socket and returns without waiting for the write to finish:
+    /// TCP keeps them in order, and a failed write closes the channel, which finishes
+    /// `incoming` and fails the next `send`. Not waiting saves a thread hop per frame.
     public func send(_ bytes: [UInt8]) async throws(ReaderLinkError) {
         guard channel.isActive else { throw .linkClosed }
-        do {
-            try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
-        } catch {
-            throw .linkClosed
-        }
+        let buffer = channel.allocator.buffer(bytes: bytes)
+        channel.writeAndFlush(buffer, promise: nil)
     }
 
     public func close() async {
@@ -102,5 +102,17 @@ final class InboundBytesHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     func handlerRemoved(context: ChannelHandlerContext) {
         continuation.finish()
+    }
+}
+
+/// Process-wide tuning for programs that do most of their work on ReaderLink sockets (the
+/// reader emulator, benchmarks, a POS host process).
+public enum ReaderLinkTCPRuntime {
+    /// Runs Swift concurrency's global executor on SwiftNIO's event loops, so that a frame read
+    /// from a socket is handled without a thread switch. Call once, from the main thread,
+    /// before any task starts. Returns false when another executor was already installed.
+    @discardableResult
+    public static func runConcurrencyOnEventLoops() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 }
