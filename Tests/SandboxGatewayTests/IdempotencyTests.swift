@@ -22,6 +22,61 @@ final class WorkCounter: @unchecked Sendable {
     }
 }
 
+/// A one-shot gate: `wait()` suspends until `open()`.
+final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var entered = false
+    private var enteredWaiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        for waiter in markEntered() { waiter.resume() }
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if isOpen {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    private func markEntered() -> [CheckedContinuation<Void, Never>] {
+        lock.withLock {
+            entered = true
+            let arrived = enteredWaiters
+            enteredWaiters = []
+            return arrived
+        }
+    }
+
+    /// Suspends until some request is inside `wait()`.
+    func untilEntered() async {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if entered {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                enteredWaiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    func open() {
+        lock.lock()
+        isOpen = true
+        let all = waiters
+        waiters = []
+        lock.unlock()
+        for waiter in all { waiter.resume() }
+    }
+}
+
 @Suite("Idempotency over HTTP")
 struct IdempotencyTests {
     static let probePath = "/test/idempotent-probe"
@@ -68,6 +123,38 @@ struct IdempotencyTests {
             let other = try await harness.send(.post, Self.probePath, body: body, token: token, idempotencyKey: "abc-2")
             #expect(other.body != first.body)
             #expect(counter.count == 2)
+        }
+    }
+
+    @Test func repeatWhileTheFirstRunsIs4091ThenReplays() async throws {
+        let gate = Gate()
+        let counter = WorkCounter()
+        let routes: @Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void = { router, environment in
+            router.post("/test/slow") { request, context in
+                let body = try await readBody(request, context: context)
+                return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
+                    _ = counter.increment()
+                    await gate.wait()
+                    return (.ok, Data(#"{"done":true}"#.utf8))
+                }
+            }
+        }
+        try await GatewayHarness.with(additionalRoutes: routes) { harness in
+            let token = try await harness.login()
+            let body = Data("{}".utf8)
+            let first = Task { try await harness.send(.post, "/test/slow", body: body, token: token, idempotencyKey: "slow") }
+            await gate.untilEntered()
+            let second = try await harness.send(.post, "/test/slow", body: body, token: token, idempotencyKey: "slow")
+            #expect(second.status == 409)
+            #expect(second.error?.code == GatewayErrorCode.idempotencyInProgress)
+            #expect(try await harness.send(.get, GatewayPaths.attempt(key: "slow"), token: token).error?.code
+                == GatewayErrorCode.idempotencyInProgress)
+            gate.open()
+            let done = try await first.value
+            #expect(done.status == 200)
+            let replay = try await harness.send(.post, "/test/slow", body: body, token: token, idempotencyKey: "slow")
+            #expect(replay.body == done.body)
+            #expect(counter.count == 1)
         }
     }
 
