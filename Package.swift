@@ -73,6 +73,7 @@ let package = Package(
             name: "SandboxGateway",
             dependencies: [
                 "GatewayAPI", "EMV", "MPOSCore", "CardCrypto", "SandboxCards",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
