@@ -64,7 +64,10 @@ let package = Package(
         // A complete card reader in software.
         .target(
             name: "ReaderSimulator",
-            dependencies: ["ReaderLink", "EMV", "MPOSCore", "CardCrypto", "SandboxCards"]
+            dependencies: [
+                "ReaderLink", "EMV", "MPOSCore", "CardCrypto", "SandboxCards",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The HTTP contract between SDK and gateway, one source for both sides.
         .target(name: "GatewayAPI", dependencies: ["MPOSCore"]),

@@ -1,0 +1,72 @@
+import CardCrypto
+import SandboxCards
+
+/// A sandbox card's chip with its state: the Application Transaction Counter, the PIN try
+/// counter and whether its application is blocked.
+///
+/// The state lives as long as the value: a device keeps one per inserted card so that the ATC
+/// grows across transactions, as on a real chip.
+public struct SimulatedCard: Sendable {
+    /// The catalog card.
+    public let card: SandboxCard
+    /// The last ATC used; the next GENERATE AC of a new transaction uses `atc + 1`.
+    public private(set) var atc: UInt16
+    /// Offline PIN tries left before PIN verification is blocked.
+    public private(set) var pinTriesRemaining: Int
+    /// Whether the issuer blocked the application (through a CSU); selection then fails.
+    public private(set) var isApplicationBlocked = false
+    /// Whether issuer authentication failed on the last online transaction (reported in the CVR).
+    public private(set) var lastIssuerAuthenticationFailed = false
+    let masterKey: AES128Key
+
+    /// Personalises a chip for `card`, with its ICC master key from
+    /// ``SandboxCards/iccMasterKey(for:)``.
+    /// - Parameter atc: the counter to start from (the first transaction uses `atc + 1`).
+    /// - Throws: ``CardCryptoError`` only for a malformed catalog PAN.
+    public init(card: SandboxCard, atc: UInt16 = 0) throws(CardCryptoError) {
+        self.card = card
+        self.atc = atc
+        self.pinTriesRemaining = card.pinTryLimit
+        self.masterKey = try SandboxCards.iccMasterKey(for: card)
+    }
+
+    /// The result of an offline PIN verification.
+    public enum PINVerification: Sendable, Hashable {
+        /// The PIN is right; the try counter is back at the limit.
+        case correct
+        /// The PIN is wrong; `triesRemaining` more attempts are allowed (0: now blocked).
+        case wrong(triesRemaining: Int)
+        /// PIN verification was already blocked; nothing was checked.
+        case blocked
+    }
+
+    /// VERIFY (offline PIN): compares with the card's PIN and updates the try counter.
+    public mutating func verifyOfflinePIN(_ pin: String) -> PINVerification {
+        guard pinTriesRemaining > 0 else { return .blocked }
+        if pin == card.pin {
+            pinTriesRemaining = card.pinTryLimit
+            return .correct
+        }
+        pinTriesRemaining -= 1
+        return .wrong(triesRemaining: pinTriesRemaining)
+    }
+
+    /// Starts a transaction's first GENERATE AC: increments and returns the ATC.
+    mutating func nextATC() -> UInt16 {
+        atc &+= 1
+        return atc
+    }
+
+    /// The AC session key for an ATC.
+    func sessionKey(atc: UInt16) throws(CardCryptoError) -> AES128Key {
+        try EMVKeyDerivation.sessionKey(iccMasterKey: masterKey, atc: atc)
+    }
+
+    /// Applies what the issuer said after the online transaction.
+    mutating func applyIssuerResponse(authenticated: Bool, update: CardStatusUpdate?) {
+        lastIssuerAuthenticationFailed = !authenticated
+        guard authenticated, let update else { return }
+        if update.blockApplication { isApplicationBlocked = true }
+        if update.resetPINTryCounter { pinTriesRemaining = card.pinTryLimit }
+    }
+}
