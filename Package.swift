@@ -112,7 +112,8 @@ let package = Package(
         .testTarget(
             name: "SandboxGatewayTests",
             dependencies: [
-                "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV",
+                "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV", "MPOSCore", "SandboxCards", "ReaderSimulator",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -16,10 +16,10 @@ public struct CardFingerprinter: Sendable {
         self.key = SymmetricKey(data: Array(secret))
     }
 
-    /// A fingerprinter with a fresh random secret: fingerprints then match only within one run.
-    public static func random() -> CardFingerprinter {
+    /// 32 fresh random bytes for a secret.
+    public static func randomSecret() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return CardFingerprinter(secret: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
     /// The fingerprint of `pan`: 64 lower-case hex digits.

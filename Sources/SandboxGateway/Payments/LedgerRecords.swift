@@ -149,25 +149,7 @@ public struct LedgerBatch: Codable, Sendable, Hashable, FetchableRecord, Mutable
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// One row of `payment_cash`.
-public struct LedgerCash: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    /// The table.
-    public static let databaseTableName = "payment_cash"
-    /// snake_case columns.
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
-    /// snake_case columns.
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    /// The transaction.
-    public var transactionId: String
-    /// Cash handed over.
-    public var amountTendered: Int64?
-    /// Change given back.
-    public var changeGiven: Int64?
-    /// Free text.
-    public var note: String?
-}
-
-/// One row of `payment_sepa`. The IBAN is kept masked and fingerprinted only.
+/// One row of `payment_sepa`: the mandate of a SEPA direct debit.
 public struct LedgerSEPA: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
     /// The table.
     public static let databaseTableName = "payment_sepa"
@@ -177,43 +159,10 @@ public struct LedgerSEPA: Codable, Sendable, Hashable, FetchableRecord, Persista
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
     /// The transaction.
     public var transactionId: String
-    /// Country code, check digits and last four characters.
-    public var ibanMasked: String
-    /// HMAC-SHA256 of the IBAN.
-    public var ibanFingerprint: String
-    /// The BIC, when given.
-    public var bic: String?
-    /// The account holder.
-    public var accountHolder: String
     /// The mandate reference.
     public var mandateReference: String
-}
-
-/// One row of `payment_receipt_outbox`: a receipt waiting to go out by email or SMS.
-public struct LedgerReceipt: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
-    /// The table.
-    public static let databaseTableName = "payment_receipt_outbox"
-    /// snake_case columns.
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
-    /// snake_case columns.
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    /// The row id.
-    public var id: Int64?
-    /// The merchant.
-    public var merchantId: String
-    /// The transaction the receipt is for.
-    public var transactionId: String
-    /// `email` or `sms`.
-    public var channel: String
-    /// The address or phone number.
-    public var destination: String
-    /// `queued`.
-    public var status: String
-    /// When it was queued.
-    public var createdAt: Date
-
-    /// Sets the id after insert.
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    /// When the mandate was signed on the terminal.
+    public var signedAt: Date
 }
 
 /// One row of `payment_webhook_config`.
@@ -250,6 +199,8 @@ public struct LedgerInventory: Codable, Sendable, Hashable, FetchableRecord, Per
     public var version: Int
     /// The file as uploaded.
     public var content: Data
+    /// SHA-256 of the content, lower-case hex.
+    public var sha256: String
     /// The header's columns joined with commas.
     public var columns: String
     /// Data rows.

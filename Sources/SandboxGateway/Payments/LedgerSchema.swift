@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The payment ledger's tables, as GRDB migrations the gateway core runs with its own.
@@ -5,16 +6,24 @@ import GRDB
 /// No column holds a full card number, track data or a CVV: cards are recognised by a keyed
 /// fingerprint (``CardFingerprinter``) and shown by their masked number.
 public enum LedgerSchema {
-    /// The migration identifiers, in order; each is prefixed `payments.` so it cannot collide
-    /// with the core's.
-    public static let migrationIDs = ["payments.v1.ledger"]
-
-    /// Registers the ledger's migrations.
+    /// Registers the ledger's tables alone, for tests that run without the gateway core.
     public static func register(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration(migrationIDs[0]) { db in try createV1(db) }
+        migrator.registerMigration("payments-1-ledger") { db in try createV1(db) }
+        migrator.registerMigration("reporting-1-inventory") { db in try createInventory(db) }
     }
 
-    static func createV1(_ db: Database) throws {
+    /// The payments tables: secret, batches, transactions, SEPA mandates, webhook
+    /// configuration and delivery log.
+    @Sendable static func createV1(_ db: Database) throws {
+        // The key of card fingerprints, made once per database. Sandbox trade-off: it lives
+        // beside the fingerprints; a production gateway would keep it in a key store.
+        try db.create(table: "payment_secret") { t in
+            t.column("name", .text).primaryKey()
+            t.column("value", .blob).notNull()
+        }
+        try db.execute(
+            sql: "INSERT INTO payment_secret (name, value) VALUES ('card_fingerprint', ?)",
+            arguments: [Data(CardFingerprinter.randomSecret())])
         try db.create(table: "payment_batch") { t in
             t.autoIncrementedPrimaryKey("id")
             t.column("merchant_id", .text).notNull()
@@ -74,28 +83,11 @@ public enum LedgerSchema {
         try db.create(index: "payment_transaction_original", on: "payment_transaction", columns: ["original_id"])
         try db.create(index: "payment_transaction_batch", on: "payment_transaction", columns: ["batch_id"])
 
-        try db.create(table: "payment_cash") { t in
-            t.column("transaction_id", .text).primaryKey().references("payment_transaction", column: "id")
-            t.column("amount_tendered", .integer)
-            t.column("change_given", .integer)
-            t.column("note", .text)
-        }
+        // A SEPA direct debit's mandate: the card identified the account; no IBAN is kept.
         try db.create(table: "payment_sepa") { t in
             t.column("transaction_id", .text).primaryKey().references("payment_transaction", column: "id")
-            t.column("iban_masked", .text).notNull()
-            t.column("iban_fingerprint", .text).notNull()
-            t.column("bic", .text)
-            t.column("account_holder", .text).notNull()
             t.column("mandate_reference", .text).notNull()
-        }
-        try db.create(table: "payment_receipt_outbox") { t in
-            t.autoIncrementedPrimaryKey("id")
-            t.column("merchant_id", .text).notNull()
-            t.column("transaction_id", .text).notNull().references("payment_transaction", column: "id")
-            t.column("channel", .text).notNull()  // email | sms
-            t.column("destination", .text).notNull()
-            t.column("status", .text).notNull()  // queued
-            t.column("created_at", .datetime).notNull()
+            t.column("signed_at", .datetime).notNull()
         }
         try db.create(table: "payment_webhook_config") { t in
             t.column("merchant_id", .text).primaryKey()
@@ -118,10 +110,15 @@ public enum LedgerSchema {
             t.column("next_attempt_at", .datetime)
         }
         try db.create(index: "payment_webhook_delivery_merchant", on: "payment_webhook_delivery", columns: ["merchant_id", "id"])
+    }
+
+    /// The reporting domain's inventory versions.
+    @Sendable static func createInventory(_ db: Database) throws {
         try db.create(table: "payment_inventory") { t in
             t.column("merchant_id", .text).notNull()
             t.column("version", .integer).notNull()
             t.column("content", .blob).notNull()
+            t.column("sha256", .text).notNull()
             t.column("columns", .text).notNull()
             t.column("row_count", .integer).notNull()
             t.column("uploaded_at", .datetime).notNull()

@@ -1,15 +1,6 @@
 import Foundation
+import GatewayAPI
 import MPOSCore
-
-/// How a sale is settled, per the ECP `capture` parameter.
-public enum CaptureMode: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Authorise and capture at once (the default).
-    case completedSale = "completed_sale"
-    /// Authorise only; the capture route adds it to a batch later.
-    case authUntilCapture = "auth_until_capture"
-    /// Authorise and capture, and allow tip adjustment until the batch closes.
-    case tipAdjustment = "tip_adjustment"
-}
 
 /// A card-present EMV payment as the routes hand it to ``PaymentService``.
 public struct CardPaymentCommand: Sendable {
@@ -72,81 +63,71 @@ public struct CardPaymentCommand: Sendable {
     }
 }
 
-/// A cash payment.
+/// A cash payment or cash refund.
 public struct CashCommand: Sendable {
+    /// `sale` or `refund`.
+    public var kind: TransactionKind
     /// The amount, minor units.
     public var amount: Int64
     /// The currency code.
     public var currency: String
-    /// Cash handed over, when known.
-    public var amountTendered: Int64?
-    /// Free text.
-    public var note: String?
-    /// The merchant's id.
-    public var externalID: String?
-
-    /// Creates a command.
-    public init(amount: Int64, currency: String, amountTendered: Int64? = nil, note: String? = nil, externalID: String? = nil) {
-        self.amount = amount
-        self.currency = currency
-        self.amountTendered = amountTendered
-        self.note = note
-        self.externalID = externalID
-    }
-}
-
-/// A SEPA direct debit.
-public struct SEPACommand: Sendable {
-    /// The amount, minor units.
-    public var amount: Int64
-    /// The currency code (EUR).
-    public var currency: String
-    /// The IBAN; only a masked form and a fingerprint are kept.
-    public var iban: String
-    /// The BIC.
-    public var bic: String?
-    /// The account holder.
-    public var accountHolder: String
-    /// The mandate reference; generated when absent.
-    public var mandateReference: String?
+    /// The merchant's customer reference.
+    public var customerReference: String?
     /// The merchant's id.
     public var externalID: String?
 
     /// Creates a command.
     public init(
-        amount: Int64, currency: String, iban: String, bic: String? = nil, accountHolder: String,
-        mandateReference: String? = nil, externalID: String? = nil
+        kind: TransactionKind = .sale, amount: Int64, currency: String, customerReference: String? = nil,
+        externalID: String? = nil
     ) {
+        self.kind = kind
         self.amount = amount
         self.currency = currency
-        self.iban = iban
-        self.bic = bic
-        self.accountHolder = accountHolder
-        self.mandateReference = mandateReference
+        self.customerReference = customerReference
         self.externalID = externalID
     }
 }
 
-/// IBAN checks (ISO 13616 mod-97) and masking.
-public enum IBAN {
-    /// The IBAN without spaces in upper case if its check digits are right; `nil` otherwise.
-    public static func normalized(_ text: String) -> String? {
-        let compact = text.uppercased().filter { $0 != " " }
-        guard (15...34).contains(compact.count), compact.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
-            compact.prefix(2).allSatisfy(\.isLetter), compact.dropFirst(2).prefix(2).allSatisfy(\.isNumber)
-        else { return nil }
-        let rearranged = compact.dropFirst(4) + compact.prefix(4)
-        var remainder = 0
-        for character in rearranged {
-            let value = character.isNumber ? Int(String(character))! : Int(character.asciiValue! - 55)
-            remainder = value >= 10 ? (remainder * 100 + value) % 97 : (remainder * 10 + value) % 97
-        }
-        return remainder == 1 ? compact : nil
-    }
+/// A SEPA direct debit authorised with the customer's card: the card identifies the bank
+/// account and the mandate is signed on the terminal.
+public struct SEPACommand: Sendable {
+    /// The amount, minor units.
+    public var amount: Int64
+    /// The currency code (EUR).
+    public var currency: String
+    /// BER-TLV EMV data, if the chip was read.
+    public var emvData: [UInt8]
+    /// The DUKPT-sealed card data.
+    public var encryptedCardData: [UInt8]
+    /// The KSN.
+    public var ksn: [UInt8]
+    /// The masked PAN the reader showed.
+    public var maskedPAN: String?
+    /// How the card was read.
+    public var entryMode: CardEntryMode
+    /// The mandate reference; generated when absent.
+    public var mandateReference: String?
+    /// The merchant's customer reference.
+    public var customerReference: String?
+    /// The merchant's id.
+    public var externalID: String?
 
-    /// Country code and check digits, then stars, then the last four characters.
-    public static func masked(_ normalized: String) -> String {
-        String(normalized.prefix(4)) + String(repeating: "*", count: max(0, normalized.count - 8))
-            + String(normalized.suffix(4))
+    /// Creates a command.
+    public init(
+        amount: Int64, currency: String, emvData: [UInt8], encryptedCardData: [UInt8], ksn: [UInt8],
+        maskedPAN: String? = nil, entryMode: CardEntryMode = .chip, mandateReference: String? = nil,
+        customerReference: String? = nil, externalID: String? = nil
+    ) {
+        self.amount = amount
+        self.currency = currency
+        self.emvData = emvData
+        self.encryptedCardData = encryptedCardData
+        self.ksn = ksn
+        self.maskedPAN = maskedPAN
+        self.entryMode = entryMode
+        self.mandateReference = mandateReference
+        self.customerReference = customerReference
+        self.externalID = externalID
     }
 }

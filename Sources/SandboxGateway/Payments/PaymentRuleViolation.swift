@@ -33,6 +33,8 @@ public struct PaymentRuleViolation: Error, Sendable, Hashable, CustomStringConve
         case partialApprovalNotAllowed = "partial_approval_not_allowed"
         /// The transaction, batch or resource does not exist for this merchant.
         case notFound = "not_found"
+        /// The request conflicts with stored state (an inventory version not above the current one).
+        case conflict = "conflict"
         /// The encrypted card data or the EMV data could not be opened or verified.
         case cardDataRejected = "card_data_rejected"
     }
@@ -54,7 +56,7 @@ public struct PaymentRuleViolation: Error, Sendable, Hashable, CustomStringConve
         switch reason {
         case .notFound: 4040
         case .duplicateTransaction: 4093
-        case .captureExceedsAuthorized, .notCapturable, .notRefundable, .notVoidable, .tipAdjustmentClosed: 4092
+        case .captureExceedsAuthorized, .notCapturable, .notRefundable, .notVoidable, .tipAdjustmentClosed, .conflict: 4092
         case .refundExceedsCaptured, .cardDataRejected, .partialApprovalNotAllowed: 4220
         case .invalidAmount, .unknownCurrency, .invalidDescriptor, .invalidExternalID, .invalidField: 4001
         }

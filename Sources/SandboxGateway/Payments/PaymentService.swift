@@ -333,78 +333,81 @@ public struct PaymentService: Sendable {
 
     // MARK: Cash and SEPA
 
-    /// Records a cash payment, approved at once.
+    /// Records a cash sale or cash refund, approved at once.
     public func cash(merchant: String, _ command: CashCommand) async throws -> LedgerTransaction {
+        guard command.kind == .sale || command.kind == .refund else {
+            throw PaymentRuleViolation(.invalidField, "kind must be sale or refund for cash.")
+        }
         try PaymentRules.validateAmount(command.amount)
         let currency = try PaymentRules.currency(code: command.currency)
         try PaymentRules.validateExternalID(command.externalID)
-        if let tendered = command.amountTendered, tendered < command.amount {
-            throw PaymentRuleViolation(.invalidAmount, "amountTendered is less than the amount.")
-        }
         let time = now()
         var row = LedgerTransaction(
-            id: Self.newTransactionID(), merchantId: merchant, kind: .cash, status: .approved, amount: command.amount,
-            currency: currency, now: time)
+            id: Self.newTransactionID(), merchantId: merchant, kind: command.kind == .sale ? .cash : .refund,
+            status: .approved, amount: command.amount, currency: currency, now: time)
         row.amountApproved = command.amount
         row.amountCaptured = command.amount
         row.externalId = command.externalID
-        row.entryMode = nil
+        row.customerReference = command.customerReference
         row.responseCode = "00"
-        row.acquirerMessage = "Cash received"
+        row.acquirerMessage = command.kind == .sale ? "Cash received" : "Cash refunded"
         let result = try await writer.write { [row] db in
             var row = row
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
             try row.insert(db)
-            try LedgerCash(
-                transactionId: row.id, amountTendered: command.amountTendered,
-                changeGiven: command.amountTendered.map { $0 - command.amount }, note: command.note
-            ).insert(db)
             return (row, try WebhookNotifier.config(db, merchant: merchant))
         }
         await webhooks?.notify([result.0], config: result.1)
         return result.0
     }
 
-    /// Records a SEPA direct debit; keeps the IBAN only masked and fingerprinted.
-    public func sepa(merchant: String, _ command: SEPACommand) async throws -> (LedgerTransaction, LedgerSEPA) {
+    /// Records a SEPA direct debit authorised with the card: the issuer opens the card data
+    /// (the card identifies the account), no authorisation is asked, the mandate is recorded.
+    public func sepa(merchant: String, _ command: SEPACommand) async throws -> LedgerTransaction {
         try PaymentRules.validateAmount(command.amount)
         let currency = try PaymentRules.currency(code: command.currency)
         guard currency == .eur else { throw PaymentRuleViolation(.unknownCurrency, "SEPA direct debits are in EUR.") }
         try PaymentRules.validateExternalID(command.externalID)
-        guard let iban = IBAN.normalized(command.iban) else {
-            throw PaymentRuleViolation(.invalidField, "iban is not a valid IBAN.")
-        }
-        let holder = command.accountHolder.trimmingCharacters(in: .whitespaces)
-        guard (1...70).contains(holder.count) else {
-            throw PaymentRuleViolation(.invalidField, "accountHolder must be 1 to 70 characters.")
-        }
         if let mandate = command.mandateReference, !(1...35).contains(mandate.count) {
             throw PaymentRuleViolation(.invalidField, "mandateReference must be 1 to 35 characters.")
         }
+        let emv = try Self.emvFacts(command.emvData)
+        let verification = try issuer.verify(
+            IssuerRequest(
+                emvData: command.emvData, encryptedCardData: command.encryptedCardData, ksn: command.ksn,
+                amount: command.amount, currency: currency, kind: .sepa, maskedPAN: command.maskedPAN),
+            allowPartial: false)
         let time = now()
         var row = LedgerTransaction(
-            id: Self.newTransactionID(), merchantId: merchant, kind: .sepa, status: .pending, amount: command.amount,
+            id: Self.newTransactionID(), merchantId: merchant, kind: .sepa, status: .approved, amount: command.amount,
             currency: currency, now: time)
         row.amountApproved = command.amount
         row.amountCaptured = command.amount
-        row.status = FinancialStatus.approved.rawValue
+        row.cardFingerprint = fingerprinter.fingerprint(verification.pan)
+        row.maskedPan = verification.pan.masked
+        row.brand = verification.brand
+        row.expiry = verification.expiry
+        row.cardholderName = verification.cardholderName ?? emv.cardholderName
+        row.entryMode = command.entryMode.rawValue
+        row.aid = emv.aid
+        row.applicationLabel = emv.label
         row.externalId = command.externalID
-        row.cardholderName = holder
+        row.customerReference = command.customerReference
         row.responseCode = "00"
         row.acquirerMessage = "Mandate accepted"
-        let record = LedgerSEPA(
-            transactionId: row.id, ibanMasked: IBAN.masked(iban),
-            ibanFingerprint: fingerprinter.fingerprint(text: iban), bic: command.bic, accountHolder: holder,
-            mandateReference: command.mandateReference ?? "MNDT-" + row.id.dropFirst(4).prefix(16).uppercased())
+        let mandate = LedgerSEPA(
+            transactionId: row.id,
+            mandateReference: command.mandateReference ?? "MNDT-" + row.id.dropFirst(4).prefix(16).uppercased(),
+            signedAt: time)
         let result = try await writer.write { [row] db in
             var row = row
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
             try row.insert(db)
-            try record.insert(db)
+            try mandate.insert(db)
             return (row, try WebhookNotifier.config(db, merchant: merchant))
         }
         await webhooks?.notify([result.0], config: result.1)
-        return (result.0, record)
+        return result.0
     }
 
     // MARK: Reads, batches, receipts
@@ -451,30 +454,6 @@ public struct PaymentService: Sendable {
         }
     }
 
-    /// Queues a receipt for the transaction by email or SMS (the sandbox outbox never sends).
-    public func queueReceipt(merchant: String, id: String, email: String?, phone: String?) async throws -> LedgerReceipt {
-        let channel: String
-        let destination: String
-        if let email, !email.isEmpty {
-            guard Self.isEmail(email) else { throw PaymentRuleViolation(.invalidField, "email is not an email address.") }
-            (channel, destination) = ("email", email)
-        } else if let phone, !phone.isEmpty {
-            guard Self.isPhone(phone) else { throw PaymentRuleViolation(.invalidField, "phone is not a phone number.") }
-            (channel, destination) = ("sms", phone)
-        } else {
-            throw PaymentRuleViolation(.invalidField, "Give an email or a phone number.")
-        }
-        let time = now()
-        return try await writer.write { db in
-            _ = try Self.fetchOriginal(db, merchant: merchant, id: id)
-            var receipt = LedgerReceipt(
-                id: nil, merchantId: merchant, transactionId: id, channel: channel, destination: destination,
-                status: "queued", createdAt: time)
-            try receipt.insert(db)
-            return receipt
-        }
-    }
-
     static func isEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         return text.count <= 254 && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
@@ -488,7 +467,3 @@ public struct PaymentService: Sendable {
     }
 }
 
-extension CardFingerprinter {
-    /// The fingerprint of any identifier, such as an IBAN.
-    func fingerprint(text: String) -> String { fingerprintBytes(Array(text.utf8)) }
-}

@@ -1,3 +1,5 @@
+import Crypto
+import EMV
 import Foundation
 
 /// Validates an uploaded inventory file: RFC 4180 CSV in UTF-8 with a header row, every row
@@ -13,6 +15,11 @@ public enum InventoryCSV {
         public var columns: [String]
         /// Data rows, the header not counted.
         public var rowCount: Int
+    }
+
+    /// SHA-256 of `bytes`, lower-case hex.
+    public static func sha256Hex(_ bytes: [UInt8]) -> String {
+        Hex.encode(Array(SHA256.hash(data: bytes))).lowercased()
     }
 
     /// Parses and checks `bytes`.

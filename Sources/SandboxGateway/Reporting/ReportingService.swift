@@ -24,9 +24,19 @@ public struct ReportingService: Sendable {
         public var total: Int
     }
 
-    /// Runs a search for `merchant`.
-    public func search(merchant: String, _ search: TransactionSearch) async throws -> Page {
-        let (condition, arguments) = search.condition(merchant: merchant)
+    /// Runs a search for `merchant`, optionally within `[from, to]`.
+    public func search(merchant: String, _ search: TransactionSearch, from: Date? = nil, to: Date? = nil) async throws
+        -> Page
+    {
+        var (condition, arguments) = search.condition(merchant: merchant)
+        if let from {
+            condition += " AND created_at >= ?"
+            arguments += [from]
+        }
+        if let to {
+            condition += " AND created_at <= ?"
+            arguments += [to]
+        }
         return try await database.read { db in
             let total = try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM payment_transaction WHERE \(condition)", arguments: arguments) ?? 0
@@ -40,42 +50,55 @@ public struct ReportingService: Sendable {
         }
     }
 
-    /// Statistics over `[from, to]` (inclusive, UTC), grouped by `period`, optionally nested by
-    /// status. Payments count (sales, captures of authorisations, cash, SEPA, refunds);
-    /// voids, tip adjustments and uncaptured authorisations do not.
-    public func statistics(merchant: String, from: Date, to: Date, period: StatisticsPeriod, nestByStatus: Bool)
-        async throws -> [StatisticsGroup]
-    {
+    /// Statistics over `[from, to]` (inclusive, UTC) in one currency, grouped by `period`,
+    /// optionally nested by status. Turnover counts approved sales, captures, cash and SEPA
+    /// payments (tips included) minus refunds; min, max and average are over those
+    /// transactions' signed totals. Nested figures cover every status, declines included.
+    public func statistics(
+        merchant: String, from: Date, to: Date, period: StatisticsPeriod, nestByStatus: Bool, currency: String
+    ) async throws -> [StatisticsGroup] {
         guard from <= to else { throw PaymentRuleViolation(.invalidField, "from must not be after to.") }
         return try await database.read { db in
             var aggregator = StatisticsAggregator(period: period, nestByStatus: nestByStatus)
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT amount_requested, amount_approved, currency, status, created_at FROM payment_transaction
-                    WHERE merchant_id = ? AND created_at >= ? AND created_at <= ?
-                      AND kind IN ('sale', 'authorization', 'preAuthorization', 'refund', 'cash', 'sepa')
-                    """, arguments: [merchant, from, to])
+                    SELECT kind, status, amount_requested, amount_captured, amount_tip, created_at
+                    FROM payment_transaction
+                    WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at <= ?
+                      AND kind IN ('sale', 'capture', 'cash', 'sepa', 'refund')
+                    """, arguments: [merchant, currency, from, to])
             while let row = try rows.next() {
-                let approved: Int64 = row["amount_approved"]
+                let status = FinancialStatus(rawValue: row["status"]) ?? .failed
+                let counts = status == .approved || status == .partiallyApproved || status == .refunded
+                let kind: String = row["kind"]
+                let captured: Int64 = row["amount_captured"]
+                let tip: Int64 = row["amount_tip"]
                 let requested: Int64 = row["amount_requested"]
+                let total = counts || status == .reversed ? captured + tip : requested
                 aggregator.add(
-                    amount: approved > 0 ? approved : requested, currency: row["currency"],
-                    status: FinancialStatus(rawValue: row["status"]) ?? .failed, at: row["created_at"])
+                    amount: kind == "refund" ? -total : total, currency: currency, status: status,
+                    at: row["created_at"], counts: counts)
             }
             return aggregator.result
         }
     }
 
-    /// Stores a new inventory version for the merchant and returns it (without content).
-    public func uploadInventory(merchant: String, content: [UInt8]) async throws -> LedgerInventory {
+    /// Stores inventory version `version` for the merchant; it must be greater than the
+    /// current one.
+    public func uploadInventory(merchant: String, version: Int, content: [UInt8]) async throws -> LedgerInventory {
         let summary = try InventoryCSV.validate(content)
         let time = now()
+        let sha256 = InventoryCSV.sha256Hex(content)
         return try await database.write { db in
             let current = try Int.fetchOne(
                 db, sql: "SELECT MAX(version) FROM payment_inventory WHERE merchant_id = ?", arguments: [merchant]) ?? 0
+            guard version > current else {
+                throw PaymentRuleViolation(
+                    .conflict, "version must be greater than the current version \(current).")
+            }
             let record = LedgerInventory(
-                merchantId: merchant, version: current + 1, content: Data(content),
+                merchantId: merchant, version: version, content: Data(content), sha256: sha256,
                 columns: summary.columns.joined(separator: ","), rowCount: summary.rowCount, uploadedAt: time)
             try record.insert(db)
             return record

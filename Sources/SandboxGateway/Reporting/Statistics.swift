@@ -107,25 +107,28 @@ public struct StatisticsFigures: Sendable, Hashable, Codable {
 }
 
 /// One period's figures, overall and optionally by status.
-public struct StatisticsGroup: Sendable, Hashable, Codable {
+public struct StatisticsGroup: Sendable, Hashable {
+    /// The first instant of the period.
+    public var periodStart: Date
     /// The period label, such as `2026-Q4`.
     public var period: String
     /// The currency the amounts are in.
     public var currency: String
-    /// All transactions of the period.
+    /// The transactions that count towards turnover.
     public var figures: StatisticsFigures
-    /// The same figures per status (raw ``MPOSCore/FinancialStatus`` values), when nesting was asked for.
+    /// Figures per status (raw ``MPOSCore/FinancialStatus`` values) over every transaction of
+    /// the period, when nesting was asked for.
     public var byStatus: [String: StatisticsFigures]?
 }
 
 /// Groups transactions into periods and computes their figures. Amounts in different
-/// currencies are never added together: each (period, currency) pair is its own bucket.
+/// currencies are never added together: each (period, currency) pair is its own group.
 public struct StatisticsAggregator: Sendable {
     /// The grouping period.
     public let period: StatisticsPeriod
     /// Whether to nest figures by status.
     public let nestByStatus: Bool
-    private var buckets: [String: StatisticsGroup] = [:]
+    private var groups: [String: StatisticsGroup] = [:]
 
     /// Creates an empty aggregator.
     public init(period: StatisticsPeriod, nestByStatus: Bool) {
@@ -133,19 +136,23 @@ public struct StatisticsAggregator: Sendable {
         self.nestByStatus = nestByStatus
     }
 
-    /// Adds one transaction.
-    public mutating func add(amount: Int64, currency: String, status: FinancialStatus, at date: Date) {
+    /// Adds one transaction. `amount` is signed (refunds negative); `counts` says whether it
+    /// belongs to turnover (approved money movements) or only to its status's figures.
+    public mutating func add(amount: Int64, currency: String, status: FinancialStatus, at date: Date, counts: Bool = true) {
         let label = period.bucket(for: date)
         let key = label + "|" + currency
-        var bucket = buckets[key] ?? StatisticsGroup(
-            period: label, currency: currency, figures: StatisticsFigures(), byStatus: nestByStatus ? [:] : nil)
-        bucket.figures.add(amount)
-        if nestByStatus { bucket.byStatus![status.rawValue, default: StatisticsFigures()].add(amount) }
-        buckets[key] = bucket
+        var group =
+            groups[key]
+            ?? StatisticsGroup(
+                periodStart: period.start(of: date), period: label, currency: currency, figures: StatisticsFigures(),
+                byStatus: nestByStatus ? [:] : nil)
+        if counts { group.figures.add(amount) }
+        if nestByStatus { group.byStatus![status.rawValue, default: StatisticsFigures()].add(amount) }
+        groups[key] = group
     }
 
-    /// The buckets in chronological order, then by currency.
+    /// The groups in chronological order, then by currency.
     public var result: [StatisticsGroup] {
-        buckets.values.sorted { ($0.period, $0.currency) < ($1.period, $1.currency) }
+        groups.values.sorted { ($0.period, $0.currency) < ($1.period, $1.currency) }
     }
 }
