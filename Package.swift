@@ -76,17 +76,21 @@ let package = Package(
             name: "SandboxGateway",
             dependencies: [
                 "GatewayAPI", "EMV", "MPOSCore", "CardCrypto", "SandboxCards",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                // The bound port of the listening channel (port 0 picks a free one).
+                .product(name: "NIOCore", package: "swift-nio"),
+                // SHA-256 of tokens and bodies; PBKDF2 for passwords.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The command-line tool.
         .executableTarget(
             name: "mpos",
             dependencies: [
-                "MPOSCore", "EMV",
+                "MPOSCore", "EMV", "SandboxGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -113,8 +117,9 @@ let package = Package(
             name: "SandboxGatewayTests",
             dependencies: [
                 "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV", "MPOSCore", "SandboxCards", "ReaderSimulator",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "mposTests", dependencies: ["mpos", "EMV"]),

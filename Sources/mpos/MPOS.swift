@@ -6,9 +6,9 @@ struct MPOS: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mpos",
         abstract: "MPOSKit's command-line tool.",
-        discussion: "Decode EMV data today; the sandbox gateway, the reader emulator and the demo join as they land.",
+        discussion: "Decode EMV data and run the sandbox gateway; the reader emulator and the demo join as they land.",
         version: "0.1.0",
-        subcommands: [EMVCommand.self]
+        subcommands: [EMVCommand.self, GatewayCommand.self]
     )
 }
 
