@@ -97,7 +97,10 @@ let package = Package(
         // Speed figures as JSON lines; not a test.
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MPOSCore", "EMV"],
+            dependencies: [
+                "MPOSCore", "EMV", "GatewayAPI", "SandboxGateway", "SandboxCards", "ReaderSimulator",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Benchmarks"
         ),
         .testTarget(name: "MPOSCoreTests", dependencies: ["MPOSCore"]),

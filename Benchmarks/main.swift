@@ -2,6 +2,8 @@
 //
 //     swift run -c release Benchmarks            # everything
 //     swift run -c release Benchmarks tlv.       # only names starting with "tlv."
+//     swift run -c release Benchmarks gateway    # gateway throughput and latency (with the raw commit rate)
+//     swift run -c release Benchmarks sqlite     # durable single-row commits with the gateway's pragmas
 //
 // Latencies carry "p50" and "p99"; "value" is the median. Run on a quiet machine and compare
 // figures from the same run.
@@ -15,9 +17,10 @@
 let prefix = CommandLine.arguments.dropFirst().first ?? ""
 
 do {
+    let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
     let all = try tlvBenchmarks()
     let selected = all.filter { $0.name.hasPrefix(prefix) }
-    if selected.isEmpty {
+    if selected.isEmpty && !ranGateway {
         printError("no benchmark name starts with \"\(prefix)\"; known: \(all.map(\.name).joined(separator: ", "))")
         exit(1)
     }

@@ -1,6 +1,7 @@
 import EMV
 import Foundation
 import GRDB
+import GatewayAPI
 import MPOSCore
 import Synchronization
 import Testing
@@ -137,18 +138,21 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) -> [UInt8] {
         #expect(try await service.void(merchant: "m1", id: tipSale.id, reversal: true).original.status == "reversed")
     }
 
-    @Test func cashSepaReceipts() async throws {
-        let cash = try await service.cash(merchant: "m1", CashCommand(amount: 700, currency: "EUR", amountTendered: 1000))
-        #expect(cash.kind == "cash" && cash.status == "approved")
-        let (sepa, record) = try await service.sepa(
-            merchant: "m1", SEPACommand(amount: 900, currency: "EUR", iban: "DE89 3704 0044 0532 0130 00", accountHolder: "Erika Mustermann"))
-        #expect(sepa.kind == "sepa" && record.ibanMasked == "DE89**************3000")
+    @Test func cashAndSepa() async throws {
+        let cash = try await service.cash(merchant: "m1", CashCommand(amount: 700, currency: "EUR"))
+        #expect(cash.kind == "cash" && cash.status == "approved" && cash.batchId != nil)
+        let cashRefund = try await service.cash(merchant: "m1", CashCommand(kind: .refund, amount: 200, currency: "EUR"))
+        #expect(cashRefund.kind == "refund")
         await #expect(throws: PaymentRuleViolation.self) {
-            try await service.sepa(merchant: "m1", SEPACommand(amount: 900, currency: "EUR", iban: "DE00370400440532013000", accountHolder: "X"))
+            try await service.cash(merchant: "m1", CashCommand(kind: .capture, amount: 200, currency: "EUR"))
         }
-        let receipt = try await service.queueReceipt(merchant: "m1", id: cash.id, email: "a@example.org", phone: nil)
-        #expect(receipt.channel == "email" && receipt.status == "queued")
-        await #expect(throws: PaymentRuleViolation.self) { try await service.queueReceipt(merchant: "m1", id: cash.id, email: "nope", phone: nil) }
+        let sepa = try await service.sepa(
+            merchant: "m1", SEPACommand(amount: 900, currency: "EUR", emvData: [], encryptedCardData: [1], ksn: []))
+        #expect(sepa.kind == "sepa" && sepa.maskedPan?.hasSuffix("0010") == true)
+        await #expect(throws: PaymentRuleViolation.self) {
+            try await service.sepa(
+                merchant: "m1", SEPACommand(amount: 900, currency: "USD", emvData: [], encryptedCardData: [1], ksn: []))
+        }
     }
 
     @Test func groupCommitKeepsFailuresApart() async throws {

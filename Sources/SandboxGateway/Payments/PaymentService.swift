@@ -1,6 +1,7 @@
 import EMV
 import Foundation
 import GRDB
+import GatewayAPI
 import Logging
 import MPOSCore
 

@@ -37,14 +37,16 @@ public struct ReportingService: Sendable {
             condition += " AND created_at <= ?"
             arguments += [to]
         }
+        let finalCondition = condition
+        let finalArguments = arguments
         return try await database.read { db in
             let total = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM payment_transaction WHERE \(condition)", arguments: arguments) ?? 0
-            var pageArguments = arguments
+                db, sql: "SELECT COUNT(*) FROM payment_transaction WHERE \(finalCondition)", arguments: finalArguments) ?? 0
+            var pageArguments = finalArguments
             pageArguments += [search.pageSize, search.offset]
             let rows = try LedgerTransaction.fetchAll(
                 db,
-                sql: "SELECT * FROM payment_transaction WHERE \(condition) ORDER BY \(search.orderBy) LIMIT ? OFFSET ?",
+                sql: "SELECT * FROM payment_transaction WHERE \(finalCondition) ORDER BY \(search.orderBy) LIMIT ? OFFSET ?",
                 arguments: pageArguments)
             return Page(transactions: rows, total: total)
         }
