@@ -157,7 +157,7 @@ public struct PaymentService: Sendable {
         }
         if row.amountApproved > 0 {
             row.authCode = answer.authorizationCode
-            if kind == .sale { row.amountCaptured = row.amountApproved }
+            if kind == .sale || kind == .refund { row.amountCaptured = row.amountApproved }
         }
     }
 
@@ -428,14 +428,14 @@ public struct PaymentService: Sendable {
 
     /// Closes the merchant's open batch: counts its transactions and nets captured amounts,
     /// tips and refunds. Tips can no longer change and voids become reversals. Returns the
-    /// closed batch, or throws ``PaymentRuleViolation/Reason/notFound`` when none is open.
+    /// closed batch, or throws ``PaymentRuleViolation/Reason/conflict`` when none is open.
     public func closeBatch(merchant: String) async throws -> LedgerBatch {
         let time = now()
         return try await writer.write { db in
             guard
                 var batch = try LedgerBatch.filter(Column("merchant_id") == merchant && Column("status") == "open")
                     .fetchOne(db)
-            else { throw PaymentRuleViolation(.notFound, "There is no open batch.") }
+            else { throw PaymentRuleViolation(.conflict, "There is no open batch to close.") }
             let row = try Row.fetchOne(
                 db,
                 sql: """
