@@ -72,7 +72,8 @@ import Testing
             // Refunds: partial, then more than remains.
             let refundPath = GatewayPaths.transaction(GatewayPaths.refund, id: authTx.id.rawValue)
             let refund = try await Self.post(harness, refundPath, RefundRequest(amount: 15_00), token: token)
-            #expect(refund.status == 200 && (try refund.decode(Transaction.self)).kind == .refund)
+            #expect(refund.status == 200)
+            #expect(try refund.decode(Transaction.self).kind == .refund)
             let overRefund = try await Self.post(harness, refundPath, RefundRequest(amount: 25_01), token: token)
             #expect(overRefund.status == 422 && overRefund.error?.code == GatewayErrorCode.declinedValidation)
 
@@ -94,7 +95,8 @@ import Testing
             // Void of the sale, then the sale is reversed and cannot be voided again.
             let voidPath = GatewayPaths.transaction(GatewayPaths.void, id: saleTx.id.rawValue)
             let void = try await Self.post(harness, voidPath, VoidRequest(), token: token)
-            #expect(void.status == 200 && (try void.decode(Transaction.self)).kind == .saleVoid)
+            #expect(void.status == 200)
+            #expect(try void.decode(Transaction.self).kind == .saleVoid)
             let fetched = try await harness.send(
                 .get, GatewayPaths.transaction(id: saleTx.id.rawValue), token: token)
             #expect(try fetched.decode(Transaction.self).status == .reversed)
@@ -104,7 +106,8 @@ import Testing
             let close = try await harness.send(.post, GatewayPaths.closeBatch, token: token, idempotencyKey: Self.key())
             #expect(close.status == 200)
             let batch = try close.decode(Batch.self)
-            #expect(batch.totals.first?.netAmount == 40_00 + 20_50 + 3_00 - 15_00)
+            let net = try #require(batch.totals.first?.netAmount)
+            #expect(net == Int64(40_00 + 20_50 + 3_00 - 15_00), "batch totals \(batch.totals)")
             let lateTip = try await Self.post(
                 harness, GatewayPaths.transaction(GatewayPaths.tipAdjust, id: tipID), TipAdjustRequest(tipAmount: 4_00),
                 token: token)
@@ -112,7 +115,8 @@ import Testing
             let reverse = try await Self.post(
                 harness, GatewayPaths.transaction(GatewayPaths.reverse, id: tipID), ReverseRequest(reason: .merchantRequest),
                 token: token)
-            #expect(reverse.status == 200 && (try reverse.decode(Transaction.self)).status == .reversed)
+            #expect(reverse.status == 200)
+            #expect(try reverse.decode(Transaction.self).status == .reversed)
 
             // Unreferenced refund, cash, receipt data and sending.
             let credit = try await Self.post(
@@ -228,8 +232,14 @@ import Testing
                 (.post, GatewayPaths.searchTransactions), (.post, GatewayPaths.statistics),
                 (.put, GatewayPaths.inventory), (.put, GatewayPaths.webhookConfig),
             ]
+            let amountRoutes: Set<String> = [
+                GatewayPaths.authorizeCard, GatewayPaths.cashPayment, GatewayPaths.sepaPayment,
+                GatewayPaths.transaction(GatewayPaths.capture, id: id), GatewayPaths.transaction(GatewayPaths.refund, id: id),
+            ]
             for (method, path) in routes {
-                for body in ["{", "[1,2", "{\"amount\": \"ten\"}", "null", "\u{FF}"] {
+                var bodies = ["{", "[1,2", "null", "\u{FF}", "not json"]
+                if amountRoutes.contains(path) { bodies.append("{\"amount\": \"ten\"}") }
+                for body in bodies {
                     let reply = try await harness.send(
                         method, path, body: Data(body.utf8), token: token, idempotencyKey: Self.key())
                     #expect((400..<500).contains(reply.status), "\(method) \(path) \(body): \(reply.status)")

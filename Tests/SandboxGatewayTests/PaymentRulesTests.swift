@@ -5,11 +5,13 @@ import Testing
 @testable import SandboxGateway
 
 @Suite struct PaymentRulesTests {
-    private func reason(_ body: () throws(PaymentRuleViolation) -> Void) -> PaymentRuleViolation.Reason? {
+    private func reason(_ body: () throws -> Void) -> PaymentRuleViolation.Reason? {
         do {
             try body()
             return nil
-        } catch { return error.reason }
+        } catch let violation as PaymentRuleViolation {
+            return violation.reason
+        } catch { return nil }
     }
 
     @Test func amountsMustBePositive() {

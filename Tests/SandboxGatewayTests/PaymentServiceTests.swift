@@ -59,14 +59,14 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) -> [UInt8] {
 @Suite struct PaymentServiceTests {
     let ledger: ScratchLedger
     let service: PaymentService
-    let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    let clock = ManualDateSource()
 
     init() throws {
         ledger = try ScratchLedger()
         let clock = self.clock
         service = PaymentService(
             database: ledger.pool, writer: GroupCommitLedgerWriter(database: ledger.pool), issuer: FakeIssuer(),
-            fingerprinter: CardFingerprinter(secret: Array(repeating: 7, count: 32)), now: { clock.withLock { $0 } })
+            fingerprinter: CardFingerprinter(secret: Array(repeating: 7, count: 32)), now: clock.dateProvider)
     }
 
     func sale(_ amount: Int64, kind: TransactionKind = .sale, duplicateCheck: Bool = true, partial: Bool = false,
@@ -84,7 +84,7 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) -> [UInt8] {
         #expect(first.maskedPan?.hasSuffix("0010") == true && first.maskedPan?.contains("*") == true)
         await #expect(throws: PaymentRuleViolation.self) { try await sale(1000) }
         #expect(try await sale(1000, duplicateCheck: false).status == "approved")
-        clock.withLock { $0 += 301 }
+        clock.advance(by: 301)
         #expect(try await sale(1000).status == "approved")
     }
 

@@ -12,7 +12,7 @@ import Testing
 @Suite struct ReportingHTTPTests {
     @Test func searchStatisticsInventory() async throws {
         try await GatewayHarness.with { harness in
-            let token = try await harness.login()
+            var token = try await harness.login()
             let visa = SimulatedTerminal.card("visa-credit")
             var ids: [String] = []
             for amount: Int64 in [12_00, 25_50, 10_00, 40_00] {
@@ -25,6 +25,7 @@ import Testing
                 harness, GatewayPaths.transaction(GatewayPaths.refund, id: ids[3]), RefundRequest(amount: 40_00),
                 token: token)
             harness.clock.advance(by: 40 * 24 * 3600)
+            token = try await harness.login()
             _ = try await PaymentHTTPTests.post(
                 harness, GatewayPaths.cashPayment, CashPaymentRequest(amount: 5_00, currency: .eur), token: token)
 
