@@ -23,10 +23,21 @@ struct PaymentDomain: Sendable {
                 log: SQLiteWebhookDeliveryLog(database: pool), clock: ContinuousClock(),
                 now: environment.configuration.now),
             merchantName: { id in try? accounts.merchantInfo(merchantID: id, userID: nil).name })
+        var logger = Logger(label: "mposkit.sandbox-gateway.payments")
+        logger.logLevel = environment.configuration.logLevel
         let payments = PaymentService(
-            database: pool, writer: GroupCommitLedgerWriter(database: pool), issuer: SandboxCardIssuer(),
+            database: pool, writer: makeWriter(pool), issuer: SandboxCardIssuer(),
             fingerprinter: CardFingerprinter(secret: secret), webhooks: notifier, now: environment.configuration.now,
-            logger: Logger(label: "mposkit.sandbox-gateway.payments"))
+            logger: logger)
         return PaymentDomain(payments: payments, notifier: notifier)
+    }
+
+    /// Group commit, unless `MPOS_GATEWAY_GROUP_COMMIT=0` asks for one transaction per write
+    /// (to measure what grouping buys).
+    static func makeWriter(_ pool: DatabasePool) -> any LedgerWriter {
+        if ProcessInfo.processInfo.environment["MPOS_GATEWAY_GROUP_COMMIT"] == "0" {
+            return DirectLedgerWriter(database: pool)
+        }
+        return GroupCommitLedgerWriter(database: pool)
     }
 }
