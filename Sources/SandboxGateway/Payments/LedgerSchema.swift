@@ -76,11 +76,14 @@ public enum LedgerSchema {
             t.column("created_at", .datetime).notNull()
             t.column("updated_at", .datetime).notNull()
         }
-        try db.create(index: "payment_transaction_merchant_time", on: "payment_transaction", columns: ["merchant_id", "created_at"])
+        try db.create(
+            index: "payment_transaction_merchant_time", on: "payment_transaction",
+            columns: ["merchant_id", "created_at"])
         try db.create(
             index: "payment_transaction_fingerprint", on: "payment_transaction",
             columns: ["merchant_id", "card_fingerprint", "created_at"])
-        try db.create(index: "payment_transaction_original", on: "payment_transaction", columns: ["original_id"])
+        try db.create(
+            index: "payment_transaction_original", on: "payment_transaction", columns: ["original_id"])
         try db.create(index: "payment_transaction_batch", on: "payment_transaction", columns: ["batch_id"])
 
         // A SEPA direct debit's mandate: the card identified the account; no IBAN is kept.
@@ -109,7 +112,9 @@ public enum LedgerSchema {
             t.column("attempted_at", .datetime).notNull()
             t.column("next_attempt_at", .datetime)
         }
-        try db.create(index: "payment_webhook_delivery_merchant", on: "payment_webhook_delivery", columns: ["merchant_id", "id"])
+        try db.create(
+            index: "payment_webhook_delivery_merchant", on: "payment_webhook_delivery",
+            columns: ["merchant_id", "id"])
     }
 
     /// The reporting domain's inventory versions.

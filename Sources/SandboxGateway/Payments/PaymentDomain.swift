@@ -27,7 +27,8 @@ struct PaymentDomain: Sendable {
         logger.logLevel = environment.configuration.logLevel
         let payments = PaymentService(
             database: pool, writer: makeWriter(pool), issuer: SandboxCardIssuer(),
-            fingerprinter: CardFingerprinter(secret: secret), webhooks: notifier, now: environment.configuration.now,
+            fingerprinter: CardFingerprinter(secret: secret), webhooks: notifier,
+            now: environment.configuration.now,
             logger: logger)
         return PaymentDomain(payments: payments, notifier: notifier)
     }
