@@ -18,7 +18,8 @@ import SandboxGateway
 ///   and their ratio.
 /// - `gateway.authorize.latency`: the same requests' latency, p50 and p99 in milliseconds.
 enum GatewayBenchmarks {
-    static let clients = 32
+    /// Concurrent clients: 32, or `MPOS_BENCH_CLIENTS` to study scaling.
+    static let clients = ProcessInfo.processInfo.environment["MPOS_BENCH_CLIENTS"].flatMap(Int.init) ?? 32
     static let requestsPerClient = 60
     static let warmUpPerClient = 5
     static let commits = 1_500
@@ -216,5 +217,36 @@ final class ResultsBox: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return slots
+    }
+}
+
+extension GatewayBenchmarks {
+    /// `gateway.issuer.verify`: one sandbox issuer verification and decision (DUKPT envelope
+    /// opened, ARQC checked, decision with ARPC), the CPU part of every authorisation.
+    static func issuerBenchmark() throws -> Benchmark {
+        let card = SandboxCards.card(id: "visa-credit")!
+        var kernel = EMVKernel(
+            card: try SimulatedCard(card: card), reader: try EMVKernel.sandboxReader(derivationID: 7),
+            terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
+        var step = kernel.start(KernelTransaction(amount: 1_00, currency: .eur, entryMode: .chip))
+        if case .enterPIN = step { step = kernel.enterPIN(SandboxCards.pin) }
+        guard case .goOnline(let data) = step else {
+            throw LoopbackHTTPClient.Failure(description: "kernel did not go online: \(step)")
+        }
+        let issuer = SandboxIssuer()
+        return Benchmark(
+            name: "gateway.issuer.verify", unit: "ns",
+            run: { count in
+                var total = 0
+                for _ in 0..<count {
+                    let verified = try issuer.verify(
+                        emvData: data.emvData, encryptedCardData: data.encryptedCardData, ksn: data.ksn)
+                    let decision = issuer.decide(
+                        verified, amount: 1_00, currency: .eur, now: Date(), allowPartial: false,
+                        spentSoFar: 0)
+                    total &+= decision.responseCode.count
+                }
+                return total
+            }, batch: 20, batches: 50)
     }
 }

@@ -18,7 +18,7 @@ let prefix = CommandLine.arguments.dropFirst().first ?? ""
 
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
-    let all = try tlvBenchmarks()
+    let all = try tlvBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
     let selected = all.filter { $0.name.hasPrefix(prefix) }
     if selected.isEmpty && !ranGateway {
         printError("no benchmark name starts with \"\(prefix)\"; known: \(all.map(\.name).joined(separator: ", "))")

@@ -9,6 +9,7 @@ public enum LedgerSchema {
     /// Registers the ledger's tables alone, for tests that run without the gateway core.
     public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("payments-1-ledger") { db in try createV1(db) }
+        migrator.registerMigration("payments-2-card-spend-index") { db in try indexCardSpend(db) }
         migrator.registerMigration("reporting-1-inventory") { db in try createInventory(db) }
     }
 
@@ -115,6 +116,14 @@ public enum LedgerSchema {
         try db.create(
             index: "payment_webhook_delivery_merchant", on: "payment_webhook_delivery",
             columns: ["merchant_id", "id"])
+    }
+
+    /// An index for the issuer's spend-so-far query, which looks a card up across merchants:
+    /// without it every authorisation scanned the whole ledger.
+    @Sendable static func indexCardSpend(_ db: Database) throws {
+        try db.create(
+            index: "payment_transaction_card_spend", on: "payment_transaction",
+            columns: ["card_fingerprint", "kind", "status"])
     }
 
     /// The reporting domain's inventory versions.
