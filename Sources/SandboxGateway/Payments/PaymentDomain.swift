@@ -39,6 +39,6 @@ struct PaymentDomain: Sendable {
         if ProcessInfo.processInfo.environment["MPOS_GATEWAY_GROUP_COMMIT"] == "0" {
             return DirectLedgerWriter(database: pool)
         }
-        return GroupCommitLedgerWriter(database: pool)
+        return SharedGroupCommit.writer(for: pool)
     }
 }
