@@ -42,7 +42,8 @@ public struct CardDataPlaintext: Sendable, Hashable, CustomStringConvertible, Cu
     public init(card: SandboxCard, includeTrack2: Bool = true) {
         self.init(
             pan: card.pan, expiry: card.expiry, panSequenceNumber: card.panSequenceNumberBCD,
-            track2Equivalent: includeTrack2 ? card.track2Equivalent : nil, cardholderName: card.cardholderName)
+            track2Equivalent: includeTrack2 ? card.track2Equivalent : nil, cardholderName: card.cardholderName
+        )
     }
 
     /// The BER-TLV encoding described above.
@@ -74,7 +75,8 @@ public struct CardDataPlaintext: Sendable, Hashable, CustomStringConvertible, Cu
         guard let date = tree[0x5F24], date.count == 3,
             date.allSatisfy({ $0 >> 4 <= 9 && $0 & 0x0F <= 9 })
         else {
-            throw SandboxIssuerError(.malformedCardData, "card data has no valid expiry (5F24)", maskedPAN: pan.masked)
+            throw SandboxIssuerError(
+                .malformedCardData, "card data has no valid expiry (5F24)", maskedPAN: pan.masked)
         }
         let psn = tree[0x5F34]
         if let psn, psn.count != 1 || psn.first! >> 4 > 9 || psn.first! & 0x0F > 9 {

@@ -41,7 +41,8 @@ extension SandboxApplication {
     }
     /// Maestro, `A0000000043060`.
     public static func maestro(priority: UInt8 = 1) -> SandboxApplication {
-        SandboxApplication(aid: [0xA0, 0x00, 0x00, 0x00, 0x04, 0x30, 0x60], label: "MAESTRO", priority: priority)
+        SandboxApplication(
+            aid: [0xA0, 0x00, 0x00, 0x00, 0x04, 0x30, 0x60], label: "MAESTRO", priority: priority)
     }
     /// American Express, `A00000002501`.
     public static let amex = SandboxApplication(

@@ -32,8 +32,10 @@ public enum SandboxCards {
             "2223003122003222", name: "TWOSERIES/MASTERCARD", apps: [.mastercard()], [.chip, .contactless],
             .onlinePIN, behaviours: .init(contactlessCVMLimit: 5_000)),
         card(
-            "maestro-mastercard", "Mastercard and Maestro on one chip: the cardholder selects the application.",
-            "5413330089010038", name: "DUAL/MAESTRO", apps: [.mastercard(priority: 1), .maestro(priority: 2)],
+            "maestro-mastercard",
+            "Mastercard and Maestro on one chip: the cardholder selects the application.",
+            "5413330089010038", name: "DUAL/MAESTRO",
+            apps: [.mastercard(priority: 1), .maestro(priority: 2)],
             [.chip, .magstripe], .offlinePIN),
         card(
             "amex", "American Express: chip and swipe; signature.", "378282246310005", psn: 0,
@@ -48,7 +50,8 @@ public enum SandboxCards {
             "unionpay", "UnionPay debit: chip; online PIN.", "6200000000000005", name: "DEBIT/UNIONPAY",
             apps: [.unionPay], [.chip, .magstripe], .onlinePIN),
         card(
-            "magstripe-only", "Stripe-only Visa (service code 101): swipe with signature.", "4012888888881881",
+            "magstripe-only", "Stripe-only Visa (service code 101): swipe with signature.",
+            "4012888888881881",
             service: "101", name: "STRIPE/ONLY", apps: [], [.magstripe], .signature),
         card(
             "chip-fallback", "Mastercard whose chip cannot be read: the reader falls back to the stripe.",
@@ -65,16 +68,19 @@ public enum SandboxCards {
             "pin-required", "Visa with offline PIN and a try limit of 3: wrong PINs block PIN entry.",
             "4761739001010010", name: "PIN/REQUIRED", apps: [.visa()], [.chip], .offlinePIN),
         card(
-            "signature", "Mastercard that verifies by signature.", "5105105105105100", name: "SIGNATURE/MASTERCARD",
+            "signature", "Mastercard that verifies by signature.", "5105105105105100",
+            name: "SIGNATURE/MASTERCARD",
             apps: [.mastercard()], [.chip, .magstripe], .signature),
         card(
-            "contactless", "Visa tap card, CVM limit 50.00: no CVM at or under the limit, online PIN over it.",
+            "contactless",
+            "Visa tap card, CVM limit 50.00: no CVM at or under the limit, online PIN over it.",
             "4761739001010036", name: "TAP/VISA", apps: [.visa()], [.chip, .contactless], .onlinePIN,
             behaviours: .init(contactlessCVMLimit: 5_000)),
         card(
             "contactless-signature",
             "Mastercard tap card, CVM limit 25.00: no CVM at or under the limit, signature over it.",
-            "5200828282828210", name: "TAP/MASTERCARD", apps: [.mastercard()], [.chip, .contactless], .signature,
+            "5200828282828210", name: "TAP/MASTERCARD", apps: [.mastercard()], [.chip, .contactless],
+            .signature,
             behaviours: .init(contactlessCVMLimit: 2_500)),
         card(
             "approves-offline", "Visa whose chip approves offline (TC) at or under the terminal floor limit.",

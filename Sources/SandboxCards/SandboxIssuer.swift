@@ -44,11 +44,13 @@ public struct SandboxIssuer: Sendable {
             throw SandboxIssuerError(.invalidKSN, "the KSN is not 12 bytes")
         }
         guard serial.bdkID == SandboxKeys.bdkID else {
-            throw SandboxIssuerError(.badCiphertext, "the KSN names BDK \(Hex.encode(serial.bdkID)), not the sandbox BDK")
+            throw SandboxIssuerError(
+                .badCiphertext, "the KSN names BDK \(Hex.encode(serial.bdkID)), not the sandbox BDK")
         }
         let opened: [UInt8]
         do {
-            opened = try CardDataEnvelope.open(ciphertext: encryptedCardData, ksn: serial, bdk: SandboxKeys.bdk)
+            opened = try CardDataEnvelope.open(
+                ciphertext: encryptedCardData, ksn: serial, bdk: SandboxKeys.bdk)
         } catch {
             if error.kind == .invalidTransactionCounter || error.kind == .invalidKSN {
                 throw SandboxIssuerError(.invalidKSN, "the KSN's counter is not usable")
@@ -79,7 +81,8 @@ public struct SandboxIssuer: Sendable {
             throw SandboxIssuerError(.cardDataMismatch, "5A differs from the card data", maskedPAN: masked)
         }
         if let maskedPAN, !SandboxIssuer.maskedPAN(maskedPAN, matches: plaintext.pan) {
-            throw SandboxIssuerError(.cardDataMismatch, "the masked PAN differs from the card data", maskedPAN: masked)
+            throw SandboxIssuerError(
+                .cardDataMismatch, "the masked PAN differs from the card data", maskedPAN: masked)
         }
 
         var atc: UInt16?
@@ -115,7 +118,9 @@ public struct SandboxIssuer: Sendable {
             amount: tree[0x9F02].flatMap { try? EMVAmount(numeric: $0).minorUnits },
             currencyCode: tree[0x5F2A].flatMap(SandboxIssuer.bcdNumber),
             tvr: tree[0x95].map(Array.init),
-            cardVerificationResults: tree[0x9F10].flatMap { CardVerificationResults(issuerApplicationData: $0) },
+            cardVerificationResults: tree[0x9F10].flatMap {
+                CardVerificationResults(issuerApplicationData: $0)
+            },
             posEntryMode: tree[0x9F39]?.first, sessionKey: sessionKey)
     }
 
@@ -165,7 +170,8 @@ public struct SandboxIssuer: Sendable {
             if let code = v.currencyCode, code != currency.numericCode {
                 return ("13", "the currency differs from the card's 5F2A")
             }
-            if let scenario = SandboxScenario.forAmount(minor: amount), let code = scenario.issuerResponseCode {
+            if let scenario = SandboxScenario.forAmount(minor: amount), let code = scenario.issuerResponseCode
+            {
                 return (code, "sandbox scenario \(scenario)")
             }
             if card.behaviours.blocked { return ("62", "the card is blocked") }
@@ -192,7 +198,8 @@ public struct SandboxIssuer: Sendable {
             return ("00", "approved")
         }()
         let approved = code == "00" || code == "10"
-        let csu = CardStatusUpdate(approved: approved, blockApplication: code == "62" && card.behaviours.blocked)
+        let csu = CardStatusUpdate(
+            approved: approved, blockApplication: code == "62" && card.behaviours.blocked)
         var tag91: [UInt8]?
         if let arqc = v.arqc, let key = v.sessionKey {
             tag91 = try? ARPC.issuerAuthenticationData(arqc: arqc, csu: csu.bytes, sessionKey: key)

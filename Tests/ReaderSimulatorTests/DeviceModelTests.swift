@@ -137,9 +137,11 @@ extension SandboxCard {
 
     @Test func stagedVerifiedImageBecomesActiveOnCommit() throws {
         var slots = FirmwareSlots(firmware: original, configuration: config)
-        try slots.beginTransfer(.firmware, version: update.version, size: update.bytes.count, sha256: update.sha256)
+        try slots.beginTransfer(
+            .firmware, version: update.version, size: update.bytes.count, sha256: update.sha256)
         for offset in stride(from: 0, to: 100, by: 32) {
-            try slots.stage(.firmware, offset: offset, chunk: Array(update.bytes[offset..<min(100, offset + 32)]))
+            try slots.stage(
+                .firmware, offset: offset, chunk: Array(update.bytes[offset..<min(100, offset + 32)]))
         }
         #expect(slots.active(.firmware) == original)
         #expect(throws: FirmwareSlots.SlotError.notVerified) { try slots.commit(.firmware) }
@@ -148,7 +150,8 @@ extension SandboxCard {
         #expect(slots.active(.firmware) == update)
         #expect(slots.activeSlot(.firmware) == 1)
         #expect(slots.active(.configuration) == config)
-        #expect(slots.rollBack(.firmware))
+        let rolledBack = slots.rollBack(.firmware)
+        #expect(rolledBack)
         #expect(slots.active(.firmware) == original)
     }
 
@@ -176,7 +179,9 @@ extension SandboxCard {
         #expect(throws: FirmwareSlots.SlotError.exceedsSize) {
             try slots.stage(.firmware, offset: 60, chunk: Array(repeating: 0, count: 41))
         }
-        #expect(throws: FirmwareSlots.SlotError.incomplete(received: 60, size: 100)) { try slots.verify(.firmware) }
+        #expect(throws: FirmwareSlots.SlotError.incomplete(received: 60, size: 100)) {
+            try slots.verify(.firmware)
+        }
         try slots.stage(.firmware, offset: 60, chunk: Array(update.bytes[60..<100]))
         try slots.verify(.firmware)
         #expect(try slots.commit(.firmware) == update)
@@ -198,8 +203,9 @@ extension SandboxCard {
 
     @Test func sha256MatchesAKnownVector() {
         let digest = FirmwareSlots.sha256(Array("abc".utf8))
-        #expect(digest.map { String(format: "%02x", $0) }.joined()
-            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            digest.map { String(format: "%02x", $0) }.joined()
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }
 
@@ -207,7 +213,8 @@ extension SandboxCard {
 @Suite struct FaultPlanTests {
     @Test func selectsTheFaultsForAMessage() {
         let plan = FaultPlan([
-            .delay(atMessage: 2, by: .milliseconds(500)), .corruptFrame(atMessage: 3), .stopResponding(fromMessage: 5),
+            .delay(atMessage: 2, by: .milliseconds(500)), .corruptFrame(atMessage: 3),
+            .stopResponding(fromMessage: 5),
         ])
         #expect(plan.faults(forMessage: 1).isEmpty)
         #expect(plan.faults(forMessage: 2) == [.delay(atMessage: 2, by: .milliseconds(500))])

@@ -14,7 +14,8 @@ struct KernelDriver {
 
     init(_ id: String, terminal: TerminalConfiguration = TerminalConfiguration()) throws {
         let card = try #require(SandboxCards.card(id: id))
-        kernel = EMVKernel(card: try SimulatedCard(card: card), reader: try EMVKernel.sandboxReader(), terminal: terminal)
+        kernel = EMVKernel(
+            card: try SimulatedCard(card: card), reader: try EMVKernel.sandboxReader(), terminal: terminal)
     }
 
     struct Run {
@@ -27,7 +28,8 @@ struct KernelDriver {
     }
 
     static func transaction(_ amount: Int64, _ entry: CardEntryMode = .chip) -> KernelTransaction {
-        KernelTransaction(amount: amount, currency: .eur, date: now, entryMode: entry, unpredictableNumber: [1, 2, 3, 4])
+        KernelTransaction(
+            amount: amount, currency: .eur, date: now, entryMode: entry, unpredictableNumber: [1, 2, 3, 4])
     }
 
     /// Answers every prompt (first application, `pins` in turn), sends the request to the sandbox
@@ -53,7 +55,8 @@ struct KernelDriver {
                     maskedPAN: request.maskedPAN)
                 run.verified = verified
                 let decision = issuer.decide(
-                    verified, amount: amount, currency: .eur, now: Self.now, allowPartial: false, spentSoFar: 0)
+                    verified, amount: amount, currency: .eur, now: Self.now, allowPartial: false,
+                    spentSoFar: 0)
                 run.decision = decision
                 step = kernel.complete(
                     hostApproved: decision.isApproved, responseCode: decision.responseCode,

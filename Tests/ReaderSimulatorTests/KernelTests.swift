@@ -28,7 +28,9 @@ import Testing
         #expect(run.verified?.atc == 1)
     }
 
-    @Test(arguments: ["visa-credit", "visa-debit", "mastercard-2series", "jcb", "contactless", "contactless-signature"])
+    @Test(arguments: [
+        "visa-credit", "visa-debit", "mastercard-2series", "jcb", "contactless", "contactless-signature",
+    ])
     func contactlessCardsAreApprovedUnderAndOverTheirCVMLimit(id: String) throws {
         let card = try #require(SandboxCards.card(id: id))
         let limit = try #require(card.behaviours.contactlessCVMLimit)
@@ -43,7 +45,10 @@ import Testing
             #expect(over.request?.cvm == .signature)
             #expect(over.request?.signatureRequired == true)
         } else {
-            #expect(over.prompts == [.enterPIN(PINRequest(online: true, triesRemaining: nil, afterWrongPIN: false))])
+            #expect(
+                over.prompts == [
+                    .enterPIN(PINRequest(online: true, triesRemaining: nil, afterWrongPIN: false))
+                ])
             #expect(over.request?.cvm == .pin)
         }
         #expect(over.verified?.atc == 2)
@@ -65,7 +70,8 @@ import Testing
         let request = try #require(run.request)
         let tree = try TLVTree(decoding: request.emvData)
         let required: [EMVTag] = [
-            0x9F26, 0x9F27, 0x9F10, 0x9F36, 0x9F37, 0x95, 0x9A, 0x9C, 0x9F02, 0x5F2A, 0x82, 0x84, 0x9F1A, 0x9F34,
+            0x9F26, 0x9F27, 0x9F10, 0x9F36, 0x9F37, 0x95, 0x9A, 0x9C, 0x9F02, 0x5F2A, 0x82, 0x84, 0x9F1A,
+            0x9F34,
             0x9F33, 0x9F35, 0x5F34, 0x50,
         ]
         for tag in required { #expect(tree[tag] != nil, "\(tag)") }
@@ -105,7 +111,8 @@ import Testing
         #expect(run.outcome?.approved == true)
         // A tap takes the highest priority without asking.
         var tap = try KernelDriver("maestro-mastercard")
-        #expect(tap.kernel.start(KernelDriver.transaction(500, .contactless)) == .failed(.interfaceNotSupported))
+        #expect(
+            tap.kernel.start(KernelDriver.transaction(500, .contactless)) == .failed(.interfaceNotSupported))
     }
 
     @Test func expiredCardGoesOnlineAndIsDeclined54() throws {
@@ -247,11 +254,13 @@ import Testing
         let verified = try driver.issuer.verify(
             emvData: request.emvData, encryptedCardData: request.encryptedCardData, ksn: request.ksn)
         let decision = driver.issuer.decide(
-            verified, amount: 2_500, currency: .eur, now: KernelDriver.now, allowPartial: false, spentSoFar: 0)
+            verified, amount: 2_500, currency: .eur, now: KernelDriver.now, allowPartial: false, spentSoFar: 0
+        )
         var tag91 = try #require(decision.issuerAuthenticationData)
         tag91[0] ^= 0x01
-        guard case .completed(let outcome) = driver.kernel.complete(
-            hostApproved: true, responseCode: "00", issuerAuthenticationData: tag91)
+        guard
+            case .completed(let outcome) = driver.kernel.complete(
+                hostApproved: true, responseCode: "00", issuerAuthenticationData: tag91)
         else {
             Issue.record("did not complete")
             return
@@ -270,10 +279,13 @@ import Testing
         let verified = try driver.issuer.verify(
             emvData: request.emvData, encryptedCardData: request.encryptedCardData, ksn: request.ksn)
         let decision = driver.issuer.decide(
-            verified, amount: 1_000, currency: .eur, now: KernelDriver.now, allowPartial: false, spentSoFar: 0)
+            verified, amount: 1_000, currency: .eur, now: KernelDriver.now, allowPartial: false, spentSoFar: 0
+        )
         #expect(decision.responseCode == "05")
-        guard case .completed(let outcome) = driver.kernel.complete(
-            hostApproved: true, responseCode: "00", issuerAuthenticationData: decision.issuerAuthenticationData)
+        guard
+            case .completed(let outcome) = driver.kernel.complete(
+                hostApproved: true, responseCode: "00",
+                issuerAuthenticationData: decision.issuerAuthenticationData)
         else {
             Issue.record("did not complete")
             return
@@ -288,8 +300,9 @@ import Testing
             Issue.record("did not go online")
             return
         }
-        guard case .completed(let outcome) = driver.kernel.complete(
-            hostApproved: true, responseCode: "00", issuerAuthenticationData: nil)
+        guard
+            case .completed(let outcome) = driver.kernel.complete(
+                hostApproved: true, responseCode: "00", issuerAuthenticationData: nil)
         else {
             Issue.record("did not complete")
             return
@@ -300,8 +313,9 @@ import Testing
 
     @Test func callsOutOfOrderAreRefused() throws {
         var driver = try KernelDriver("signature")
-        #expect(driver.kernel.complete(hostApproved: true, responseCode: "00", issuerAuthenticationData: nil)
-            == .failed(.invalidState))
+        #expect(
+            driver.kernel.complete(hostApproved: true, responseCode: "00", issuerAuthenticationData: nil)
+                == .failed(.invalidState))
         #expect(driver.kernel.enterPIN("1234") == .failed(.invalidState))
         #expect(driver.kernel.selectApplication(at: 0) == .failed(.invalidState))
     }

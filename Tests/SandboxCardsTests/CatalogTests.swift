@@ -18,7 +18,8 @@ import Testing
 
     @Test func catalogCoversTheRequiredCards() {
         let ids = [
-            "visa-credit", "visa-debit", "mastercard-2series", "maestro-mastercard", "amex", "discover", "jcb",
+            "visa-credit", "visa-debit", "mastercard-2series", "maestro-mastercard", "amex", "discover",
+            "jcb",
             "unionpay", "magstripe-only", "chip-fallback", "expired", "blocked", "pin-required", "signature",
             "contactless", "contactless-signature", "approves-offline", "declines-second-gen-ac",
         ]

@@ -25,14 +25,16 @@ struct ChipRequest {
         ]
         values[0x5F34] = [card.panSequenceNumberBCD]
         let input = try CryptogramInput(values: values)
-        let key = try EMVKeyDerivation.sessionKey(iccMasterKey: SandboxCards.iccMasterKey(for: card), atc: atc)
+        let key = try EMVKeyDerivation.sessionKey(
+            iccMasterKey: SandboxCards.iccMasterKey(for: card), atc: atc)
         let arqc = try generateCryptogram(input: input, sessionKey: key)
         values[0x9F26] = arqc
         values[0x9F27] = [0x80]
         let objects = values.keys.sorted().map { TLV($0, value: values[$0]!) } + extra
         var reader = try DUKPTReader(
             bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 7), counter: counter)
-        let (ksn, sealed) = try CardDataEnvelope.seal(CardDataPlaintext(card: card).encoded(), reader: &reader)
+        let (ksn, sealed) = try CardDataEnvelope.seal(
+            CardDataPlaintext(card: card).encoded(), reader: &reader)
         return ChipRequest(emvData: try TLV.encode(objects), sealed: sealed, ksn: ksn.bytes, arqc: arqc)
     }
 
@@ -104,7 +106,8 @@ struct ChipRequest {
             try issuer.verify(emvData: request.emvData, encryptedCardData: request.sealed, ksn: [1, 2, 3])
         }
         #expect(throws: SandboxIssuerError(.badCiphertext, "")) {
-            try issuer.verify(emvData: request.emvData, encryptedCardData: Array(sealed.prefix(10)), ksn: request.ksn)
+            try issuer.verify(
+                emvData: request.emvData, encryptedCardData: Array(sealed.prefix(10)), ksn: request.ksn)
         }
     }
 
@@ -114,7 +117,8 @@ struct ChipRequest {
             cardholderName: "X/Y", scheme: .visa, applications: [.visa()], interfaces: [.chip], cvm: .noCVM)
         let request = try ChipRequest.make(stranger, amount: 500)
         do {
-            _ = try issuer.verify(emvData: request.emvData, encryptedCardData: request.sealed, ksn: request.ksn)
+            _ = try issuer.verify(
+                emvData: request.emvData, encryptedCardData: request.sealed, ksn: request.ksn)
             Issue.record("verified an unknown card")
         } catch {
             #expect(error.kind == .unknownCard)
@@ -132,7 +136,9 @@ struct ChipRequest {
                 maskedPAN: "400005******5556")
         }
         let wrongPSN = try TLV.encode(
-            try TLVTree(decoding: request.emvData).objects.map { $0.tag == 0x5F34 ? TLV(0x5F34, value: [0x02]) : $0 })
+            try TLVTree(decoding: request.emvData).objects.map {
+                $0.tag == 0x5F34 ? TLV(0x5F34, value: [0x02]) : $0
+            })
         #expect(throws: SandboxIssuerError(.cardDataMismatch, "")) {
             try issuer.verify(emvData: wrongPSN, encryptedCardData: request.sealed, ksn: request.ksn)
         }
@@ -141,17 +147,20 @@ struct ChipRequest {
     @Test func rejectsMissingCryptogramData() throws {
         let card = try card("visa-credit")
         let request = try ChipRequest.make(card, amount: 1250)
-        let withoutATC = try TLV.encode(try TLVTree(decoding: request.emvData).objects.filter { $0.tag != 0x9F36 })
+        let withoutATC = try TLV.encode(
+            try TLVTree(decoding: request.emvData).objects.filter { $0.tag != 0x9F36 })
         #expect(throws: SandboxIssuerError(.missingEMVData, "")) {
             try issuer.verify(emvData: withoutATC, encryptedCardData: request.sealed, ksn: request.ksn)
         }
         #expect(throws: SandboxIssuerError(.malformedEMVData, "")) {
-            try issuer.verify(emvData: [0x9F, 0x26, 0x08, 0x00], encryptedCardData: request.sealed, ksn: request.ksn)
+            try issuer.verify(
+                emvData: [0x9F, 0x26, 0x08, 0x00], encryptedCardData: request.sealed, ksn: request.ksn)
         }
     }
 
     func decide(
-        _ id: String, amount: Int64, cvr: CardVerificationResults = CardVerificationResults(firstGenerateAC: .arqc),
+        _ id: String, amount: Int64,
+        cvr: CardVerificationResults = CardVerificationResults(firstGenerateAC: .arqc),
         allowPartial: Bool = false, spent: Int64 = 0
     ) throws -> IssuerDecision {
         let card = try card(id)
@@ -166,7 +175,8 @@ struct ChipRequest {
     @Test func approvesWithACodeAndAnARPCTheCardAccepts() throws {
         let card = try card("visa-credit")
         let request = try ChipRequest.make(card, amount: 1250, atc: 9)
-        let verified = try issuer.verify(emvData: request.emvData, encryptedCardData: request.sealed, ksn: request.ksn)
+        let verified = try issuer.verify(
+            emvData: request.emvData, encryptedCardData: request.sealed, ksn: request.ksn)
         let decision = issuer.decide(
             verified, amount: 1250, currency: .eur, now: november2026, allowPartial: false, spentSoFar: 0)
         #expect(decision.responseCode == "00")
@@ -217,7 +227,8 @@ struct ChipRequest {
         #expect(partial.responseCode == "10")
         #expect(partial.isApproved && partial.isPartial)
         #expect(partial.approvedAmount == 40_000)
-        #expect(try decide("visa-debit", amount: 60_000, allowPartial: true, spent: 50_000).responseCode == "51")
+        #expect(
+            try decide("visa-debit", amount: 60_000, allowPartial: true, spent: 50_000).responseCode == "51")
     }
 
     @Test func chipPINResultsDecide() throws {
@@ -235,13 +246,18 @@ struct ChipRequest {
     @Test func amountOrCurrencyDifferentFromTheCardsIsInvalid() throws {
         let card = try card("visa-credit")
         let request = try ChipRequest.make(card, amount: 1250)
-        let verified = try issuer.verify(emvData: request.emvData, encryptedCardData: request.sealed, ksn: request.ksn)
+        let verified = try issuer.verify(
+            emvData: request.emvData, encryptedCardData: request.sealed, ksn: request.ksn)
         #expect(
-            issuer.decide(verified, amount: 1251, currency: .eur, now: november2026, allowPartial: false, spentSoFar: 0)
-                .responseCode == "13")
+            issuer.decide(
+                verified, amount: 1251, currency: .eur, now: november2026, allowPartial: false, spentSoFar: 0
+            )
+            .responseCode == "13")
         #expect(
-            issuer.decide(verified, amount: 1250, currency: .usd, now: november2026, allowPartial: false, spentSoFar: 0)
-                .responseCode == "13")
+            issuer.decide(
+                verified, amount: 1250, currency: .usd, now: november2026, allowPartial: false, spentSoFar: 0
+            )
+            .responseCode == "13")
     }
 
     @Test func cvrRoundTripsThroughIssuerApplicationData() throws {

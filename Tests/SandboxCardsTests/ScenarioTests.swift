@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (Int64(124), SandboxRefusal.notEnoughBalance, "51"), (1125, .cardBlocked, "62"), (20126, .cardExpired, "54"),
+        (Int64(124), SandboxRefusal.notEnoughBalance, "51"), (1125, .cardBlocked, "62"),
+        (20126, .cardExpired, "54"),
         (127, .invalidAmount, "13"), (5128, .invalidCard, "14"), (10134, .wrongPIN, "55"),
     ])
     func refusalsByLastThreeDigits(amount: Int64, refusal: SandboxRefusal, code: String) {

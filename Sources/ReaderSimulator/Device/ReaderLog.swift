@@ -115,7 +115,8 @@ public struct ReaderLog: Sendable, Hashable {
             }
             if digits.count >= 12 {
                 let separator = cursor < chars.count ? chars[cursor] : 0
-                if separator == UInt8(ascii: "=") || separator == UInt8(ascii: "D") || separator == UInt8(ascii: "d"),
+                if separator == UInt8(ascii: "=") || separator == UInt8(ascii: "D")
+                    || separator == UInt8(ascii: "d"),
                     cursor + 4 < chars.count, chars[(cursor + 1)...(cursor + 4)].allSatisfy(isDigit)
                 {
                     return true
@@ -137,5 +138,7 @@ public struct ReaderLog: Sendable, Hashable {
         return false
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
 }

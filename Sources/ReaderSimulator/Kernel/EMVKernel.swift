@@ -61,7 +61,9 @@ public struct EMVKernel: Sendable {
     }
 
     /// A kernel for a card in a reader.
-    public init(card: SimulatedCard, reader: DUKPTReader, terminal: TerminalConfiguration = TerminalConfiguration()) {
+    public init(
+        card: SimulatedCard, reader: DUKPTReader, terminal: TerminalConfiguration = TerminalConfiguration()
+    ) {
         self.card = card
         self.reader = reader
         self.terminal = terminal
@@ -179,7 +181,9 @@ public struct EMVKernel: Sendable {
     /// with `hostApproved`, applies the CSU, and runs the second GENERATE AC. The card answers
     /// TC only when the host approved, the answer authenticated and the card does not decline
     /// at the second GENERATE AC; an approval without tag 91 does not authenticate.
-    public mutating func complete(hostApproved: Bool, responseCode: String, issuerAuthenticationData: [UInt8]?)
+    public mutating func complete(
+        hostApproved: Bool, responseCode: String, issuerAuthenticationData: [UInt8]?
+    )
         -> KernelStep
     {
         guard var session, case .online = session.phase, let authorization = session.authorization else {
@@ -190,7 +194,8 @@ public struct EMVKernel: Sendable {
                 reason: hostApproved ? .approvedOnline : .declinedByIssuer, approved: hostApproved,
                 cryptogramType: nil, cryptogram: nil, atc: nil, tvr: session.tvr, tsi: session.tsi,
                 cvmResults: session.cvmResults,
-                emvData: authorization.emvData + ((try? TLV(0x8A, value: Array(responseCode.utf8.prefix(2))).encoded()) ?? []),
+                emvData: authorization.emvData
+                    + ((try? TLV(0x8A, value: Array(responseCode.utf8.prefix(2))).encoded()) ?? []),
                 authorization: authorization, hostApproved: hostApproved)
             self.session = nil
             return .completed(outcome)
@@ -202,7 +207,8 @@ public struct EMVKernel: Sendable {
             update = CardStatusUpdate(issuerAuthenticationData: tag91)
             let key = try? card.sessionKey(atc: session.atc)
             authenticated =
-                key.map { ARPC.verify(issuerAuthenticationData: tag91, arqc: session.arqc, sessionKey: $0) } ?? false
+                key.map { ARPC.verify(issuerAuthenticationData: tag91, arqc: session.arqc, sessionKey: $0) }
+                ?? false
                 && update?.approved == hostApproved
         }
         if !authenticated, issuerAuthenticationData != nil || hostApproved {
@@ -215,12 +221,15 @@ public struct EMVKernel: Sendable {
         let reason: KernelOutcome.Reason =
             approve
             ? .approvedOnline
-            : !hostApproved ? .declinedByIssuer : authenticated ? .declinedByCard : .issuerAuthenticationFailed
+            : !hostApproved
+                ? .declinedByIssuer : authenticated ? .declinedByCard : .issuerAuthenticationFailed
         var extra = [TLV(0x8A, value: Array(responseCode.utf8.prefix(2)))]
         if let issuerAuthenticationData { extra.append(TLV(0x91, value: issuerAuthenticationData)) }
         session.phase = .done
         self.session = session
-        return finish(type: type, reason: reason, hostApproved: hostApproved, authorization: authorization, extra: extra)
+        return finish(
+            type: type, reason: reason, hostApproved: hostApproved, authorization: authorization, extra: extra
+        )
     }
 
     // MARK: - Internals
@@ -237,7 +246,9 @@ public struct EMVKernel: Sendable {
                 preference = .onlinePIN
             }
         }
-        if terminal.appliesScenarios, SandboxScenario.forAmount(minor: transaction.amount) == .signatureRequested {
+        if terminal.appliesScenarios,
+            SandboxScenario.forAmount(minor: transaction.amount) == .signatureRequested
+        {
             preference = .signature
         }
         switch preference {
@@ -272,7 +283,9 @@ public struct EMVKernel: Sendable {
             session.phase = .pin(online: online)
             self.session = session
             return .enterPIN(
-                PINRequest(online: online, triesRemaining: online ? nil : card.pinTriesRemaining, afterWrongPIN: false))
+                PINRequest(
+                    online: online, triesRemaining: online ? nil : card.pinTriesRemaining,
+                    afterWrongPIN: false))
         }
         self.session = session
         return firstGenerateAC()
@@ -291,7 +304,9 @@ public struct EMVKernel: Sendable {
         let cardGivesTC = terminalAsksTC && card.card.behaviours.approvesOffline
         session.cvr.firstGenerateAC = cardGivesTC ? .tc : .arqc
         session.cvr.lastIssuerAuthenticationFailed = card.lastIssuerAuthenticationFailed
-        if !session.cvr.offlinePINPerformed { session.cvr.pinTriesRemaining = UInt8(max(0, card.pinTriesRemaining)) }
+        if !session.cvr.offlinePINPerformed {
+            session.cvr.pinTriesRemaining = UInt8(max(0, card.pinTriesRemaining))
+        }
         session.atc = card.nextATC()
 
         let sandbox = card.card
@@ -328,7 +343,9 @@ public struct EMVKernel: Sendable {
         if cardGivesTC {
             session.phase = .done
             self.session = session
-            return finish(type: .tc, reason: .approvedOffline, hostApproved: false, authorization: authorization, extra: [])
+            return finish(
+                type: .tc, reason: .approvedOffline, hostApproved: false, authorization: authorization,
+                extra: [])
         }
         session.phase = .online
         self.session = session
@@ -349,7 +366,8 @@ public struct EMVKernel: Sendable {
     }
 
     /// Seals the card data under the next DUKPT key and builds the authorization data.
-    private mutating func seal(_ session: Session, emv: [TLV], aid: String?, label: String?) throws(CardCryptoError)
+    private mutating func seal(_ session: Session, emv: [TLV], aid: String?, label: String?)
+        throws(CardCryptoError)
         -> AuthorizationData
     {
         let sandbox = card.card
@@ -363,14 +381,16 @@ public struct EMVKernel: Sendable {
         }
         return AuthorizationData(
             emvData: emvData, encryptedCardData: sealed, ksn: ksn.bytes, maskedPAN: sandbox.pan.masked,
-            cardholderName: sandbox.cardholderName, expiry: sandbox.expiry, entryMode: session.transaction.entryMode,
+            cardholderName: sandbox.cardholderName, expiry: sandbox.expiry,
+            entryMode: session.transaction.entryMode,
             cvm: session.cvm, aid: aid, applicationLabel: label, scheme: sandbox.scheme,
             signatureRequired: session.cvm == .signature)
     }
 
     /// The final cryptogram (for a second GENERATE AC) and the outcome.
     private mutating func finish(
-        type: CryptogramType, reason: KernelOutcome.Reason, hostApproved: Bool, authorization: AuthorizationData,
+        type: CryptogramType, reason: KernelOutcome.Reason, hostApproved: Bool,
+        authorization: AuthorizationData,
         extra: [TLV]
     ) -> KernelStep {
         guard var session else { return .failed(.invalidState) }
@@ -386,7 +406,8 @@ public struct EMVKernel: Sendable {
         session.values[0x9F27] = [type.rawValue]
         let objects = session.values.keys.sorted().map { TLV($0, value: session.values[$0]!) } + extra
         let outcome = KernelOutcome(
-            reason: reason, approved: type == .tc, cryptogramType: type, cryptogram: cryptogram, atc: session.atc, tvr: session.tvr,
+            reason: reason, approved: type == .tc, cryptogramType: type, cryptogram: cryptogram,
+            atc: session.atc, tvr: session.tvr,
             tsi: session.tsi, cvmResults: session.cvmResults, emvData: (try? TLV.encode(objects)) ?? [],
             authorization: authorization, hostApproved: hostApproved)
         self.session = nil
@@ -408,13 +429,16 @@ public struct EMVKernel: Sendable {
         session.swiped = true
         let signature =
             sandbox.cvm != .noCVM
-            || (terminal.appliesScenarios && SandboxScenario.forAmount(minor: transaction.amount) == .signatureRequested)
+            || (terminal.appliesScenarios
+                && SandboxScenario.forAmount(minor: transaction.amount) == .signatureRequested)
         session.cvm = signature ? .signature : .notRequired
         session.cvmResults = signature ? [0x1E, 0x00, 0x00] : [0x3F, 0x00, 0x00]
         if transaction.entryMode == .magstripeFallback { session.set(.iccDataMissing) }
         let emv: [TLV] = [
-            TLV(0x9F02, value: Self.bcd(transaction.amount, bytes: 6)), TLV(0x9F03, value: [0, 0, 0, 0, 0, 0]),
-            TLV(0x9F1A, value: Self.bcd(Int64(terminal.countryCode), bytes: 2)), TLV(0x95, value: session.tvr),
+            TLV(0x9F02, value: Self.bcd(transaction.amount, bytes: 6)),
+            TLV(0x9F03, value: [0, 0, 0, 0, 0, 0]),
+            TLV(0x9F1A, value: Self.bcd(Int64(terminal.countryCode), bytes: 2)),
+            TLV(0x95, value: session.tvr),
             TLV(0x5F2A, value: Self.bcd(Int64(transaction.currency.numericCode), bytes: 2)),
             TLV(0x9A, value: transaction.dateBCD), TLV(0x9C, value: [transaction.transactionType]),
             TLV(0x9F37, value: transaction.unpredictableNumber), TLV(0x9F34, value: session.cvmResults),

@@ -43,7 +43,9 @@ public struct KernelTransaction: Sendable, Hashable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return [(parts.year ?? 2000) % 100, parts.month ?? 1, parts.day ?? 1].map { UInt8((($0 / 10) << 4) | ($0 % 10)) }
+        return [(parts.year ?? 2000) % 100, parts.month ?? 1, parts.day ?? 1].map {
+            UInt8((($0 / 10) << 4) | ($0 % 10))
+        }
     }
 
     /// The UTC year and month of ``date``.
