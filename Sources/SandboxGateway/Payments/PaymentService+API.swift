@@ -9,7 +9,7 @@ extension PaymentService {
     public func closeBatchSummary(merchant: String) async throws -> Batch {
         let batch = try await closeBatch(merchant: merchant)
         let batchID = batch.id!
-        let rows = try await database.read { db in
+        let totals = try await database.read { db -> [BatchTotal] in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -21,16 +21,15 @@ extension PaymentService {
                     FROM payment_transaction
                     WHERE batch_id = ? AND status IN ('approved','partiallyApproved','refunded')
                     GROUP BY currency ORDER BY currency
-                    """, arguments: [batchID])
-        }
-        let totals = rows.compactMap { row -> BatchTotal? in
-            guard let currency = Currency(code: row["currency"] as String) else { return nil }
-            let sales: Int64 = row["sale_amount"]
-            let refunds: Int64 = row["refund_amount"]
-            return BatchTotal(
-                currency: currency, saleCount: row["sale_count"], saleAmount: sales,
-                refundCount: row["refund_count"],
-                refundAmount: refunds, netAmount: sales - refunds)
+                    """, arguments: [batchID]
+            ).compactMap { row -> BatchTotal? in
+                guard let currency = Currency(code: row["currency"] as String) else { return nil }
+                let sales: Int64 = row["sale_amount"]
+                let refunds: Int64 = row["refund_amount"]
+                return BatchTotal(
+                    currency: currency, saleCount: row["sale_count"], saleAmount: sales,
+                    refundCount: row["refund_count"], refundAmount: refunds, netAmount: sales - refunds)
+            }
         }
         return Batch(
             id: String(batchID), openedAt: batch.openedAt, closedAt: batch.closedAt ?? now(),

@@ -128,21 +128,21 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
 
     router.on(GatewayRoutes.webhookDeliveries) { request, context in
         let merchant = try context.requireMerchant()
-        let rows = try await pool.read { db in
+        let deliveries = try await pool.read { db -> [WebhookDelivery] in
             try Row.fetchAll(
                 db,
                 sql:
                     "SELECT * FROM payment_webhook_delivery WHERE merchant_id = ? ORDER BY id DESC LIMIT 200",
-                arguments: [merchant])
-        }
-        let deliveries = rows.compactMap { row -> WebhookDelivery? in
-            let attempt = WebhookAttempt(row: row)
-            guard let transaction = TransactionID(rawValue: attempt.transactionID) else { return nil }
-            return WebhookDelivery(
-                id: "whd_\(row["id"] as Int64)", transactionID: transaction, url: attempt.url,
-                attempt: attempt.attempt,
-                statusCode: attempt.statusCode, error: attempt.error, attemptedAt: attempt.attemptedAt,
-                succeeded: attempt.succeeded)
+                arguments: [merchant]
+            ).compactMap { row -> WebhookDelivery? in
+                let attempt = WebhookAttempt(row: row)
+                guard let transaction = TransactionID(rawValue: attempt.transactionID) else { return nil }
+                let id: Int64 = row["id"]
+                return WebhookDelivery(
+                    id: "whd_\(id)", transactionID: transaction, url: attempt.url, attempt: attempt.attempt,
+                    statusCode: attempt.statusCode, error: attempt.error, attemptedAt: attempt.attemptedAt,
+                    succeeded: attempt.succeeded)
+            }
         }
         return try GatewayResponse.json(WebhookDeliveryList(deliveries: deliveries))
     }
