@@ -54,7 +54,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
         let configuration = SandboxGatewayConfiguration(host: host, port: port, databasePath: db, logLevel: .warning)
         // Catch the signals before binding, so a signal sent as soon as the port is
         // printed still shuts down cleanly.
-        let signals = GatewaySignals()
+        let signals = TerminationSignals()
         let gateway = try await SandboxGateway.start(configuration)
         if let credentials = gateway.credentials {
             say(GatewayServeOutput.credentials(credentials, database: db))
@@ -84,56 +84,5 @@ enum GatewayServeOutput {
           api key   \(credentials.apiKey)
           e-mail    \(credentials.email)
         """
-    }
-}
-
-/// Catches SIGINT and SIGTERM with DispatchSource from creation on, and reports the first
-/// one to ``wait()``, so the server can shut down cleanly.
-final class GatewaySignals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: String?
-    private var continuation: CheckedContinuation<String, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-
-    init() {
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.deliver(name) }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    /// The name of the first signal received, waiting for one if none came yet.
-    func wait() async -> String {
-        await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            lock.lock()
-            if let received {
-                lock.unlock()
-                continuation.resume(returning: received)
-            } else {
-                self.continuation = continuation
-                lock.unlock()
-            }
-        }
-    }
-
-    private func deliver(_ name: String) {
-        lock.lock()
-        guard received == nil else {
-            lock.unlock()
-            return
-        }
-        received = name
-        let continuation = self.continuation
-        self.continuation = nil
-        lock.unlock()
-        continuation?.resume(returning: name)
-    }
-
-    deinit {
-        for source in sources { source.cancel() }
-        for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
     }
 }

@@ -59,6 +59,9 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         configuration.humanDelay = .milliseconds(max(0, delayMs))
         let reader = SimulatedReader(configuration: configuration)
 
+        // Catch the signals before binding, so one sent as soon as the port is printed still
+        // shuts down cleanly.
+        let signals = TerminationSignals()
         let server: TCPReaderServer
         do { server = try await TCPReaderServer.bind(host: "127.0.0.1", port: port) } catch {
             throw CLIFailure("cannot listen on 127.0.0.1:\(port): \(error)")
@@ -69,7 +72,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
                 Task { await reader.serve(client) }
             }
         }
-        let signal = await TerminationSignal.wait()
+        let signal = await signals.wait()
         CLIOutput.error("received \(signal), shutting down")
         await server.close()
         accepting.cancel()

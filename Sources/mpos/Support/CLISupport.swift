@@ -25,39 +25,53 @@ enum CLIOutput {
     }
 }
 
-/// Waits for SIGINT or SIGTERM, so servers shut down cleanly.
-enum TerminationSignal {
-    /// Returns the name of the signal that arrived.
-    static func wait() async -> String {
+/// Catches SIGINT and SIGTERM with DispatchSource from creation on, and reports the first
+/// one to ``wait()``, so the server can shut down cleanly.
+final class TerminationSignals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: String?
+    private var continuation: CheckedContinuation<String, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.deliver(name) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The name of the first signal received, waiting for one if none came yet.
+    func wait() async -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            let once = ResumeOnce(continuation)
-            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { once.resume(name) }
-                source.resume()
-                once.keep(source)
+            lock.lock()
+            if let received {
+                lock.unlock()
+                continuation.resume(returning: received)
+            } else {
+                self.continuation = continuation
+                lock.unlock()
             }
         }
     }
 
-    /// Resumes the continuation once and keeps the signal sources alive meanwhile.
-    private final class ResumeOnce: @unchecked Sendable {
-        // @unchecked: all state is guarded by `lock`.
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<String, Never>?
-        private var sources: [any DispatchSourceSignal] = []
-
-        init(_ continuation: CheckedContinuation<String, Never>) { self.continuation = continuation }
-
-        func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
-
-        func resume(_ name: String) {
-            let pending = lock.withLock { () -> CheckedContinuation<String, Never>? in
-                defer { continuation = nil }
-                return continuation
-            }
-            pending?.resume(returning: name)
+    private func deliver(_ name: String) {
+        lock.lock()
+        guard received == nil else {
+            lock.unlock()
+            return
         }
+        received = name
+        let continuation = self.continuation
+        self.continuation = nil
+        lock.unlock()
+        continuation?.resume(returning: name)
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+        for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
     }
 }
