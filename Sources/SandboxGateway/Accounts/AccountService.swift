@@ -163,33 +163,55 @@ public struct AccountService: Sendable {
         let hash = Secrets.sha256Hex(token)
         let now = self.now
         let lifetime = configuration.sessionLifetime
-        return try store.writer.write { db -> Result<GatewayPrincipal, GatewayError> in
+        // A read resolves the token (WAL readers run concurrently and never wait for an fsync);
+        // a write happens only when an access token has expired, or when its sliding expiry is
+        // due to move by more than a minute: not on every request.
+        enum Found { case access(Row), client(Row), none }
+        let found: Found = try store.writer.read { db in
             if let row = try Row.fetchOne(
                 db, sql: "SELECT merchantId, userId, expiresAt FROM accessToken WHERE tokenHash = ?",
                 arguments: [hash])
             {
-                let expiresAt: Date = row["expiresAt"]
-                guard expiresAt > now else {
-                    try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [hash])
-                    return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The access token has expired; log in again."))
-                }
-                try db.execute(
-                    sql: "UPDATE accessToken SET expiresAt = ? WHERE tokenHash = ?",
-                    arguments: [now.addingTimeInterval(lifetime), hash])
-                return .success(GatewayPrincipal(merchantID: row["merchantId"], userID: row["userId"], kind: .accessToken))
+                return .access(row)
             }
             if let row = try Row.fetchOne(
                 db, sql: "SELECT merchantId, expiresAt FROM clientToken WHERE tokenHash = ?", arguments: [hash])
             {
-                let expiresAt: Date = row["expiresAt"]
-                guard expiresAt > now else {
-                    return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The client token has expired; mint a new one."))
-                }
-                return .success(GatewayPrincipal(merchantID: row["merchantId"], userID: nil, kind: .clientToken))
+                return .client(row)
             }
+            return .none
+        }
+        switch found {
+        case .access(let row):
+            let expiresAt: Date = row["expiresAt"]
+            guard expiresAt > now else {
+                try store.writer.write { db in
+                    try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [hash])
+                }
+                return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The access token has expired; log in again."))
+            }
+            let extended = now.addingTimeInterval(lifetime)
+            if extended.timeIntervalSince(expiresAt) > Self.slidingExpiryGranularity {
+                try store.writer.write { db in
+                    try db.execute(
+                        sql: "UPDATE accessToken SET expiresAt = ? WHERE tokenHash = ?", arguments: [extended, hash])
+                }
+            }
+            return .success(GatewayPrincipal(merchantID: row["merchantId"], userID: row["userId"], kind: .accessToken))
+        case .client(let row):
+            let expiresAt: Date = row["expiresAt"]
+            guard expiresAt > now else {
+                return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The client token has expired; mint a new one."))
+            }
+            return .success(GatewayPrincipal(merchantID: row["merchantId"], userID: nil, kind: .clientToken))
+        case .none:
             return .failure(.unauthorized("Unknown token."))
         }
     }
+
+    /// How far a sliding expiry may lag behind "now + lifetime" before a request moves it
+    /// (one durable write per token per minute at most, instead of one per request).
+    static let slidingExpiryGranularity: TimeInterval = 60
 
     /// Resolves an API key.
     public func resolveAPIKey(_ key: String) throws -> GatewayPrincipal? {

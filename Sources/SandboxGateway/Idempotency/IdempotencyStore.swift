@@ -28,6 +28,10 @@ public struct IdempotencyStore: Sendable {
     ///   - work: performs the request and returns the status and JSON body to store. A
     ///     ``GatewayError`` it throws is stored and replayed like any answer; any other
     ///     error forgets the key (the request may be retried) and propagates.
+    /// Claims and completions are small writes that many concurrent requests make at once:
+    /// they share transactions (and fsyncs) with the payments' own writes.
+    private var groupCommit: GroupCommitLedgerWriter { SharedGroupCommit.writer(for: store.writer) }
+
     public func idempotent(
         key: IdempotencyKey, merchant: String, body: Data, scope: String = "",
         _ work: () async throws -> (HTTPResponse.Status, Data)
@@ -40,7 +44,7 @@ public struct IdempotencyStore: Sendable {
         let retentionStart = now.addingTimeInterval(-configuration.effectiveKeyRetention)
 
         enum Claim { case claimed, replay(Int, Data), conflict, inProgress }
-        let claim: Claim = try await store.writer.write { db in
+        let claim: Claim = try await groupCommit.write { db in
             if let row = try Row.fetchOne(
                 db,
                 sql: "SELECT requestSHA256, state, httpStatus, response, createdAt FROM idempotencyKey WHERE merchantId = ? AND key = ?",
@@ -88,14 +92,14 @@ public struct IdempotencyStore: Sendable {
             status = error.status
             data = try GatewayResponse.jsonData(error.body)
         } catch {
-            try? await store.writer.write { db in
+            _ = try? await groupCommit.write { db in
                 try db.execute(
                     sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ? AND state = 'inProgress'",
                     arguments: [merchant, key.rawValue])
             }
             throw error
         }
-        try await store.writer.write { db in
+        try await groupCommit.write { db in
             try db.execute(
                 sql: """
                     UPDATE idempotencyKey SET state = 'completed', httpStatus = ?, response = ?
