@@ -17,9 +17,12 @@
 import ReaderLinkTCP
 
 let prefix = CommandLine.arguments.dropFirst().first ?? ""
-// Socket-bound figures run with Swift concurrency on NIO's event loops (no thread hop per
-// frame), as the emulator and the gateway do.
-ReaderLinkTCPRuntime.runConcurrencyOnEventLoops()
+// The reader-link figures run with Swift concurrency on NIO's event loops (no thread hop per
+// frame), as a reader host process would. Only when they run alone: the gateway benchmarks
+// make blocking SQLite calls, which must not occupy the event loops.
+if prefix.hasPrefix("readerlink") {
+    ReaderLinkTCPRuntime.runConcurrencyOnEventLoops()
+}
 
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
