@@ -111,8 +111,13 @@ public enum ReaderLinkTCPRuntime {
     /// Runs Swift concurrency's global executor on SwiftNIO's event loops, so that a frame read
     /// from a socket is handled without a thread switch. Call once, from the main thread,
     /// before any task starts. Returns false when another executor was already installed.
+    ///
+    /// - Parameter threads: how many event-loop threads the process uses (default: one per
+    ///   core). One thread suits a process whose peers are on the same host: a request and
+    ///   its answer then never cross threads.
     @discardableResult
-    public static func runConcurrencyOnEventLoops() -> Bool {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    public static func runConcurrencyOnEventLoops(threads: Int? = nil) -> Bool {
+        if let threads { NIOSingletons.groupLoopCountSuggestion = max(1, threads) }
+        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 }
