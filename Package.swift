@@ -79,13 +79,18 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                // The bound port of the listening channel (port 0 picks a free one).
+                .product(name: "NIOCore", package: "swift-nio"),
+                // SHA-256 of tokens and bodies; PBKDF2 for passwords.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The command-line tool.
         .executableTarget(
             name: "mpos",
             dependencies: [
-                "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards",
+                "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -112,8 +117,10 @@ let package = Package(
         .testTarget(
             name: "SandboxGatewayTests",
             dependencies: [
-                "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV",
+                "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV", "MPOSCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "mposTests", dependencies: ["mpos", "EMV"]),

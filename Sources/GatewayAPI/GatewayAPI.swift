@@ -1,4 +1,16 @@
 /// GatewayAPI: the HTTP contract between the SDK and a gateway.
+///
+/// One source for both sides: the SDK encodes the request types and decodes the response
+/// types; the sandbox gateway does the reverse. Nothing here depends on a server or client
+/// framework, so an app that links the SDK links no server code.
+///
+/// - Paths: ``GatewayPaths`` (templates with `{name}` placeholders) and ``GatewayRoutes``
+///   (method, path and authentication of every route, the one list the server, the OpenAPI
+///   document and the tests agree on).
+/// - Headers: ``GatewayHeaders``.
+/// - Errors: every non-2xx answer carries a ``GatewayErrorBody`` with a code from
+///   ``GatewayErrorCode``.
+/// - JSON: ``GatewayJSON`` makes the encoder and decoder both sides use (ISO 8601 dates).
 public enum GatewayAPIInfo {
     /// The API version prefix of every path.
     public static let pathPrefix = "/v1"

@@ -1,2 +1,120 @@
-/// SandboxGateway: a real payment gateway for development.
-public enum SandboxGatewayModule {}
+import Foundation
+import GatewayAPI
+import Hummingbird
+import Logging
+import NIOCore
+
+/// SandboxGateway: a real payment gateway for development, an HTTP server (Hummingbird)
+/// over a SQLite database (GRDB) speaking the ``GatewayAPI`` contract.
+///
+/// ```swift
+/// let gateway = try await SandboxGateway.start(.init(databasePath: "/tmp/sandbox.sqlite"))
+/// print(gateway.baseURL, gateway.credentials?.password ?? "(existing database)")
+/// …
+/// await gateway.shutdown()
+/// ```
+public enum SandboxGateway {
+    /// Opens (and migrates) the database, creates the sandbox merchant on first start,
+    /// binds the server and returns once it is listening.
+    ///
+    /// - Throws: database errors, or the bind error when the port is taken.
+    public static func start(_ configuration: SandboxGatewayConfiguration) async throws -> RunningGateway {
+        let store = try GatewayStore(path: configuration.databasePath)
+        let environment = GatewayEnvironment(configuration: configuration, store: store)
+        let credentials = try environment.accounts.bootstrapIfEmpty()
+        try await environment.idempotency.purgeExpired()
+
+        var logger = Logger(label: "mposkit.sandbox-gateway")
+        logger.logLevel = configuration.logLevel
+        let router = makeRouter(environment: environment)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router,
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "MPOSKit-SandboxGateway"),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? configuration.port)
+                continuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task {
+            defer { continuation.finish() }
+            try await app.run()
+        }
+        var boundPort: Int?
+        for await port in ports {
+            boundPort = port
+            break
+        }
+        guard let boundPort else {
+            try await task.value
+            throw GatewayError.internalError("The server stopped before it was listening.")
+        }
+        return RunningGateway(
+            port: boundPort, host: configuration.host, credentials: credentials,
+            environment: environment, task: task)
+    }
+
+    /// The router with every domain's routes and the error and authentication middleware.
+    ///
+    /// EXTENSION POINT: each domain registers its routes in its own `add…Routes` function,
+    /// called here.
+    static func makeRouter(environment: GatewayEnvironment) -> Router<GatewayRequestContext> {
+        let router = Router(context: GatewayRequestContext.self)
+        router.add(middleware: GatewayErrorMiddleware())
+        router.add(middleware: GatewayAuthMiddleware(environment: environment))
+        addServiceRoutes(to: router, environment: environment)
+        addAccountRoutes(to: router, environment: environment)
+        addAttemptRoutes(to: router, environment: environment)
+        addPaymentRoutes(to: router, environment: environment)
+        addReportingRoutes(to: router, environment: environment)
+        environment.configuration.additionalRoutes?(router, environment)
+        return router
+    }
+}
+
+/// A gateway that is listening. Call ``shutdown()`` to stop it.
+public final class RunningGateway: Sendable {
+    /// The bound port (the free one picked when the configuration said 0).
+    public let port: Int
+    /// `http://host:port`, without a trailing slash.
+    public let baseURL: URL
+    /// The sandbox merchant's credentials when this start created them (first start on an
+    /// empty database); `nil` otherwise, as only hashes are stored.
+    public let credentials: SandboxCredentials?
+    /// The database, accounts and idempotency store, for tools and tests.
+    public let environment: GatewayEnvironment
+    private let task: Task<Void, any Error>
+
+    init(
+        port: Int, host: String, credentials: SandboxCredentials?, environment: GatewayEnvironment,
+        task: Task<Void, any Error>
+    ) {
+        self.port = port
+        self.baseURL = URL(string: "http://\(host):\(port)")!
+        self.credentials = credentials
+        self.environment = environment
+        self.task = task
+    }
+
+    /// Housekeeping with the injected clock: purges idempotency keys past their retention.
+    ///
+    /// - Returns: how many keys were purged.
+    @discardableResult
+    public func runMaintenance() async throws -> Int {
+        try await environment.idempotency.purgeExpired()
+    }
+
+    /// Stops accepting connections and waits for the server to stop.
+    public func shutdown() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// Waits until the server stops (after ``shutdown()`` or a fatal server error).
+    public func waitUntilStopped() async throws {
+        try await task.value
+    }
+}

@@ -6,9 +6,9 @@ struct MPOS: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mpos",
         abstract: "MPOSKit's command-line tool.",
-        discussion: "Decode EMV data today; the sandbox gateway, the reader emulator and the demo join as they land.",
+        discussion: "Decode EMV data, run the reader emulator and the sandbox gateway; the demo joins as it lands.",
         version: "0.1.0",
-        subcommands: [EMVCommand.self, ReaderCommand.self]
+        subcommands: [EMVCommand.self, ReaderCommand.self, GatewayCommand.self]
     )
 }
 

@@ -1,0 +1,28 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The JSON coding conventions of the gateway API, shared by client and server.
+///
+/// Dates are ISO 8601 strings in UTC without fractional seconds (`"2026-11-23T09:00:00Z"`);
+/// amounts are integers in minor units; enums are their case names; byte strings (EMV data,
+/// encrypted card data, key serial numbers, issuer authentication data) are upper- or
+/// lower-case hex strings.
+public enum GatewayJSON {
+    /// A new encoder: ISO 8601 dates, sorted keys (so equal values give equal bytes).
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// A new decoder: ISO 8601 dates.
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

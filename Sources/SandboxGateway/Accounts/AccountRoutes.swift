@@ -1,0 +1,92 @@
+import Foundation
+import GatewayAPI
+import Hummingbird
+import MPOSCore
+
+/// Registers the account routes: login, logout, password flows, merchant info, outbox,
+/// client tokens.
+public func addAccountRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
+    let accounts = environment.accounts
+
+    router.on(GatewayRoutes.login) { request, context in
+        let body = try await decodeBody(request, context: context, as: LoginRequest.self)
+        return try GatewayResponse.json(try accounts.login(user: body.user, password: body.password))
+    }
+
+    router.on(GatewayRoutes.logout) { request, context in
+        _ = try context.requireUser()
+        if let value = request.headers[.authorization] {
+            try accounts.logout(token: String(value.dropFirst(GatewayHeaders.bearerPrefix.count)))
+        }
+        return GatewayResponse.noContent()
+    }
+
+    router.on(GatewayRoutes.forgotUserID) { request, context in
+        let body = try await decodeBody(request, context: context, as: ForgotUserIDRequest.self)
+        guard body.email.contains("@"), body.email.count <= 254 else {
+            throw GatewayError.invalid("'email' is not an e-mail address.")
+        }
+        try accounts.forgotUserID(email: body.email)
+        return try GatewayResponse.json(
+            Acknowledgement(message: "If the address is registered, its user id was sent."), status: .accepted)
+    }
+
+    router.on(GatewayRoutes.resetPassword) { request, context in
+        let body = try await decodeBody(request, context: context, as: ResetPasswordRequest.self)
+        guard !body.user.isEmpty, body.user.count <= 128 else {
+            throw GatewayError.invalid("'user' must have 1 to 128 characters.")
+        }
+        try accounts.resetPassword(user: body.user)
+        return try GatewayResponse.json(
+            Acknowledgement(message: "If the user exists, a temporary password was sent."), status: .accepted)
+    }
+
+    router.on(GatewayRoutes.changePassword) { request, context in
+        let body = try await decodeBody(request, context: context, as: ChangePasswordRequest.self)
+        let caller = try context.requireUser()
+        try accounts.changePassword(merchantID: caller.merchantID, userID: caller.userID, request: body)
+        return try GatewayResponse.json(Acknowledgement(message: "The password was changed."))
+    }
+
+    router.on(GatewayRoutes.merchant) { _, context in
+        let merchantID = try context.requireMerchant()
+        return try GatewayResponse.json(
+            try accounts.merchantInfo(merchantID: merchantID, userID: context.principal?.userID))
+    }
+
+    router.on(GatewayRoutes.outbox) { _, context in
+        let merchantID = try context.requireMerchant(allowingAPIKey: true)
+        return try GatewayResponse.json(try accounts.outbox(merchantID: merchantID))
+    }
+
+    router.on(GatewayRoutes.mintClientToken) { request, context in
+        guard let principal = context.principal, principal.kind == .apiKey else {
+            if context.principal != nil {
+                throw GatewayError.forbidden("Client tokens are minted with the \(GatewayHeaders.apiKey) header.")
+            }
+            throw context.authenticationFailure ?? .unauthorized("The \(GatewayHeaders.apiKey) header is required.")
+        }
+        let data = try await readBody(request, context: context)
+        var lifetime: TimeInterval?
+        if !data.isEmpty {
+            let body = try decodeJSON(ClientTokenRequest.self, from: data)
+            if let seconds = body.lifetimeSeconds {
+                guard seconds > 0 else { throw GatewayError.invalid("'lifetimeSeconds' must be positive.") }
+                lifetime = TimeInterval(seconds)
+            }
+        }
+        return try GatewayResponse.json(
+            try accounts.mintClientToken(merchantID: principal.merchantID, lifetime: lifetime), status: .created)
+    }
+}
+
+/// Registers `GET /v1/attempts/{key}`: the stored answer of an idempotent request.
+public func addAttemptRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
+    router.on(GatewayRoutes.attempt) { _, context in
+        let merchantID = try context.requireMerchant()
+        guard let text = context.parameters.get("key"), let key = IdempotencyKey(rawValue: text) else {
+            throw GatewayError.invalid("The idempotency key in the path is malformed.")
+        }
+        return try await environment.idempotency.attempt(key: key, merchant: merchantID)
+    }
+}

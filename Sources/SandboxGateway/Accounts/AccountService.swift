@@ -1,0 +1,335 @@
+import Foundation
+import GRDB
+import GatewayAPI
+import MPOSCore
+
+/// The credentials of a sandbox merchant, shown once when created (only their hashes are
+/// stored).
+public struct SandboxCredentials: Sendable, Hashable, Codable {
+    /// The merchant id.
+    public var merchantID: String
+    /// The user id to log in with.
+    public var user: String
+    /// The user's password.
+    public var password: String
+    /// The merchant's API key for `X-API-Key` (minting client tokens, reading the outbox).
+    public var apiKey: String
+    /// The user's e-mail address.
+    public var email: String
+}
+
+/// Merchants, users, passwords, sessions, client tokens, API keys and the outbox.
+///
+/// Every method that acts for a caller takes the caller's merchant id and touches only that
+/// merchant's rows.
+public struct AccountService: Sendable {
+    let store: GatewayStore
+    let configuration: SandboxGatewayConfiguration
+
+    var now: Date { configuration.now() }
+
+    // MARK: Merchants
+
+    /// Creates a merchant with one user and one API key; `password` defaults to a random
+    /// one that meets the policy.
+    public func createMerchant(
+        name: String, user: String, email: String, password: String? = nil,
+        currency: Currency = .eur, country: String = "DE", categoryCode: String = "5999",
+        address: String? = "Sandboxstraße 1, 10115 Berlin"
+    ) throws -> SandboxCredentials {
+        let password = password ?? Secrets.newPassword()
+        if let problem = Self.passwordPolicyProblem(password, user: user) {
+            throw GatewayError(code: GatewayErrorCode.passwordPolicy, problem)
+        }
+        let merchantID = Secrets.newID(prefix: "m_")
+        let apiKey = Secrets.newToken(prefix: "sk_sandbox_")
+        let hash = try PasswordHasher.hash(password, rounds: configuration.passwordHashRounds)
+        let now = self.now
+        try store.writer.write { db in
+            if try Row.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [user]) != nil {
+                throw GatewayError.invalid("The user id is taken.")
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO merchant (id, name, currency, country, categoryCode, address, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [merchantID, name, currency.code, country, categoryCode, address, now])
+            try db.execute(
+                sql: """
+                    INSERT INTO user (id, merchantId, email, passwordHash, failedLogins, createdAt)
+                    VALUES (?, ?, ?, ?, 0, ?)
+                    """,
+                arguments: [user, merchantID, email, hash, now])
+            try db.execute(
+                sql: "INSERT INTO apiKey (keyHash, merchantId, createdAt) VALUES (?, ?, ?)",
+                arguments: [Secrets.sha256Hex(apiKey), merchantID, now])
+        }
+        return SandboxCredentials(
+            merchantID: merchantID, user: user, password: password, apiKey: apiKey, email: email)
+    }
+
+    /// On an empty database, creates the sandbox merchant and returns its credentials;
+    /// `nil` when a merchant exists already.
+    func bootstrapIfEmpty() throws -> SandboxCredentials? {
+        let count = try store.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM merchant") ?? 0 }
+        guard count == 0 else { return nil }
+        return try createMerchant(name: "MPOSKit Sandbox Shop", user: "sandbox", email: "sandbox@example.com")
+    }
+
+    /// The merchant's information as the API reports it.
+    public func merchantInfo(merchantID: String, userID: String?) throws -> MerchantInfo {
+        let row = try store.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM merchant WHERE id = ?", arguments: [merchantID])
+        }
+        guard let row else { throw GatewayError.notFound("No such merchant.") }
+        let code: String = row["currency"]
+        return MerchantInfo(
+            id: row["id"], name: row["name"], currency: Currency(code: code) ?? .eur,
+            country: row["country"], categoryCode: row["categoryCode"], address: row["address"],
+            userID: userID)
+    }
+
+    // MARK: Login and tokens
+
+    /// Checks the credentials and opens a session.
+    ///
+    /// - Throws: 4010 for an unknown user or a wrong password, 4013 while the user is locked
+    ///   (5 failures in a row lock for 15 minutes).
+    public func login(user: String, password: String) throws -> Session {
+        let now = self.now
+        let row = try store.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [user])
+        }
+        guard let row else { throw GatewayError.unauthorized("Invalid user or password.") }
+        let merchantID: String = row["merchantId"]
+        if let lockedUntil: Date = row["lockedUntil"], lockedUntil > now {
+            throw GatewayError(
+                code: GatewayErrorCode.locked,
+                "Too many failed logins; the user is locked for \(Int(lockedUntil.timeIntervalSince(now).rounded(.up))) more seconds.")
+        }
+        guard PasswordHasher.verify(password, against: row["passwordHash"]) else {
+            let locked: Bool = try store.writer.write { db in
+                let failures = (try Int.fetchOne(
+                    db, sql: "SELECT failedLogins FROM user WHERE id = ?", arguments: [user]) ?? 0) + 1
+                if failures >= configuration.maximumFailedLogins {
+                    try db.execute(
+                        sql: "UPDATE user SET failedLogins = 0, lockedUntil = ? WHERE id = ?",
+                        arguments: [now.addingTimeInterval(configuration.lockoutDuration), user])
+                    return true
+                }
+                try db.execute(
+                    sql: "UPDATE user SET failedLogins = ?, lockedUntil = NULL WHERE id = ?",
+                    arguments: [failures, user])
+                return false
+            }
+            if locked {
+                throw GatewayError(
+                    code: GatewayErrorCode.locked,
+                    "Too many failed logins; the user is locked for \(Int(configuration.lockoutDuration)) seconds.")
+            }
+            throw GatewayError.unauthorized("Invalid user or password.")
+        }
+        let token = Secrets.newToken(prefix: "at_")
+        let expiresAt = now.addingTimeInterval(configuration.sessionLifetime)
+        try store.writer.write { db in
+            try db.execute(
+                sql: "UPDATE user SET failedLogins = 0, lockedUntil = NULL WHERE id = ?", arguments: [user])
+            try db.execute(sql: "DELETE FROM accessToken WHERE expiresAt <= ?", arguments: [now])
+            try db.execute(
+                sql: """
+                    INSERT INTO accessToken (tokenHash, merchantId, userId, expiresAt, createdAt)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [Secrets.sha256Hex(token), merchantID, user, expiresAt, now])
+        }
+        return Session(
+            accessToken: token, expiresAt: expiresAt,
+            merchant: try merchantInfo(merchantID: merchantID, userID: user))
+    }
+
+    /// Ends the session of `token` (an access token).
+    public func logout(token: String) throws {
+        try store.writer.write { db in
+            try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [Secrets.sha256Hex(token)])
+        }
+    }
+
+    /// Resolves a bearer token: an access token (whose expiry slides forward by the session
+    /// lifetime on every use) or a client token (fixed expiry).
+    ///
+    /// - Returns: the principal, or the error to answer with (4011 expired, 4010 unknown).
+    public func resolveBearer(_ token: String) throws -> Result<GatewayPrincipal, GatewayError> {
+        let hash = Secrets.sha256Hex(token)
+        let now = self.now
+        let lifetime = configuration.sessionLifetime
+        return try store.writer.write { db -> Result<GatewayPrincipal, GatewayError> in
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT merchantId, userId, expiresAt FROM accessToken WHERE tokenHash = ?",
+                arguments: [hash])
+            {
+                let expiresAt: Date = row["expiresAt"]
+                guard expiresAt > now else {
+                    try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [hash])
+                    return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The access token has expired; log in again."))
+                }
+                try db.execute(
+                    sql: "UPDATE accessToken SET expiresAt = ? WHERE tokenHash = ?",
+                    arguments: [now.addingTimeInterval(lifetime), hash])
+                return .success(GatewayPrincipal(merchantID: row["merchantId"], userID: row["userId"], kind: .accessToken))
+            }
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT merchantId, expiresAt FROM clientToken WHERE tokenHash = ?", arguments: [hash])
+            {
+                let expiresAt: Date = row["expiresAt"]
+                guard expiresAt > now else {
+                    return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The client token has expired; mint a new one."))
+                }
+                return .success(GatewayPrincipal(merchantID: row["merchantId"], userID: nil, kind: .clientToken))
+            }
+            return .failure(.unauthorized("Unknown token."))
+        }
+    }
+
+    /// Resolves an API key.
+    public func resolveAPIKey(_ key: String) throws -> GatewayPrincipal? {
+        let hash = Secrets.sha256Hex(key)
+        let merchantID = try store.writer.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT merchantId FROM apiKey WHERE keyHash = ? AND revokedAt IS NULL", arguments: [hash])
+        }
+        return merchantID.map { GatewayPrincipal(merchantID: $0, userID: nil, kind: .apiKey) }
+    }
+
+    /// Mints a client token for the merchant; `lifetime` is clamped to 60...3600 seconds.
+    public func mintClientToken(merchantID: String, lifetime: TimeInterval?) throws -> ClientToken {
+        let seconds = min(max(lifetime ?? configuration.clientTokenLifetime, 60), 3600)
+        let token = Secrets.newToken(prefix: "ct_")
+        let now = self.now
+        let expiresAt = now.addingTimeInterval(seconds)
+        try store.writer.write { db in
+            try db.execute(sql: "DELETE FROM clientToken WHERE expiresAt <= ?", arguments: [now])
+            try db.execute(
+                sql: "INSERT INTO clientToken (tokenHash, merchantId, expiresAt, createdAt) VALUES (?, ?, ?, ?)",
+                arguments: [Secrets.sha256Hex(token), merchantID, expiresAt, now])
+        }
+        return ClientToken(token: token, expiresAt: expiresAt, merchantID: merchantID)
+    }
+
+    // MARK: Passwords
+
+    /// Why `password` does not meet the policy, or `nil`: at least 8 characters, a letter
+    /// and a digit, and not the user id.
+    public static func passwordPolicyProblem(_ password: String, user: String) -> String? {
+        if password.count < 8 { return "The password must have at least 8 characters." }
+        if !password.contains(where: \.isLetter) || !password.contains(where: \.isNumber) {
+            return "The password must contain a letter and a digit."
+        }
+        if password.lowercased() == user.lowercased() { return "The password may not equal the user id." }
+        return nil
+    }
+
+    /// Writes the user ids registered for `email` to the outbox (nothing if there are none).
+    public func forgotUserID(email: String) throws {
+        let rows = try store.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, merchantId, email FROM user WHERE email = ? COLLATE NOCASE", arguments: [email])
+        }
+        for row in rows {
+            let user: String = row["id"]
+            try writeOutbox(
+                merchantID: row["merchantId"], channel: .email, recipient: row["email"],
+                subject: "Your MPOSKit sandbox user id",
+                body: "The user id registered for this address is: \(user)")
+        }
+    }
+
+    /// Replaces the user's password with a random temporary one, mails it, ends the user's
+    /// sessions and lifts a lockout. Nothing happens for an unknown user.
+    public func resetPassword(user: String) throws {
+        guard let row = try store.writer.read({ db in
+            try Row.fetchOne(db, sql: "SELECT merchantId, email FROM user WHERE id = ?", arguments: [user])
+        }) else { return }
+        let password = Secrets.newPassword()
+        let hash = try PasswordHasher.hash(password, rounds: configuration.passwordHashRounds)
+        try store.writer.write { db in
+            try db.execute(
+                sql: "UPDATE user SET passwordHash = ?, failedLogins = 0, lockedUntil = NULL WHERE id = ?",
+                arguments: [hash, user])
+            try db.execute(sql: "DELETE FROM accessToken WHERE userId = ?", arguments: [user])
+        }
+        try writeOutbox(
+            merchantID: row["merchantId"], channel: .email, recipient: row["email"],
+            subject: "Your MPOSKit sandbox password was reset",
+            body: "Your temporary password is: \(password)\nLog in and change it.")
+    }
+
+    /// Changes the caller's password after checking the old one and the policy.
+    ///
+    /// - Throws: 4010 for a wrong old password, 4003 when the confirmation differs or the
+    ///   policy is not met.
+    public func changePassword(merchantID: String, userID: String, request: ChangePasswordRequest) throws {
+        guard let row = try store.writer.read({ db in
+            try Row.fetchOne(
+                db, sql: "SELECT passwordHash FROM user WHERE id = ? AND merchantId = ?", arguments: [userID, merchantID])
+        }) else { throw GatewayError.unauthorized() }
+        guard PasswordHasher.verify(request.oldPassword, against: row["passwordHash"]) else {
+            throw GatewayError.unauthorized("The old password is wrong.")
+        }
+        guard request.newPassword == request.confirmation else {
+            throw GatewayError(code: GatewayErrorCode.passwordPolicy, "The confirmation differs from the new password.")
+        }
+        if let problem = Self.passwordPolicyProblem(request.newPassword, user: userID) {
+            throw GatewayError(code: GatewayErrorCode.passwordPolicy, problem)
+        }
+        if request.newPassword == request.oldPassword {
+            throw GatewayError(code: GatewayErrorCode.passwordPolicy, "The new password must differ from the old one.")
+        }
+        let hash = try PasswordHasher.hash(request.newPassword, rounds: configuration.passwordHashRounds)
+        try store.writer.write { db in
+            try db.execute(
+                sql: "UPDATE user SET passwordHash = ? WHERE id = ? AND merchantId = ?",
+                arguments: [hash, userID, merchantID])
+        }
+    }
+
+    // MARK: Outbox
+
+    /// Records a message the sandbox "sends" (e-mail or SMS) for the merchant. Other
+    /// domains use it too (receipts). Never put card data in `body`.
+    @discardableResult
+    public func writeOutbox(
+        merchantID: String, channel: MessageChannel, recipient: String, subject: String, body: String
+    ) throws -> OutboxMessage {
+        let message = OutboxMessage(
+            id: Secrets.newID(prefix: "msg_"), channel: channel, recipient: recipient,
+            subject: subject, body: body, createdAt: now)
+        try store.writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO outbox (id, merchantId, channel, recipient, subject, body, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    message.id, merchantID, channel.rawValue, recipient, subject, body, message.createdAt,
+                ])
+        }
+        return message
+    }
+
+    /// The merchant's outbox, newest first (at most 200 messages).
+    public func outbox(merchantID: String) throws -> OutboxList {
+        let rows = try store.writer.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM outbox WHERE merchantId = ? ORDER BY createdAt DESC, rowid DESC LIMIT 200",
+                arguments: [merchantID])
+        }
+        return OutboxList(
+            messages: rows.map { row in
+                let channel: String = row["channel"]
+                return OutboxMessage(
+                    id: row["id"], channel: MessageChannel(rawValue: channel) ?? .email,
+                    recipient: row["recipient"], subject: row["subject"], body: row["body"],
+                    createdAt: row["createdAt"])
+            })
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// How a sandbox gateway runs: where it listens, where it keeps its data, what time it is.
+public struct SandboxGatewayConfiguration: Sendable {
+    /// The address to bind, `127.0.0.1` by default (the sandbox is for this machine).
+    public var host: String
+    /// The port to bind; 0 picks a free one (read it from ``RunningGateway/port``).
+    public var port: Int
+    /// The SQLite database file; created with its directory's permissions if missing.
+    public var databasePath: String
+    /// The gateway's idea of now. Inject a ``ManualDateSource`` in tests to move time
+    /// without sleeping (token expiry, lockout, key retention).
+    public var now: @Sendable () -> Date
+    /// The largest request body accepted, in bytes (64 KiB by default); larger bodies get
+    /// 413 with code 4130.
+    public var bodyLimit: Int
+    /// How long idempotency keys and their stored responses are kept; never less than
+    /// 24 hours whatever is set here.
+    public var idempotencyKeyRetention: TimeInterval
+    /// How long an access token lives without use (sliding), 15 minutes by default.
+    public var sessionLifetime: TimeInterval
+    /// How long a client token lives by default, 15 minutes.
+    public var clientTokenLifetime: TimeInterval
+    /// Failed logins in a row that lock a user (5).
+    public var maximumFailedLogins: Int
+    /// How long a locked user stays locked (15 minutes).
+    public var lockoutDuration: TimeInterval
+    /// PBKDF2-HMAC-SHA256 iterations for new password hashes. The default suits a server;
+    /// tests may lower it (stored hashes keep their own count).
+    public var passwordHashRounds: Int
+    /// Where `GET /v1/openapi.yaml` reads the document; `nil` for the package's
+    /// `docs/gateway-openapi.yaml`.
+    public var openAPIDocumentPath: String?
+    /// The server's log level (`.info` by default; requests are not logged with card data
+    /// at any level).
+    public var logLevel: Logger.Level
+    /// Extra routes registered after every domain's, for embedding tools and tests (such
+    /// as a probe route that exercises ``IdempotencyStore``); `nil` for none.
+    public var additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)?
+
+    /// The shortest idempotency key retention the gateway allows: 24 hours.
+    public static let minimumKeyRetention: TimeInterval = 24 * 60 * 60
+
+    /// Creates a configuration; every parameter has a sandbox default.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        databasePath: String = "mpos-sandbox.sqlite",
+        now: @escaping @Sendable () -> Date = { Date() },
+        bodyLimit: Int = 64 * 1024,
+        idempotencyKeyRetention: TimeInterval = 24 * 60 * 60,
+        sessionLifetime: TimeInterval = 15 * 60,
+        clientTokenLifetime: TimeInterval = 15 * 60,
+        maximumFailedLogins: Int = 5,
+        lockoutDuration: TimeInterval = 15 * 60,
+        passwordHashRounds: Int = 100_000,
+        openAPIDocumentPath: String? = nil,
+        logLevel: Logger.Level = .info,
+        additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.now = now
+        self.bodyLimit = bodyLimit
+        self.idempotencyKeyRetention = idempotencyKeyRetention
+        self.sessionLifetime = sessionLifetime
+        self.clientTokenLifetime = clientTokenLifetime
+        self.maximumFailedLogins = maximumFailedLogins
+        self.lockoutDuration = lockoutDuration
+        self.passwordHashRounds = passwordHashRounds
+        self.openAPIDocumentPath = openAPIDocumentPath
+        self.logLevel = logLevel
+        self.additionalRoutes = additionalRoutes
+    }
+
+    /// The retention actually applied: the configured one, at least 24 hours.
+    public var effectiveKeyRetention: TimeInterval {
+        max(idempotencyKeyRetention, Self.minimumKeyRetention)
+    }
+}
+
+/// A settable clock for tests: `now` returns the stored date until ``advance(by:)`` or
+/// ``set(_:)`` moves it.
+public final class ManualDateSource: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    /// Starts at `start`.
+    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        self.current = start
+    }
+
+    /// The current date.
+    public func now() -> Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
+    /// Moves the clock forward (or back, with a negative interval).
+    public func advance(by interval: TimeInterval) {
+        lock.lock()
+        current += interval
+        lock.unlock()
+    }
+
+    /// Sets the clock.
+    public func set(_ date: Date) {
+        lock.lock()
+        current = date
+        lock.unlock()
+    }
+
+    /// A closure for ``SandboxGatewayConfiguration/now``.
+    public var dateProvider: @Sendable () -> Date { { [self] in self.now() } }
+}

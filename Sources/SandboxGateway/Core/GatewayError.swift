@@ -1,0 +1,50 @@
+import GatewayAPI
+import Hummingbird
+
+/// An error a route throws to answer with a ``GatewayErrorBody``: its HTTP status follows
+/// from the code (``GatewayErrorCode/httpStatus(for:)``).
+///
+/// Messages are sent to the client and logged: never put card data, passwords, tokens or
+/// raw request text in them.
+public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The body sent.
+    public let body: GatewayErrorBody
+
+    /// An error with a code from ``GatewayErrorCode`` and a message.
+    public init(code: Int, _ message: String) {
+        self.body = GatewayErrorBody(code: code, message: message)
+    }
+
+    /// The HTTP status.
+    public var status: HTTPResponse.Status {
+        .init(code: GatewayErrorCode.httpStatus(for: body.code))
+    }
+
+    /// `GatewayError <code>: <message>`.
+    public var description: String { body.description }
+
+    /// 4000.
+    public static func malformed(_ message: String) -> GatewayError { .init(code: GatewayErrorCode.malformedJSON, message) }
+    /// 4001.
+    public static func invalid(_ message: String) -> GatewayError { .init(code: GatewayErrorCode.invalidValue, message) }
+    /// 4002.
+    public static func invalidHeader(_ message: String) -> GatewayError { .init(code: GatewayErrorCode.invalidHeader, message) }
+    /// 4010.
+    public static func unauthorized(_ message: String = "Authentication required.") -> GatewayError {
+        .init(code: GatewayErrorCode.unauthorized, message)
+    }
+    /// 4030.
+    public static func forbidden(_ message: String) -> GatewayError { .init(code: GatewayErrorCode.forbidden, message) }
+    /// 4040.
+    public static func notFound(_ message: String) -> GatewayError { .init(code: GatewayErrorCode.notFound, message) }
+    /// 4092.
+    public static func invalidState(_ message: String) -> GatewayError { .init(code: GatewayErrorCode.invalidState, message) }
+    /// 4220.
+    public static func declinedValidation(_ message: String) -> GatewayError {
+        .init(code: GatewayErrorCode.declinedValidation, message)
+    }
+    /// 5000.
+    public static func internalError(_ message: String = "Internal error.") -> GatewayError {
+        .init(code: GatewayErrorCode.internalError, message)
+    }
+}

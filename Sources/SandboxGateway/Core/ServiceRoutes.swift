@@ -1,0 +1,32 @@
+import Foundation
+import GatewayAPI
+import Hummingbird
+
+/// Registers `GET /health` and `GET /v1/openapi.yaml`.
+public func addServiceRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
+    router.on(GatewayRoutes.health) { _, _ in
+        GatewayResponse.json(Data(#"{"status":"ok"}"#.utf8))
+    }
+    let path = environment.configuration.openAPIDocumentPath ?? OpenAPIDocument.defaultPath
+    router.on(GatewayRoutes.openAPI) { _, _ in
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GatewayError.notFound("The OpenAPI document is not available in this installation.")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/yaml; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// Where the gateway's OpenAPI document lives in the package.
+public enum OpenAPIDocument {
+    /// `docs/gateway-openapi.yaml` in the package this file was compiled from.
+    public static var defaultPath: String {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // Core
+            .deletingLastPathComponent()  // SandboxGateway
+            .deletingLastPathComponent()  // Sources
+            .deletingLastPathComponent()  // package root
+            .appendingPathComponent("docs/gateway-openapi.yaml").path
+    }
+}

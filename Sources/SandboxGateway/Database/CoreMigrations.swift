@@ -1,0 +1,69 @@
+import GRDB
+
+extension GatewayMigrations {
+    /// The core's tables: merchants, users, sessions, client tokens, API keys, outbox,
+    /// idempotency keys. Dates are GRDB's UTC text format, which sorts chronologically.
+    static let core: [GatewayMigration] = [
+        GatewayMigration("core-1-accounts") { db in
+            try db.create(table: "merchant") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("currency", .text).notNull()
+                t.column("country", .text).notNull()
+                t.column("categoryCode", .text).notNull()
+                t.column("address", .text)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "user") { t in
+                t.primaryKey("id", .text)
+                t.belongsTo("merchant", onDelete: .cascade).notNull()
+                t.column("email", .text).notNull().indexed()
+                t.column("passwordHash", .text).notNull()
+                t.column("failedLogins", .integer).notNull().defaults(to: 0)
+                t.column("lockedUntil", .datetime)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "accessToken") { t in
+                t.primaryKey("tokenHash", .text)
+                t.belongsTo("merchant", onDelete: .cascade).notNull()
+                t.belongsTo("user", onDelete: .cascade).notNull()
+                t.column("expiresAt", .datetime).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "clientToken") { t in
+                t.primaryKey("tokenHash", .text)
+                t.belongsTo("merchant", onDelete: .cascade).notNull()
+                t.column("expiresAt", .datetime).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "apiKey") { t in
+                t.primaryKey("keyHash", .text)
+                t.belongsTo("merchant", onDelete: .cascade).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("revokedAt", .datetime)
+            }
+            try db.create(table: "outbox") { t in
+                t.primaryKey("id", .text)
+                t.belongsTo("merchant", onDelete: .cascade).notNull()
+                t.column("channel", .text).notNull()
+                t.column("recipient", .text).notNull()
+                t.column("subject", .text).notNull()
+                t.column("body", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+        },
+        GatewayMigration("core-2-idempotency") { db in
+            try db.create(table: "idempotencyKey") { t in
+                t.belongsTo("merchant", onDelete: .cascade).notNull()
+                t.column("key", .text).notNull()
+                t.column("requestSHA256", .text).notNull()
+                // "inProgress" or "completed"
+                t.column("state", .text).notNull()
+                t.column("httpStatus", .integer)
+                t.column("response", .blob)
+                t.column("createdAt", .datetime).notNull().indexed()
+                t.primaryKey(["merchantId", "key"])
+            }
+        },
+    ]
+}

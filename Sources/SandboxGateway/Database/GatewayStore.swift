@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+
+/// The gateway's database: one SQLite file in WAL mode with `synchronous=FULL` (a write
+/// the gateway answered is on disk), a busy timeout, and every ``GatewayMigrations``
+/// applied at open.
+///
+/// Domain services read and write through ``writer``; every query must be scoped to the
+/// caller's merchant id.
+public struct GatewayStore: Sendable {
+    /// The connection pool: concurrent reads, serialized writes.
+    public let writer: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    public init(path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        writer = try DatabasePool(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        GatewayMigrations.register(&migrator)
+        try migrator.migrate(writer)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import GatewayAPI
+import Hummingbird
+import MPOSCore
+
+/// Stored answers to requests made with an `Idempotency-Key`, per merchant.
+///
+/// The first request with a key runs and its answer (status and body bytes) is stored with
+/// the SHA-256 of the request; a repeat with the same request gets the stored answer byte
+/// for byte (with `Idempotent-Replayed: true`), a repeat with another request gets 409/4090,
+/// and a repeat while the first still runs gets 409/4091. Keys are kept at least 24 hours.
+///
+/// EXTENSION POINT: payment routes wrap their work in ``idempotent(key:merchant:body:scope:_:)``
+/// or ``idempotent(request:context:body:_:)``.
+public struct IdempotencyStore: Sendable {
+    let store: GatewayStore
+    let configuration: SandboxGatewayConfiguration
+
+    /// Runs `work` at most once per `(merchant, key)`.
+    ///
+    /// - Parameters:
+    ///   - key: the client's idempotency key.
+    ///   - merchant: the caller's merchant id.
+    ///   - body: the request body as received.
+    ///   - scope: what else identifies the request (method and path), hashed with the body
+    ///     so the same key on another route is a conflict rather than a replay.
+    ///   - work: performs the request and returns the status and JSON body to store. A
+    ///     ``GatewayError`` it throws is stored and replayed like any answer; any other
+    ///     error forgets the key (the request may be retried) and propagates.
+    public func idempotent(
+        key: IdempotencyKey, merchant: String, body: Data, scope: String = "",
+        _ work: () async throws -> (HTTPResponse.Status, Data)
+    ) async throws -> Response {
+        var fingerprint = Data(scope.utf8)
+        fingerprint.append(0x0A)
+        fingerprint.append(body)
+        let requestHash = Secrets.sha256Hex(fingerprint)
+        let now = configuration.now()
+        let retentionStart = now.addingTimeInterval(-configuration.effectiveKeyRetention)
+
+        enum Claim { case claimed, replay(Int, Data), conflict, inProgress }
+        let claim: Claim = try await store.writer.write { db in
+            if let row = try Row.fetchOne(
+                db,
+                sql: "SELECT requestSHA256, state, httpStatus, response, createdAt FROM idempotencyKey WHERE merchantId = ? AND key = ?",
+                arguments: [merchant, key.rawValue])
+            {
+                let createdAt: Date = row["createdAt"]
+                if createdAt > retentionStart {
+                    let storedHash: String = row["requestSHA256"]
+                    if storedHash != requestHash { return .conflict }
+                    let state: String = row["state"]
+                    if state != "completed" { return .inProgress }
+                    return .replay(row["httpStatus"], row["response"])
+                }
+                try db.execute(
+                    sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ?",
+                    arguments: [merchant, key.rawValue])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO idempotencyKey (merchantId, key, requestSHA256, state, createdAt)
+                    VALUES (?, ?, ?, 'inProgress', ?)
+                    """,
+                arguments: [merchant, key.rawValue, requestHash, now])
+            return .claimed
+        }
+        switch claim {
+        case .conflict:
+            throw GatewayError(
+                code: GatewayErrorCode.idempotencyConflict,
+                "The idempotency key was used before with a different request.")
+        case .inProgress:
+            throw GatewayError(
+                code: GatewayErrorCode.idempotencyInProgress,
+                "A request with this idempotency key is still being processed; retry later.")
+        case .replay(let status, let data):
+            return Self.replayResponse(status: status, data: data)
+        case .claimed:
+            break
+        }
+        let status: HTTPResponse.Status
+        let data: Data
+        do {
+            (status, data) = try await work()
+        } catch let error as GatewayError {
+            status = error.status
+            data = try GatewayResponse.jsonData(error.body)
+        } catch {
+            try? await store.writer.write { db in
+                try db.execute(
+                    sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ? AND state = 'inProgress'",
+                    arguments: [merchant, key.rawValue])
+            }
+            throw error
+        }
+        try await store.writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE idempotencyKey SET state = 'completed', httpStatus = ?, response = ?
+                    WHERE merchantId = ? AND key = ?
+                    """,
+                arguments: [status.code, data, merchant, key.rawValue])
+        }
+        return GatewayResponse.json(data, status: status)
+    }
+
+    /// Reads the `Idempotency-Key` header, the caller's merchant and the body, then runs
+    /// ``idempotent(key:merchant:body:scope:_:)`` scoped to the request's method and path.
+    ///
+    /// - Parameter body: the body already read with ``readBody(_:context:)``.
+    public func idempotent(
+        request: Request, context: GatewayRequestContext, body: Data,
+        _ work: () async throws -> (HTTPResponse.Status, Data)
+    ) async throws -> Response {
+        let merchant = try context.requireMerchant()
+        let key = try context.requireIdempotencyKey(request)
+        return try await idempotent(
+            key: key, merchant: merchant, body: body, scope: "\(request.method) \(request.uri.path)", work)
+    }
+
+    /// The stored answer for `key`, replayed byte for byte, or 404/4040 (409/4091 while in
+    /// progress).
+    public func attempt(key: IdempotencyKey, merchant: String) async throws -> Response {
+        let retentionStart = configuration.now().addingTimeInterval(-configuration.effectiveKeyRetention)
+        let row = try store.writer.read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT state, httpStatus, response FROM idempotencyKey WHERE merchantId = ? AND key = ? AND createdAt > ?",
+                arguments: [merchant, key.rawValue, retentionStart])
+        }
+        guard let row else { throw GatewayError.notFound("No request is known with this idempotency key.") }
+        let state: String = row["state"]
+        guard state == "completed" else {
+            throw GatewayError(
+                code: GatewayErrorCode.idempotencyInProgress,
+                "The request with this idempotency key is still being processed.")
+        }
+        return Self.replayResponse(status: row["httpStatus"], data: row["response"])
+    }
+
+    /// Deletes keys older than the retention (at least 24 hours) by the injected clock.
+    ///
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func purgeExpired() async throws -> Int {
+        let retentionStart = configuration.now().addingTimeInterval(-configuration.effectiveKeyRetention)
+        return try await store.writer.write { db in
+            try db.execute(sql: "DELETE FROM idempotencyKey WHERE createdAt <= ?", arguments: [retentionStart])
+            return db.changesCount
+        }
+    }
+
+    static func replayResponse(status: Int, data: Data) -> Response {
+        var response = GatewayResponse.json(data, status: HTTPResponse.Status(code: status))
+        if let name = HTTPFieldName(GatewayHeaders.idempotentReplayed) {
+            response.headers[name] = "true"
+        }
+        return response
+    }
+}

@@ -1,0 +1,6 @@
+import GRDB
+
+extension GatewayMigrations {
+    /// The payments domain's migrations (owned by the payments work; append only).
+    static let payments: [GatewayMigration] = []
+}

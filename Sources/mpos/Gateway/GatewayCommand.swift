@@ -1,0 +1,127 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import SandboxGateway
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `mpos gateway …`
+struct GatewayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gateway",
+        abstract: "Run the sandbox payment gateway.",
+        subcommands: [GatewayServeCommand.self]
+    )
+}
+
+/// `mpos gateway serve [--host H] [--port N] [--db PATH]`: runs the sandbox gateway until
+/// SIGINT or SIGTERM.
+struct GatewayServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the sandbox gateway over HTTP until interrupted.",
+        discussion: """
+            On the first start with a new database the gateway creates a sandbox merchant and \
+            prints its user, password and API key once: only their hashes are stored. Then it \
+            prints 'listening on http://HOST:PORT' and serves until SIGINT (Ctrl-C) or SIGTERM.
+
+            Examples:
+              mpos gateway serve
+              mpos gateway serve --port 8080 --db /tmp/sandbox.sqlite
+            """
+    )
+
+    @Option(name: .long, help: "Address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "Port to bind; 0 picks a free one.")
+    var port = 8080
+
+    @Option(name: .long, help: "SQLite database file (created if missing).")
+    var db = "./mpos-sandbox.sqlite"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535.")
+        }
+    }
+
+    mutating func run() async throws {
+        let configuration = SandboxGatewayConfiguration(host: host, port: port, databasePath: db, logLevel: .warning)
+        let gateway = try await SandboxGateway.start(configuration)
+        if let credentials = gateway.credentials {
+            say(GatewayServeOutput.credentials(credentials, database: db))
+        }
+        say("listening on \(gateway.baseURL.absoluteString)")
+        let signal = await GatewaySignals.waitForTermination()
+        say("received \(signal), shutting down")
+        await gateway.shutdown()
+        say("stopped")
+    }
+
+    /// Writes a line to standard output unbuffered, so a supervising process sees it at once.
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// What `mpos gateway serve` prints.
+enum GatewayServeOutput {
+    /// The bootstrap credentials block, shown once.
+    static func credentials(_ credentials: SandboxCredentials, database: String) -> String {
+        """
+        created sandbox merchant in \(database) (shown once; only hashes are stored):
+          merchant  \(credentials.merchantID)
+          user      \(credentials.user)
+          password  \(credentials.password)
+          api key   \(credentials.apiKey)
+          e-mail    \(credentials.email)
+        """
+    }
+}
+
+/// Waits for SIGINT or SIGTERM with DispatchSource, so the server can shut down cleanly.
+enum GatewaySignals {
+    static func waitForTermination() async -> String {
+        await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let box = SignalBox(continuation)
+            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { box.resume(name) }
+                source.resume()
+                box.keep(source)
+            }
+        }
+    }
+
+    /// Resumes the continuation once and keeps the signal sources alive.
+    private final class SignalBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<String, Never>?
+        private var sources: [any DispatchSourceSignal] = []
+
+        init(_ continuation: CheckedContinuation<String, Never>) { self.continuation = continuation }
+
+        func keep(_ source: any DispatchSourceSignal) {
+            lock.lock()
+            sources.append(source)
+            lock.unlock()
+        }
+
+        func resume(_ name: String) {
+            lock.lock()
+            let continuation = self.continuation
+            self.continuation = nil
+            let sources = self.sources
+            lock.unlock()
+            continuation?.resume(returning: name)
+            for source in sources { source.cancel() }
+            for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
+        }
+    }
+}
