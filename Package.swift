@@ -97,7 +97,10 @@ let package = Package(
         // Speed figures as JSON lines; not a test.
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator"],
+            dependencies: [
+                "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "SandboxGateway", "SandboxCards", "ReaderSimulator",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Benchmarks"
         ),
         .testTarget(name: "MPOSCoreTests", dependencies: ["MPOSCore"]),
@@ -117,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "SandboxGatewayTests",
             dependencies: [
-                "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV", "MPOSCore",
+                "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV", "MPOSCore", "SandboxCards", "ReaderSimulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

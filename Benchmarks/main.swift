@@ -2,6 +2,8 @@
 //
 //     swift run -c release Benchmarks            # everything
 //     swift run -c release Benchmarks tlv.       # only names starting with "tlv."
+//     swift run -c release Benchmarks gateway    # gateway throughput and latency (with the raw commit rate)
+//     swift run -c release Benchmarks sqlite     # durable single-row commits with the gateway's pragmas
 //
 // Latencies carry "p50" and "p99"; "value" is the median. Run on a quiet machine and compare
 // figures from the same run.
@@ -20,12 +22,13 @@ let prefix = CommandLine.arguments.dropFirst().first ?? ""
 ReaderLinkTCPRuntime.runConcurrencyOnEventLoops()
 
 do {
+    let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
     let synchronous = try tlvBenchmarks()
     let asynchronous = readerLinkBenchmarks()
     let known = synchronous.map(\.name) + asynchronous.map(\.name)
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }
     let selectedAsync = asynchronous.filter { $0.name.hasPrefix(prefix) }
-    if selectedSync.isEmpty && selectedAsync.isEmpty {
+    if selectedSync.isEmpty && selectedAsync.isEmpty && !ranGateway {
         printError("no benchmark name starts with \"\(prefix)\"; known: \(known.joined(separator: ", "))")
         exit(1)
     }

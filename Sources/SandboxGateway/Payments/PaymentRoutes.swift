@@ -1,11 +1,199 @@
+import EMV
+import Foundation
 import GatewayAPI
 import Hummingbird
+import MPOSCore
 
-/// Registers the payment routes (``GatewayRoutes/payments``).
+/// Registers the payment routes (``GatewayRoutes/payments``): card authorisation (sale,
+/// authorisation, pre-authorisation, unreferenced refund), cash, SEPA, capture, tip, void,
+/// reverse, refund, transaction lookup, receipt data, receipt sending and batch close.
 ///
-/// Stub: every route answers 501/5010 until the payments domain replaces this file.
+/// Every route that moves money runs through the core's idempotency helper with the
+/// `Idempotency-Key` header; the body is decoded first, so a malformed body (4000/4001)
+/// never uses up a key.
 public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
-    for route in GatewayRoutes.payments {
-        router.on(route, use: notImplemented)
+    let domain = PaymentDomain.shared(for: environment)
+    let service = domain.payments
+
+    router.on(GatewayRoutes.authorizeCard) { request, context in
+        let merchant = try context.requireMerchant()
+        let body = try await readBody(request, context: context)
+        let input = try decodeJSON(AuthorizeCardRequest.self, from: body)
+        let command = try CardPaymentCommand(input)
+        return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
+            try await answer { try await service.authorize(merchant: merchant, command).apiTransaction }
+        }
+    }
+
+    router.on(GatewayRoutes.cashPayment) { request, context in
+        let merchant = try context.requireMerchant()
+        let body = try await readBody(request, context: context)
+        let input = try decodeJSON(CashPaymentRequest.self, from: body)
+        let command = CashCommand(
+            kind: input.kind, amount: input.amount, currency: input.currency.code,
+            customerReference: input.customerReference, externalID: input.externalID)
+        return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
+            try await answer { try await service.cash(merchant: merchant, command).apiTransaction }
+        }
+    }
+
+    router.on(GatewayRoutes.sepaPayment) { request, context in
+        let merchant = try context.requireMerchant()
+        let body = try await readBody(request, context: context)
+        let input = try decodeJSON(SEPAPaymentRequest.self, from: body)
+        let command = try SEPACommand(input)
+        return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
+            try await answer { try await service.sepa(merchant: merchant, command).apiTransaction }
+        }
+    }
+
+    router.on(GatewayRoutes.transaction) { request, context in
+        let merchant = try context.requireMerchant()
+        let id = try transactionID(context)
+        return try GatewayResponse.json(try await mapped { try await service.transaction(merchant: merchant, id: id) }.apiTransaction)
+    }
+
+    router.on(GatewayRoutes.capture) { request, context in
+        try await followUp(request, context, environment, CaptureRequest.self) { merchant, id, input in
+            try await service.capture(merchant: merchant, id: id, amount: input.amount).followUp
+        }
+    }
+    router.on(GatewayRoutes.tipAdjust) { request, context in
+        try await followUp(request, context, environment, TipAdjustRequest.self) { merchant, id, input in
+            try await service.adjustTip(merchant: merchant, id: id, tip: input.tipAmount).original
+        }
+    }
+    router.on(GatewayRoutes.void) { request, context in
+        try await followUp(request, context, environment, VoidRequest.self) { merchant, id, _ in
+            try await service.void(merchant: merchant, id: id, reversal: false).followUp
+        }
+    }
+    router.on(GatewayRoutes.reverse) { request, context in
+        try await followUp(request, context, environment, ReverseRequest.self) { merchant, id, _ in
+            try await service.void(merchant: merchant, id: id, reversal: true).original
+        }
+    }
+    router.on(GatewayRoutes.refund) { request, context in
+        try await followUp(request, context, environment, RefundRequest.self) { merchant, id, input in
+            try await service.refund(merchant: merchant, id: id, amount: input.amount).followUp
+        }
+    }
+
+    router.on(GatewayRoutes.receipt) { request, context in
+        let merchant = try context.requireMerchant()
+        let id = try transactionID(context)
+        let row = try await mapped { try await service.transaction(merchant: merchant, id: id) }
+        let info = try environment.accounts.merchantInfo(merchantID: merchant, userID: nil)
+        return try GatewayResponse.json(row.receiptData(merchant: info))
+    }
+
+    router.on(GatewayRoutes.sendReceipt) { request, context in
+        let merchant = try context.requireMerchant()
+        let id = try transactionID(context)
+        let body = try await readBody(request, context: context)
+        let input = try decodeJSON(SendReceiptRequest.self, from: body)
+        let row = try await mapped { try await service.transaction(merchant: merchant, id: id) }
+        let address = input.address.trimmingCharacters(in: .whitespaces)
+        switch input.channel {
+        case .email where !PaymentService.isEmail(address):
+            throw GatewayError.invalid("address is not an e-mail address.")
+        case .sms where !PaymentService.isPhone(address):
+            throw GatewayError.invalid("address is not a phone number.")
+        default: break
+        }
+        let info = try environment.accounts.merchantInfo(merchantID: merchant, userID: nil)
+        let receipt = row.receiptData(merchant: info)
+        try environment.accounts.writeOutbox(
+            merchantID: merchant, channel: input.channel, recipient: address,
+            subject: input.channel == .email ? "Your receipt from \(info.name)" : "",
+            body: ReceiptText.render(receipt))
+        return try GatewayResponse.json(Acknowledgement(message: "Receipt queued to the outbox."), status: .accepted)
+    }
+
+    router.on(GatewayRoutes.closeBatch) { request, context in
+        let merchant = try context.requireMerchant()
+        let body = try await readBody(request, context: context)
+        return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
+            try await answer { try await service.closeBatchSummary(merchant: merchant) }
+        }
+    }
+}
+
+/// Runs a follow-up route: merchant, path id, decoded body, then the idempotent work.
+private func followUp<Input: Decodable & Sendable>(
+    _ request: Request, _ context: GatewayRequestContext, _ environment: GatewayEnvironment, _ type: Input.Type,
+    _ work: @escaping @Sendable (String, String, Input) async throws -> LedgerTransaction
+) async throws -> Response {
+    let merchant = try context.requireMerchant()
+    let id = try transactionID(context)
+    let body = try await readBody(request, context: context)
+    let input: Input = body.isEmpty ? try decodeJSON(Input.self, from: Data("{}".utf8)) : try decodeJSON(Input.self, from: body)
+    return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
+        try await answer { try await work(merchant, id, input).apiTransaction }
+    }
+}
+
+/// The `{id}` path parameter.
+func transactionID(_ context: GatewayRequestContext) throws(GatewayError) -> String {
+    guard let id = context.parameters.get("id"), TransactionID(rawValue: id) != nil else {
+        throw GatewayError.notFound("No such transaction.")
+    }
+    return id
+}
+
+/// Runs `work`, turning a broken payment rule into its gateway error.
+func mapped<T>(_ work: () async throws -> T) async throws -> T {
+    do { return try await work() } catch let violation as PaymentRuleViolation {
+        throw GatewayError(code: violation.gatewayCode, violation.message)
+    }
+}
+
+/// Runs `work` and encodes its value as a 200 answer for the idempotency store.
+func answer<T: Encodable>(_ work: () async throws -> T) async throws -> (HTTPResponse.Status, Data) {
+    let value = try await mapped(work)
+    return (.ok, try GatewayResponse.jsonData(value))
+}
+
+extension CardPaymentCommand {
+    /// The command for an API request; hex fields are checked here.
+    init(_ input: AuthorizeCardRequest) throws(GatewayError) {
+        func bytes(_ text: String?, _ field: String) throws(GatewayError) -> [UInt8] {
+            guard let text else { throw GatewayError.invalid("\(field) is required for a card payment.") }
+            guard GatewayValidation.isHex(text), let value = try? Hex.decode(text) else {
+                throw GatewayError.invalid("\(field) must be even-length hex.")
+            }
+            return value
+        }
+        if let masked = input.maskedPAN, !GatewayValidation.isMaskedPAN(masked) {
+            throw GatewayError.invalid("maskedPAN must show at most the first 6 and last 4 digits.")
+        }
+        self.init(
+            kind: input.kind.transactionKind, amount: input.amount, currency: input.currency.code,
+            emvData: input.emvData == nil ? [] : try bytes(input.emvData, "emvData"),
+            encryptedCardData: try bytes(input.encryptedCardData, "encryptedCardData"),
+            ksn: try bytes(input.ksn, "ksn"), maskedPAN: input.maskedPAN, entryMode: input.entryMode, cvm: input.cvm,
+            descriptor: input.statementDescriptor, descriptorSuffix: input.statementDescriptorSuffix,
+            externalID: input.externalID, customerReference: input.customerReference,
+            duplicateCheck: input.duplicateCheck, allowPartialApproval: input.allowPartialApproval,
+            captureMode: input.captureMode)
+    }
+}
+
+extension SEPACommand {
+    /// The command for an API request.
+    init(_ input: SEPAPaymentRequest) throws(GatewayError) {
+        func bytes(_ text: String?, _ field: String) throws(GatewayError) -> [UInt8] {
+            guard let text else { throw GatewayError.invalid("\(field) is required for a SEPA payment.") }
+            guard GatewayValidation.isHex(text), let value = try? Hex.decode(text) else {
+                throw GatewayError.invalid("\(field) must be even-length hex.")
+            }
+            return value
+        }
+        self.init(
+            amount: input.amount, currency: input.currency.code,
+            emvData: input.emvData == nil ? [] : try bytes(input.emvData, "emvData"),
+            encryptedCardData: try bytes(input.encryptedCardData, "encryptedCardData"), ksn: try bytes(input.ksn, "ksn"),
+            maskedPAN: input.maskedPAN, entryMode: input.entryMode, mandateReference: input.mandateReference,
+            customerReference: input.customerReference, externalID: input.externalID)
     }
 }

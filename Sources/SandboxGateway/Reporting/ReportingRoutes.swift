@@ -1,11 +1,153 @@
+import Foundation
+import GRDB
 import GatewayAPI
 import Hummingbird
+import MPOSCore
 
-/// Registers the reporting routes (``GatewayRoutes/reporting``).
-///
-/// Stub: every route answers 501/5010 until the reporting domain replaces this file.
+/// Registers the reporting routes (``GatewayRoutes/reporting``): transaction search,
+/// statistics, the inventory file and the webhook configuration and delivery log.
 public func addReportingRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
-    for route in GatewayRoutes.reporting {
-        router.on(route, use: notImplemented)
+    let pool = environment.store.writer
+    let reporting = ReportingService(database: pool, now: environment.configuration.now)
+
+    router.on(GatewayRoutes.searchTransactions) { request, context in
+        let merchant = try context.requireMerchant()
+        let input = try await decodeBody(request, context: context, as: TransactionSearchRequest.self)
+        let search = try mappedSync {
+            try TransactionSearch(
+                page: input.page, pageSize: input.pageSize, order: input.order == .ascending ? "oldest" : "newest",
+                status: input.status.rawValue, text: input.text)
+        }
+        let page = try await mapped { try await reporting.search(merchant: merchant, search, from: input.from, to: input.to) }
+        return try GatewayResponse.json(
+            TransactionPage(
+                items: page.transactions.map(\.apiTransaction), page: search.page, pageSize: search.pageSize,
+                totalCount: page.total))
+    }
+
+    router.on(GatewayRoutes.statistics) { request, context in
+        let merchant = try context.requireMerchant()
+        let input = try await decodeBody(request, context: context, as: StatisticsRequest.self)
+        let currency = try input.currency ?? environment.accounts.merchantInfo(merchantID: merchant, userID: nil).currency
+        guard let period = StatisticsPeriod(rawValue: input.grouping.rawValue) else {
+            throw GatewayError.invalid("Unknown grouping.")
+        }
+        let groups = try await mapped {
+            try await reporting.statistics(
+                merchant: merchant, from: input.from, to: input.to, period: period, nestByStatus: input.byStatus,
+                currency: currency.code)
+        }
+        let buckets = groups.map { group in
+            StatisticsBucket(
+                periodStart: group.periodStart, label: group.period, count: group.figures.count,
+                turnover: group.figures.turnover, minimum: group.figures.minimum, maximum: group.figures.maximum,
+                average: group.figures.average,
+                byStatus: group.byStatus.map { nested in
+                    nested.keys.sorted().compactMap { key in
+                        guard let status = FinancialStatus(rawValue: key), let f = nested[key] else { return nil }
+                        return StatusStatistics(
+                            status: status, count: f.count, turnover: f.turnover, minimum: f.minimum, maximum: f.maximum,
+                            average: f.average)
+                    }
+                })
+        }
+        return try GatewayResponse.json(StatisticsResponse(currency: currency, grouping: input.grouping, buckets: buckets))
+    }
+
+    router.on(GatewayRoutes.uploadInventory) { request, context in
+        let merchant = try context.requireMerchant()
+        let input = try await decodeBody(request, context: context, as: InventoryUploadRequest.self)
+        let record = try await mapped {
+            try await reporting.uploadInventory(merchant: merchant, version: input.version, content: Array(input.csv.utf8))
+        }
+        return try GatewayResponse.json(record.apiVersion)
+    }
+
+    router.on(GatewayRoutes.downloadInventory) { request, context in
+        let merchant = try context.requireMerchant()
+        let record = try await mapped { try await reporting.inventory(merchant: merchant) }
+        return try GatewayResponse.json(
+            InventoryDocument(version: record.apiVersion, csv: String(decoding: record.content, as: UTF8.self)))
+    }
+
+    router.on(GatewayRoutes.inventoryVersion) { request, context in
+        let merchant = try context.requireMerchant()
+        return try GatewayResponse.json(try await mapped { try await reporting.inventory(merchant: merchant) }.apiVersion)
+    }
+
+    router.on(GatewayRoutes.getWebhookConfig) { request, context in
+        let merchant = try context.requireMerchant()
+        let config = try await pool.read { db in try LedgerWebhookConfig.fetchOne(db, key: merchant) }
+        return try GatewayResponse.json(config.apiResponse)
+    }
+
+    router.on(GatewayRoutes.putWebhookConfig) { request, context in
+        let merchant = try context.requireMerchant()
+        let input = try await decodeBody(request, context: context, as: WebhookConfig.self)
+        if let url = input.callbackURL {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+                parsed.host?.isEmpty == false, url.count <= 2048
+            else { throw GatewayError.invalid("callbackURL must be an http or https URL.") }
+        }
+        if let secret = input.secret, !(16...128).contains(secret.count) {
+            throw GatewayError.invalid("secret must be 16 to 128 characters.")
+        }
+        let now = environment.configuration.now()
+        let saved = try await pool.write { db -> LedgerWebhookConfig? in
+            let current = try LedgerWebhookConfig.fetchOne(db, key: merchant)
+            guard let url = input.callbackURL else {
+                guard var current else { return nil }
+                current.enabled = false
+                current.updatedAt = now
+                try current.update(db)
+                return current
+            }
+            let config = LedgerWebhookConfig(
+                merchantId: merchant, url: url, secret: input.secret ?? current?.secret ?? "", enabled: true,
+                updatedAt: now)
+            try config.save(db)
+            return config
+        }
+        return try GatewayResponse.json(saved.apiResponse)
+    }
+
+    router.on(GatewayRoutes.webhookDeliveries) { request, context in
+        let merchant = try context.requireMerchant()
+        let rows = try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM payment_webhook_delivery WHERE merchant_id = ? ORDER BY id DESC LIMIT 200",
+                arguments: [merchant])
+        }
+        let deliveries = rows.compactMap { row -> WebhookDelivery? in
+            let attempt = WebhookAttempt(row: row)
+            guard let transaction = TransactionID(rawValue: attempt.transactionID) else { return nil }
+            return WebhookDelivery(
+                id: "whd_\(row["id"] as Int64)", transactionID: transaction, url: attempt.url, attempt: attempt.attempt,
+                statusCode: attempt.statusCode, error: attempt.error, attemptedAt: attempt.attemptedAt,
+                succeeded: attempt.succeeded)
+        }
+        return try GatewayResponse.json(WebhookDeliveryList(deliveries: deliveries))
+    }
+}
+
+/// Runs `work`, turning a broken rule into its gateway error.
+func mappedSync<T>(_ work: () throws -> T) throws -> T {
+    do { return try work() } catch let violation as PaymentRuleViolation {
+        throw GatewayError(code: violation.gatewayCode, violation.message)
+    }
+}
+
+extension LedgerInventory {
+    /// The version as the API reports it.
+    var apiVersion: InventoryVersion {
+        InventoryVersion(version: version, uploadedAt: uploadedAt, itemCount: rowCount, sha256: sha256)
+    }
+}
+
+extension Optional where Wrapped == LedgerWebhookConfig {
+    /// The configuration as the API reports it: never the secret.
+    var apiResponse: WebhookConfigResponse {
+        guard let config = self, config.enabled else { return WebhookConfigResponse(callbackURL: nil, hasSecret: self?.secret.isEmpty == false) }
+        return WebhookConfigResponse(callbackURL: config.url, hasSecret: !config.secret.isEmpty)
     }
 }

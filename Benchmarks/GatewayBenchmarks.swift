@@ -1,0 +1,204 @@
+import EMV
+import Foundation
+import GRDB
+import GatewayAPI
+import MPOSCore
+import ReaderSimulator
+import SandboxCards
+import SandboxGateway
+
+/// Gateway figures, measured in one run so they compare:
+///
+/// - `sqlite.durable_commit.throughput`: single-row INSERT transactions per second on a
+///   database opened exactly as the gateway opens its own (``GatewayStore``: WAL,
+///   `synchronous=FULL`, busy timeout), one writer, one row per commit.
+/// - `gateway.authorize.throughput`: card authorisations per second from 32 concurrent
+///   keep-alive clients over loopback HTTP, each request with a fresh, valid ARQC and DUKPT
+///   envelope made by the reader simulator's kernel; with the raw commit rate of the same run
+///   and their ratio.
+/// - `gateway.authorize.latency`: the same requests' latency, p50 and p99 in milliseconds.
+enum GatewayBenchmarks {
+    static let clients = 32
+    static let requestsPerClient = 60
+    static let warmUpPerClient = 5
+    static let commits = 1_500
+
+    /// Runs the benchmarks whose names start with `prefix`; `false` when none does.
+    static func run(prefix: String) async throws -> Bool {
+        let names = ["gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput"]
+        guard names.contains(where: { $0.hasPrefix(prefix) || prefix.hasPrefix($0) }) else { return false }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let commitRate = try durableCommitRate(path: directory.appendingPathComponent("commits.sqlite").path)
+        if "sqlite.durable_commit.throughput".hasPrefix(prefix) || prefix.hasPrefix("sqlite") {
+            emit(name: "sqlite.durable_commit.throughput", unit: "commits/s", value: commitRate, count: commits)
+        }
+        guard "gateway.authorize".hasPrefix(prefix) || prefix.hasPrefix("gateway") else { return true }
+
+        let gateway = try await SandboxGateway.start(
+            SandboxGatewayConfiguration(
+                port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path,
+                passwordHashRounds: 1_000, logLevel: .critical))
+        defer { Task { await gateway.shutdown() } }
+        guard let credentials = gateway.credentials else { throw BenchmarkInputMissing(name: "credentials", looked: []) }
+        let token = try clientToken(port: gateway.port, credentials: credentials)
+
+        let warmUp = try makeRequests(count: clients * warmUpPerClient, salt: 0)
+        _ = try await drive(port: gateway.port, token: token, bodies: warmUp)
+        let bodies = try makeRequests(count: clients * requestsPerClient, salt: 1)
+        let (seconds, latencies) = try await drive(port: gateway.port, token: token, bodies: bodies)
+        let rate = Double(bodies.count) / seconds
+        emit(
+            name: "gateway.authorize.throughput", unit: "auth/s", value: rate,
+            extra: [
+                "clients": Double(clients), "raw_commits_per_s": commitRate,
+                "percent_of_raw_commits": 100 * rate / commitRate,
+            ],
+            count: bodies.count)
+        let sorted = latencies.sorted()
+        emit(
+            name: "gateway.authorize.latency", unit: "ms", value: percentile(sorted, 0.5),
+            extra: ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)], count: sorted.count)
+        return true
+    }
+
+    /// Single-row INSERT transactions per second with the gateway's pragmas.
+    static func durableCommitRate(path: String) throws -> Double {
+        let store = try GatewayStore(path: path)
+        try store.writer.write { db in
+            try db.execute(sql: "CREATE TABLE bench_commit (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
+        }
+        for i in 0..<50 {
+            try store.writer.write { db in try db.execute(sql: "INSERT INTO bench_commit (payload) VALUES (?)", arguments: ["w\(i)"]) }
+        }
+        let start = monotonicNanoseconds()
+        for i in 0..<commits {
+            try store.writer.write { db in
+                try db.execute(sql: "INSERT INTO bench_commit (payload) VALUES (?)", arguments: ["row \(i)"])
+            }
+        }
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        return Double(commits) / seconds
+    }
+
+    /// A client token minted with the merchant's API key, as an SDK gets one from its
+    /// merchant's backend; payments then authenticate with it.
+    static func clientToken(port: Int, credentials: SandboxCredentials) throws -> String {
+        let client = try LoopbackHTTPClient(port: port)
+        let body = try GatewayJSON.makeEncoder().encode(ClientTokenRequest(lifetimeSeconds: 3600))
+        let (status, reply) = try client.send(
+            method: "POST", path: GatewayPaths.clientTokens,
+            headers: [("Content-Type", "application/json"), (GatewayHeaders.apiKey, credentials.apiKey)], body: Array(body))
+        guard status == 200 || status == 201 else {
+            throw LoopbackHTTPClient.Failure(description: "client token answered \(status)")
+        }
+        return try GatewayJSON.makeDecoder().decode(ClientToken.self, from: Data(reply)).token
+    }
+
+    /// Authorisation bodies with valid cryptograms, spread over several cards so no card
+    /// runs out of balance; amounts avoid the scenario triggers.
+    static func makeRequests(count: Int, salt: UInt32) throws -> [[UInt8]] {
+        let cards = ["visa-credit", "mastercard-2series", "discover", "unionpay", "amex", "signature"].compactMap {
+            SandboxCards.card(id: $0)
+        }
+        var kernels = try cards.enumerated().map { index, card in
+            EMVKernel(
+                card: try SimulatedCard(card: card), reader: try EMVKernel.sandboxReader(derivationID: 100 + UInt32(index) + salt * 16),
+                terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
+        }
+        let encoder = GatewayJSON.makeEncoder()
+        var bodies: [[UInt8]] = []
+        bodies.reserveCapacity(count)
+        for i in 0..<count {
+            let k = i % kernels.count
+            let amount = Int64(100 + (i % 7) * 10)
+            var step = kernels[k].start(KernelTransaction(amount: amount, currency: .eur, entryMode: .chip))
+            var data: AuthorizationData?
+            for _ in 0..<5 {
+                switch step {
+                case .selectApplication: step = kernels[k].selectApplication(at: 0)
+                case .enterPIN: step = kernels[k].enterPIN(SandboxCards.pin)
+                case .goOnline(let authorization): data = authorization
+                default: break
+                }
+                if data != nil { break }
+            }
+            guard let data else { throw LoopbackHTTPClient.Failure(description: "kernel did not go online: \(step)") }
+            kernels[k].cancel()
+            let request = AuthorizeCardRequest(
+                kind: .sale, amount: amount, currency: .eur, emvData: Hex.encode(data.emvData),
+                encryptedCardData: Hex.encode(data.encryptedCardData), ksn: Hex.encode(data.ksn),
+                maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm, duplicateCheck: false)
+            bodies.append(Array(try encoder.encode(request)))
+        }
+        return bodies
+    }
+
+    /// Sends `bodies` from `clients` threads, each on its own keep-alive connection; returns the
+    /// wall time and every request's latency in milliseconds.
+    static func drive(port: Int, token: String, bodies: [[UInt8]]) async throws -> (Double, [Double]) {
+        let results = ResultsBox(count: clients)
+        let group = DispatchGroup()
+        let start = monotonicNanoseconds()
+        for c in 0..<clients {
+            group.enter()
+            let slice = stride(from: c, to: bodies.count, by: clients).map { bodies[$0] }
+            let thread = Thread {
+                defer { group.leave() }
+                do {
+                    let client = try LoopbackHTTPClient(port: port)
+                    var latencies: [Double] = []
+                    for body in slice {
+                        let began = monotonicNanoseconds()
+                        let (status, reply) = try client.send(
+                            method: "POST", path: GatewayPaths.authorizeCard,
+                            headers: [
+                                ("Content-Type", "application/json"), ("Authorization", "Bearer \(token)"),
+                                ("Idempotency-Key", IdempotencyKey().rawValue),
+                            ], body: body)
+                        guard status == 200 else {
+                            throw LoopbackHTTPClient.Failure(
+                                description: "authorize answered \(status): \(String(decoding: reply.prefix(200), as: UTF8.self))")
+                        }
+                        latencies.append(Double(monotonicNanoseconds() - began) / 1e6)
+                    }
+                    results.set(c, .success(latencies))
+                } catch { results.set(c, .failure(error)) }
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            group.notify(queue: .global()) { continuation.resume() }
+        }
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        var all: [Double] = []
+        for result in results.all {
+            switch result {
+            case .success(let latencies): all += latencies
+            case .failure(let error): throw error
+            case nil: throw LoopbackHTTPClient.Failure(description: "a client thread did not finish")
+            }
+        }
+        return (seconds, all)
+    }
+}
+
+/// Per-thread results, each slot written once by its thread before the group is left.
+final class ResultsBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<[Double], any Error>?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ result: Result<[Double], any Error>) {
+        lock.lock()
+        slots[index] = result
+        lock.unlock()
+    }
+    var all: [Result<[Double], any Error>?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+
+/// The payment ledger's tables, as GRDB migrations the gateway core runs with its own.
+///
+/// No column holds a full card number, track data or a CVV: cards are recognised by a keyed
+/// fingerprint (``CardFingerprinter``) and shown by their masked number.
+public enum LedgerSchema {
+    /// Registers the ledger's tables alone, for tests that run without the gateway core.
+    public static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("payments-1-ledger") { db in try createV1(db) }
+        migrator.registerMigration("reporting-1-inventory") { db in try createInventory(db) }
+    }
+
+    /// The payments tables: secret, batches, transactions, SEPA mandates, webhook
+    /// configuration and delivery log.
+    @Sendable static func createV1(_ db: Database) throws {
+        // The key of card fingerprints, made once per database. Sandbox trade-off: it lives
+        // beside the fingerprints; a production gateway would keep it in a key store.
+        try db.create(table: "payment_secret") { t in
+            t.column("name", .text).primaryKey()
+            t.column("value", .blob).notNull()
+        }
+        try db.execute(
+            sql: "INSERT INTO payment_secret (name, value) VALUES ('card_fingerprint', ?)",
+            arguments: [Data(CardFingerprinter.randomSecret())])
+        try db.create(table: "payment_batch") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("merchant_id", .text).notNull()
+            t.column("status", .text).notNull()  // open | closed
+            t.column("opened_at", .datetime).notNull()
+            t.column("closed_at", .datetime)
+            t.column("transaction_count", .integer).notNull().defaults(to: 0)
+            t.column("net_amount", .integer).notNull().defaults(to: 0)
+        }
+        try db.create(
+            index: "payment_batch_open", on: "payment_batch", columns: ["merchant_id"], unique: true,
+            condition: Column("status") == "open")
+
+        try db.create(table: "payment_transaction") { t in
+            t.autoIncrementedPrimaryKey("seq")
+            t.column("id", .text).notNull().unique()
+            t.column("merchant_id", .text).notNull()
+            t.column("kind", .text).notNull()
+            t.column("status", .text).notNull()
+            t.column("original_id", .text)
+            t.column("amount_requested", .integer).notNull()
+            t.column("amount_approved", .integer).notNull().defaults(to: 0)
+            t.column("amount_captured", .integer).notNull().defaults(to: 0)
+            t.column("amount_refunded", .integer).notNull().defaults(to: 0)
+            t.column("amount_tip", .integer).notNull().defaults(to: 0)
+            // The requested amount in whole major units, for "amount without decimals" search.
+            t.column("amount_major", .integer).notNull()
+            t.column("currency", .text).notNull()
+            t.column("response_code", .text)
+            t.column("auth_code", .text)
+            t.column("acquirer_message", .text)
+            t.column("batch_id", .integer).references("payment_batch")
+            t.column("card_fingerprint", .text)
+            t.column("masked_pan", .text)
+            t.column("brand", .text)
+            t.column("expiry", .text)
+            t.column("cardholder_name", .text)
+            t.column("entry_mode", .text)
+            t.column("cvm", .text)
+            t.column("aid", .text)
+            t.column("application_label", .text)
+            t.column("tvr", .text)
+            t.column("tsi", .text)
+            t.column("issuer_authentication_data", .text)
+            t.column("customer_reference", .text)
+            t.column("external_id", .text)
+            t.column("descriptor", .text)
+            t.column("capture_mode", .text)
+            t.column("allow_partial", .boolean).notNull().defaults(to: false)
+            t.column("created_at", .datetime).notNull()
+            t.column("updated_at", .datetime).notNull()
+        }
+        try db.create(index: "payment_transaction_merchant_time", on: "payment_transaction", columns: ["merchant_id", "created_at"])
+        try db.create(
+            index: "payment_transaction_fingerprint", on: "payment_transaction",
+            columns: ["merchant_id", "card_fingerprint", "created_at"])
+        try db.create(index: "payment_transaction_original", on: "payment_transaction", columns: ["original_id"])
+        try db.create(index: "payment_transaction_batch", on: "payment_transaction", columns: ["batch_id"])
+
+        // A SEPA direct debit's mandate: the card identified the account; no IBAN is kept.
+        try db.create(table: "payment_sepa") { t in
+            t.column("transaction_id", .text).primaryKey().references("payment_transaction", column: "id")
+            t.column("mandate_reference", .text).notNull()
+            t.column("signed_at", .datetime).notNull()
+        }
+        try db.create(table: "payment_webhook_config") { t in
+            t.column("merchant_id", .text).primaryKey()
+            t.column("url", .text).notNull()
+            t.column("secret", .text).notNull()
+            t.column("enabled", .boolean).notNull()
+            t.column("updated_at", .datetime).notNull()
+        }
+        try db.create(table: "payment_webhook_delivery") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("merchant_id", .text).notNull()
+            t.column("event_id", .text).notNull()
+            t.column("transaction_id", .text).notNull()
+            t.column("url", .text).notNull()
+            t.column("attempt", .integer).notNull()
+            t.column("status_code", .integer)
+            t.column("error", .text)
+            t.column("succeeded", .boolean).notNull()
+            t.column("attempted_at", .datetime).notNull()
+            t.column("next_attempt_at", .datetime)
+        }
+        try db.create(index: "payment_webhook_delivery_merchant", on: "payment_webhook_delivery", columns: ["merchant_id", "id"])
+    }
+
+    /// The reporting domain's inventory versions.
+    @Sendable static func createInventory(_ db: Database) throws {
+        try db.create(table: "payment_inventory") { t in
+            t.column("merchant_id", .text).notNull()
+            t.column("version", .integer).notNull()
+            t.column("content", .blob).notNull()
+            t.column("sha256", .text).notNull()
+            t.column("columns", .text).notNull()
+            t.column("row_count", .integer).notNull()
+            t.column("uploaded_at", .datetime).notNull()
+            t.primaryKey(["merchant_id", "version"])
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import GRDB
+
+/// Runs ledger writes. Each body runs in a transaction of its own (a savepoint when writes
+/// are grouped), so a body that throws changes nothing.
+public protocol LedgerWriter: Sendable {
+    /// Runs `body` in a write transaction and returns its result once durably committed.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T
+}
+
+/// One SQLite transaction per write: the simplest writer.
+public struct DirectLedgerWriter: LedgerWriter {
+    /// The database.
+    public let database: any DatabaseWriter
+
+    /// Creates a writer over `database`.
+    public init(database: any DatabaseWriter) { self.database = database }
+
+    /// Runs `body` in its own transaction.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.write(body)
+    }
+}
+
+/// Group commit: writes that arrive while a commit is in flight are run together in the next
+/// transaction, each in a savepoint of its own, so many concurrent payments share one fsync.
+///
+/// A body that throws rolls back to its savepoint and its caller gets the error; the other
+/// bodies of the group still commit. Every caller returns only after the group's commit.
+public actor GroupCommitLedgerWriter: LedgerWriter {
+    /// One queued body: runs it in a savepoint, records a failed commit, resumes its caller.
+    private struct Job: Sendable {
+        let run: @Sendable (Database) -> Void
+        let commitFailed: @Sendable (any Error) -> Void
+        let resume: @Sendable () -> Void
+    }
+
+    /// The database.
+    public nonisolated let database: any DatabaseWriter
+    /// The most bodies one transaction takes.
+    public nonisolated let maximumGroupSize: Int
+    private var pending: [Job] = []
+    private var flushing = false
+
+    /// Creates a writer over `database`.
+    public init(database: any DatabaseWriter, maximumGroupSize: Int = 256) {
+        self.database = database
+        self.maximumGroupSize = maximumGroupSize
+    }
+
+    /// Queues `body` for the next group and waits for its commit.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let box = ResultBox<T>(continuation)
+            pending.append(
+                Job(
+                    run: { db in
+                        do {
+                            var value: T?
+                            try db.inSavepoint {
+                                value = try body(db)
+                                return .commit
+                            }
+                            box.result = .success(value!)
+                        } catch { box.result = .failure(error) }
+                    },
+                    commitFailed: { box.result = .failure($0) },
+                    resume: { box.resume() }))
+            if !flushing {
+                flushing = true
+                Task { await self.flushLoop() }
+            }
+        }
+    }
+
+    private func flushLoop() async {
+        while !pending.isEmpty {
+            let group = Array(pending.prefix(maximumGroupSize))
+            pending.removeFirst(group.count)
+            await Self.commit(group, to: database)
+        }
+        flushing = false
+    }
+
+    private static func commit(_ group: [Job], to database: any DatabaseWriter) async {
+        do {
+            try await database.writeWithoutTransaction { db in
+                try db.inTransaction {
+                    for job in group { job.run(db) }
+                    return .commit
+                }
+            }
+        } catch {
+            for job in group { job.commitFailed(error) }
+        }
+        for job in group { job.resume() }
+    }
+}
+
+/// Holds one job's result until its group commits, then resumes the caller once. Written by
+/// the database thread and read after the commit, which orders the two.
+private final class ResultBox<T: Sendable>: @unchecked Sendable {
+    private var continuation: CheckedContinuation<T, any Error>?
+    var result: Result<T, any Error>?
+
+    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = continuation }
+
+    func resume() {
+        guard let continuation else { return }
+        self.continuation = nil
+        continuation.resume(with: result ?? .failure(CancellationError()))
+    }
+}

@@ -1,0 +1,45 @@
+import EMV
+import Foundation
+import MPOSCore
+import SandboxCards
+
+/// The gateway's issuer: the sandbox issuer of `SandboxCards`, which opens the DUKPT envelope,
+/// finds the test card, verifies the ARQC and decides by the card's balance and the scenario
+/// amounts.
+public struct SandboxCardIssuer: PaymentIssuer {
+    /// The issuer policy.
+    public let issuer: SandboxIssuer
+
+    /// Creates the adapter over the sandbox catalog (or another issuer, for tests).
+    public init(issuer: SandboxIssuer = SandboxIssuer()) { self.issuer = issuer }
+
+    /// Verifies with ``SandboxIssuer/verify(emvData:encryptedCardData:ksn:maskedPAN:)``; the
+    /// decision runs later with the card's spend so far.
+    public func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation) -> IssuerVerification {
+        let verified: VerifiedAuthorization
+        do {
+            verified = try issuer.verify(
+                emvData: request.emvData, encryptedCardData: request.encryptedCardData, ksn: request.ksn,
+                maskedPAN: request.maskedPAN)
+        } catch {
+            // The error's message never carries the PAN; its masked PAN is not echoed either.
+            throw PaymentRuleViolation(.cardDataRejected, "The card data was refused: \(error.kind.name).")
+        }
+        let card = verified.card
+        let issuer = self.issuer
+        let amount = request.amount
+        let currency = request.currency
+        return IssuerVerification(
+            pan: card.pan, expiry: card.expiry, cardholderName: verified.cardData.cardholderName ?? card.cardholderName,
+            brand: card.scheme.rawValue
+        ) { spent, now in
+            let decision = issuer.decide(
+                verified, amount: amount, currency: currency, now: now, allowPartial: allowPartial, spentSoFar: spent)
+            return IssuerAnswer(
+                approved: decision.isApproved, approvedAmount: decision.isApproved ? decision.approvedAmount : nil,
+                responseCode: decision.responseCode, authorizationCode: decision.authorizationCode,
+                message: decision.isApproved ? (decision.isPartial ? "Partially approved" : "Approved") : decision.reason,
+                issuerAuthenticationData: decision.issuerAuthenticationData)
+        }
+    }
+}

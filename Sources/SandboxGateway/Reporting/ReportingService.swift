@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import MPOSCore
+
+/// Reporting over the ledger: transaction search, receipt data, statistics and the inventory
+/// file. Reads run on the pool's readers, concurrently with payments.
+public struct ReportingService: Sendable {
+    /// The ledger database.
+    public let database: any DatabaseWriter
+    /// The current time.
+    public let now: @Sendable () -> Date
+
+    /// Creates the service.
+    public init(database: any DatabaseWriter, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.now = now
+    }
+
+    /// One page of search results.
+    public struct Page: Sendable {
+        /// The rows on this page.
+        public var transactions: [LedgerTransaction]
+        /// Matching rows in all.
+        public var total: Int
+    }
+
+    /// Runs a search for `merchant`, optionally within `[from, to]`.
+    public func search(merchant: String, _ search: TransactionSearch, from: Date? = nil, to: Date? = nil) async throws
+        -> Page
+    {
+        var (condition, arguments) = search.condition(merchant: merchant)
+        if let from {
+            condition += " AND created_at >= ?"
+            arguments += [from]
+        }
+        if let to {
+            condition += " AND created_at <= ?"
+            arguments += [to]
+        }
+        let finalCondition = condition
+        let finalArguments = arguments
+        return try await database.read { db in
+            let total = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM payment_transaction WHERE \(finalCondition)", arguments: finalArguments) ?? 0
+            var pageArguments = finalArguments
+            pageArguments += [search.pageSize, search.offset]
+            let rows = try LedgerTransaction.fetchAll(
+                db,
+                sql: "SELECT * FROM payment_transaction WHERE \(finalCondition) ORDER BY \(search.orderBy) LIMIT ? OFFSET ?",
+                arguments: pageArguments)
+            return Page(transactions: rows, total: total)
+        }
+    }
+
+    /// Statistics over `[from, to]` (inclusive, UTC) in one currency, grouped by `period`,
+    /// optionally nested by status. Turnover counts approved sales, captures, cash and SEPA
+    /// payments (tips included) minus refunds; min, max and average are over those
+    /// transactions' signed totals. Nested figures cover every status, declines included.
+    public func statistics(
+        merchant: String, from: Date, to: Date, period: StatisticsPeriod, nestByStatus: Bool, currency: String
+    ) async throws -> [StatisticsGroup] {
+        guard from <= to else { throw PaymentRuleViolation(.invalidField, "from must not be after to.") }
+        return try await database.read { db in
+            var aggregator = StatisticsAggregator(period: period, nestByStatus: nestByStatus)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT kind, status, amount_requested, amount_captured, amount_tip, created_at
+                    FROM payment_transaction
+                    WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at <= ?
+                      AND kind IN ('sale', 'capture', 'cash', 'sepa', 'refund')
+                    """, arguments: [merchant, currency, from, to])
+            while let row = try rows.next() {
+                let status = FinancialStatus(rawValue: row["status"]) ?? .failed
+                let counts = status == .approved || status == .partiallyApproved || status == .refunded
+                let kind: String = row["kind"]
+                let captured: Int64 = row["amount_captured"]
+                let tip: Int64 = row["amount_tip"]
+                let requested: Int64 = row["amount_requested"]
+                let total = counts || status == .reversed ? captured + tip : requested
+                aggregator.add(
+                    amount: kind == "refund" ? -total : total, currency: currency, status: status,
+                    at: row["created_at"], counts: counts)
+            }
+            return aggregator.result
+        }
+    }
+
+    /// Stores inventory version `version` for the merchant; it must be greater than the
+    /// current one.
+    public func uploadInventory(merchant: String, version: Int, content: [UInt8]) async throws -> LedgerInventory {
+        let summary = try InventoryCSV.validate(content)
+        let time = now()
+        let sha256 = InventoryCSV.sha256Hex(content)
+        return try await database.write { db in
+            let current = try Int.fetchOne(
+                db, sql: "SELECT MAX(version) FROM payment_inventory WHERE merchant_id = ?", arguments: [merchant]) ?? 0
+            guard version > current else {
+                throw PaymentRuleViolation(
+                    .conflict, "version must be greater than the current version \(current).")
+            }
+            let record = LedgerInventory(
+                merchantId: merchant, version: version, content: Data(content), sha256: sha256,
+                columns: summary.columns.joined(separator: ","), rowCount: summary.rowCount, uploadedAt: time)
+            try record.insert(db)
+            return record
+        }
+    }
+
+    /// The merchant's latest inventory, or a given version.
+    public func inventory(merchant: String, version: Int? = nil) async throws -> LedgerInventory {
+        try await database.read { db in
+            let request =
+                version.map {
+                    LedgerInventory.filter(Column("merchant_id") == merchant && Column("version") == $0)
+                } ?? LedgerInventory.filter(Column("merchant_id") == merchant).order(Column("version").desc)
+            guard let record = try request.fetchOne(db) else {
+                throw PaymentRuleViolation(.notFound, "No inventory has been uploaded.")
+            }
+            return record
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// Turns committed transaction changes into webhook deliveries for merchants that configured
+/// a webhook, and keeps the delivery log in the ledger database.
+public struct WebhookNotifier: Sendable {
+    /// Posts and retries.
+    public let dispatcher: WebhookDispatcher
+    /// The display name put in `merchant_name`, by merchant id.
+    public let merchantName: @Sendable (String) -> String?
+
+    /// Creates a notifier.
+    public init(dispatcher: WebhookDispatcher, merchantName: @escaping @Sendable (String) -> String? = { _ in nil }) {
+        self.dispatcher = dispatcher
+        self.merchantName = merchantName
+    }
+
+    /// The merchant's enabled webhook, read inside the writing transaction so the decision to
+    /// notify matches the committed state.
+    static func config(_ db: Database, merchant: String) throws -> LedgerWebhookConfig? {
+        try LedgerWebhookConfig.filter(Column("merchant_id") == merchant && Column("enabled") == true).fetchOne(db)
+    }
+
+    /// Queues one delivery per changed transaction.
+    public func notify(_ rows: [LedgerTransaction], config: LedgerWebhookConfig?) async {
+        guard let config, let url = URL(string: config.url) else { return }
+        for row in rows {
+            guard let body = try? body(for: row) else { continue }
+            var generator = SystemRandomNumberGenerator()
+            let eventID = "evt_" + String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 16)
+            await dispatcher.enqueue(
+                .init(
+                    eventID: eventID, merchantID: row.merchantId, transactionID: row.id, body: body, url: url,
+                    secret: config.secret.isEmpty ? nil : config.secret))
+        }
+    }
+
+    /// The callback body for a transaction's current state: the Accept callback's fields, the
+    /// card number masked.
+    public func body(for row: LedgerTransaction) throws -> [UInt8] {
+        try WebhookBody.encode(row, merchantName: merchantName(row.merchantId) ?? row.merchantId)
+    }
+}
+
+/// The delivery log in the `payment_webhook_delivery` table.
+public struct SQLiteWebhookDeliveryLog: WebhookDeliveryLog {
+    /// The ledger database.
+    public let database: any DatabaseWriter
+
+    /// Creates a log.
+    public init(database: any DatabaseWriter) { self.database = database }
+
+    /// Stores one attempt; a failure to log is dropped rather than failing the delivery.
+    public func record(_ attempt: WebhookAttempt) async {
+        try? await database.write { db in try attempt.insert(db) }
+    }
+
+    /// The merchant's most recent attempts, newest first.
+    public static func recent(_ db: Database, merchant: String, limit: Int) throws -> [WebhookAttempt] {
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM payment_webhook_delivery WHERE merchant_id = ? ORDER BY id DESC LIMIT ?",
+            arguments: [merchant, limit]
+        ).map(WebhookAttempt.init(row:))
+    }
+}

@@ -1,0 +1,44 @@
+import CardCrypto
+import EMV
+import Foundation
+import MPOSCore
+import ReaderSimulator
+import SandboxCards
+import Synchronization
+
+/// Produces real authorisation data (ARQC over the EMV data, DUKPT-sealed card data) with the
+/// reader simulator's EMV kernel, the way a reader would for the gateway.
+enum SimulatedTerminal {
+    /// DUKPT counters and ATCs must differ between requests; one process-wide sequence.
+    private static let sequence = Atomic<UInt32>(1)
+
+    enum Failure: Error { case kernel(String) }
+
+    /// Runs the kernel for `card` until it wants to go online; enters the sandbox PIN and
+    /// picks the first application when asked.
+    static func authorization(
+        card: SandboxCard, amount: Int64, currency: Currency = .eur, kind: TransactionKind = .sale,
+        entryMode: CardEntryMode? = nil
+    ) throws -> AuthorizationData {
+        let next = sequence.add(1, ordering: .relaxed).newValue
+        let simulated = try SimulatedCard(card: card, atc: UInt16(truncatingIfNeeded: next))
+        let reader = try EMVKernel.sandboxReader(derivationID: 1, counter: next)
+        var kernel = EMVKernel(
+            card: simulated, reader: reader, terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
+        let mode = entryMode ?? (card.interfaces.contains(.chip) ? .chip : .magstripe)
+        var step = kernel.start(KernelTransaction(kind: kind, amount: amount, currency: currency, entryMode: mode))
+        for _ in 0..<5 {
+            switch step {
+            case .selectApplication: step = kernel.selectApplication(at: 0)
+            case .enterPIN: step = kernel.enterPIN(SandboxCards.pin)
+            case .goOnline(let data): return data
+            case .completed(let outcome): throw Failure.kernel("completed offline: \(outcome.reason)")
+            case .failed(let failure): throw Failure.kernel("\(failure)")
+            }
+        }
+        throw Failure.kernel("too many steps")
+    }
+
+    /// The catalog card with `id`.
+    static func card(_ id: String) -> SandboxCard { SandboxCards.card(id: id)! }
+}
