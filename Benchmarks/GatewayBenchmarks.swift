@@ -18,22 +18,28 @@ import SandboxGateway
 ///   and their ratio.
 /// - `gateway.authorize.latency`: the same requests' latency, p50 and p99 in milliseconds.
 enum GatewayBenchmarks {
-    static let clients = 32
+    /// Concurrent clients: 32, or `MPOS_BENCH_CLIENTS` to study scaling.
+    static let clients = ProcessInfo.processInfo.environment["MPOS_BENCH_CLIENTS"].flatMap(Int.init) ?? 32
     static let requestsPerClient = 60
     static let warmUpPerClient = 5
     static let commits = 1_500
 
     /// Runs the benchmarks whose names start with `prefix`; `false` when none does.
     static func run(prefix: String) async throws -> Bool {
-        let names = ["gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput"]
+        let names = [
+            "gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput",
+        ]
         guard names.contains(where: { $0.hasPrefix(prefix) || prefix.hasPrefix($0) }) else { return false }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-bench-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mposkit-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let commitRate = try durableCommitRate(path: directory.appendingPathComponent("commits.sqlite").path)
         if "sqlite.durable_commit.throughput".hasPrefix(prefix) || prefix.hasPrefix("sqlite") {
-            emit(name: "sqlite.durable_commit.throughput", unit: "commits/s", value: commitRate, count: commits)
+            emit(
+                name: "sqlite.durable_commit.throughput", unit: "commits/s", value: commitRate, count: commits
+            )
         }
         guard "gateway.authorize".hasPrefix(prefix) || prefix.hasPrefix("gateway") else { return true }
 
@@ -42,7 +48,9 @@ enum GatewayBenchmarks {
                 port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path,
                 passwordHashRounds: 1_000, logLevel: .critical))
         defer { Task { await gateway.shutdown() } }
-        guard let credentials = gateway.credentials else { throw BenchmarkInputMissing(name: "credentials", looked: []) }
+        guard let credentials = gateway.credentials else {
+            throw BenchmarkInputMissing(name: "credentials", looked: [])
+        }
         let token = try clientToken(port: gateway.port, credentials: credentials)
 
         let warmUp = try makeRequests(count: clients * warmUpPerClient, salt: 0)
@@ -71,7 +79,9 @@ enum GatewayBenchmarks {
             try db.execute(sql: "CREATE TABLE bench_commit (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
         }
         for i in 0..<50 {
-            try store.writer.write { db in try db.execute(sql: "INSERT INTO bench_commit (payload) VALUES (?)", arguments: ["w\(i)"]) }
+            try store.writer.write { db in
+                try db.execute(sql: "INSERT INTO bench_commit (payload) VALUES (?)", arguments: ["w\(i)"])
+            }
         }
         let start = monotonicNanoseconds()
         for i in 0..<commits {
@@ -90,7 +100,8 @@ enum GatewayBenchmarks {
         let body = try GatewayJSON.makeEncoder().encode(ClientTokenRequest(lifetimeSeconds: 3600))
         let (status, reply) = try client.send(
             method: "POST", path: GatewayPaths.clientTokens,
-            headers: [("Content-Type", "application/json"), (GatewayHeaders.apiKey, credentials.apiKey)], body: Array(body))
+            headers: [("Content-Type", "application/json"), (GatewayHeaders.apiKey, credentials.apiKey)],
+            body: Array(body))
         guard status == 200 || status == 201 else {
             throw LoopbackHTTPClient.Failure(description: "client token answered \(status)")
         }
@@ -100,12 +111,14 @@ enum GatewayBenchmarks {
     /// Authorisation bodies with valid cryptograms, spread over several cards so no card
     /// runs out of balance; amounts avoid the scenario triggers.
     static func makeRequests(count: Int, salt: UInt32) throws -> [[UInt8]] {
-        let cards = ["visa-credit", "mastercard-2series", "discover", "unionpay", "amex", "signature"].compactMap {
-            SandboxCards.card(id: $0)
-        }
+        let cards = ["visa-credit", "mastercard-2series", "discover", "unionpay", "amex", "signature"]
+            .compactMap {
+                SandboxCards.card(id: $0)
+            }
         var kernels = try cards.enumerated().map { index, card in
             EMVKernel(
-                card: try SimulatedCard(card: card), reader: try EMVKernel.sandboxReader(derivationID: 100 + UInt32(index) + salt * 16),
+                card: try SimulatedCard(card: card),
+                reader: try EMVKernel.sandboxReader(derivationID: 100 + UInt32(index) + salt * 16),
                 terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
         }
         let encoder = GatewayJSON.makeEncoder()
@@ -125,7 +138,9 @@ enum GatewayBenchmarks {
                 }
                 if data != nil { break }
             }
-            guard let data else { throw LoopbackHTTPClient.Failure(description: "kernel did not go online: \(step)") }
+            guard let data else {
+                throw LoopbackHTTPClient.Failure(description: "kernel did not go online: \(step)")
+            }
             kernels[k].cancel()
             let request = AuthorizeCardRequest(
                 kind: .sale, amount: amount, currency: .eur, emvData: Hex.encode(data.emvData),
@@ -160,7 +175,9 @@ enum GatewayBenchmarks {
                             ], body: body)
                         guard status == 200 else {
                             throw LoopbackHTTPClient.Failure(
-                                description: "authorize answered \(status): \(String(decoding: reply.prefix(200), as: UTF8.self))")
+                                description:
+                                    "authorize answered \(status): \(String(decoding: reply.prefix(200), as: UTF8.self))"
+                            )
                         }
                         latencies.append(Double(monotonicNanoseconds() - began) / 1e6)
                     }
@@ -200,5 +217,36 @@ final class ResultsBox: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return slots
+    }
+}
+
+extension GatewayBenchmarks {
+    /// `gateway.issuer.verify`: one sandbox issuer verification and decision (DUKPT envelope
+    /// opened, ARQC checked, decision with ARPC), the CPU part of every authorisation.
+    static func issuerBenchmark() throws -> Benchmark {
+        let card = SandboxCards.card(id: "visa-credit")!
+        var kernel = EMVKernel(
+            card: try SimulatedCard(card: card), reader: try EMVKernel.sandboxReader(derivationID: 7),
+            terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
+        var step = kernel.start(KernelTransaction(amount: 1_00, currency: .eur, entryMode: .chip))
+        if case .enterPIN = step { step = kernel.enterPIN(SandboxCards.pin) }
+        guard case .goOnline(let data) = step else {
+            throw LoopbackHTTPClient.Failure(description: "kernel did not go online: \(step)")
+        }
+        let issuer = SandboxIssuer()
+        return Benchmark(
+            name: "gateway.issuer.verify", unit: "ns",
+            run: { count in
+                var total = 0
+                for _ in 0..<count {
+                    let verified = try issuer.verify(
+                        emvData: data.emvData, encryptedCardData: data.encryptedCardData, ksn: data.ksn)
+                    let decision = issuer.decide(
+                        verified, amount: 1_00, currency: .eur, now: Date(), allowPartial: false,
+                        spentSoFar: 0)
+                    total &+= decision.responseCode.count
+                }
+                return total
+            }, batch: 20, batches: 50)
     }
 }

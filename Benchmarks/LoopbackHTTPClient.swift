@@ -42,7 +42,9 @@ final class LoopbackHTTPClient {
     deinit { close(fd) }
 
     /// Sends one request and returns the status and body.
-    func send(method: String, path: String, headers: [(String, String)], body: [UInt8]) throws -> (Int, [UInt8]) {
+    func send(method: String, path: String, headers: [(String, String)], body: [UInt8]) throws -> (
+        Int, [UInt8]
+    ) {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"

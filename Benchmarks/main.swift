@@ -23,7 +23,7 @@ ReaderLinkTCPRuntime.runConcurrencyOnEventLoops()
 
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
-    let synchronous = try tlvBenchmarks()
+    let synchronous = try tlvBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
     let asynchronous = readerLinkBenchmarks()
     let known = synchronous.map(\.name) + asynchronous.map(\.name)
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }

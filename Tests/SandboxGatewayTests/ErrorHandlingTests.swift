@@ -15,7 +15,8 @@ struct ErrorHandlingTests {
         for route in GatewayRoutes.all where route.hasJSONBody {
             let path = GatewayPaths.filling(route.path, ["id": "tx_unknown", "key": "k1"])
             let reply = try await harness.send(
-                HTTPRequest.Method(rawValue: route.method)!, path, body: body, token: token,
+                HTTPRequest.Method(rawValue: route.method)!, path, body: body,
+                token: route.authentication == .apiKey ? nil : token,
                 apiKey: route.authentication == .apiKey ? harness.credentials.apiKey : nil,
                 idempotencyKey: "key-\(UUID().uuidString)")
             let error = try #require(reply.error, "\(route) answered \(reply.status) without an error body", sourceLocation: sourceLocation)

@@ -25,7 +25,7 @@ struct GatewayHarness {
 
         var error: GatewayErrorBody? { try? decode(GatewayErrorBody.self) }
 
-        func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
+        func header(_ name: String) -> String? { HTTPFieldName(name).flatMap { headers[$0] } }
     }
 
     static func start(
@@ -77,8 +77,8 @@ struct GatewayHarness {
     ) async throws -> Reply {
         var headers = extra
         if let token { headers[.authorization] = "Bearer \(token)" }
-        if let apiKey { headers[HTTPField.Name(GatewayHeaders.apiKey)!] = apiKey }
-        if let idempotencyKey { headers[HTTPField.Name(GatewayHeaders.idempotencyKey)!] = idempotencyKey }
+        if let apiKey { headers[HTTPFieldName(GatewayHeaders.apiKey)!] = apiKey }
+        if let idempotencyKey { headers[HTTPFieldName(GatewayHeaders.idempotencyKey)!] = idempotencyKey }
         if body != nil { headers[.contentType] = "application/json" }
         let request = TestClient.Request(
             path, method: method, authority: "127.0.0.1:\(gateway.port)", headers: headers,

@@ -22,7 +22,8 @@ import Testing
             card: card, amount: amount, currency: currency, kind: kind.transactionKind)
         return AuthorizeCardRequest(
             kind: kind, amount: amount, currency: currency, emvData: Hex.encode(data.emvData),
-            encryptedCardData: Hex.encode(data.encryptedCardData), ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN,
+            encryptedCardData: Hex.encode(data.encryptedCardData), ksn: Hex.encode(data.ksn),
+            maskedPAN: data.maskedPAN,
             entryMode: data.entryMode, cvm: data.cvm, externalID: externalID, statementDescriptor: descriptor,
             duplicateCheck: duplicateCheck, allowPartialApproval: allowPartial, captureMode: captureMode)
     }
@@ -43,29 +44,34 @@ import Testing
 
             // Sale: authorised and captured at once, card masked, ARPC back for the card.
             let sale = try await Self.post(
-                harness, GatewayPaths.authorizeCard, try Self.authorize(visa, amount: 12_34, descriptor: "Coffee Shop"),
+                harness, GatewayPaths.authorizeCard,
+                try Self.authorize(visa, amount: 12_34, descriptor: "Coffee Shop"),
                 token: token)
             #expect(sale.status == 200)
             let saleTx = try sale.decode(Transaction.self)
-            #expect(saleTx.status == .approved && saleTx.approvedAmount == 1234 && saleTx.responseCode == "00")
+            #expect(
+                saleTx.status == .approved && saleTx.approvedAmount == 1234 && saleTx.responseCode == "00")
             #expect(saleTx.card?.maskedPAN == "411111******1111")
             #expect(saleTx.issuerAuthenticationData != nil && saleTx.authorizationCode?.count == 6)
             #expect(saleTx.statementDescriptor == "COFFEE SHOP")
 
             // Authorisation, partial capture, no second capture.
             let auth = try await Self.post(
-                harness, GatewayPaths.authorizeCard, try Self.authorize(visa, amount: 50_00, kind: .authorization),
+                harness, GatewayPaths.authorizeCard,
+                try Self.authorize(visa, amount: 50_00, kind: .authorization),
                 token: token)
             let authTx = try auth.decode(Transaction.self)
             #expect(authTx.kind == .authorization && authTx.status == .approved)
             let capturePath = GatewayPaths.transaction(GatewayPaths.capture, id: authTx.id.rawValue)
-            let capture = try await Self.post(harness, capturePath, CaptureRequest(amount: 40_00), token: token)
+            let capture = try await Self.post(
+                harness, capturePath, CaptureRequest(amount: 40_00), token: token)
             #expect(capture.status == 200)
             #expect(try capture.decode(Transaction.self).kind == .capture)
             let again = try await Self.post(harness, capturePath, CaptureRequest(amount: nil), token: token)
             #expect(again.status == 409 && again.error?.code == GatewayErrorCode.invalidState)
             let tooMuch = try await Self.post(
-                harness, GatewayPaths.transaction(GatewayPaths.capture, id: authTx.id.rawValue), CaptureRequest(amount: 1),
+                harness, GatewayPaths.transaction(GatewayPaths.capture, id: authTx.id.rawValue),
+                CaptureRequest(amount: 1),
                 token: token)
             #expect(tooMuch.status == 409)
 
@@ -74,7 +80,8 @@ import Testing
             let refund = try await Self.post(harness, refundPath, RefundRequest(amount: 15_00), token: token)
             #expect(refund.status == 200)
             #expect(try refund.decode(Transaction.self).kind == .refund)
-            let overRefund = try await Self.post(harness, refundPath, RefundRequest(amount: 25_01), token: token)
+            let overRefund = try await Self.post(
+                harness, refundPath, RefundRequest(amount: 25_01), token: token)
             #expect(overRefund.status == 422 && overRefund.error?.code == GatewayErrorCode.declinedValidation)
 
             // Tip adjustment on a tip-adjustable sale, refused on a plain one.
@@ -83,7 +90,8 @@ import Testing
                 try Self.authorize(visa, amount: 20_50, captureMode: .tipAdjustment), token: token)
             let tipID = try tipSale.decode(Transaction.self).id.rawValue
             let tip = try await Self.post(
-                harness, GatewayPaths.transaction(GatewayPaths.tipAdjust, id: tipID), TipAdjustRequest(tipAmount: 3_00),
+                harness, GatewayPaths.transaction(GatewayPaths.tipAdjust, id: tipID),
+                TipAdjustRequest(tipAmount: 3_00),
                 token: token)
             #expect(tip.status == 200)
             #expect(try tip.decode(Transaction.self).tipAmount == 300)
@@ -103,28 +111,33 @@ import Testing
             #expect(try await Self.post(harness, voidPath, VoidRequest(), token: token).status == 409)
 
             // Batch close: tips freeze, voids become impossible, reversals still work.
-            let close = try await harness.send(.post, GatewayPaths.closeBatch, token: token, idempotencyKey: Self.key())
+            let close = try await harness.send(
+                .post, GatewayPaths.closeBatch, token: token, idempotencyKey: Self.key())
             #expect(close.status == 200)
             let batch = try close.decode(Batch.self)
             let net = try #require(batch.totals.first?.netAmount)
             #expect(net == Int64(40_00 + 20_50 + 3_00 - 15_00), "batch totals \(batch.totals)")
             let lateTip = try await Self.post(
-                harness, GatewayPaths.transaction(GatewayPaths.tipAdjust, id: tipID), TipAdjustRequest(tipAmount: 4_00),
+                harness, GatewayPaths.transaction(GatewayPaths.tipAdjust, id: tipID),
+                TipAdjustRequest(tipAmount: 4_00),
                 token: token)
             #expect(lateTip.status == 409)
             let reverse = try await Self.post(
-                harness, GatewayPaths.transaction(GatewayPaths.reverse, id: tipID), ReverseRequest(reason: .merchantRequest),
+                harness, GatewayPaths.transaction(GatewayPaths.reverse, id: tipID),
+                ReverseRequest(reason: .merchantRequest),
                 token: token)
             #expect(reverse.status == 200)
             #expect(try reverse.decode(Transaction.self).status == .reversed)
 
             // Unreferenced refund, cash, receipt data and sending.
             let credit = try await Self.post(
-                harness, GatewayPaths.authorizeCard, try Self.authorize(visa, amount: 7_00, kind: .refundUnreferenced),
+                harness, GatewayPaths.authorizeCard,
+                try Self.authorize(visa, amount: 7_00, kind: .refundUnreferenced),
                 token: token)
             #expect(try credit.decode(Transaction.self).kind == .refund)
             let cash = try await Self.post(
-                harness, GatewayPaths.cashPayment, CashPaymentRequest(amount: 9_99, currency: .eur), token: token)
+                harness, GatewayPaths.cashPayment, CashPaymentRequest(amount: 9_99, currency: .eur),
+                token: token)
             let cashTx = try cash.decode(Transaction.self)
             #expect(cashTx.kind == .cash && cashTx.status == .approved)
             let receipt = try await harness.send(
@@ -144,16 +157,20 @@ import Testing
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
             let visa = SimulatedTerminal.card("visa-credit")
-            for (amount, code) in [(Int64(10_00), "05"), (1_124, "51"), (1_125, "62"), (1_126, "54"), (1_127, "13")] {
+            for (amount, code) in [
+                (Int64(10_00), "05"), (1_124, "51"), (1_125, "62"), (1_126, "54"), (1_127, "13"),
+            ] {
                 let reply = try await Self.post(
-                    harness, GatewayPaths.authorizeCard, try Self.authorize(visa, amount: amount), token: token)
+                    harness, GatewayPaths.authorizeCard, try Self.authorize(visa, amount: amount),
+                    token: token)
                 let tx = try reply.decode(Transaction.self)
                 #expect(tx.status == .declined && tx.responseCode == code, "amount \(amount)")
                 #expect(tx.approvedAmount == 0 && tx.authorizationCode == nil)
             }
             for id in ["expired", "blocked"] {
                 let tx = try await Self.post(
-                    harness, GatewayPaths.authorizeCard, try Self.authorize(SimulatedTerminal.card(id), amount: 5_00),
+                    harness, GatewayPaths.authorizeCard,
+                    try Self.authorize(SimulatedTerminal.card(id), amount: 5_00),
                     token: token
                 ).decode(Transaction.self)
                 #expect(tx.status == .declined, "\(id)")
@@ -166,7 +183,8 @@ import Testing
             ).decode(Transaction.self)
             #expect(refused.status == .declined)
             let partial = try await Self.post(
-                harness, GatewayPaths.authorizeCard, try Self.authorize(debit, amount: 600_00, allowPartial: true),
+                harness, GatewayPaths.authorizeCard,
+                try Self.authorize(debit, amount: 600_00, allowPartial: true),
                 token: token
             ).decode(Transaction.self)
             #expect(partial.status == .partiallyApproved && partial.approvedAmount == 500_00)
@@ -179,7 +197,8 @@ import Testing
                 harness, GatewayPaths.authorizeCard, try Self.authorize(visa, amount: 33_33), token: token)
             #expect(duplicate.status == 409 && duplicate.error?.code == GatewayErrorCode.duplicatePayment)
             let allowed = try await Self.post(
-                harness, GatewayPaths.authorizeCard, try Self.authorize(visa, amount: 33_33, duplicateCheck: false),
+                harness, GatewayPaths.authorizeCard,
+                try Self.authorize(visa, amount: 33_33, duplicateCheck: false),
                 token: token)
             #expect(allowed.status == 200)
             harness.clock.advance(by: 301)
@@ -189,17 +208,22 @@ import Testing
 
             // Rule violations and tampered data.
             let badDescriptor = try await Self.post(
-                harness, GatewayPaths.authorizeCard, try Self.authorize(visa, amount: 1_00, descriptor: "<b>"),
+                harness, GatewayPaths.authorizeCard,
+                try Self.authorize(visa, amount: 1_00, descriptor: "<b>"),
                 token: token)
             #expect(badDescriptor.status == 400 && badDescriptor.error?.code == GatewayErrorCode.invalidValue)
             var tampered = try Self.authorize(visa, amount: 2_00)
             tampered.amount = 2_01
-            let tamperedReply = try await Self.post(harness, GatewayPaths.authorizeCard, tampered, token: token)
-            #expect((try? tamperedReply.decode(Transaction.self))?.responseCode == "13" || tamperedReply.status == 422)
+            let tamperedReply = try await Self.post(
+                harness, GatewayPaths.authorizeCard, tampered, token: token)
+            #expect(
+                (try? tamperedReply.decode(Transaction.self))?.responseCode == "13"
+                    || tamperedReply.status == 422)
             var garbled = try Self.authorize(visa, amount: 2_02)
             garbled.encryptedCardData = String(repeating: "00", count: 48)
             let garbledReply = try await Self.post(harness, GatewayPaths.authorizeCard, garbled, token: token)
-            #expect(garbledReply.status == 422 && garbledReply.error?.code == GatewayErrorCode.declinedValidation)
+            #expect(
+                garbledReply.status == 422 && garbledReply.error?.code == GatewayErrorCode.declinedValidation)
         }
     }
 
@@ -208,11 +232,14 @@ import Testing
             let token = try await harness.login()
             let request = try Self.authorize(SimulatedTerminal.card("mastercard-2series"), amount: 4_56)
             let key = Self.key()
-            let first = try await Self.post(harness, GatewayPaths.authorizeCard, request, token: token, key: key)
-            let second = try await Self.post(harness, GatewayPaths.authorizeCard, request, token: token, key: key)
+            let first = try await Self.post(
+                harness, GatewayPaths.authorizeCard, request, token: token, key: key)
+            let second = try await Self.post(
+                harness, GatewayPaths.authorizeCard, request, token: token, key: key)
             #expect(first.status == 200 && second.status == 200 && first.body == second.body)
             #expect(second.header(GatewayHeaders.idempotentReplayed) == "true")
-            let missingKey = try await harness.send(.post, GatewayPaths.authorizeCard, json: request, token: token)
+            let missingKey = try await harness.send(
+                .post, GatewayPaths.authorizeCard, json: request, token: token)
             #expect(missingKey.status == 400 && missingKey.error?.code == GatewayErrorCode.invalidHeader)
         }
     }
@@ -222,7 +249,8 @@ import Testing
             let token = try await harness.login()
             let id = "txn_000000000000000000000000"
             let routes: [(HTTPRequest.Method, String)] = [
-                (.post, GatewayPaths.authorizeCard), (.post, GatewayPaths.cashPayment), (.post, GatewayPaths.sepaPayment),
+                (.post, GatewayPaths.authorizeCard), (.post, GatewayPaths.cashPayment),
+                (.post, GatewayPaths.sepaPayment),
                 (.post, GatewayPaths.transaction(GatewayPaths.capture, id: id)),
                 (.post, GatewayPaths.transaction(GatewayPaths.tipAdjust, id: id)),
                 (.post, GatewayPaths.transaction(GatewayPaths.void, id: id)),
@@ -234,7 +262,8 @@ import Testing
             ]
             let amountRoutes: Set<String> = [
                 GatewayPaths.authorizeCard, GatewayPaths.cashPayment, GatewayPaths.sepaPayment,
-                GatewayPaths.transaction(GatewayPaths.capture, id: id), GatewayPaths.transaction(GatewayPaths.refund, id: id),
+                GatewayPaths.transaction(GatewayPaths.capture, id: id),
+                GatewayPaths.transaction(GatewayPaths.refund, id: id),
             ]
             for (method, path) in routes {
                 var bodies = ["{", "[1,2", "null", "\u{FF}", "not json"]

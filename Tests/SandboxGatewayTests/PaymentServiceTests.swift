@@ -13,16 +13,23 @@ import Testing
 struct FakeIssuer: PaymentIssuer {
     var pan = PAN("4761739001010010")!
 
-    func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation) -> IssuerVerification {
-        guard request.encryptedCardData != [0] else { throw PaymentRuleViolation(.cardDataRejected, "bad envelope") }
+    func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation)
+        -> IssuerVerification
+    {
+        guard request.encryptedCardData != [0] else {
+            throw PaymentRuleViolation(.cardDataRejected, "bad envelope")
+        }
         let amount = request.amount
-        return IssuerVerification(pan: pan, expiry: "2812", cardholderName: "TEST/CARD", brand: "visa") { _, _ in
+        return IssuerVerification(pan: pan, expiry: "2812", cardholderName: "TEST/CARD", brand: "visa") {
+            _, _ in
             let cents = amount % 100
             let approved = cents != 51
             let partial: Int64? = cents == 10 ? amount / 2 : nil
             return IssuerAnswer(
-                approved: approved, approvedAmount: partial, responseCode: approved ? (partial == nil ? "00" : "10") : "51",
-                authorizationCode: approved ? "A1B2C3" : nil, message: approved ? "Approved" : "Insufficient funds",
+                approved: approved, approvedAmount: partial,
+                responseCode: approved ? (partial == nil ? "00" : "10") : "51",
+                authorizationCode: approved ? "A1B2C3" : nil,
+                message: approved ? "Approved" : "Insufficient funds",
                 issuerAuthenticationData: [1, 2, 3, 4, 0, 0, 0, 0])
         }
     }
@@ -34,7 +41,8 @@ struct ScratchLedger {
     let pool: DatabasePool
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ledger-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         pool = try DatabasePool(path: directory.appendingPathComponent("ledger.sqlite").path)
         var migrator = DatabaseMigrator()
@@ -44,14 +52,15 @@ struct ScratchLedger {
 }
 
 /// EMV data carrying the amount and currency the gateway checks.
-func emvData(amount: Int64, currencyNumeric: Int = 978) -> [UInt8] {
+func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
     var digits = String(amount)
     digits = String(repeating: "0", count: 12 - digits.count) + digits
-    let amountBCD = try! Hex.decode(digits)
+    let amountBCD = try Hex.decode(digits)
     let cur = String(currencyNumeric)
-    let currencyBCD = try! Hex.decode(String(repeating: "0", count: 4 - cur.count) + cur)
-    return try! TLV.encode([
-        TLV(0x9F02, value: amountBCD), TLV(0x5F2A, value: currencyBCD), TLV(0x4F, value: [0xA0, 0, 0, 0, 3, 0x10, 0x10]),
+    let currencyBCD = try Hex.decode(String(repeating: "0", count: 4 - cur.count) + cur)
+    return try TLV.encode([
+        TLV(0x9F02, value: amountBCD), TLV(0x5F2A, value: currencyBCD),
+        TLV(0x4F, value: [0xA0, 0, 0, 0, 3, 0x10, 0x10]),
         TLV(0x50, value: Array("VISA CREDIT".utf8)), TLV(0x95, value: [0, 0, 0, 0, 0]),
     ])
 }
@@ -65,16 +74,20 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) -> [UInt8] {
         ledger = try ScratchLedger()
         let clock = self.clock
         service = PaymentService(
-            database: ledger.pool, writer: GroupCommitLedgerWriter(database: ledger.pool), issuer: FakeIssuer(),
+            database: ledger.pool, writer: GroupCommitLedgerWriter(database: ledger.pool),
+            issuer: FakeIssuer(),
             fingerprinter: CardFingerprinter(secret: Array(repeating: 7, count: 32)), now: clock.dateProvider)
     }
 
-    func sale(_ amount: Int64, kind: TransactionKind = .sale, duplicateCheck: Bool = true, partial: Bool = false,
-              mode: CaptureMode = .completedSale) async throws -> LedgerTransaction {
+    func sale(
+        _ amount: Int64, kind: TransactionKind = .sale, duplicateCheck: Bool = true, partial: Bool = false,
+        mode: CaptureMode = .completedSale
+    ) async throws -> LedgerTransaction {
         try await service.authorize(
             merchant: "m1",
             CardPaymentCommand(
-                kind: kind, amount: amount, currency: "EUR", emvData: emvData(amount: amount), encryptedCardData: [1],
+                kind: kind, amount: amount, currency: "EUR", emvData: try emvData(amount: amount),
+                encryptedCardData: [1],
                 ksn: [], duplicateCheck: duplicateCheck, allowPartialApproval: partial, captureMode: mode))
     }
 
@@ -100,12 +113,16 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) -> [UInt8] {
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.authorize(
                 merchant: "m1",
-                CardPaymentCommand(kind: .sale, amount: 500, currency: "EUR", emvData: emvData(amount: 500), encryptedCardData: [0], ksn: []))
+                CardPaymentCommand(
+                    kind: .sale, amount: 500, currency: "EUR", emvData: try emvData(amount: 500),
+                    encryptedCardData: [0], ksn: []))
         }
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.authorize(
                 merchant: "m1",
-                CardPaymentCommand(kind: .sale, amount: 500, currency: "EUR", emvData: [0xFF], encryptedCardData: [1], ksn: []))
+                CardPaymentCommand(
+                    kind: .sale, amount: 500, currency: "EUR", emvData: [0xFF], encryptedCardData: [1],
+                    ksn: []))
         }
     }
 
@@ -114,13 +131,22 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) -> [UInt8] {
         #expect(auth.amountCaptured == 0)
         let (capture, captured) = try await service.capture(merchant: "m1", id: auth.id, amount: 4000)
         #expect(capture.kind == "capture" && captured.amountCaptured == 4000)
-        await #expect(throws: PaymentRuleViolation.self) { try await service.capture(merchant: "m1", id: auth.id, amount: nil) }
+        await #expect(throws: PaymentRuleViolation.self) {
+            try await service.capture(merchant: "m1", id: auth.id, amount: nil)
+        }
         _ = try await service.refund(merchant: "m1", id: auth.id, amount: 1500)
-        await #expect(throws: PaymentRuleViolation.self) { try await service.refund(merchant: "m1", id: auth.id, amount: 2600) }
+        await #expect(throws: PaymentRuleViolation.self) {
+            try await service.refund(merchant: "m1", id: auth.id, amount: 2600)
+        }
         let (_, refunded) = try await service.refund(merchant: "m1", id: auth.id, amount: nil)
         #expect(refunded.status == "refunded" && refunded.amountRefunded == 4000)
-        #expect(try await service.followUps(merchant: "m1", id: auth.id).map(\.kind) == ["capture", "refund", "refund"])
-        await #expect(throws: PaymentRuleViolation.self) { try await service.transaction(merchant: "other", id: auth.id) }
+        #expect(
+            try await service.followUps(merchant: "m1", id: auth.id).map(\.kind) == [
+                "capture", "refund", "refund",
+            ])
+        await #expect(throws: PaymentRuleViolation.self) {
+            try await service.transaction(merchant: "other", id: auth.id)
+        }
     }
 
     @Test func tipUntilBatchCloseAndVoids() async throws {
@@ -128,30 +154,41 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) -> [UInt8] {
         let (_, tipped) = try await service.adjustTip(merchant: "m1", id: tipSale.id, tip: 300)
         #expect(tipped.amountTip == 300)
         let plain = try await sale(1300)
-        await #expect(throws: PaymentRuleViolation.self) { try await service.adjustTip(merchant: "m1", id: plain.id, tip: 1) }
+        await #expect(throws: PaymentRuleViolation.self) {
+            try await service.adjustTip(merchant: "m1", id: plain.id, tip: 1)
+        }
         let (void, voided) = try await service.void(merchant: "m1", id: plain.id, reversal: false)
         #expect(void.kind == "saleVoid" && voided.status == "reversed")
         let batch = try await service.closeBatch(merchant: "m1")
         #expect(batch.status == "closed" && batch.transactionCount == 1 && batch.netAmount == 1500)
-        await #expect(throws: PaymentRuleViolation.self) { try await service.adjustTip(merchant: "m1", id: tipSale.id, tip: 400) }
-        await #expect(throws: PaymentRuleViolation.self) { try await service.void(merchant: "m1", id: tipSale.id, reversal: false) }
-        #expect(try await service.void(merchant: "m1", id: tipSale.id, reversal: true).original.status == "reversed")
+        await #expect(throws: PaymentRuleViolation.self) {
+            try await service.adjustTip(merchant: "m1", id: tipSale.id, tip: 400)
+        }
+        await #expect(throws: PaymentRuleViolation.self) {
+            try await service.void(merchant: "m1", id: tipSale.id, reversal: false)
+        }
+        #expect(
+            try await service.void(merchant: "m1", id: tipSale.id, reversal: true).original.status
+                == "reversed")
     }
 
     @Test func cashAndSepa() async throws {
         let cash = try await service.cash(merchant: "m1", CashCommand(amount: 700, currency: "EUR"))
         #expect(cash.kind == "cash" && cash.status == "approved" && cash.batchId != nil)
-        let cashRefund = try await service.cash(merchant: "m1", CashCommand(kind: .refund, amount: 200, currency: "EUR"))
+        let cashRefund = try await service.cash(
+            merchant: "m1", CashCommand(kind: .refund, amount: 200, currency: "EUR"))
         #expect(cashRefund.kind == "refund")
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.cash(merchant: "m1", CashCommand(kind: .capture, amount: 200, currency: "EUR"))
         }
         let sepa = try await service.sepa(
-            merchant: "m1", SEPACommand(amount: 900, currency: "EUR", emvData: [], encryptedCardData: [1], ksn: []))
+            merchant: "m1",
+            SEPACommand(amount: 900, currency: "EUR", emvData: [], encryptedCardData: [1], ksn: []))
         #expect(sepa.kind == "sepa" && sepa.maskedPan?.hasSuffix("0010") == true)
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.sepa(
-                merchant: "m1", SEPACommand(amount: 900, currency: "USD", emvData: [], encryptedCardData: [1], ksn: []))
+                merchant: "m1",
+                SEPACommand(amount: 900, currency: "USD", emvData: [], encryptedCardData: [1], ksn: []))
         }
     }
 

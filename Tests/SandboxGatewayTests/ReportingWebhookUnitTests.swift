@@ -31,7 +31,9 @@ import Testing
         #expect(result.map(\.period) == ["2026-11", "2026-11", "2026-12"])
         #expect(result.map(\.currency) == ["EUR", "USD", "EUR"])
         let november = result[0].figures
-        #expect(november.count == 2 && november.turnover == 400 && november.minimum == 100 && november.maximum == 300)
+        #expect(
+            november.count == 2 && november.turnover == 400 && november.minimum == 100
+                && november.maximum == 300)
         #expect(november.average == 200)
         #expect(result[0].byStatus?["approved"]?.count == 1)
         #expect(result[0].byStatus?["declined"]?.turnover == 300)
@@ -147,13 +149,19 @@ final class MemoryDeliveryLog: WebhookDeliveryLog, @unchecked Sendable {
 @Suite struct WebhookDispatcherTests {
     private func delivery(secret: String? = "k") -> WebhookDispatcher.Delivery {
         .init(
-            eventID: "evt_1", merchantID: "m1", transactionID: "txn_1", body: Array("{\"uniqueID\":\"txn_1\"}".utf8),
+            eventID: "evt_1", merchantID: "m1", transactionID: "txn_1",
+            body: Array("{\"uniqueID\":\"txn_1\"}".utf8),
             url: URL(string: "http://127.0.0.1:9/hook")!, secret: secret)
     }
 
     @Test func backoffDoublesUpToTheCap() {
-        let policy = WebhookRetryPolicy(maximumAttempts: 8, initialDelay: .seconds(1), maximumDelay: .seconds(10))
-        #expect((1...8).map { policy.delay(afterAttempt: $0) } == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10), .seconds(10), nil])
+        let policy = WebhookRetryPolicy(
+            maximumAttempts: 8, initialDelay: .seconds(1), maximumDelay: .seconds(10))
+        #expect(
+            (1...8).map { policy.delay(afterAttempt: $0) } == [
+                .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10), .seconds(10),
+                nil,
+            ])
     }
 
     @Test func retriesWithBackoffAndLogsEachAttempt() async throws {
@@ -170,7 +178,8 @@ final class MemoryDeliveryLog: WebhookDeliveryLog, @unchecked Sendable {
         #expect(log.all.map(\.succeeded) == [false, false, true])
         #expect(log.all.map(\.statusCode) == [500, 503, 200])
         let (_, body, headers) = try #require(transport.sent.last)
-        #expect(WebhookSignature.verify(header: headers[WebhookSignature.headerName]!, body: body, secret: "k"))
+        #expect(
+            WebhookSignature.verify(header: headers[WebhookSignature.headerName]!, body: body, secret: "k"))
         #expect(headers["X-Attempt"] == "3")
         #expect(headers["X-Event-Id"] == "evt_1")
     }
@@ -180,7 +189,8 @@ final class MemoryDeliveryLog: WebhookDeliveryLog, @unchecked Sendable {
         let log = MemoryDeliveryLog()
         let dispatcher = WebhookDispatcher(
             transport: ScriptedTransport(statuses: []), log: log,
-            policy: WebhookRetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(100), maximumDelay: .seconds(1)),
+            policy: WebhookRetryPolicy(
+                maximumAttempts: 3, initialDelay: .milliseconds(100), maximumDelay: .seconds(1)),
             clock: clock)
         await dispatcher.enqueue(delivery())
         await dispatcher.waitUntilIdle()

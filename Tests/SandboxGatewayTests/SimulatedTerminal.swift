@@ -24,9 +24,11 @@ enum SimulatedTerminal {
         let simulated = try SimulatedCard(card: card, atc: UInt16(truncatingIfNeeded: next))
         let reader = try EMVKernel.sandboxReader(derivationID: 1, counter: next)
         var kernel = EMVKernel(
-            card: simulated, reader: reader, terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
+            card: simulated, reader: reader,
+            terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
         let mode = entryMode ?? (card.interfaces.contains(.chip) ? .chip : .magstripe)
-        var step = kernel.start(KernelTransaction(kind: kind, amount: amount, currency: currency, entryMode: mode))
+        var step = kernel.start(
+            KernelTransaction(kind: kind, amount: amount, currency: currency, entryMode: mode))
         for _ in 0..<5 {
             switch step {
             case .selectApplication: step = kernel.selectApplication(at: 0)

@@ -27,6 +27,13 @@ public struct PINRequest: Sendable, Hashable {
     public let triesRemaining: Int?
     /// Whether the previous offline attempt was wrong.
     public let afterWrongPIN: Bool
+
+    /// A prompt.
+    public init(online: Bool, triesRemaining: Int?, afterWrongPIN: Bool) {
+        self.online = online
+        self.triesRemaining = triesRemaining
+        self.afterWrongPIN = afterWrongPIN
+    }
 }
 
 /// How a transaction ended on the card.

@@ -229,6 +229,7 @@ extension WebhookAttempt {
         self.init(
             eventID: row["event_id"], merchantID: row["merchant_id"], transactionID: row["transaction_id"],
             url: row["url"], attempt: row["attempt"], statusCode: row["status_code"], error: row["error"],
-            succeeded: row["succeeded"], attemptedAt: row["attempted_at"], nextAttemptAt: row["next_attempt_at"])
+            succeeded: row["succeeded"], attemptedAt: row["attempted_at"],
+            nextAttemptAt: row["next_attempt_at"])
     }
 }

@@ -9,6 +9,7 @@ public enum LedgerSchema {
     /// Registers the ledger's tables alone, for tests that run without the gateway core.
     public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("payments-1-ledger") { db in try createV1(db) }
+        migrator.registerMigration("payments-2-card-spend-index") { db in try indexCardSpend(db) }
         migrator.registerMigration("reporting-1-inventory") { db in try createInventory(db) }
     }
 
@@ -76,11 +77,14 @@ public enum LedgerSchema {
             t.column("created_at", .datetime).notNull()
             t.column("updated_at", .datetime).notNull()
         }
-        try db.create(index: "payment_transaction_merchant_time", on: "payment_transaction", columns: ["merchant_id", "created_at"])
+        try db.create(
+            index: "payment_transaction_merchant_time", on: "payment_transaction",
+            columns: ["merchant_id", "created_at"])
         try db.create(
             index: "payment_transaction_fingerprint", on: "payment_transaction",
             columns: ["merchant_id", "card_fingerprint", "created_at"])
-        try db.create(index: "payment_transaction_original", on: "payment_transaction", columns: ["original_id"])
+        try db.create(
+            index: "payment_transaction_original", on: "payment_transaction", columns: ["original_id"])
         try db.create(index: "payment_transaction_batch", on: "payment_transaction", columns: ["batch_id"])
 
         // A SEPA direct debit's mandate: the card identified the account; no IBAN is kept.
@@ -109,7 +113,17 @@ public enum LedgerSchema {
             t.column("attempted_at", .datetime).notNull()
             t.column("next_attempt_at", .datetime)
         }
-        try db.create(index: "payment_webhook_delivery_merchant", on: "payment_webhook_delivery", columns: ["merchant_id", "id"])
+        try db.create(
+            index: "payment_webhook_delivery_merchant", on: "payment_webhook_delivery",
+            columns: ["merchant_id", "id"])
+    }
+
+    /// An index for the issuer's spend-so-far query, which looks a card up across merchants:
+    /// without it every authorisation scanned the whole ledger.
+    @Sendable static func indexCardSpend(_ db: Database) throws {
+        try db.create(
+            index: "payment_transaction_card_spend", on: "payment_transaction",
+            columns: ["card_fingerprint", "kind", "status"])
     }
 
     /// The reporting domain's inventory versions.

@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 
 /// Runs ledger writes. Each body runs in a transaction of its own (a savepoint when writes
 /// are grouped), so a body that throws changes nothing.
@@ -108,5 +109,21 @@ private final class ResultBox<T: Sendable>: @unchecked Sendable {
         guard let continuation else { return }
         self.continuation = nil
         continuation.resume(with: result ?? .failure(CancellationError()))
+    }
+}
+
+/// One group-commit writer per database, shared by every domain that writes through it, so
+/// that concurrent writes of different domains (payments, idempotency keys) share commits.
+public enum SharedGroupCommit {
+    private static let writers = Mutex<[ObjectIdentifier: GroupCommitLedgerWriter]>([:])
+
+    /// The group-commit writer of `pool`, made on first use.
+    public static func writer(for pool: DatabasePool) -> GroupCommitLedgerWriter {
+        writers.withLock { writers in
+            if let writer = writers[ObjectIdentifier(pool)] { return writer }
+            let writer = GroupCommitLedgerWriter(database: pool)
+            writers[ObjectIdentifier(pool)] = writer
+            return writer
+        }
     }
 }

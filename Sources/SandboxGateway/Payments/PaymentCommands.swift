@@ -40,9 +40,11 @@ public struct CardPaymentCommand: Sendable {
     /// Creates a command.
     public init(
         kind: TransactionKind, amount: Int64, currency: String, emvData: [UInt8], encryptedCardData: [UInt8],
-        ksn: [UInt8], maskedPAN: String? = nil, entryMode: CardEntryMode? = .chip, cvm: CardholderVerification? = nil, descriptor: String? = nil,
+        ksn: [UInt8], maskedPAN: String? = nil, entryMode: CardEntryMode? = .chip,
+        cvm: CardholderVerification? = nil, descriptor: String? = nil,
         descriptorSuffix: String? = nil, externalID: String? = nil, customerReference: String? = nil,
-        duplicateCheck: Bool = true, allowPartialApproval: Bool = false, captureMode: CaptureMode = .completedSale
+        duplicateCheck: Bool = true, allowPartialApproval: Bool = false,
+        captureMode: CaptureMode = .completedSale
     ) {
         self.kind = kind
         self.amount = amount

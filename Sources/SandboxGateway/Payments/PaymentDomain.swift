@@ -27,7 +27,8 @@ struct PaymentDomain: Sendable {
         logger.logLevel = environment.configuration.logLevel
         let payments = PaymentService(
             database: pool, writer: makeWriter(pool), issuer: SandboxCardIssuer(),
-            fingerprinter: CardFingerprinter(secret: secret), webhooks: notifier, now: environment.configuration.now,
+            fingerprinter: CardFingerprinter(secret: secret), webhooks: notifier,
+            now: environment.configuration.now,
             logger: logger)
         return PaymentDomain(payments: payments, notifier: notifier)
     }
@@ -38,6 +39,6 @@ struct PaymentDomain: Sendable {
         if ProcessInfo.processInfo.environment["MPOS_GATEWAY_GROUP_COMMIT"] == "0" {
             return DirectLedgerWriter(database: pool)
         }
-        return GroupCommitLedgerWriter(database: pool)
+        return SharedGroupCommit.writer(for: pool)
     }
 }

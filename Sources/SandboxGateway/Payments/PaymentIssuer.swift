@@ -79,7 +79,8 @@ public struct IssuerAnswer: Sendable, Hashable {
 
     /// Creates an answer.
     public init(
-        approved: Bool, approvedAmount: Int64?, responseCode: String, authorizationCode: String?, message: String,
+        approved: Bool, approvedAmount: Int64?, responseCode: String, authorizationCode: String?,
+        message: String,
         issuerAuthenticationData: [UInt8]?
     ) {
         self.approved = approved
@@ -96,5 +97,6 @@ public protocol PaymentIssuer: Sendable {
     /// Opens and verifies one authorisation request.
     /// - Throws: ``PaymentRuleViolation`` with ``PaymentRuleViolation/Reason/cardDataRejected``
     ///   when the card data cannot be opened, the card is unknown or the cryptogram is wrong.
-    func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation) -> IssuerVerification
+    func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation)
+        -> IssuerVerification
 }

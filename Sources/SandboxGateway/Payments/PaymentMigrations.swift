@@ -3,6 +3,7 @@ import GRDB
 extension GatewayMigrations {
     /// The payments domain's migrations (owned by the payments work; append only).
     static let payments: [GatewayMigration] = [
-        GatewayMigration("payments-1-ledger", migrate: LedgerSchema.createV1)
+        GatewayMigration("payments-1-ledger", migrate: LedgerSchema.createV1),
+        GatewayMigration("payments-2-card-spend-index", migrate: LedgerSchema.indexCardSpend),
     ]
 }

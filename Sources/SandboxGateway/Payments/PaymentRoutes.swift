@@ -50,7 +50,8 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.transaction) { request, context in
         let merchant = try context.requireMerchant()
         let id = try transactionID(context)
-        return try GatewayResponse.json(try await mapped { try await service.transaction(merchant: merchant, id: id) }.apiTransaction)
+        return try GatewayResponse.json(
+            try await mapped { try await service.transaction(merchant: merchant, id: id) }.apiTransaction)
     }
 
     router.on(GatewayRoutes.capture) { request, context in
@@ -107,7 +108,8 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
             merchantID: merchant, channel: input.channel, recipient: address,
             subject: input.channel == .email ? "Your receipt from \(info.name)" : "",
             body: ReceiptText.render(receipt))
-        return try GatewayResponse.json(Acknowledgement(message: "Receipt queued to the outbox."), status: .accepted)
+        return try GatewayResponse.json(
+            Acknowledgement(message: "Receipt queued to the outbox."), status: .accepted)
     }
 
     router.on(GatewayRoutes.closeBatch) { request, context in
@@ -121,13 +123,16 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
 
 /// Runs a follow-up route: merchant, path id, decoded body, then the idempotent work.
 private func followUp<Input: Decodable & Sendable>(
-    _ request: Request, _ context: GatewayRequestContext, _ environment: GatewayEnvironment, _ type: Input.Type,
+    _ request: Request, _ context: GatewayRequestContext, _ environment: GatewayEnvironment,
+    _ type: Input.Type,
     _ work: @escaping @Sendable (String, String, Input) async throws -> LedgerTransaction
 ) async throws -> Response {
     let merchant = try context.requireMerchant()
     let id = try transactionID(context)
     let body = try await readBody(request, context: context)
-    let input: Input = body.isEmpty ? try decodeJSON(Input.self, from: Data("{}".utf8)) : try decodeJSON(Input.self, from: body)
+    let input: Input =
+        body.isEmpty
+        ? try decodeJSON(Input.self, from: Data("{}".utf8)) : try decodeJSON(Input.self, from: body)
     return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
         try await answer { try await work(merchant, id, input).apiTransaction }
     }
@@ -171,7 +176,8 @@ extension CardPaymentCommand {
             kind: input.kind.transactionKind, amount: input.amount, currency: input.currency.code,
             emvData: input.emvData == nil ? [] : try bytes(input.emvData, "emvData"),
             encryptedCardData: try bytes(input.encryptedCardData, "encryptedCardData"),
-            ksn: try bytes(input.ksn, "ksn"), maskedPAN: input.maskedPAN, entryMode: input.entryMode, cvm: input.cvm,
+            ksn: try bytes(input.ksn, "ksn"), maskedPAN: input.maskedPAN, entryMode: input.entryMode,
+            cvm: input.cvm,
             descriptor: input.statementDescriptor, descriptorSuffix: input.statementDescriptorSuffix,
             externalID: input.externalID, customerReference: input.customerReference,
             duplicateCheck: input.duplicateCheck, allowPartialApproval: input.allowPartialApproval,
@@ -192,7 +198,8 @@ extension SEPACommand {
         self.init(
             amount: input.amount, currency: input.currency.code,
             emvData: input.emvData == nil ? [] : try bytes(input.emvData, "emvData"),
-            encryptedCardData: try bytes(input.encryptedCardData, "encryptedCardData"), ksn: try bytes(input.ksn, "ksn"),
+            encryptedCardData: try bytes(input.encryptedCardData, "encryptedCardData"),
+            ksn: try bytes(input.ksn, "ksn"),
             maskedPAN: input.maskedPAN, entryMode: input.entryMode, mandateReference: input.mandateReference,
             customerReference: input.customerReference, externalID: input.externalID)
     }

@@ -56,7 +56,9 @@ public struct PaymentRuleViolation: Error, Sendable, Hashable, CustomStringConve
         switch reason {
         case .notFound: 4040
         case .duplicateTransaction: 4093
-        case .captureExceedsAuthorized, .notCapturable, .notRefundable, .notVoidable, .tipAdjustmentClosed, .conflict: 4092
+        case .captureExceedsAuthorized, .notCapturable, .notRefundable, .notVoidable, .tipAdjustmentClosed,
+            .conflict:
+            4092
         case .refundExceedsCaptured, .cardDataRejected, .partialApprovalNotAllowed: 4220
         case .invalidAmount, .unknownCurrency, .invalidDescriptor, .invalidExternalID, .invalidField: 4001
         }

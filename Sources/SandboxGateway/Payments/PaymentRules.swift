@@ -22,12 +22,14 @@ public enum PaymentRules {
 
     /// Checks that a requested amount is positive and fits EMV's 12 digits.
     /// - Throws: ``PaymentRuleViolation/Reason/invalidAmount``.
-    public static func validateAmount(_ amount: Int64, field: String = "amount") throws(PaymentRuleViolation) {
+    public static func validateAmount(_ amount: Int64, field: String = "amount") throws(PaymentRuleViolation)
+    {
         guard amount > 0 else {
             throw PaymentRuleViolation(.invalidAmount, "\(field) must be greater than zero, got \(amount).")
         }
         guard amount <= maximumAmount else {
-            throw PaymentRuleViolation(.invalidAmount, "\(field) must be at most \(maximumAmount) minor units.")
+            throw PaymentRuleViolation(
+                .invalidAmount, "\(field) must be at most \(maximumAmount) minor units.")
         }
     }
 
@@ -47,7 +49,8 @@ public enum PaymentRules {
     ///
     /// - Returns: `nil` when neither is given.
     /// - Throws: ``PaymentRuleViolation/Reason/invalidDescriptor``.
-    public static func statementDescriptor(_ descriptor: String?, suffix: String?) throws(PaymentRuleViolation)
+    public static func statementDescriptor(_ descriptor: String?, suffix: String?)
+        throws(PaymentRuleViolation)
         -> String?
     {
         let base = descriptor.map(asciiOnly)
@@ -85,7 +88,8 @@ public enum PaymentRules {
         guard let id else { return }
         guard !id.isEmpty, id.count <= externalIDMaximumLength else {
             throw PaymentRuleViolation(
-                .invalidExternalID, "external id must be 1 to \(externalIDMaximumLength) characters, got \(id.count).")
+                .invalidExternalID,
+                "external id must be 1 to \(externalIDMaximumLength) characters, got \(id.count).")
         }
     }
 
@@ -110,7 +114,9 @@ public enum PaymentRules {
         public var status: FinancialStatus
 
         /// Creates a record.
-        public init(cardFingerprint: String, amount: Int64, currency: String, createdAt: Date, status: FinancialStatus) {
+        public init(
+            cardFingerprint: String, amount: Int64, currency: String, createdAt: Date, status: FinancialStatus
+        ) {
             self.cardFingerprint = cardFingerprint
             self.amount = amount
             self.currency = currency
@@ -181,9 +187,12 @@ public enum PaymentRules {
     /// captured, and only once.
     /// - Throws: ``PaymentRuleViolation/Reason/notCapturable``,
     ///   ``PaymentRuleViolation/Reason/captureExceedsAuthorized`` or an invalid amount.
-    public static func captureAmount(original: Original, requested: Int64?) throws(PaymentRuleViolation) -> Int64 {
+    public static func captureAmount(original: Original, requested: Int64?) throws(PaymentRuleViolation)
+        -> Int64
+    {
         guard original.kind == .authorization || original.kind == .preAuthorization else {
-            throw PaymentRuleViolation(.notCapturable, "Only authorizations and pre-authorizations can be captured.")
+            throw PaymentRuleViolation(
+                .notCapturable, "Only authorizations and pre-authorizations can be captured.")
         }
         guard original.isApproved else {
             throw PaymentRuleViolation(.notCapturable, "The authorization is \(original.status.rawValue).")
@@ -205,7 +214,9 @@ public enum PaymentRules {
     /// or a partial amount up to that.
     /// - Throws: ``PaymentRuleViolation/Reason/notRefundable``,
     ///   ``PaymentRuleViolation/Reason/refundExceedsCaptured`` or an invalid amount.
-    public static func refundAmount(original: Original, requested: Int64?) throws(PaymentRuleViolation) -> Int64 {
+    public static func refundAmount(original: Original, requested: Int64?) throws(PaymentRuleViolation)
+        -> Int64
+    {
         guard [.sale, .authorization, .preAuthorization].contains(original.kind) else {
             throw PaymentRuleViolation(.notRefundable, "A \(original.kind.rawValue) cannot be refunded.")
         }
@@ -244,7 +255,8 @@ public enum PaymentRules {
                 .tipAdjustmentClosed, "The sale was not taken with \"capture\": \"tip_adjustment\".")
         }
         guard original.batchOpen else {
-            throw PaymentRuleViolation(.tipAdjustmentClosed, "The batch has closed; the tip can no longer change.")
+            throw PaymentRuleViolation(
+                .tipAdjustmentClosed, "The batch has closed; the tip can no longer change.")
         }
     }
 
@@ -254,7 +266,9 @@ public enum PaymentRules {
     /// - Parameter reversal: `true` for a reversal (issuer-side undo), `false` for a void.
     /// - Returns: ``TransactionKind/saleVoid`` or ``TransactionKind/refundVoid``.
     /// - Throws: ``PaymentRuleViolation/Reason/notVoidable``.
-    public static func voidKind(original: Original, reversal: Bool) throws(PaymentRuleViolation) -> TransactionKind {
+    public static func voidKind(original: Original, reversal: Bool) throws(PaymentRuleViolation)
+        -> TransactionKind
+    {
         let kind: TransactionKind
         switch original.kind {
         case .sale, .authorization, .preAuthorization, .cash: kind = .saleVoid
@@ -289,7 +303,9 @@ public enum PaymentRules {
     /// Turns the issuer's approval into the recorded outcome. A partial approval stands only
     /// when the request allowed partial approvals; otherwise the payment is declined (the
     /// sandbox issuer keeps no hold, so nothing needs reversing).
-    public static func outcome(requested: Int64, issuerApproved: Bool, approvedAmount: Int64?, allowPartial: Bool)
+    public static func outcome(
+        requested: Int64, issuerApproved: Bool, approvedAmount: Int64?, allowPartial: Bool
+    )
         -> Outcome
     {
         guard issuerApproved else { return .declined }

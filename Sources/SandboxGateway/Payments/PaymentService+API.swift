@@ -9,7 +9,7 @@ extension PaymentService {
     public func closeBatchSummary(merchant: String) async throws -> Batch {
         let batch = try await closeBatch(merchant: merchant)
         let batchID = batch.id!
-        let rows = try await database.read { db in
+        let totals = try await database.read { db -> [BatchTotal] in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -21,15 +21,15 @@ extension PaymentService {
                     FROM payment_transaction
                     WHERE batch_id = ? AND status IN ('approved','partiallyApproved','refunded')
                     GROUP BY currency ORDER BY currency
-                    """, arguments: [batchID])
-        }
-        let totals = rows.compactMap { row -> BatchTotal? in
-            guard let currency = Currency(code: row["currency"] as String) else { return nil }
-            let sales: Int64 = row["sale_amount"]
-            let refunds: Int64 = row["refund_amount"]
-            return BatchTotal(
-                currency: currency, saleCount: row["sale_count"], saleAmount: sales, refundCount: row["refund_count"],
-                refundAmount: refunds, netAmount: sales - refunds)
+                    """, arguments: [batchID]
+            ).compactMap { row -> BatchTotal? in
+                guard let currency = Currency(code: row["currency"] as String) else { return nil }
+                let sales: Int64 = row["sale_amount"]
+                let refunds: Int64 = row["refund_amount"]
+                return BatchTotal(
+                    currency: currency, saleCount: row["sale_count"], saleAmount: sales,
+                    refundCount: row["refund_count"], refundAmount: refunds, netAmount: sales - refunds)
+            }
         }
         return Batch(
             id: String(batchID), openedAt: batch.openedAt, closedAt: batch.closedAt ?? now(),
@@ -43,26 +43,33 @@ extension LedgerTransaction {
         let card: CardSummary? = maskedPan.map { masked in
             let (month, year) = Self.expiryParts(expiry)
             return CardSummary(
-                scheme: brand ?? "unknown", maskedPAN: masked, cardholderName: cardholderName, expiryMonth: month,
+                scheme: brand ?? "unknown", maskedPAN: masked, cardholderName: cardholderName,
+                expiryMonth: month,
                 expiryYear: year)
         }
-        let emv: EMVSummary? = aid.map { EMVSummary(aid: $0, applicationLabel: applicationLabel, tvr: tvr, tsi: tsi) }
+        let emv: EMVSummary? = aid.map {
+            EMVSummary(aid: $0, applicationLabel: applicationLabel, tvr: tvr, tsi: tsi)
+        }
         return Transaction(
             id: TransactionID(rawValue: id)!, originalID: originalId.flatMap(TransactionID.init(rawValue:)),
-            kind: transactionKind ?? .sale, status: financialStatus ?? .failed, requestedAmount: amountRequested,
+            kind: transactionKind ?? .sale, status: financialStatus ?? .failed,
+            requestedAmount: amountRequested,
             approvedAmount: amountApproved, tipAmount: amountTip, totalAmount: amountApproved + amountTip,
-            currency: Currency(code: currency) ?? .eur, authorizationCode: authCode, responseCode: responseCode,
+            currency: Currency(code: currency) ?? .eur, authorizationCode: authCode,
+            responseCode: responseCode,
             issuerAuthenticationData: issuerAuthenticationData, acquirerMessage: acquirerMessage,
             batchID: batchId.map { String($0) }, card: card,
             entryMode: entryMode.flatMap(CardEntryMode.init(rawValue:)),
-            cvm: cvm.flatMap(CardholderVerification.init(rawValue:)), emv: emv, customerReference: customerReference,
+            cvm: cvm.flatMap(CardholderVerification.init(rawValue:)), emv: emv,
+            customerReference: customerReference,
             externalID: externalId, statementDescriptor: descriptor, createdAt: createdAt,
             receipt: seq.map { ReceiptInfo(receiptNumber: Int($0), signatureRequired: signatureRequired) })
     }
 
     /// Whether the merchant copy needs a signature line.
     var signatureRequired: Bool {
-        cvm == CardholderVerification.signature.rawValue || cvm == CardholderVerification.pinAndSignature.rawValue
+        cvm == CardholderVerification.signature.rawValue
+            || cvm == CardholderVerification.pinAndSignature.rawValue
     }
 
     /// The data a receipt prints.
@@ -89,7 +96,8 @@ extension LedgerTransaction {
 enum ReceiptText {
     static func render(_ receipt: ReceiptData) -> String {
         func money(_ amount: Int64) -> String {
-            (try? Money(amount: amount, currency: receipt.currency)).map { "\($0)" } ?? "\(amount) \(receipt.currency)"
+            (try? Money(amount: amount, currency: receipt.currency)).map { "\($0)" }
+                ?? "\(amount) \(receipt.currency)"
         }
         var lines = [receipt.merchantName]
         if let address = receipt.merchantAddress { lines.append(address) }

@@ -43,7 +43,8 @@ public struct PaymentService: Sendable {
     /// A new transaction id: `txn_` and 24 random hex digits.
     public static func newTransactionID() -> String {
         var generator = SystemRandomNumberGenerator()
-        return "txn_" + Hex.encode((0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }).lowercased()
+        return "txn_"
+            + Hex.encode((0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }).lowercased()
     }
 
     // MARK: Card payments
@@ -54,11 +55,13 @@ public struct PaymentService: Sendable {
     /// Declines are recorded and returned, not thrown; rule violations are thrown.
     public func authorize(merchant: String, _ command: CardPaymentCommand) async throws -> LedgerTransaction {
         guard [.sale, .authorization, .preAuthorization, .refund].contains(command.kind) else {
-            throw PaymentRuleViolation(.invalidField, "kind must be sale, authorization, preAuthorization or refund.")
+            throw PaymentRuleViolation(
+                .invalidField, "kind must be sale, authorization, preAuthorization or refund.")
         }
         try PaymentRules.validateAmount(command.amount)
         let currency = try PaymentRules.currency(code: command.currency)
-        let descriptor = try PaymentRules.statementDescriptor(command.descriptor, suffix: command.descriptorSuffix)
+        let descriptor = try PaymentRules.statementDescriptor(
+            command.descriptor, suffix: command.descriptorSuffix)
         try PaymentRules.validateExternalID(command.externalID)
         let emv = try Self.emvFacts(command.emvData)
         let kind: TransactionKind =
@@ -72,7 +75,8 @@ public struct PaymentService: Sendable {
 
         let time = now()
         var template = LedgerTransaction(
-            id: Self.newTransactionID(), merchantId: merchant, kind: kind, status: .declined, amount: command.amount,
+            id: Self.newTransactionID(), merchantId: merchant, kind: kind, status: .declined,
+            amount: command.amount,
             currency: currency, now: time)
         template.cardFingerprint = fingerprint
         template.maskedPan = verification.pan.masked
@@ -98,14 +102,18 @@ public struct PaymentService: Sendable {
             var row = template
             if checkDuplicates {
                 let since = time.addingTimeInterval(-PaymentRules.duplicateWindow)
-                let recent = try LedgerTransaction
+                let recent =
+                    try LedgerTransaction
                     .filter(
                         Column("merchant_id") == merchant && Column("card_fingerprint") == fingerprint
-                            && Column("created_at") >= since && Column("amount_requested") == row.amountRequested)
+                            && Column("created_at") >= since
+                            && Column("amount_requested") == row.amountRequested
+                    )
                     .fetchAll(db)
                     .map {
                         PaymentRules.RecentPayment(
-                            cardFingerprint: $0.cardFingerprint ?? "", amount: $0.amountRequested, currency: $0.currency,
+                            cardFingerprint: $0.cardFingerprint ?? "", amount: $0.amountRequested,
+                            currency: $0.currency,
                             createdAt: $0.createdAt, status: $0.financialStatus ?? .declined)
                     }
                 try PaymentRules.checkDuplicate(
@@ -122,7 +130,8 @@ public struct PaymentService: Sendable {
         logger.info(
             "card payment recorded",
             metadata: [
-                "transaction": "\(inserted.0.id)", "kind": "\(inserted.0.kind)", "status": "\(inserted.0.status)",
+                "transaction": "\(inserted.0.id)", "kind": "\(inserted.0.kind)",
+                "status": "\(inserted.0.status)",
                 "card": "\(inserted.0.maskedPan ?? "")",
             ])
         await webhooks?.notify([inserted.0], config: inserted.1)
@@ -130,12 +139,15 @@ public struct PaymentService: Sendable {
     }
 
     /// Records the issuer's answer on `row`, applying the partial-approval rule.
-    static func apply(_ answer: IssuerAnswer, to row: inout LedgerTransaction, kind: TransactionKind, allowPartial: Bool) {
+    static func apply(
+        _ answer: IssuerAnswer, to row: inout LedgerTransaction, kind: TransactionKind, allowPartial: Bool
+    ) {
         let outcome =
             kind == .refund
             ? (answer.approved ? .approved(amount: row.amountRequested) : .declined)
             : PaymentRules.outcome(
-                requested: row.amountRequested, issuerApproved: answer.approved, approvedAmount: answer.approvedAmount,
+                requested: row.amountRequested, issuerApproved: answer.approved,
+                approvedAmount: answer.approvedAmount,
                 allowPartial: allowPartial)
         row.responseCode = answer.responseCode
         row.acquirerMessage = answer.message
@@ -199,34 +211,40 @@ public struct PaymentService: Sendable {
     /// The merchant's open batch, opened now if there is none.
     static func openBatch(_ db: Database, merchant: String, now: Date) throws -> Int64 {
         if let id = try Int64.fetchOne(
-            db, sql: "SELECT id FROM payment_batch WHERE merchant_id = ? AND status = 'open'", arguments: [merchant])
+            db, sql: "SELECT id FROM payment_batch WHERE merchant_id = ? AND status = 'open'",
+            arguments: [merchant])
         {
             return id
         }
         var batch = LedgerBatch(
-            id: nil, merchantId: merchant, status: "open", openedAt: now, closedAt: nil, transactionCount: 0, netAmount: 0)
+            id: nil, merchantId: merchant, status: "open", openedAt: now, closedAt: nil, transactionCount: 0,
+            netAmount: 0)
         try batch.insert(db)
         return batch.id!
     }
 
     static func isBatchOpen(_ db: Database, _ id: Int64?) throws -> Bool {
         guard let id else { return false }
-        return try String.fetchOne(db, sql: "SELECT status FROM payment_batch WHERE id = ?", arguments: [id]) == "open"
+        return try String.fetchOne(db, sql: "SELECT status FROM payment_batch WHERE id = ?", arguments: [id])
+            == "open"
     }
 
     static func fetchOriginal(_ db: Database, merchant: String, id: String) throws -> LedgerTransaction {
         guard
-            let row = try LedgerTransaction.filter(Column("id") == id && Column("merchant_id") == merchant).fetchOne(db)
+            let row = try LedgerTransaction.filter(Column("id") == id && Column("merchant_id") == merchant)
+                .fetchOne(db)
         else { throw PaymentRuleViolation(.notFound, "No transaction \(id.prefix(64)) for this merchant.") }
         return row
     }
 
     static func summary(_ db: Database, _ row: LedgerTransaction) throws -> PaymentRules.Original {
         PaymentRules.Original(
-            kind: row.transactionKind ?? .sale, status: row.financialStatus ?? .failed, approvedAmount: row.amountApproved,
+            kind: row.transactionKind ?? .sale, status: row.financialStatus ?? .failed,
+            approvedAmount: row.amountApproved,
             capturedAmount: row.amountCaptured, refundedAmount: row.amountRefunded,
             batchOpen: try isBatchOpen(db, row.batchId),
-            tipAdjustable: row.captureMode == CaptureMode.tipAdjustment.rawValue || row.kind != TransactionKind.sale.rawValue)
+            tipAdjustable: row.captureMode == CaptureMode.tipAdjustment.rawValue
+                || row.kind != TransactionKind.sale.rawValue)
     }
 
     /// A follow-up row (capture, refund, void, tip) copying the original's card facts.
@@ -235,7 +253,8 @@ public struct PaymentService: Sendable {
     ) throws -> LedgerTransaction {
         let currency = try PaymentRules.currency(code: original.currency)
         var row = LedgerTransaction(
-            id: newTransactionID(), merchantId: original.merchantId, kind: kind, status: .approved, amount: amount,
+            id: newTransactionID(), merchantId: original.merchantId, kind: kind, status: .approved,
+            amount: amount,
             currency: currency, now: now)
         row.originalId = original.id
         row.amountApproved = amount
@@ -277,7 +296,8 @@ public struct PaymentService: Sendable {
         followUp: LedgerTransaction, original: LedgerTransaction
     ) {
         try await followUp(merchant: merchant, id: id) { db, original, time in
-            let amount = try PaymentRules.captureAmount(original: try Self.summary(db, original), requested: amount)
+            let amount = try PaymentRules.captureAmount(
+                original: try Self.summary(db, original), requested: amount)
             original.amountCaptured = amount
             original.batchId = try Self.openBatch(db, merchant: merchant, now: time)
             var row = try Self.followUp(of: original, kind: .capture, amount: amount, now: time)
@@ -322,9 +342,12 @@ public struct PaymentService: Sendable {
         followUp: LedgerTransaction, original: LedgerTransaction
     ) {
         try await followUp(merchant: merchant, id: id) { db, original, time in
-            let amount = try PaymentRules.refundAmount(original: try Self.summary(db, original), requested: amount)
+            let amount = try PaymentRules.refundAmount(
+                original: try Self.summary(db, original), requested: amount)
             original.amountRefunded += amount
-            if original.amountRefunded >= original.amountCaptured { original.status = FinancialStatus.refunded.rawValue }
+            if original.amountRefunded >= original.amountCaptured {
+                original.status = FinancialStatus.refunded.rawValue
+            }
             var row = try Self.followUp(of: original, kind: .refund, amount: amount, now: time)
             row.amountCaptured = amount
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
@@ -367,7 +390,9 @@ public struct PaymentService: Sendable {
     public func sepa(merchant: String, _ command: SEPACommand) async throws -> LedgerTransaction {
         try PaymentRules.validateAmount(command.amount)
         let currency = try PaymentRules.currency(code: command.currency)
-        guard currency == .eur else { throw PaymentRuleViolation(.unknownCurrency, "SEPA direct debits are in EUR.") }
+        guard currency == .eur else {
+            throw PaymentRuleViolation(.unknownCurrency, "SEPA direct debits are in EUR.")
+        }
         try PaymentRules.validateExternalID(command.externalID)
         if let mandate = command.mandateReference, !(1...35).contains(mandate.count) {
             throw PaymentRuleViolation(.invalidField, "mandateReference must be 1 to 35 characters.")
@@ -380,7 +405,8 @@ public struct PaymentService: Sendable {
             allowPartial: false)
         let time = now()
         var row = LedgerTransaction(
-            id: Self.newTransactionID(), merchantId: merchant, kind: .sepa, status: .approved, amount: command.amount,
+            id: Self.newTransactionID(), merchantId: merchant, kind: .sepa, status: .approved,
+            amount: command.amount,
             currency: currency, now: time)
         row.amountApproved = command.amount
         row.amountCaptured = command.amount
@@ -398,7 +424,8 @@ public struct PaymentService: Sendable {
         row.acquirerMessage = "Mandate accepted"
         let mandate = LedgerSEPA(
             transactionId: row.id,
-            mandateReference: command.mandateReference ?? "MNDT-" + row.id.dropFirst(4).prefix(16).uppercased(),
+            mandateReference: command.mandateReference ?? "MNDT-"
+                + row.id.dropFirst(4).prefix(16).uppercased(),
             signedAt: time)
         let result = try await writer.write { [row] db in
             var row = row
@@ -433,8 +460,10 @@ public struct PaymentService: Sendable {
         let time = now()
         return try await writer.write { db in
             guard
-                var batch = try LedgerBatch.filter(Column("merchant_id") == merchant && Column("status") == "open")
-                    .fetchOne(db)
+                var batch = try LedgerBatch.filter(
+                    Column("merchant_id") == merchant && Column("status") == "open"
+                )
+                .fetchOne(db)
             else { throw PaymentRuleViolation(.conflict, "There is no open batch to close.") }
             let row = try Row.fetchOne(
                 db,
@@ -464,7 +493,8 @@ public struct PaymentService: Sendable {
     static func isPhone(_ text: String) -> Bool {
         let digits = text.filter(\.isNumber)
         return (6...15).contains(digits.count)
-            && text.allSatisfy { $0.isNumber || $0 == "+" || $0 == " " || $0 == "-" || $0 == "(" || $0 == ")" }
+            && text.allSatisfy {
+                $0.isNumber || $0 == "+" || $0 == " " || $0 == "-" || $0 == "(" || $0 == ")"
+            }
     }
 }
-

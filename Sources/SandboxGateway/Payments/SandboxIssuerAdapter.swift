@@ -15,7 +15,9 @@ public struct SandboxCardIssuer: PaymentIssuer {
 
     /// Verifies with ``SandboxIssuer/verify(emvData:encryptedCardData:ksn:maskedPAN:)``; the
     /// decision runs later with the card's spend so far.
-    public func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation) -> IssuerVerification {
+    public func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation)
+        -> IssuerVerification
+    {
         let verified: VerifiedAuthorization
         do {
             verified = try issuer.verify(
@@ -30,15 +32,19 @@ public struct SandboxCardIssuer: PaymentIssuer {
         let amount = request.amount
         let currency = request.currency
         return IssuerVerification(
-            pan: card.pan, expiry: card.expiry, cardholderName: verified.cardData.cardholderName ?? card.cardholderName,
+            pan: card.pan, expiry: card.expiry,
+            cardholderName: verified.cardData.cardholderName ?? card.cardholderName,
             brand: card.scheme.rawValue
         ) { spent, now in
             let decision = issuer.decide(
-                verified, amount: amount, currency: currency, now: now, allowPartial: allowPartial, spentSoFar: spent)
+                verified, amount: amount, currency: currency, now: now, allowPartial: allowPartial,
+                spentSoFar: spent)
             return IssuerAnswer(
-                approved: decision.isApproved, approvedAmount: decision.isApproved ? decision.approvedAmount : nil,
+                approved: decision.isApproved,
+                approvedAmount: decision.isApproved ? decision.approvedAmount : nil,
                 responseCode: decision.responseCode, authorizationCode: decision.authorizationCode,
-                message: decision.isApproved ? (decision.isPartial ? "Partially approved" : "Approved") : decision.reason,
+                message: decision.isApproved
+                    ? (decision.isPartial ? "Partially approved" : "Approved") : decision.reason,
                 issuerAuthenticationData: decision.issuerAuthenticationData)
         }
     }

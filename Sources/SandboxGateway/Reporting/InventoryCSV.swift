@@ -25,9 +25,12 @@ public enum InventoryCSV {
     /// Parses and checks `bytes`.
     /// - Throws: ``PaymentRuleViolation/Reason/invalidField`` naming the problem and its line.
     public static func validate(_ bytes: [UInt8]) throws(PaymentRuleViolation) -> Summary {
-        guard !bytes.isEmpty else { throw PaymentRuleViolation(.invalidField, "The inventory file is empty.") }
+        guard !bytes.isEmpty else {
+            throw PaymentRuleViolation(.invalidField, "The inventory file is empty.")
+        }
         guard bytes.count <= maximumBytes else {
-            throw PaymentRuleViolation(.invalidField, "The inventory file is larger than \(maximumBytes) bytes.")
+            throw PaymentRuleViolation(
+                .invalidField, "The inventory file is larger than \(maximumBytes) bytes.")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw PaymentRuleViolation(.invalidField, "The inventory file is not UTF-8.")
@@ -62,7 +65,11 @@ public enum InventoryCSV {
             if quoted {
                 if scalar == "\"" {
                     let following = next()
-                    if following == "\"" { field.unicodeScalars.append("\"") } else { quoted = false; pending = following }
+                    if following == "\"" {
+                        field.unicodeScalars.append("\"")
+                    } else {
+                        quoted = false; pending = following
+                    }
                 } else {
                     if scalar == "\n" { line += 1 }
                     field.unicodeScalars.append(scalar)
@@ -72,7 +79,8 @@ public enum InventoryCSV {
             switch scalar {
             case "\"":
                 guard field.isEmpty else {
-                    throw PaymentRuleViolation(.invalidField, "Line \(line): a quote inside an unquoted field.")
+                    throw PaymentRuleViolation(
+                        .invalidField, "Line \(line): a quote inside an unquoted field.")
                 }
                 quoted = true
                 fieldStarted = true
@@ -87,7 +95,9 @@ public enum InventoryCSV {
                 field.unicodeScalars.append(scalar); fieldStarted = true
             }
         }
-        guard !quoted else { throw PaymentRuleViolation(.invalidField, "Line \(line): a quoted field never ends.") }
+        guard !quoted else {
+            throw PaymentRuleViolation(.invalidField, "Line \(line): a quoted field never ends.")
+        }
         if fieldStarted || !row.isEmpty { row.append(field); rows.append(row) }
         return rows
     }

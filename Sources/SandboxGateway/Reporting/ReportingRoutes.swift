@@ -15,10 +15,13 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
         let input = try await decodeBody(request, context: context, as: TransactionSearchRequest.self)
         let search = try mappedSync {
             try TransactionSearch(
-                page: input.page, pageSize: input.pageSize, order: input.order == .ascending ? "oldest" : "newest",
+                page: input.page, pageSize: input.pageSize,
+                order: input.order == .ascending ? "oldest" : "newest",
                 status: input.status.rawValue, text: input.text)
         }
-        let page = try await mapped { try await reporting.search(merchant: merchant, search, from: input.from, to: input.to) }
+        let page = try await mapped {
+            try await reporting.search(merchant: merchant, search, from: input.from, to: input.to)
+        }
         return try GatewayResponse.json(
             TransactionPage(
                 items: page.transactions.map(\.apiTransaction), page: search.page, pageSize: search.pageSize,
@@ -28,37 +31,46 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
     router.on(GatewayRoutes.statistics) { request, context in
         let merchant = try context.requireMerchant()
         let input = try await decodeBody(request, context: context, as: StatisticsRequest.self)
-        let currency = try input.currency ?? environment.accounts.merchantInfo(merchantID: merchant, userID: nil).currency
+        let currency =
+            try input.currency
+            ?? environment.accounts.merchantInfo(merchantID: merchant, userID: nil).currency
         guard let period = StatisticsPeriod(rawValue: input.grouping.rawValue) else {
             throw GatewayError.invalid("Unknown grouping.")
         }
         let groups = try await mapped {
             try await reporting.statistics(
-                merchant: merchant, from: input.from, to: input.to, period: period, nestByStatus: input.byStatus,
+                merchant: merchant, from: input.from, to: input.to, period: period,
+                nestByStatus: input.byStatus,
                 currency: currency.code)
         }
         let buckets = groups.map { group in
             StatisticsBucket(
                 periodStart: group.periodStart, label: group.period, count: group.figures.count,
-                turnover: group.figures.turnover, minimum: group.figures.minimum, maximum: group.figures.maximum,
+                turnover: group.figures.turnover, minimum: group.figures.minimum,
+                maximum: group.figures.maximum,
                 average: group.figures.average,
                 byStatus: group.byStatus.map { nested in
                     nested.keys.sorted().compactMap { key in
-                        guard let status = FinancialStatus(rawValue: key), let f = nested[key] else { return nil }
+                        guard let status = FinancialStatus(rawValue: key), let f = nested[key] else {
+                            return nil
+                        }
                         return StatusStatistics(
-                            status: status, count: f.count, turnover: f.turnover, minimum: f.minimum, maximum: f.maximum,
+                            status: status, count: f.count, turnover: f.turnover, minimum: f.minimum,
+                            maximum: f.maximum,
                             average: f.average)
                     }
                 })
         }
-        return try GatewayResponse.json(StatisticsResponse(currency: currency, grouping: input.grouping, buckets: buckets))
+        return try GatewayResponse.json(
+            StatisticsResponse(currency: currency, grouping: input.grouping, buckets: buckets))
     }
 
     router.on(GatewayRoutes.uploadInventory) { request, context in
         let merchant = try context.requireMerchant()
         let input = try await decodeBody(request, context: context, as: InventoryUploadRequest.self)
         let record = try await mapped {
-            try await reporting.uploadInventory(merchant: merchant, version: input.version, content: Array(input.csv.utf8))
+            try await reporting.uploadInventory(
+                merchant: merchant, version: input.version, content: Array(input.csv.utf8))
         }
         return try GatewayResponse.json(record.apiVersion)
     }
@@ -67,12 +79,14 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
         let merchant = try context.requireMerchant()
         let record = try await mapped { try await reporting.inventory(merchant: merchant) }
         return try GatewayResponse.json(
-            InventoryDocument(version: record.apiVersion, csv: String(decoding: record.content, as: UTF8.self)))
+            InventoryDocument(
+                version: record.apiVersion, csv: String(decoding: record.content, as: UTF8.self)))
     }
 
     router.on(GatewayRoutes.inventoryVersion) { request, context in
         let merchant = try context.requireMerchant()
-        return try GatewayResponse.json(try await mapped { try await reporting.inventory(merchant: merchant) }.apiVersion)
+        return try GatewayResponse.json(
+            try await mapped { try await reporting.inventory(merchant: merchant) }.apiVersion)
     }
 
     router.on(GatewayRoutes.getWebhookConfig) { request, context in
@@ -85,7 +99,8 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
         let merchant = try context.requireMerchant()
         let input = try await decodeBody(request, context: context, as: WebhookConfig.self)
         if let url = input.callbackURL {
-            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+            guard let parsed = URL(string: url),
+                ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
                 parsed.host?.isEmpty == false, url.count <= 2048
             else { throw GatewayError.invalid("callbackURL must be an http or https URL.") }
         }
@@ -113,18 +128,21 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
 
     router.on(GatewayRoutes.webhookDeliveries) { request, context in
         let merchant = try context.requireMerchant()
-        let rows = try await pool.read { db in
+        let deliveries = try await pool.read { db -> [WebhookDelivery] in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM payment_webhook_delivery WHERE merchant_id = ? ORDER BY id DESC LIMIT 200",
-                arguments: [merchant])
-        }
-        let deliveries = rows.compactMap { row -> WebhookDelivery? in
-            let attempt = WebhookAttempt(row: row)
-            guard let transaction = TransactionID(rawValue: attempt.transactionID) else { return nil }
-            return WebhookDelivery(
-                id: "whd_\(row["id"] as Int64)", transactionID: transaction, url: attempt.url, attempt: attempt.attempt,
-                statusCode: attempt.statusCode, error: attempt.error, attemptedAt: attempt.attemptedAt,
-                succeeded: attempt.succeeded)
+                db,
+                sql:
+                    "SELECT * FROM payment_webhook_delivery WHERE merchant_id = ? ORDER BY id DESC LIMIT 200",
+                arguments: [merchant]
+            ).compactMap { row -> WebhookDelivery? in
+                let attempt = WebhookAttempt(row: row)
+                guard let transaction = TransactionID(rawValue: attempt.transactionID) else { return nil }
+                let id: Int64 = row["id"]
+                return WebhookDelivery(
+                    id: "whd_\(id)", transactionID: transaction, url: attempt.url, attempt: attempt.attempt,
+                    statusCode: attempt.statusCode, error: attempt.error, attemptedAt: attempt.attemptedAt,
+                    succeeded: attempt.succeeded)
+            }
         }
         return try GatewayResponse.json(WebhookDeliveryList(deliveries: deliveries))
     }
@@ -147,7 +165,9 @@ extension LedgerInventory {
 extension Optional where Wrapped == LedgerWebhookConfig {
     /// The configuration as the API reports it: never the secret.
     var apiResponse: WebhookConfigResponse {
-        guard let config = self, config.enabled else { return WebhookConfigResponse(callbackURL: nil, hasSecret: self?.secret.isEmpty == false) }
+        guard let config = self, config.enabled else {
+            return WebhookConfigResponse(callbackURL: nil, hasSecret: self?.secret.isEmpty == false)
+        }
         return WebhookConfigResponse(callbackURL: config.url, hasSecret: !config.secret.isEmpty)
     }
 }

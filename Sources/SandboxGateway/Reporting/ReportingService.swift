@@ -25,7 +25,8 @@ public struct ReportingService: Sendable {
     }
 
     /// Runs a search for `merchant`, optionally within `[from, to]`.
-    public func search(merchant: String, _ search: TransactionSearch, from: Date? = nil, to: Date? = nil) async throws
+    public func search(merchant: String, _ search: TransactionSearch, from: Date? = nil, to: Date? = nil)
+        async throws
         -> Page
     {
         var (condition, arguments) = search.condition(merchant: merchant)
@@ -40,13 +41,16 @@ public struct ReportingService: Sendable {
         let finalCondition = condition
         let finalArguments = arguments
         return try await database.read { db in
-            let total = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM payment_transaction WHERE \(finalCondition)", arguments: finalArguments) ?? 0
+            let total =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM payment_transaction WHERE \(finalCondition)",
+                    arguments: finalArguments) ?? 0
             var pageArguments = finalArguments
             pageArguments += [search.pageSize, search.offset]
             let rows = try LedgerTransaction.fetchAll(
                 db,
-                sql: "SELECT * FROM payment_transaction WHERE \(finalCondition) ORDER BY \(search.orderBy) LIMIT ? OFFSET ?",
+                sql:
+                    "SELECT * FROM payment_transaction WHERE \(finalCondition) ORDER BY \(search.orderBy) LIMIT ? OFFSET ?",
                 arguments: pageArguments)
             return Page(transactions: rows, total: total)
         }
@@ -88,13 +92,17 @@ public struct ReportingService: Sendable {
 
     /// Stores inventory version `version` for the merchant; it must be greater than the
     /// current one.
-    public func uploadInventory(merchant: String, version: Int, content: [UInt8]) async throws -> LedgerInventory {
+    public func uploadInventory(merchant: String, version: Int, content: [UInt8]) async throws
+        -> LedgerInventory
+    {
         let summary = try InventoryCSV.validate(content)
         let time = now()
         let sha256 = InventoryCSV.sha256Hex(content)
         return try await database.write { db in
-            let current = try Int.fetchOne(
-                db, sql: "SELECT MAX(version) FROM payment_inventory WHERE merchant_id = ?", arguments: [merchant]) ?? 0
+            let current =
+                try Int.fetchOne(
+                    db, sql: "SELECT MAX(version) FROM payment_inventory WHERE merchant_id = ?",
+                    arguments: [merchant]) ?? 0
             guard version > current else {
                 throw PaymentRuleViolation(
                     .conflict, "version must be greater than the current version \(current).")

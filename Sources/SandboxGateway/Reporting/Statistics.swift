@@ -29,7 +29,8 @@ public enum StatisticsPeriod: String, Sendable, Hashable, CaseIterable, Codable 
         case .month: return calendar.dateInterval(of: .month, for: date)!.start
         case .quarter:
             let c = calendar.dateComponents([.year, .month], from: date)
-            return calendar.date(from: DateComponents(year: c.year, month: (c.month! - 1) / 3 * 3 + 1, day: 1))!
+            return calendar.date(
+                from: DateComponents(year: c.year, month: (c.month! - 1) / 3 * 3 + 1, day: 1))!
         case .year: return calendar.dateInterval(of: .year, for: date)!.start
         }
     }
@@ -138,13 +139,16 @@ public struct StatisticsAggregator: Sendable {
 
     /// Adds one transaction. `amount` is signed (refunds negative); `counts` says whether it
     /// belongs to turnover (approved money movements) or only to its status's figures.
-    public mutating func add(amount: Int64, currency: String, status: FinancialStatus, at date: Date, counts: Bool = true) {
+    public mutating func add(
+        amount: Int64, currency: String, status: FinancialStatus, at date: Date, counts: Bool = true
+    ) {
         let label = period.bucket(for: date)
         let key = label + "|" + currency
         var group =
             groups[key]
             ?? StatisticsGroup(
-                periodStart: period.start(of: date), period: label, currency: currency, figures: StatisticsFigures(),
+                periodStart: period.start(of: date), period: label, currency: currency,
+                figures: StatisticsFigures(),
                 byStatus: nestByStatus ? [:] : nil)
         if counts { group.figures.add(amount) }
         if nestByStatus { group.byStatus![status.rawValue, default: StatisticsFigures()].add(amount) }

@@ -49,7 +49,9 @@ public struct TransactionSearch: Sendable, Hashable {
     /// Validates and creates a search.
     /// - Throws: ``PaymentRuleViolation/Reason/invalidField`` for a page below 1 or a page size
     ///   outside 1...200, or an unknown order or status.
-    public init(page: Int = 1, pageSize: Int = 20, order: String? = nil, status: String? = nil, text: String? = nil)
+    public init(
+        page: Int = 1, pageSize: Int = 20, order: String? = nil, status: String? = nil, text: String? = nil
+    )
         throws(PaymentRuleViolation)
     {
         guard page >= 1 else { throw PaymentRuleViolation(.invalidField, "page must be 1 or more.") }
@@ -58,7 +60,8 @@ public struct TransactionSearch: Sendable, Hashable {
         }
         guard let order = Order(rawValue: order ?? Order.newest.rawValue) else {
             throw PaymentRuleViolation(
-                .invalidField, "order must be one of \(Order.allCases.map(\.rawValue).joined(separator: ", ")).")
+                .invalidField,
+                "order must be one of \(Order.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         guard let status = StatusFilter(rawValue: (status ?? "all").lowercased()) else {
             throw PaymentRuleViolation(
@@ -117,8 +120,12 @@ public struct TransactionSearch: Sendable, Hashable {
     /// Whether `text` is a `yyyy-MM-dd` date.
     static func isDate(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
-        return bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (48...57).contains($0.element) }
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
+            return false
+        }
+        return bytes.enumerated().allSatisfy {
+            $0.offset == 4 || $0.offset == 7 || (48...57).contains($0.element)
+        }
     }
 
     static func escapeLike(_ text: String) -> String {

@@ -14,7 +14,8 @@ public struct WebhookRetryPolicy: Sendable, Hashable {
     public var maximumDelay: Duration
 
     /// Six attempts, waiting 1 s, 2 s, 4 s, 8 s and 16 s between them.
-    public static let standard = WebhookRetryPolicy(maximumAttempts: 6, initialDelay: .seconds(1), maximumDelay: .seconds(300))
+    public static let standard = WebhookRetryPolicy(
+        maximumAttempts: 6, initialDelay: .seconds(1), maximumDelay: .seconds(300))
 
     /// Creates a policy.
     public init(maximumAttempts: Int, initialDelay: Duration, maximumDelay: Duration) {
@@ -111,7 +112,10 @@ public actor WebhookDispatcher {
         public var secret: String?
 
         /// Creates a delivery.
-        public init(eventID: String, merchantID: String, transactionID: String, body: [UInt8], url: URL, secret: String?) {
+        public init(
+            eventID: String, merchantID: String, transactionID: String, body: [UInt8], url: URL,
+            secret: String?
+        ) {
             self.eventID = eventID
             self.merchantID = merchantID
             self.transactionID = transactionID
@@ -188,7 +192,8 @@ public actor WebhookDispatcher {
             let delay = succeeded ? nil : policy.delay(afterAttempt: attempt)
             await log.record(
                 WebhookAttempt(
-                    eventID: delivery.eventID, merchantID: delivery.merchantID, transactionID: delivery.transactionID, url: delivery.url.absoluteString, attempt: attempt,
+                    eventID: delivery.eventID, merchantID: delivery.merchantID,
+                    transactionID: delivery.transactionID, url: delivery.url.absoluteString, attempt: attempt,
                     statusCode: status, error: failure, succeeded: succeeded, attemptedAt: at,
                     nextAttemptAt: delay.map { at.addingTimeInterval($0.timeInterval) }))
             guard let delay else { return }

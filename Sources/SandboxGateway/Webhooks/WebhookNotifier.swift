@@ -10,7 +10,9 @@ public struct WebhookNotifier: Sendable {
     public let merchantName: @Sendable (String) -> String?
 
     /// Creates a notifier.
-    public init(dispatcher: WebhookDispatcher, merchantName: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    public init(
+        dispatcher: WebhookDispatcher, merchantName: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) {
         self.dispatcher = dispatcher
         self.merchantName = merchantName
     }
@@ -18,7 +20,8 @@ public struct WebhookNotifier: Sendable {
     /// The merchant's enabled webhook, read inside the writing transaction so the decision to
     /// notify matches the committed state.
     static func config(_ db: Database, merchant: String) throws -> LedgerWebhookConfig? {
-        try LedgerWebhookConfig.filter(Column("merchant_id") == merchant && Column("enabled") == true).fetchOne(db)
+        try LedgerWebhookConfig.filter(Column("merchant_id") == merchant && Column("enabled") == true)
+            .fetchOne(db)
     }
 
     /// Queues one delivery per changed transaction.

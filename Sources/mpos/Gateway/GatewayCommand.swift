@@ -52,12 +52,15 @@ struct GatewayServeCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let configuration = SandboxGatewayConfiguration(host: host, port: port, databasePath: db, logLevel: .warning)
+        // Catch the signals before binding, so a signal sent as soon as the port is
+        // printed still shuts down cleanly.
+        let signals = GatewaySignals()
         let gateway = try await SandboxGateway.start(configuration)
         if let credentials = gateway.credentials {
             say(GatewayServeOutput.credentials(credentials, database: db))
         }
         say("listening on \(gateway.baseURL.absoluteString)")
-        let signal = await GatewaySignals.waitForTermination()
+        let signal = await signals.wait()
         say("received \(signal), shutting down")
         await gateway.shutdown()
         say("stopped")
@@ -84,44 +87,53 @@ enum GatewayServeOutput {
     }
 }
 
-/// Waits for SIGINT or SIGTERM with DispatchSource, so the server can shut down cleanly.
-enum GatewaySignals {
-    static func waitForTermination() async -> String {
+/// Catches SIGINT and SIGTERM with DispatchSource from creation on, and reports the first
+/// one to ``wait()``, so the server can shut down cleanly.
+final class GatewaySignals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: String?
+    private var continuation: CheckedContinuation<String, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.deliver(name) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The name of the first signal received, waiting for one if none came yet.
+    func wait() async -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            let box = SignalBox(continuation)
-            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { box.resume(name) }
-                source.resume()
-                box.keep(source)
+            lock.lock()
+            if let received {
+                lock.unlock()
+                continuation.resume(returning: received)
+            } else {
+                self.continuation = continuation
+                lock.unlock()
             }
         }
     }
 
-    /// Resumes the continuation once and keeps the signal sources alive.
-    private final class SignalBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<String, Never>?
-        private var sources: [any DispatchSourceSignal] = []
-
-        init(_ continuation: CheckedContinuation<String, Never>) { self.continuation = continuation }
-
-        func keep(_ source: any DispatchSourceSignal) {
-            lock.lock()
-            sources.append(source)
+    private func deliver(_ name: String) {
+        lock.lock()
+        guard received == nil else {
             lock.unlock()
+            return
         }
+        received = name
+        let continuation = self.continuation
+        self.continuation = nil
+        lock.unlock()
+        continuation?.resume(returning: name)
+    }
 
-        func resume(_ name: String) {
-            lock.lock()
-            let continuation = self.continuation
-            self.continuation = nil
-            let sources = self.sources
-            lock.unlock()
-            continuation?.resume(returning: name)
-            for source in sources { source.cancel() }
-            for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
-        }
+    deinit {
+        for source in sources { source.cancel() }
+        for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
     }
 }
