@@ -1,7 +1,11 @@
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import GatewayAPI
 import MPOSCore
 import ReaderLink
+import ReaderLinkTCP
 import ReaderSimulator
 import SandboxCards
 import SandboxGateway
@@ -206,5 +210,81 @@ import Testing
         #expect(page.items.first { $0.id == id }?.status == .reversed)
         abandoned.cancel()
         try await sandbox.close(first)
+    }
+
+    @Test func aReaderLostWhileTheHostApprovesIsReversed() async throws {
+        let sandbox = try await Sandbox()
+        let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
+        // The socket to the reader closes the moment the gateway's approval arrives.
+        let transport = HookTransport(path: GatewayPaths.authorizeCard) { await link.close() }
+        let terminal = try await sandbox.terminal(transport: transport, connect: false)
+        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        let result = try await terminal.sale(Self.sale(12_34))
+        #expect(result.status == .declined)
+        #expect(result.reversed)
+        let id = try #require(result.transactionID)
+        let page = try await terminal.searchTransactions()
+        #expect(page.items.first { $0.id == id }?.status == .reversed)
+        #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aReaderLostBeforeAuthorizationChargesNothing() async throws {
+        let sandbox = try await Sandbox { $0.waitsForCard = true }
+        let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
+        let terminal = try await sandbox.terminal(connect: false)
+        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        let statuses = await terminal.subscribe([.status])
+        let sale = Task { try await terminal.sale(Self.sale(12_34)) }
+        for await event in statuses {
+            if case .readerStatus(.waitingCard, _, _) = event { break }
+        }
+        await link.close()
+        let result = try await sale.value
+        #expect(result.status == .failed)
+        #expect(result.error == .readerLinkFailed)
+        #expect(result.transactionID == nil)
+        #expect(try await terminal.searchTransactions().items.isEmpty)
+        await #expect(throws: MPOSError.readerNotConnected) { _ = try await terminal.sale(Self.sale(1_00)) }
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aClientTokenFromTheAppsBackendWorks() async throws {
+        let sandbox = try await Sandbox()
+        let baseURL = sandbox.gateway.baseURL
+        let apiKey = sandbox.credentials.apiKey
+        let minted = Locked(0)
+        let terminal = try PaymentTerminal(
+            environment: baseURL,
+            credentials: .clientToken {
+                minted.withLock { $0 += 1 }
+                var request = URLRequest(url: baseURL.appendingPathComponent("v1/client-tokens"))
+                request.httpMethod = "POST"
+                request.setValue(apiKey, forHTTPHeaderField: GatewayHeaders.apiKey)
+                let (data, _) = try await URLSession.shared.data(for: request)
+                return try GatewayJSON.makeDecoder().decode(ClientToken.self, from: data).token
+            }, journalPath: sandbox.journalPath)
+        try await terminal.login()
+        let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
+        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        let result = try await terminal.sale(Self.sale(7_00))
+        #expect(result.status == .approved)
+        #expect(minted.withLock { $0 } >= 1)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func invalidParametersFailBeforeAnyIO() async throws {
+        let transport = DroppingTransport()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-\(UUID().uuidString)")
+        let terminal = try PaymentTerminal(
+            environment: URL(string: "http://127.0.0.1:9")!, credentials: .login(user: "u", password: "p"),
+            journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: transport)
+        await #expect(throws: MPOSError.amountNotPositive) { _ = try await terminal.sale(Self.sale(0)) }
+        await #expect(throws: MPOSError.invalidStatementDescriptor) {
+            _ = try await terminal.sale(PaymentParameters(amount: 1, currency: .eur, statementDescriptor: "<b>"))
+        }
+        await #expect(throws: MPOSError.notLoggedIn) { _ = try await terminal.sale(Self.sale(1_00)) }
+        #expect(transport.sent.isEmpty)
+        try? FileManager.default.removeItem(at: directory)
     }
 }

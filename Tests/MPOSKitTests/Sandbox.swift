@@ -142,3 +142,26 @@ final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// A gateway transport that runs `hook` when the answer to `path` arrives, before handing
+/// it over (to cut the reader link at that exact moment).
+final class HookTransport: GatewayTransport {
+    private let base = URLSessionGatewayTransport()
+    private let path: String
+    private let hook: @Sendable () async -> Void
+
+    init(path: String, hook: @escaping @Sendable () async -> Void) {
+        self.path = path
+        self.hook = hook
+    }
+
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+        let response = try await base.send(request, to: baseURL)
+        if request.path == path {
+            await hook()
+            // Let the link's closing reach the terminal first, as a real drop would.
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return response
+    }
+}

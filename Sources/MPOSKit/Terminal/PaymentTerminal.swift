@@ -65,7 +65,8 @@ public actor PaymentTerminal {
         client = GatewayClient(baseURL: environment, credentials: credentials, transport: transport)
         self.clock = clock
         self.signatureTimeout = signatureTimeout
-        (events, eventsContinuation) = AsyncStream.makeStream(of: TerminalEvent.self)
+        // Newest first: a terminal nobody listens to must not hoard events.
+        (events, eventsContinuation) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
     /// A stream of the events in `categories` only.
