@@ -287,4 +287,21 @@ import Testing
         #expect(transport.sent.isEmpty)
         try? FileManager.default.removeItem(at: directory)
     }
+
+    @Test func aDuplicateTheGatewayRefusesFailsAndIsFinished() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let parameters = PaymentParameters(amount: 12_34, currency: .eur, customerReference: "order-1")
+        let first = try await terminal.sale(parameters)
+        #expect(first.status == .approved)
+        let second = try await terminal.sale(parameters)
+        #expect(second.status == .failed)
+        #expect(second.error == .gatewayRefused)
+        #expect(second.error?.message.contains("\(GatewayErrorCode.duplicatePayment)") == true)
+        let journal = try PaymentJournal(path: sandbox.journalPath)
+        #expect(try journal.unfinished().isEmpty)
+        #expect(try journal.pragma("journal_mode") == "wal")
+        #expect(try journal.pragma("synchronous") == "2")
+        try await sandbox.close(terminal)
+    }
 }

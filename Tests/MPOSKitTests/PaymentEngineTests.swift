@@ -112,4 +112,27 @@ struct PaymentEngineTests {
         let result = Self.finished(engine.handle(.reader(Self.outcome(.aac, .cardCancelled))))
         #expect(result?.status == .declined && result?.reversed == false && result?.responseCode == "05")
     }
+
+    @Test func aServerErrorIsLookedUpNotTakenAsADecline() {
+        var engine = Self.engine()
+        _ = engine.handle(.start)
+        _ = engine.handle(.reader(Self.authorization))
+        let effects = engine.handle(.gatewayAnswered(.refused(status: 500, GatewayErrorBody(code: 5000, message: "boom"))))
+        #expect(effects.contains { if case .lookup(Self.key, _) = $0 { true } else { false } })
+        #expect(!effects.contains { if case .sendToReader = $0 { true } else { false } })
+    }
+
+    @Test func anUnknowableOutcomeStaysInTheJournal() {
+        var engine = Self.engine()
+        _ = engine.handle(.start)
+        _ = engine.handle(.reader(Self.authorization))
+        _ = engine.handle(.gatewayUnreachable)
+        var last: [PaymentEngine.Effect] = []
+        for _ in 0..<PaymentEngine.maximumLookups { last = engine.handle(.lookedUp(.unreachable)) }
+        #expect(last.contains { if case .sendToReader(.hostResponse(let host)) = $0 { !host.approved } else { false } })
+        let effects = engine.handle(.reader(Self.outcome(.aac, .cardCancelled)))
+        #expect(Self.finished(effects)?.status == .failed)
+        for case .journal(let entry) in effects { #expect(entry.state == .authorizing) }
+        #expect(engine.entry.state == .authorizing)
+    }
 }

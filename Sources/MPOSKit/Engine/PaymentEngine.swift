@@ -77,6 +77,8 @@ struct PaymentEngine: Sendable {
     private var lookups = 0
     private var resends = 0
     private var cancelAllowed = false
+    /// Set when the engine gave up asking: the journal keeps the attempt for the next start.
+    private var outcomeUnknown = false
     private var lastStatus: ReaderStatusCode?
 
     init(parameters: PaymentParameters, key: IdempotencyKey, readerTransactionID: String, merchantName: String?, now: Date) {
@@ -157,7 +159,10 @@ struct PaymentEngine: Sendable {
             if done { entry.state = .finished }
             entry.outcome = PaymentStatus.declined.rawValue
             var effects: [Effect] = [.journal(entry)]
-            effects += finish(.declined, error: nil, reversed: true, journal: false)
+            effects += finish(
+                .declined, error: done ? nil : MPOSError.gatewayUnreachable.withMessage(
+                    "The reversal is not confirmed yet; the journal finishes it at the next start."),
+                reversed: done, journal: false)
             return effects
         case .applicationChosen(let index):
             guard phase == .reading else { return [] }
@@ -229,8 +234,18 @@ struct PaymentEngine: Sendable {
                 issuerAuthenticationData: transaction.issuerAuthenticationData.flatMap { try? Hex.decode($0) } ?? [],
                 issuerScripts: transaction.issuerScripts.flatMap { try? Hex.decode($0) } ?? []))))
             return effects
+        case .refused(let status, let body)
+        where status >= 500 || body.code == GatewayErrorCode.idempotencyInProgress:
+            // "Nothing was charged unless an attempt lookup says otherwise": ask.
+            phase = .recovering
+            recovered = true
+            guard lookups < Self.maximumLookups else { return unableToGoOnline(finished: false) }
+            return [.lookup(key, delay: .milliseconds(250 << min(lookups, 5)))]
         case .refused(_, let body):
+            // The gateway answered: nothing was charged.
             hostRefusal = body
+            entry.state = .finished
+            entry.outcome = PaymentStatus.failed.rawValue
             if readerGone { return finish(.failed, error: refusalError(body)) }
             return [.sendToReader(.hostResponse(HostResponse(
                 transactionID: readerTransactionID, approved: false, authorizationResponseCode: "05",
@@ -242,11 +257,11 @@ struct PaymentEngine: Sendable {
     /// whether the gateway surely never saw the attempt.
     private mutating func unableToGoOnline(finished: Bool) -> [Effect] {
         phase = .completing
-        if finished { entry.state = .finished }
+        if finished { entry.state = .finished } else { outcomeUnknown = true }
         entry.outcome = PaymentStatus.failed.rawValue
         var effects: [Effect] = [.journal(entry)]
         if readerGone {
-            effects += finish(.failed, error: .gatewayUnreachable, journal: false)
+            effects += finish(.failed, error: .gatewayUnreachable)
             return effects
         }
         hostRefusal = GatewayErrorBody(code: MPOSError.Code.gatewayUnreachable, message: "The gateway could not be reached.")
@@ -270,7 +285,7 @@ struct PaymentEngine: Sendable {
         if host != nil { return finish(.declined, error: nil) }
         if let hostRefusal {
             if hostRefusal.code == MPOSError.Code.gatewayUnreachable {
-                return finish(.failed, error: .gatewayUnreachable, journal: entry.state == .finished)
+                return finish(.failed, error: .gatewayUnreachable)
             }
             return finish(.failed, error: refusalError(hostRefusal))
         }
@@ -301,7 +316,7 @@ struct PaymentEngine: Sendable {
         phase = .finished
         var effects: [Effect] = []
         if journal {
-            if entry.state != .authorizing || host != nil || status != .failed { entry.state = .finished }
+            if !outcomeUnknown { entry.state = .finished }
             entry.outcome = status.rawValue
             effects.append(.journal(entry))
         }

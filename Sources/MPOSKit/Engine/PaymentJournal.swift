@@ -117,6 +117,14 @@ final class PaymentJournal: Sendable {
         }
     }
 
+    /// A pragma's current value (`journal_mode`, `synchronous`), for tests and diagnostics.
+    func pragma(_ name: String) throws(MPOSError) -> String? {
+        guard name.allSatisfy({ $0.isLetter || $0 == "_" }) else { return nil }
+        do { return try queue.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") } } catch {
+            throw MPOSError.journalFailed.withMessage("The payment journal could not be read: \(Self.describe(error)).")
+        }
+    }
+
     /// Every entry, oldest first (for tools and tests).
     func all() throws(MPOSError) -> [JournalEntry] {
         do { return try queue.read { db in try JournalEntry.order(Column("createdAt")).fetchAll(db) } } catch {

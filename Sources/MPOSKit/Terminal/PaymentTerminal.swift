@@ -238,8 +238,12 @@ public actor PaymentTerminal {
     /// - Returns: how many attempts were finished.
     @discardableResult
     public func recoverUnfinished() async throws(MPOSError) -> Int {
+        // An operation in flight owns its entry; the next call finishes the rest.
+        guard !busy else { return 0 }
+        busy = true
+        defer { busy = false }
         var finished = 0
-        for var entry in try journal.unfinished() where entry.key != engine?.key.rawValue {
+        for var entry in try journal.unfinished() {
             var done = false
             switch entry.state {
             case .created:
