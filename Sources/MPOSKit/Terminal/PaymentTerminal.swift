@@ -297,7 +297,19 @@ public actor PaymentTerminal {
         switch effect {
         case .journal(var entry):
             entry.updatedAt = Date()
-            try journal.write(entry)
+            do {
+                try journal.write(entry)
+            } catch {
+                // Before the gateway request the entry is the promise that makes recovery
+                // possible: without it nothing may leave. Later writes only record what the
+                // gateway already knows, so the payment goes on (and is looked up by key).
+                guard entry.gatewayTransactionID == nil, entry.outcome == nil else { return nil }
+                if entry.state == .authorizing, let id = entry.readerTransactionID {
+                    _ = try? await connection.request(.hostResponse(HostResponse(
+                        transactionID: id, approved: false, authorizationResponseCode: "")))
+                }
+                throw error
+            }
         case .sendToReader(let message):
             do {
                 _ = try await connection.request(message)
