@@ -304,4 +304,31 @@ import Testing
         #expect(try journal.pragma("synchronous") == "2")
         try await sandbox.close(terminal)
     }
+
+    @Test func aDeclinedSignatureIsDeclinedAndTheApprovalReversed() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        await terminal.setSignatureHandler { .decline }
+        let result = try await terminal.sale(Self.sale(30_00))
+        #expect(result.status == .declined)
+        #expect(result.reversed)
+        #expect(!result.customerReceipt.contains("Approval code"))
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aLostRefundAnswerIsResolvedByKeyWithoutASecondRefund() async throws {
+        let sandbox = try await Sandbox()
+        let transport = DroppingTransport()
+        let terminal = try await sandbox.terminal(transport: transport)
+        let sale = try await terminal.sale(Self.sale(25_00))
+        let id = try #require(sale.transactionID)
+        let refundPath = GatewayPaths.transaction(GatewayPaths.refund, id: id.rawValue)
+        transport.dropAnswers(to: refundPath)
+        let refund = try await terminal.refund(transactionID: id, amount: 5_00)
+        #expect(refund.status == .approved && refund.approvedAmount == 5_00)
+        #expect(transport.sent.filter { $0 == "POST \(refundPath)" }.count == 1)
+        let page = try await terminal.searchTransactions()
+        #expect(page.items.filter { $0.kind == .refund }.count == 1)
+        try await sandbox.close(terminal)
+    }
 }
