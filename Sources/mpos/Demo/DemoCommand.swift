@@ -65,10 +65,12 @@ struct DemoCommand: AsyncParsableCommand {
             CLIOutput.line("logged in as \(credentials.user)")
             let link = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
             try await terminal.connectReader(transport: link, secret: secret)
+            // Events print from their own task; let them catch up so lines keep their order.
+            try? await Task.sleep(for: .milliseconds(50))
 
             CLIOutput.line("\nSALE 12.34 EUR")
             let sale = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur, statementDescriptor: "MPOS Demo"))
-            await Task.yield()
+            try? await Task.sleep(for: .milliseconds(50))
             CLIOutput.line("result    \(sale.status.rawValue.uppercased())" + (sale.transactionID.map { "  \($0.rawValue)" } ?? ""))
             CLIOutput.line("\n" + sale.customerReceipt + "\n")
 
