@@ -135,4 +135,17 @@ struct PaymentEngineTests {
         for case .journal(let entry) in effects { #expect(entry.state == .authorizing) }
         #expect(engine.entry.state == .authorizing)
     }
+
+    @Test func cancelIsAllowedOnlyWhileTheReaderSaysSo() {
+        var engine = Self.engine()
+        _ = engine.handle(.start)
+        #expect(!engine.isCancelAllowed)
+        _ = engine.handle(.reader(.statusReport(StatusReport(status: .waitingCard, message: "Insert", cancelAllowed: true))))
+        #expect(engine.isCancelAllowed)
+        _ = engine.handle(.reader(.statusReport(StatusReport(status: .pinInputCompleted, message: "PIN", cancelAllowed: false))))
+        #expect(!engine.isCancelAllowed)
+        _ = engine.handle(.reader(.statusReport(StatusReport(status: .pinInput, message: "PIN", cancelAllowed: true))))
+        _ = engine.handle(.reader(Self.authorization))
+        #expect(!engine.isCancelAllowed)
+    }
 }
