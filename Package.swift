@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ReaderSimulator", targets: ["ReaderSimulator"]),
         .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
         .library(name: "SandboxGateway", targets: ["SandboxGateway"]),
+        .library(name: "MPOSKit", targets: ["MPOSKit"]),
         .executable(name: "mpos", targets: ["mpos"]),
     ],
     dependencies: [
@@ -86,11 +87,20 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The SDK an app imports: session, payment engine, journal, receipts. No server
+        // framework and no simulator reach an app through it.
+        .target(
+            name: "MPOSKit",
+            dependencies: [
+                "MPOSCore", "EMV", "ReaderLink", "GatewayAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "mpos",
             dependencies: [
-                "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
+                "MPOSKit", "GatewayAPI", "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,8 +108,7 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "MPOSCore", "EMV", "GatewayAPI", "SandboxGateway", "SandboxCards", "ReaderSimulator",
-                "ReaderLink", "ReaderLinkTCP",
+                "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "SandboxGateway", "SandboxCards", "ReaderSimulator",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks"
@@ -124,6 +133,14 @@ let package = Package(
                 "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV", "MPOSCore", "SandboxCards", "ReaderSimulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "MPOSKitTests",
+            dependencies: [
+                "MPOSKit", "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator",
+                "SandboxCards", "SandboxGateway",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -6,9 +6,9 @@ struct MPOS: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mpos",
         abstract: "MPOSKit's command-line tool.",
-        discussion: "Decode EMV data, run the reader emulator and the sandbox gateway.",
+        discussion: "Run a demo payment, decode EMV data, run the reader emulator and the sandbox gateway.",
         version: "0.1.0",
-        subcommands: [EMVCommand.self, ReaderCommand.self, GatewayCommand.self]
+        subcommands: [DemoCommand.self, EMVCommand.self, ReaderCommand.self, GatewayCommand.self]
     )
 }
 

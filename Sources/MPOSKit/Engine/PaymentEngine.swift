@@ -1,0 +1,351 @@
+import EMV
+import Foundation
+import GatewayAPI
+import MPOSCore
+import ReaderLink
+
+/// The sale's logic as a pure state machine: the driving actor feeds it events (reader
+/// messages, gateway answers, app decisions) and performs the effects it returns, in order.
+/// No I/O, no clock, no randomness: every path is a unit test.
+///
+/// The rules it keeps:
+/// - the attempt is journaled before the gateway request leaves;
+/// - a lost gateway answer is looked up by the idempotency key, and the request is sent
+///   again (same key) only when the gateway never saw it;
+/// - an approval the card declines, or that reaches no reader, is reversed;
+/// - a failure is never reported for an approval.
+struct PaymentEngine: Sendable {
+    enum Event: Sendable, Hashable {
+        /// Begin: journal and start the reader.
+        case start
+        /// The reader refused to start (or the link failed before it did).
+        case readerRefused(MPOSError)
+        /// An unsolicited reader message.
+        case reader(ReaderMessage)
+        /// The reader link went away.
+        case readerLost
+        /// The gateway answered the authorisation.
+        case gatewayAnswered(GatewayAnswer)
+        /// The authorisation got no answer: it may or may not have been processed.
+        case gatewayUnreachable
+        /// The lookup of the attempt by key.
+        case lookedUp(AttemptLookup)
+        /// The reversal finished (`true`) or could not be completed now (`false`).
+        case reversalFinished(Bool)
+        /// The app chose an application (`nil` cancels).
+        case applicationChosen(UInt8?)
+        /// The merchant's signature verdict (`nil`: no answer within the timeout).
+        case signatureDecided(SignatureDecision?)
+    }
+
+    enum Effect: Sendable, Hashable {
+        case journal(JournalEntry)
+        case sendToReader(ReaderMessage)
+        case authorize(AuthorizeCardRequest, IdempotencyKey)
+        /// Look the attempt up, after waiting `delay`.
+        case lookup(IdempotencyKey, delay: Duration)
+        case reverse(TransactionID, IdempotencyKey, ReversalReason)
+        case emit(TerminalEvent)
+        case askApplication([ApplicationCandidate])
+        case askSignature
+        case finish(PaymentResult)
+    }
+
+    enum Phase: Sendable, Hashable {
+        case idle, reading, authorizing, recovering, completing, reversing, finished
+    }
+
+    /// How many lookups without an answer before the engine stops waiting; the journal
+    /// keeps the attempt unfinished and the next start finishes it.
+    static let maximumLookups = 8
+    /// How many times a request the gateway never saw is sent again.
+    static let maximumResends = 3
+
+    let parameters: PaymentParameters
+    let key: IdempotencyKey
+    let readerTransactionID: String
+    let merchantName: String?
+    private(set) var phase: Phase = .idle
+    private(set) var entry: JournalEntry
+    private var request: AuthorizeCardRequest?
+    private var authorization: AuthorizationRequest?
+    private var host: Transaction?
+    private var hostRefusal: GatewayErrorBody?
+    private var outcome: TransactionOutcome?
+    private var recovered = false
+    private var readerGone = false
+    private var lookups = 0
+    private var resends = 0
+    private var cancelAllowed = false
+    /// Set when the engine gave up asking: the journal keeps the attempt for the next start.
+    private var outcomeUnknown = false
+    private var lastStatus: ReaderStatusCode?
+
+    init(parameters: PaymentParameters, key: IdempotencyKey, readerTransactionID: String, merchantName: String?, now: Date) {
+        self.parameters = parameters
+        self.key = key
+        self.readerTransactionID = readerTransactionID
+        self.merchantName = merchantName
+        entry = JournalEntry(
+            key: key.rawValue, operation: "sale", readerTransactionID: readerTransactionID, originalTransactionID: nil,
+            amount: parameters.amount, currency: parameters.currency.code, state: .created, maskedPAN: nil,
+            gatewayTransactionID: nil, outcome: nil, createdAt: now, updatedAt: now)
+    }
+
+    /// Whether the reader said, in its last status, that cancel is possible.
+    var isCancelAllowed: Bool { cancelAllowed && phase == .reading }
+
+    mutating func handle(_ event: Event) -> [Effect] {
+        guard phase != .finished else { return [] }
+        switch event {
+        case .start:
+            phase = .reading
+            return [
+                .journal(entry),
+                .sendToReader(.startTransaction(StartTransaction(
+                    transactionID: readerTransactionID, kind: .sale, amountMinorUnits: parameters.amount,
+                    currency: .alphabetic(parameters.currency.code), cardholderPresent: parameters.cardholderPresent))),
+            ]
+        case .readerRefused(let error):
+            return finish(.failed, error: error)
+        case .reader(let message):
+            return handleReader(message)
+        case .readerLost:
+            readerGone = true
+            switch phase {
+            case .idle, .reading:
+                return finish(.failed, error: .readerLinkFailed)
+            case .completing:
+                // The host approved (or declined) and the card never said its final word.
+                if let host, host.status.isApproval {
+                    return startReversal(host.id, reason: .terminalError)
+                }
+                return finish(.declined, error: .readerLinkFailed)
+            case .authorizing, .recovering, .reversing, .finished:
+                // The answer still comes; it is handled knowing the reader is gone.
+                return []
+            }
+        case .gatewayAnswered(let answer):
+            guard phase == .authorizing || phase == .recovering else { return [] }
+            return hostAnswered(answer)
+        case .gatewayUnreachable:
+            guard phase == .authorizing else { return [] }
+            phase = .recovering
+            recovered = true
+            return [.emit(.recovering), .lookup(key, delay: .zero)]
+        case .lookedUp(let lookup):
+            guard phase == .recovering else { return [] }
+            lookups += 1
+            switch lookup {
+            case .found(let answer):
+                return hostAnswered(answer)
+            case .notFound:
+                if resends < Self.maximumResends, let request {
+                    resends += 1
+                    phase = .authorizing
+                    return [.authorize(request, key)]
+                }
+                // The gateway never saw it: nothing was charged.
+                return unableToGoOnline(finished: true)
+            case .inProgress, .unreachable:
+                if lookups < Self.maximumLookups {
+                    return [.lookup(key, delay: .milliseconds(250 << min(lookups, 5)))]
+                }
+                // Still unknown: the journal keeps it; the next start finishes it.
+                return unableToGoOnline(finished: false)
+            }
+        case .reversalFinished(let done):
+            guard phase == .reversing else { return [] }
+            if done { entry.state = .finished }
+            entry.outcome = PaymentStatus.declined.rawValue
+            var effects: [Effect] = [.journal(entry)]
+            effects += finish(
+                .declined, error: done ? nil : MPOSError.gatewayUnreachable.withMessage(
+                    "The reversal is not confirmed yet; the journal finishes it at the next start."),
+                reversed: done, journal: false)
+            return effects
+        case .applicationChosen(let index):
+            guard phase == .reading else { return [] }
+            return [.sendToReader(.applicationSelectionResponse(index.map { .chosen(index: $0) } ?? .cancel))]
+        case .signatureDecided(let decision):
+            guard !readerGone else { return [] }
+            return [.sendToReader(.signatureVerdict(SignatureVerdict(
+                transactionID: readerTransactionID, accepted: decision == .accept)))]
+        }
+    }
+
+    // MARK: - Steps
+
+    private mutating func handleReader(_ message: ReaderMessage) -> [Effect] {
+        switch message {
+        case .statusReport(let report):
+            cancelAllowed = report.cancelAllowed
+            lastStatus = report.status
+            return [.emit(.readerStatus(status: report.status, message: report.message, cancelAllowed: report.cancelAllowed))]
+        case .cardEvent(let event):
+            return [.emit(.card(event))]
+        case .pinEntryProgress(let progress):
+            return [.emit(.pinEntry(digits: Int(progress.digitsEntered)))]
+        case .applicationSelectionRequest(let candidates):
+            return [.emit(.applicationSelection(candidates)), .askApplication(candidates)]
+        case .signatureRequired:
+            return [.emit(.signatureRequired), .askSignature]
+        case .authorizationRequest(let authorization):
+            guard phase == .reading else { return [] }
+            self.authorization = authorization
+            let request = AuthorizeCardRequest(
+                kind: .sale, amount: parameters.amount, currency: parameters.currency,
+                emvData: Hex.encode(authorization.emvData), encryptedCardData: Hex.encode(authorization.encryptedCardData),
+                ksn: Hex.encode(authorization.ksn), maskedPAN: authorization.maskedPAN, entryMode: authorization.entryMode,
+                cvm: authorization.cvm, cardholderPresent: parameters.cardholderPresent,
+                customerReference: parameters.customerReference, externalID: parameters.externalID,
+                statementDescriptor: parameters.statementDescriptor, duplicateCheck: parameters.duplicateCheck,
+                allowPartialApproval: parameters.allowPartialApproval)
+            self.request = request
+            phase = .authorizing
+            entry.state = .authorizing
+            entry.maskedPAN = authorization.maskedPAN
+            return [.journal(entry), .emit(.authorizing), .authorize(request, key)]
+        case .transactionOutcome(let outcome):
+            self.outcome = outcome
+            return cardFinished(outcome)
+        default:
+            return []
+        }
+    }
+
+    private mutating func hostAnswered(_ answer: GatewayAnswer) -> [Effect] {
+        phase = .completing
+        switch answer {
+        case .transaction(let transaction):
+            host = transaction
+            entry.gatewayTransactionID = transaction.id.rawValue
+            let approved = transaction.status.isApproval
+            if approved { entry.state = .approved }
+            var effects: [Effect] = [.journal(entry)]
+            if readerGone {
+                if approved { return effects + startReversal(transaction.id, reason: .terminalError) }
+                return effects + finish(.declined, error: nil)
+            }
+            effects.append(.sendToReader(.hostResponse(HostResponse(
+                transactionID: readerTransactionID, approved: approved,
+                authorizationResponseCode: transaction.responseCode ?? (approved ? "00" : "05"),
+                authorizationCode: transaction.authorizationCode,
+                issuerAuthenticationData: transaction.issuerAuthenticationData.flatMap { try? Hex.decode($0) } ?? [],
+                issuerScripts: transaction.issuerScripts.flatMap { try? Hex.decode($0) } ?? []))))
+            return effects
+        case .refused(let status, let body)
+        where status >= 500 || body.code == GatewayErrorCode.idempotencyInProgress:
+            // "Nothing was charged unless an attempt lookup says otherwise": ask.
+            phase = .recovering
+            recovered = true
+            guard lookups < Self.maximumLookups else { return unableToGoOnline(finished: false) }
+            return [.lookup(key, delay: .milliseconds(250 << min(lookups, 5)))]
+        case .refused(_, let body):
+            // The gateway answered: nothing was charged.
+            hostRefusal = body
+            entry.state = .finished
+            entry.outcome = PaymentStatus.failed.rawValue
+            if readerGone { return finish(.failed, error: refusalError(body)) }
+            return [.sendToReader(.hostResponse(HostResponse(
+                transactionID: readerTransactionID, approved: false, authorizationResponseCode: "05",
+                authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: [])))]
+        }
+    }
+
+    /// The gateway could not be asked: the card is told so (it declines); `finished` says
+    /// whether the gateway surely never saw the attempt.
+    private mutating func unableToGoOnline(finished: Bool) -> [Effect] {
+        phase = .completing
+        if finished { entry.state = .finished } else { outcomeUnknown = true }
+        entry.outcome = PaymentStatus.failed.rawValue
+        var effects: [Effect] = [.journal(entry)]
+        if readerGone {
+            effects += finish(.failed, error: .gatewayUnreachable)
+            return effects
+        }
+        hostRefusal = GatewayErrorBody(code: MPOSError.Code.gatewayUnreachable, message: "The gateway could not be reached.")
+        effects.append(.sendToReader(.hostResponse(HostResponse(
+            transactionID: readerTransactionID, approved: false, authorizationResponseCode: "", authorizationCode: nil,
+            issuerAuthenticationData: [], issuerScripts: []))))
+        return effects
+    }
+
+    private mutating func cardFinished(_ outcome: TransactionOutcome) -> [Effect] {
+        if let host, host.status.isApproval {
+            if outcome.cryptogramType == .tc {
+                entry.state = .finished
+                entry.outcome = PaymentStatus.approved.rawValue
+                return finish(.approved, error: nil)
+            }
+            // The card (or the merchant, at the signature) declined what the host approved.
+            let reason: ReversalReason = outcome.status == .invalidSignature ? .terminalError : .cardDeclined
+            return startReversal(host.id, reason: reason)
+        }
+        if host != nil { return finish(.declined, error: nil) }
+        if let hostRefusal {
+            if hostRefusal.code == MPOSError.Code.gatewayUnreachable {
+                return finish(.failed, error: .gatewayUnreachable)
+            }
+            return finish(.failed, error: refusalError(hostRefusal))
+        }
+        // Ended before going online.
+        switch outcome.status {
+        case .userCancelled, .cardCancelled, .requestPaymentTimeout, .inputTimeout:
+            return finish(.cancelled, error: MPOSError.paymentCancelled.withMessage(
+                "The payment was cancelled on the reader (status \(outcome.status.rawValue))."))
+        default:
+            return finish(.failed, error: MPOSError.readerLinkFailed.withMessage(
+                "The reader ended the transaction with status \(outcome.status.rawValue)."))
+        }
+    }
+
+    private mutating func startReversal(_ id: TransactionID, reason: ReversalReason) -> [Effect] {
+        phase = .reversing
+        entry.state = .reversing
+        return [.journal(entry), .emit(.reversing), .reverse(id, entry.reversalKey, reason)]
+    }
+
+    private func refusalError(_ body: GatewayErrorBody) -> MPOSError {
+        MPOSError.gatewayRefused.withMessage("The gateway refused the payment: \(body.description)")
+    }
+
+    private mutating func finish(
+        _ status: PaymentStatus, error: MPOSError?, reversed: Bool = false, journal: Bool = true
+    ) -> [Effect] {
+        phase = .finished
+        var effects: [Effect] = []
+        if journal {
+            if !outcomeUnknown { entry.state = .finished }
+            entry.outcome = status.rawValue
+            effects.append(.journal(entry))
+        }
+        effects.append(.emit(.completed(status)))
+        effects.append(.finish(result(status, error: error, reversed: reversed)))
+        return effects
+    }
+
+    func result(_ status: PaymentStatus, error: MPOSError?, reversed: Bool) -> PaymentResult {
+        var emv: EMVReceiptSummary?
+        let tree = outcome.flatMap { try? TLVTree(decoding: $0.emvData) }
+        if let authorization {
+            emv = EMVReceiptSummary(
+                aid: authorization.aid.map { Hex.encode($0) }, applicationLabel: authorization.applicationLabel,
+                transactionCertificate: outcome?.cryptogramType == .tc ? tree?[0x9F26].map { Hex.encode($0) } : nil)
+        }
+        return PaymentResult(
+            status: status, kind: .sale, requestedAmount: parameters.amount,
+            approvedAmount: status == .approved ? (host?.approvedAmount ?? parameters.amount) : 0,
+            currency: parameters.currency, transactionID: host?.id, idempotencyKey: key,
+            authorizationCode: status == .approved ? host?.authorizationCode : nil, responseCode: host?.responseCode,
+            cvm: outcome?.cvm ?? authorization?.cvm, entryMode: outcome?.entryMode ?? authorization?.entryMode,
+            maskedPAN: host?.card?.maskedPAN ?? authorization?.maskedPAN, scheme: host?.card?.scheme,
+            emv: emv, pinVerified: outcome?.pinVerified ?? false, reversed: reversed, recovered: recovered,
+            error: error, merchantName: merchantName, date: host?.createdAt ?? entry.createdAt)
+    }
+}
+
+extension FinancialStatus {
+    /// Whether money was approved (fully or in part).
+    var isApproval: Bool { self == .approved || self == .partiallyApproved }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+
+/// How the terminal authenticates with the gateway.
+public enum GatewayCredentials: Sendable {
+    /// A merchant user's id and password (`POST /v1/auth/login`).
+    case login(user: String, password: String)
+    /// A client token minted by the app's backend with its API key; the closure is called
+    /// at login and again whenever the gateway says the token expired.
+    case clientToken(@Sendable () async throws -> String)
+}
+
+/// The gateway's answer to a money-moving request, once known.
+enum GatewayAnswer: Sendable, Hashable {
+    /// A 2xx answer carrying a transaction.
+    case transaction(Transaction)
+    /// A non-2xx answer with the gateway's error body.
+    case refused(status: Int, GatewayErrorBody)
+}
+
+/// What a lookup of an attempt by its idempotency key found.
+enum AttemptLookup: Sendable, Hashable {
+    /// The gateway processed the request; this is its stored answer.
+    case found(GatewayAnswer)
+    /// The gateway never saw the key: the request can be sent again.
+    case notFound
+    /// The gateway is still processing it.
+    case inProgress
+    /// No answer to the lookup either.
+    case unreachable
+}
+
+/// The typed HTTP client of the gateway contract, over a ``GatewayTransport``.
+actor GatewayClient {
+    let baseURL: URL
+    private let transport: any GatewayTransport
+    private let credentials: GatewayCredentials
+    private var token: String?
+    private(set) var merchant: MerchantInfo?
+
+    init(baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport) {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        self.baseURL = URL(string: text) ?? baseURL
+        self.credentials = credentials
+        self.transport = transport
+    }
+
+    var isLoggedIn: Bool { token != nil }
+
+    /// Logs in (or fetches a client token), then reads the merchant.
+    func login() async throws(MPOSError) {
+        switch credentials {
+        case .login(let user, let password):
+            let body = try encode(LoginRequest(user: user, password: password))
+            let response: GatewayHTTPResponse
+            do {
+                response = try await transport.send(
+                    GatewayHTTPRequest(
+                        method: "POST", path: GatewayPaths.login, headers: ["Content-Type": "application/json"],
+                        body: body), to: baseURL)
+            } catch {
+                throw MPOSError.gatewayUnreachable.withMessage("Login got no answer: \(error.reason).")
+            }
+            guard response.status == 200, let session = try? GatewayJSON.makeDecoder().decode(Session.self, from: response.body)
+            else { throw refusal(response, unauthorized: true) }
+            token = session.accessToken
+            merchant = session.merchant
+        case .clientToken(let provider):
+            do { token = try await provider() } catch {
+                throw MPOSError.gatewayUnauthorized.withMessage("The client token provider failed.")
+            }
+            let response = try await plain("GET", GatewayPaths.merchant)
+            guard response.status == 200 else { throw refusal(response, unauthorized: true) }
+            merchant = try? GatewayJSON.makeDecoder().decode(MerchantInfo.self, from: response.body)
+        }
+    }
+
+    /// Sends a money-moving request with its idempotency key. Throws only when no answer came.
+    func send<Body: Encodable & Sendable>(
+        _ method: String, _ path: String, body: Body, key: IdempotencyKey
+    ) async throws(GatewayTransportError) -> GatewayAnswer {
+        let data: Data
+        do { data = try GatewayJSON.makeEncoder().encode(body) } catch {
+            throw GatewayTransportError(reason: "the request could not be encoded")
+        }
+        let response = try await authorized(
+            GatewayHTTPRequest(
+                method: method, path: path,
+                headers: ["Content-Type": "application/json", GatewayHeaders.idempotencyKey: key.rawValue], body: data))
+        return Self.answer(response)
+    }
+
+    /// Asks for the attempt made with `key`.
+    func lookup(_ key: IdempotencyKey) async -> AttemptLookup {
+        let response: GatewayHTTPResponse
+        do {
+            response = try await authorized(GatewayHTTPRequest(method: "GET", path: GatewayPaths.attempt(key: key.rawValue)))
+        } catch { return .unreachable }
+        if response.status == 404 {
+            let body = try? GatewayJSON.makeDecoder().decode(GatewayErrorBody.self, from: response.body)
+            return body?.code == GatewayErrorCode.noSuchRoute ? .unreachable : .notFound
+        }
+        if response.status == 409,
+            let body = try? GatewayJSON.makeDecoder().decode(GatewayErrorBody.self, from: response.body),
+            body.code == GatewayErrorCode.idempotencyInProgress
+        {
+            return .inProgress
+        }
+        if response.status >= 500 || response.status == 401 { return .unreachable }
+        return .found(Self.answer(response))
+    }
+
+    /// A JSON request without idempotency key (search, statistics), decoded as `Answer`.
+    func query<Body: Encodable & Sendable, Answer: Decodable & Sendable>(
+        _ path: String, body: Body, as: Answer.Type
+    ) async throws(MPOSError) -> Answer {
+        let data = try encode(body)
+        let response: GatewayHTTPResponse
+        do {
+            response = try await authorized(
+                GatewayHTTPRequest(method: "POST", path: path, headers: ["Content-Type": "application/json"], body: data))
+        } catch { throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).") }
+        guard (200..<300).contains(response.status),
+            let answer = try? GatewayJSON.makeDecoder().decode(Answer.self, from: response.body)
+        else { throw refusal(response, unauthorized: false) }
+        return answer
+    }
+
+    // MARK: - Internals
+
+    private func plain(_ method: String, _ path: String) async throws(MPOSError) -> GatewayHTTPResponse {
+        do { return try await authorized(GatewayHTTPRequest(method: method, path: path)) } catch {
+            throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
+        }
+    }
+
+    /// Adds the bearer token; on an expired client token, fetches a new one and sends again
+    /// (safe: money-moving requests carry their idempotency key).
+    private func authorized(_ request: GatewayHTTPRequest) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+        var request = request
+        request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + (token ?? "")
+        let response = try await transport.send(request, to: baseURL)
+        if response.status == 401, case .clientToken(let provider) = credentials,
+            let fresh = try? await provider()
+        {
+            token = fresh
+            request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + fresh
+            return try await transport.send(request, to: baseURL)
+        }
+        return response
+    }
+
+    private func encode(_ value: some Encodable) throws(MPOSError) -> Data {
+        do { return try GatewayJSON.makeEncoder().encode(value) } catch {
+            throw MPOSError.invalidArgument.withMessage("The request could not be encoded.")
+        }
+    }
+
+    private func refusal(_ response: GatewayHTTPResponse, unauthorized: Bool) -> MPOSError {
+        let body = try? GatewayJSON.makeDecoder().decode(GatewayErrorBody.self, from: response.body)
+        if response.status == 401 || (unauthorized && response.status == 403) {
+            return MPOSError.gatewayUnauthorized.withMessage(
+                "The gateway refused the credentials (\(body?.code ?? response.status)).")
+        }
+        return MPOSError.gatewayRefused.withMessage(
+            "The gateway answered \(response.status): \(body?.description ?? "no error body").")
+    }
+
+    static func answer(_ response: GatewayHTTPResponse) -> GatewayAnswer {
+        let decoder = GatewayJSON.makeDecoder()
+        if (200..<300).contains(response.status), let transaction = try? decoder.decode(Transaction.self, from: response.body) {
+            return .transaction(transaction)
+        }
+        let body =
+            (try? decoder.decode(GatewayErrorBody.self, from: response.body))
+            ?? GatewayErrorBody(code: response.status * 10, message: "The gateway answered \(response.status).")
+        return .refused(status: response.status, body)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import MPOSCore
+
+/// How an operation ended, from the app's point of view.
+public enum PaymentStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The money moved (fully or, with partial approval, in part).
+    case approved
+    /// The issuer or the card refused; nothing was charged (an approval the card refused was
+    /// reversed).
+    case declined
+    /// The cardholder, the merchant or a timeout cancelled; nothing was charged.
+    case cancelled
+    /// An error ended the operation; nothing was charged, or the journal finishes it later.
+    case failed
+}
+
+/// The EMV values a receipt shows.
+public struct EMVReceiptSummary: Sendable, Hashable, Codable {
+    /// The application identifier, hex.
+    public var aid: String?
+    /// The application label.
+    public var applicationLabel: String?
+    /// The transaction certificate (9F26 of a TC), hex.
+    public var transactionCertificate: String?
+
+    /// Creates a summary.
+    public init(aid: String? = nil, applicationLabel: String? = nil, transactionCertificate: String? = nil) {
+        self.aid = aid
+        self.applicationLabel = applicationLabel
+        self.transactionCertificate = transactionCertificate
+    }
+}
+
+/// What a sale, refund or void produced.
+public struct PaymentResult: Sendable, Hashable {
+    /// How it ended.
+    public var status: PaymentStatus
+    /// What it was.
+    public var kind: TransactionKind
+    /// The amount asked for, minor units.
+    public var requestedAmount: Int64
+    /// The amount approved, minor units (0 unless approved).
+    public var approvedAmount: Int64
+    /// The currency.
+    public var currency: Currency
+    /// The gateway's transaction id, when the gateway recorded one.
+    public var transactionID: TransactionID?
+    /// The idempotency key the operation used (for support and reconciliation).
+    public var idempotencyKey: IdempotencyKey
+    /// The issuer's approval code.
+    public var authorizationCode: String?
+    /// The authorisation response code (EMV 8A), such as `"00"`.
+    public var responseCode: String?
+    /// How the cardholder was verified.
+    public var cvm: CardholderVerification?
+    /// How the card was read.
+    public var entryMode: CardEntryMode?
+    /// The masked card number (first 6 / last 4).
+    public var maskedPAN: String?
+    /// The card scheme, such as `"visa"`.
+    public var scheme: String?
+    /// The EMV values for the receipt.
+    public var emv: EMVReceiptSummary?
+    /// Whether the PIN was verified.
+    public var pinVerified: Bool
+    /// Whether an approval was reversed because the card or the reader did not complete it.
+    public var reversed: Bool
+    /// Whether the outcome was recovered by looking the attempt up at the gateway after its
+    /// answer was lost (or from the journal at start).
+    public var recovered: Bool
+    /// Why it did not succeed, when it did not.
+    public var error: MPOSError?
+    /// The merchant's name, for the receipt.
+    public var merchantName: String?
+    /// When it happened.
+    public var date: Date
+
+    /// Creates a result.
+    public init(
+        status: PaymentStatus, kind: TransactionKind, requestedAmount: Int64, approvedAmount: Int64,
+        currency: Currency, transactionID: TransactionID? = nil, idempotencyKey: IdempotencyKey,
+        authorizationCode: String? = nil, responseCode: String? = nil, cvm: CardholderVerification? = nil,
+        entryMode: CardEntryMode? = nil, maskedPAN: String? = nil, scheme: String? = nil,
+        emv: EMVReceiptSummary? = nil, pinVerified: Bool = false, reversed: Bool = false, recovered: Bool = false,
+        error: MPOSError? = nil, merchantName: String? = nil, date: Date = Date()
+    ) {
+        self.status = status
+        self.kind = kind
+        self.requestedAmount = requestedAmount
+        self.approvedAmount = approvedAmount
+        self.currency = currency
+        self.transactionID = transactionID
+        self.idempotencyKey = idempotencyKey
+        self.authorizationCode = authorizationCode
+        self.responseCode = responseCode
+        self.cvm = cvm
+        self.entryMode = entryMode
+        self.maskedPAN = maskedPAN
+        self.scheme = scheme
+        self.emv = emv
+        self.pinVerified = pinVerified
+        self.reversed = reversed
+        self.recovered = recovered
+        self.error = error
+        self.merchantName = merchantName
+        self.date = date
+    }
+
+    /// The customer's receipt as plain text.
+    public var customerReceipt: String { Receipt.customer(for: self) }
+}
+
+/// Receipt rendering.
+public enum Receipt {
+    /// The customer copy: merchant, date, card, EMV values, amount, approval code and the
+    /// verification line. Shows at most the masked PAN.
+    public static func customer(for result: PaymentResult) -> String {
+        var lines: [String] = []
+        let width = 32
+        func pair(_ left: String, _ right: String) {
+            let gap = max(1, width - left.count - right.count)
+            lines.append(left + String(repeating: " ", count: gap) + right)
+        }
+        lines.append(center(result.merchantName ?? "MERCHANT", width))
+        lines.append(center("CUSTOMER COPY", width))
+        lines.append(String(repeating: "-", count: width))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
+        lines.append(formatter.string(from: result.date))
+        lines.append(result.kind.rawValue.uppercased())
+        if let scheme = result.scheme { pair("Card", scheme.uppercased()) }
+        if let masked = result.maskedPAN { pair("PAN", masked) }
+        if let mode = result.entryMode { pair("Entry", mode.rawValue) }
+        if let label = result.emv?.applicationLabel { pair("App", label) }
+        if let aid = result.emv?.aid { pair("AID", aid) }
+        if let tc = result.emv?.transactionCertificate { pair("TC", tc) }
+        if let id = result.transactionID { pair("Txn", id.rawValue) }
+        lines.append(String(repeating: "-", count: width))
+        let shown = result.status == .approved ? result.approvedAmount : result.requestedAmount
+        pair("AMOUNT", format(shown, result.currency))
+        lines.append(String(repeating: "-", count: width))
+        lines.append(center(result.status.rawValue.uppercased(), width))
+        if let code = result.authorizationCode { pair("Approval code", code) }
+        if let rc = result.responseCode { pair("Response", rc) }
+        if result.reversed { lines.append(center("REVERSED", width)) }
+        if result.status == .approved {
+            if result.pinVerified || result.cvm == .pin {
+                lines.append(center("PIN verified", width))
+            } else if result.cvm == .signature || result.cvm == .pinAndSignature {
+                lines.append("")
+                lines.append("Signature: ______________________")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `12.34 EUR` from minor units.
+    public static func format(_ amount: Int64, _ currency: Currency) -> String {
+        let digits = currency.minorUnits ?? 0
+        guard digits > 0 else { return "\(amount) \(currency.code)" }
+        var divisor: Int64 = 1
+        for _ in 0..<digits { divisor *= 10 }
+        let sign = amount < 0 ? "-" : ""
+        let magnitude = amount.magnitude
+        let whole = magnitude / UInt64(divisor)
+        let fraction = String(magnitude % UInt64(divisor))
+        return "\(sign)\(whole).\(String(repeating: "0", count: digits - fraction.count))\(fraction) \(currency.code)"
+    }
+
+    private static func center(_ text: String, _ width: Int) -> String {
+        let pad = max(0, (width - text.count) / 2)
+        return String(repeating: " ", count: pad) + text
+    }
+}

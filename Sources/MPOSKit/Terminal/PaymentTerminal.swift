@@ -1,0 +1,505 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+import ReaderLink
+import Synchronization
+
+/// The SDK's front door: one payment terminal (a gateway session and, once connected, a
+/// card reader) that runs one operation at a time.
+///
+/// ```swift
+/// let terminal = try PaymentTerminal(
+///     environment: URL(string: "https://sandbox.example")!,
+///     credentials: .login(user: "merchant", password: "…"), journalPath: journalFile)
+/// try await terminal.login()
+/// try await terminal.connectReader(transport: transport, secret: secret)
+/// let result = try await terminal.sale(PaymentParameters(amount: 1234, currency: .eur))
+/// print(result.customerReceipt)
+/// ```
+///
+/// Every sale is journaled before its gateway request leaves; a lost gateway answer is
+/// looked up by the idempotency key; an approval the card declines is reversed; and
+/// ``login()`` finishes whatever an earlier run left unfinished.
+public actor PaymentTerminal {
+    /// Every event, as it happens. See ``subscribe(_:)`` for a filtered stream.
+    public nonisolated let events: AsyncStream<TerminalEvent>
+
+    /// Decides on a cardholder's signature.
+    public typealias SignatureHandler = @Sendable () async -> SignatureDecision
+    /// Picks an application from the candidates the card offers (an index, or `nil` to
+    /// cancel).
+    public typealias ApplicationSelectionHandler = @Sendable ([ApplicationCandidate]) async -> Int?
+
+    private let eventsContinuation: AsyncStream<TerminalEvent>.Continuation
+    private var subscribers: [(Set<TerminalEventCategory>, AsyncStream<TerminalEvent>.Continuation)] = []
+    private let client: GatewayClient
+    private let journal: PaymentJournal
+    private let clock: any Clock<Duration>
+    private var connection: ReaderConnection?
+    private var readerPump: Task<Void, Never>?
+    private var info: DeviceInfo?
+    private var busy = false
+    private var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
+    private var engine: PaymentEngine?
+    private var signatureHandler: SignatureHandler?
+    private var applicationHandler: ApplicationSelectionHandler?
+    /// How long the merchant has to decide on a signature before the payment is cancelled.
+    public let signatureTimeout: Duration
+
+    /// Creates a terminal.
+    ///
+    /// - Parameters:
+    ///   - environment: the gateway's base URL.
+    ///   - credentials: how to authenticate.
+    ///   - journalPath: the SQLite file of the payment journal (created if missing).
+    ///   - transport: the HTTP seam; URLSession by default.
+    ///   - clock: the clock of timeouts and retries (a manual clock in tests).
+    ///   - signatureTimeout: 45 s by default.
+    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be opened.
+    public init(
+        environment: URL, credentials: GatewayCredentials, journalPath: String,
+        transport: any GatewayTransport = URLSessionGatewayTransport(), clock: any Clock<Duration> = ContinuousClock(),
+        signatureTimeout: Duration = .seconds(45)
+    ) throws(MPOSError) {
+        journal = try PaymentJournal(path: journalPath)
+        client = GatewayClient(baseURL: environment, credentials: credentials, transport: transport)
+        self.clock = clock
+        self.signatureTimeout = signatureTimeout
+        // Newest first: a terminal nobody listens to must not hoard events.
+        (events, eventsContinuation) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// A stream of the events in `categories` only.
+    public func subscribe(_ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases))
+        -> AsyncStream<TerminalEvent>
+    {
+        let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
+        subscribers.append((categories, continuation))
+        return stream
+    }
+
+    /// Sets who decides on signatures. Without a handler signatures are accepted.
+    public func setSignatureHandler(_ handler: SignatureHandler?) { signatureHandler = handler }
+
+    /// Sets who picks the application on multi-application cards. Without a handler the
+    /// first candidate is chosen.
+    public func setApplicationSelectionHandler(_ handler: ApplicationSelectionHandler?) { applicationHandler = handler }
+
+    // MARK: - Session
+
+    /// Authenticates with the gateway, then finishes whatever the journal holds unfinished
+    /// (see ``recoverUnfinished()``).
+    ///
+    /// - Throws: ``MPOSError/gatewayUnauthorized``, ``MPOSError/gatewayUnreachable``.
+    public func login() async throws(MPOSError) {
+        try await client.login()
+        try await recoverUnfinished()
+    }
+
+    /// Pairs with a reader over `transport`.
+    ///
+    /// - Throws: ``MPOSError/terminalBusy`` during an operation, or the link's error
+    ///   (wrong secret, timeout) as an `MPOSError`.
+    public func connectReader(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
+        guard !busy else { throw MPOSError.terminalBusy }
+        if connection != nil { await disconnect() }
+        let link: ReaderConnection
+        do { link = try await ReaderConnection.open(transport: transport, secret: secret, clock: clock) } catch {
+            throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(error).")
+        }
+        connection = link
+        readerPump = Task { [weak self] in
+            for await message in link.events { await self?.readerSaid(message) }
+            await self?.readerClosed(link)
+        }
+        let info = try? await deviceInfo()
+        emit(.readerConnection(connected: true, info: info))
+    }
+
+    /// Closes the reader link.
+    public func disconnect() async {
+        guard let link = connection else { return }
+        connection = nil
+        await link.close()
+        readerPump?.cancel()
+        readerPump = nil
+        info = nil
+        inbox?.yield(.readerLost)
+        emit(.readerConnection(connected: false, info: nil))
+    }
+
+    /// The connected reader's description.
+    ///
+    /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``.
+    public func deviceInfo() async throws(MPOSError) -> DeviceInfo {
+        guard let connection else { throw MPOSError.readerNotConnected }
+        do {
+            guard case .deviceInfo(let info) = try await connection.request(.getDeviceInfo) else {
+                throw MPOSError.readerLinkFailed.withMessage("The reader answered device info with another message.")
+            }
+            self.info = info
+            return info
+        } catch let error as MPOSError {
+            throw error
+        } catch {
+            throw MPOSError.readerLinkFailed.withMessage("Device info failed: \(error).")
+        }
+    }
+
+    // MARK: - Operations
+
+    /// Runs a card sale: reader, gateway, card completion, reversal when needed.
+    ///
+    /// Returns a result for every outcome the payment reached (approved, declined,
+    /// cancelled, failed); throws only when it could not start.
+    ///
+    /// - Throws: validation errors (before any I/O), ``MPOSError/terminalBusy``,
+    ///   ``MPOSError/notLoggedIn``, ``MPOSError/readerNotConnected``,
+    ///   ``MPOSError/journalFailed``.
+    public func sale(_ parameters: PaymentParameters) async throws(MPOSError) -> PaymentResult {
+        try parameters.validate()
+        guard !busy else { throw MPOSError.terminalBusy }
+        busy = true
+        defer { busy = false }
+        guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+        guard let connection else { throw MPOSError.readerNotConnected }
+        let key = IdempotencyKey()
+        let readerID = "sdk-" + key.rawValue.prefix(8)
+        let (stream, continuation) = AsyncStream.makeStream(of: PaymentEngine.Event.self)
+        inbox = continuation
+        defer {
+            inbox = nil
+            engine = nil
+            continuation.finish()
+        }
+        engine = PaymentEngine(
+            parameters: parameters, key: key, readerTransactionID: String(readerID),
+            merchantName: await client.merchant?.name, now: Date())
+        continuation.yield(.start)
+        for await event in stream {
+            guard var current = engine else { break }
+            let effects = current.handle(event)
+            engine = current
+            for effect in effects {
+                if let result = try await perform(effect, connection: connection, inbox: continuation) { return result }
+            }
+        }
+        throw MPOSError.readerLinkFailed.withMessage("The sale ended without an outcome.")
+    }
+
+    /// Asks the reader to cancel the running sale. Honoured only while the reader allows it
+    /// (waiting for a card, application selection, PIN entry).
+    ///
+    /// - Returns: whether the reader accepted the cancel.
+    @discardableResult
+    public func cancel() async -> Bool {
+        guard let engine, engine.isCancelAllowed, let connection else { return false }
+        guard case .cancelResponse(let accepted, _) = try? await connection.request(
+            .cancelRequest(transactionID: engine.readerTransactionID))
+        else { return false }
+        return accepted
+    }
+
+    /// Refunds (part of) a captured sale; `amount` nil refunds what remains.
+    ///
+    /// - Throws: ``MPOSError/amountNotPositive``, ``MPOSError/invalidArgument``,
+    ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
+    public func refund(transactionID: TransactionID, amount: Int64? = nil) async throws(MPOSError) -> PaymentResult {
+        if let amount, amount <= 0 { throw MPOSError.amountNotPositive }
+        return try await followUp(
+            "refund", transactionID: transactionID, amount: amount, path: GatewayPaths.refund,
+            body: RefundRequest(amount: amount))
+    }
+
+    /// Voids a sale or refund before its batch closes.
+    ///
+    /// - Throws: ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
+    public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
+        try await followUp(
+            "void", transactionID: transactionID, amount: nil, path: GatewayPaths.void, body: VoidRequest())
+    }
+
+    /// One page of the merchant's transactions.
+    public func searchTransactions(_ request: TransactionSearchRequest = TransactionSearchRequest())
+        async throws(MPOSError) -> TransactionPage
+    {
+        try await client.query(GatewayPaths.searchTransactions, body: request, as: TransactionPage.self)
+    }
+
+    /// Turnover statistics.
+    public func statistics(_ request: StatisticsRequest) async throws(MPOSError) -> StatisticsResponse {
+        try await client.query(GatewayPaths.statistics, body: request, as: StatisticsResponse.self)
+    }
+
+    /// Finishes every journaled attempt an earlier run left unfinished: looks each up by its
+    /// key, reverses approvals whose card never completed, and marks the rest finished.
+    /// Attempts the gateway cannot be asked about stay for the next call.
+    ///
+    /// - Returns: how many attempts were finished.
+    @discardableResult
+    public func recoverUnfinished() async throws(MPOSError) -> Int {
+        // An operation in flight owns its entry; the next call finishes the rest.
+        guard !busy else { return 0 }
+        busy = true
+        defer { busy = false }
+        var finished = 0
+        for var entry in try journal.unfinished() {
+            var done = false
+            switch entry.state {
+            case .created:
+                // Nothing left the device.
+                entry.outcome = PaymentStatus.failed.rawValue
+                done = true
+            case .authorizing:
+                switch await client.lookup(IdempotencyKey(rawValue: entry.key) ?? IdempotencyKey()) {
+                case .found(.transaction(let transaction)):
+                    entry.gatewayTransactionID = transaction.id.rawValue
+                    if entry.operation == "sale" && transaction.status.isApproval {
+                        entry.state = .reversing
+                        try journal.write(entry)
+                        done = await reverse(transaction.id, key: entry.reversalKey, reason: .timeout)
+                        entry.outcome = PaymentStatus.declined.rawValue
+                    } else {
+                        entry.outcome = transaction.status.isApproval ? PaymentStatus.approved.rawValue : PaymentStatus.declined.rawValue
+                        done = true
+                    }
+                case .found(.refused), .notFound:
+                    entry.outcome = PaymentStatus.failed.rawValue
+                    done = true
+                case .inProgress, .unreachable:
+                    done = false
+                }
+            case .approved, .reversing:
+                if let id = entry.gatewayTransactionID.flatMap(TransactionID.init(rawValue:)) {
+                    entry.state = .reversing
+                    try journal.write(entry)
+                    done = await reverse(id, key: entry.reversalKey, reason: .terminalError)
+                    entry.outcome = PaymentStatus.declined.rawValue
+                }
+            case .finished:
+                done = true
+            }
+            if done {
+                entry.state = .finished
+                entry.updatedAt = Date()
+                try journal.write(entry)
+                finished += 1
+            }
+        }
+        return finished
+    }
+
+    // MARK: - Internals
+
+    private func perform(
+        _ effect: PaymentEngine.Effect, connection: ReaderConnection, inbox: AsyncStream<PaymentEngine.Event>.Continuation
+    ) async throws(MPOSError) -> PaymentResult? {
+        switch effect {
+        case .journal(var entry):
+            entry.updatedAt = Date()
+            do {
+                try journal.write(entry)
+            } catch {
+                // Before the gateway request the entry is the promise that makes recovery
+                // possible: without it nothing may leave. Later writes only record what the
+                // gateway already knows, so the payment goes on (and is looked up by key).
+                guard entry.gatewayTransactionID == nil, entry.outcome == nil else { return nil }
+                if entry.state == .authorizing, let id = entry.readerTransactionID {
+                    _ = try? await connection.request(.hostResponse(HostResponse(
+                        transactionID: id, approved: false, authorizationResponseCode: "")))
+                }
+                throw error
+            }
+        case .sendToReader(let message):
+            do {
+                _ = try await connection.request(message)
+            } catch {
+                if case .startTransaction = message {
+                    inbox.yield(.readerRefused(MPOSError.readerLinkFailed.withMessage("The reader refused to start: \(error).")))
+                } else if case .rejected = error {
+                    // A late answer (a verdict after the reader timed out): the outcome follows.
+                } else {
+                    inbox.yield(.readerLost)
+                }
+            }
+        case .authorize(let request, let key):
+            do {
+                let answer = try await client.send("POST", GatewayPaths.authorizeCard, body: request, key: key)
+                inbox.yield(.gatewayAnswered(answer))
+            } catch {
+                inbox.yield(.gatewayUnreachable)
+            }
+        case .lookup(let key, let delay):
+            if delay > .zero { try? await clock.sleep(for: delay) }
+            inbox.yield(.lookedUp(await client.lookup(key)))
+        case .reverse(let id, let key, let reason):
+            inbox.yield(.reversalFinished(await reverse(id, key: key, reason: reason)))
+        case .emit(let event):
+            emit(event)
+        case .askApplication(let candidates):
+            let handler = applicationHandler
+            Task {
+                let index: Int? = if let handler { await handler(candidates) } else { 0 }
+                inbox.yield(.applicationChosen(index.flatMap { UInt8(exactly: $0) }))
+            }
+        case .askSignature:
+            let handler = signatureHandler
+            let clock = self.clock
+            let timeout = signatureTimeout
+            Task {
+                if let handler {
+                    inbox.yield(.signatureDecided(await Self.first(handler, orNilAfter: timeout, on: clock)))
+                } else {
+                    inbox.yield(.signatureDecided(.accept))
+                }
+            }
+        case .finish(let result):
+            return result
+        }
+        return nil
+    }
+
+    /// The handler's answer, or nil when `timeout` passes first (the handler keeps running
+    /// but its late answer is ignored).
+    private static func first(
+        _ handler: @escaping SignatureHandler, orNilAfter timeout: Duration, on clock: any Clock<Duration>
+    ) async -> SignatureDecision? {
+        let once = OnceContinuation()
+        return await withCheckedContinuation { continuation in
+            once.set(continuation)
+            Task {
+                let decision = await handler()
+                once.resume(decision)
+            }
+            Task {
+                try? await clock.sleep(for: timeout)
+                once.resume(nil)
+            }
+        }
+    }
+
+    /// Reverses idempotently; true once the gateway confirmed (or the transaction can no
+    /// longer be reversed), false when it could not be asked.
+    private func reverse(_ id: TransactionID, key: IdempotencyKey, reason: ReversalReason) async -> Bool {
+        let path = GatewayPaths.transaction(GatewayPaths.reverse, id: id.rawValue)
+        return await idempotent(path, body: ReverseRequest(reason: reason), key: key) != nil
+    }
+
+    /// Sends with `key` until the answer is known: a lost answer is looked up by key, and
+    /// the request is sent again only when the gateway never saw it. Nil when unknowable now.
+    private func idempotent<Body: Encodable & Sendable>(_ path: String, body: Body, key: IdempotencyKey) async
+        -> GatewayAnswer?
+    {
+        for _ in 0...PaymentEngine.maximumResends {
+            do {
+                return try await client.send("POST", path, body: body, key: key)
+            } catch {
+                var lookups = 0
+                lookup: while lookups < PaymentEngine.maximumLookups {
+                    switch await client.lookup(key) {
+                    case .found(let answer): return answer
+                    case .notFound: break lookup
+                    case .inProgress, .unreachable:
+                        lookups += 1
+                        try? await clock.sleep(for: .milliseconds(250 << min(lookups, 5)))
+                    }
+                }
+                if lookups >= PaymentEngine.maximumLookups { return nil }
+            }
+        }
+        return nil
+    }
+
+    private func followUp<Body: Encodable & Sendable>(
+        _ operation: String, transactionID: TransactionID, amount: Int64?, path template: String, body: Body
+    ) async throws(MPOSError) -> PaymentResult {
+        guard !busy else { throw MPOSError.terminalBusy }
+        busy = true
+        defer { busy = false }
+        guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+        let key = IdempotencyKey()
+        let now = Date()
+        var entry = JournalEntry(
+            key: key.rawValue, operation: operation, readerTransactionID: nil,
+            originalTransactionID: transactionID.rawValue, amount: amount, currency: nil, state: .authorizing,
+            maskedPAN: nil, gatewayTransactionID: nil, outcome: nil, createdAt: now, updatedAt: now)
+        try journal.write(entry)
+        let kind: TransactionKind = operation == "refund" ? .refund : .saleVoid
+        let answer = await idempotent(GatewayPaths.transaction(template, id: transactionID.rawValue), body: body, key: key)
+        let merchant = await client.merchant?.name
+        switch answer {
+        case .transaction(let transaction):
+            let status: PaymentStatus = transaction.status == .declined || transaction.status == .failed ? .declined : .approved
+            entry.state = .finished
+            entry.gatewayTransactionID = transaction.id.rawValue
+            entry.outcome = status.rawValue
+            entry.updatedAt = Date()
+            try journal.write(entry)
+            emit(.completed(status))
+            return PaymentResult(
+                status: status, kind: operation == "refund" ? .refund : transaction.kind, requestedAmount: amount ?? transaction.requestedAmount,
+                approvedAmount: transaction.approvedAmount, currency: transaction.currency, transactionID: transaction.id,
+                idempotencyKey: key, authorizationCode: transaction.authorizationCode, responseCode: transaction.responseCode,
+                cvm: transaction.cvm, entryMode: transaction.entryMode, maskedPAN: transaction.card?.maskedPAN,
+                scheme: transaction.card?.scheme, merchantName: merchant, date: transaction.createdAt)
+        case .refused(let status, let body):
+            entry.state = .finished
+            entry.outcome = PaymentStatus.failed.rawValue
+            entry.updatedAt = Date()
+            try journal.write(entry)
+            emit(.completed(.failed))
+            return PaymentResult(
+                status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: .eur,
+                transactionID: nil, idempotencyKey: key,
+                error: MPOSError.gatewayRefused.withMessage("The gateway answered \(status): \(body.description)"),
+                merchantName: merchant, date: now)
+        case nil:
+            // Unknown: the journal keeps it; the next login finishes it.
+            emit(.completed(.failed))
+            return PaymentResult(
+                status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: .eur,
+                idempotencyKey: key, error: MPOSError.gatewayUnreachable, merchantName: merchant, date: now)
+        }
+    }
+
+    private func readerSaid(_ message: ReaderMessage) {
+        if let inbox {
+            inbox.yield(.reader(message))
+            return
+        }
+        switch message {
+        case .cardEvent(let event): emit(.card(event))
+        case .statusReport(let report):
+            emit(.readerStatus(status: report.status, message: report.message, cancelAllowed: report.cancelAllowed))
+        default: break
+        }
+    }
+
+    private func readerClosed(_ link: ReaderConnection) {
+        guard connection === link else { return }
+        connection = nil
+        info = nil
+        inbox?.yield(.readerLost)
+        emit(.readerConnection(connected: false, info: nil))
+    }
+
+    private func emit(_ event: TerminalEvent) {
+        eventsContinuation.yield(event)
+        for (filter, continuation) in subscribers where filter.contains(event.category) {
+            continuation.yield(event)
+        }
+    }
+}
+
+/// A continuation resumed by whichever of several racers answers first.
+private final class OnceContinuation: Sendable {
+    private let state = Mutex<CheckedContinuation<SignatureDecision?, Never>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<SignatureDecision?, Never>) {
+        state.withLock { $0 = continuation }
+    }
+
+    func resume(_ value: SignatureDecision?) {
+        state.withLock { $0.take() }?.resume(returning: value)
+    }
+}

@@ -1,0 +1,59 @@
+import MPOSCore
+import ReaderLink
+
+/// Something the app may show or react to.
+public enum TerminalEvent: Sendable, Hashable {
+    /// A reader connected (with its description) or disconnected.
+    case readerConnection(connected: Bool, info: DeviceInfo?)
+    /// The reader's status, with the prompt it shows and whether cancel is allowed now.
+    case readerStatus(status: ReaderStatusCode, message: String, cancelAllowed: Bool)
+    /// A card was inserted, removed, swiped or tapped.
+    case card(CardEvent)
+    /// The cardholder is typing the PIN (digit count only).
+    case pinEntry(digits: Int)
+    /// The cardholder must choose an application.
+    case applicationSelection([ApplicationCandidate])
+    /// The merchant must check the cardholder's signature.
+    case signatureRequired
+    /// The gateway is being asked.
+    case authorizing
+    /// The gateway's answer was lost; the terminal is looking the attempt up.
+    case recovering
+    /// An approval is being reversed (the card or the reader did not complete it).
+    case reversing
+    /// An operation finished.
+    case completed(PaymentStatus)
+
+    /// The kind of event, for subscription filters.
+    public var category: TerminalEventCategory {
+        switch self {
+        case .readerConnection: .connection
+        case .readerStatus, .pinEntry: .status
+        case .card: .card
+        case .applicationSelection, .signatureRequired: .prompt
+        case .authorizing, .recovering, .reversing, .completed: .transaction
+        }
+    }
+}
+
+/// The groups an event subscription can filter on.
+public enum TerminalEventCategory: String, Sendable, Hashable, CaseIterable {
+    /// Reader connection changes.
+    case connection
+    /// Reader status reports and PIN progress.
+    case status
+    /// Card inserted, removed, swiped, tapped.
+    case card
+    /// Application selection and signature prompts.
+    case prompt
+    /// Transaction steps and completion.
+    case transaction
+}
+
+/// The merchant's answer to a signature prompt.
+public enum SignatureDecision: Sendable, Hashable {
+    /// The signature matches the card.
+    case accept
+    /// It does not; the payment is declined (and an approval reversed).
+    case decline
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import GatewayAPI
+import MPOSCore
+import MPOSKit
+import ReaderLink
+import ReaderLinkTCP
+import ReaderSimulator
+import SandboxGateway
+
+/// `mpos demo`: a whole payment on this machine, with nothing to set up.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run a sale, a refund and the reports against an embedded sandbox.",
+        discussion: """
+            Starts the sandbox gateway on a temporary database and a simulated reader on \
+            127.0.0.1 (both on free ports), logs in with the sandbox credentials, connects over \
+            TCP, sells 12.34 EUR printing the reader's prompts, prints the customer receipt, \
+            refunds the sale, shows a search and the statistics, and shuts everything down.
+            """
+    )
+
+    @Option(help: "The test card (an id from docs/test-cards.md).")
+    var card: String = "visa-credit"
+
+    @Option(help: "Milliseconds between the cardholder's steps, so prompts show.")
+    var delayMs: Int = 150
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mpos-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let gateway = try await SandboxGateway.start(SandboxGatewayConfiguration(
+            port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path, passwordHashRounds: 10_000,
+            logLevel: .critical))
+        guard let credentials = gateway.credentials else { throw CLIFailure("the sandbox created no credentials") }
+        CLIOutput.line("gateway   \(gateway.baseURL.absoluteString)")
+
+        let secret = try SharedSecret(hex: SimulatedReaderConfiguration.sandboxSecretHex)
+        var configuration = SimulatedReaderConfiguration(secret: secret)
+        configuration.cardID = card
+        configuration.humanDelay = .milliseconds(max(0, delayMs))
+        let reader = SimulatedReader(configuration: configuration)
+        let server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
+        let connections = server.connections
+        let serving = Task { for await link in connections { Task { await reader.serve(link) } } }
+        CLIOutput.line("reader    127.0.0.1:\(server.port)")
+
+        let terminal = try PaymentTerminal(
+            environment: gateway.baseURL, credentials: .login(user: credentials.user, password: credentials.password),
+            journalPath: directory.appendingPathComponent("journal.sqlite").path)
+        let events = await terminal.subscribe()
+        let printer = Task {
+            for await event in events { if let line = Self.describe(event) { CLIOutput.line("  · \(line)") } }
+        }
+        await terminal.setSignatureHandler {
+            CLIOutput.line("  · signature checked by the merchant: accepted")
+            return .accept
+        }
+
+        do {
+            try await terminal.login()
+            CLIOutput.line("logged in as \(credentials.user)")
+            let link = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
+            try await terminal.connectReader(transport: link, secret: secret)
+            // Events print from their own task; let them catch up so lines keep their order.
+            try? await Task.sleep(for: .milliseconds(50))
+
+            CLIOutput.line("\nSALE 12.34 EUR")
+            let sale = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur, statementDescriptor: "MPOS Demo"))
+            try? await Task.sleep(for: .milliseconds(50))
+            CLIOutput.line("result    \(sale.status.rawValue.uppercased())" + (sale.transactionID.map { "  \($0.rawValue)" } ?? ""))
+            CLIOutput.line("\n" + sale.customerReceipt + "\n")
+
+            if let id = sale.transactionID, sale.status == .approved {
+                CLIOutput.line("REFUND 12.34 EUR")
+                let refund = try await terminal.refund(transactionID: id)
+                CLIOutput.line("result    \(refund.status.rawValue.uppercased())" + (refund.transactionID.map { "  \($0.rawValue)" } ?? ""))
+            }
+
+            CLIOutput.line("\nSEARCH")
+            do {
+                let page = try await terminal.searchTransactions()
+                for item in page.items {
+                    CLIOutput.line(
+                        "  \(item.id.rawValue)  \(item.kind.rawValue)  \(item.status.rawValue)  "
+                            + Receipt.format(item.totalAmount, item.currency) + "  " + (item.card?.maskedPAN ?? ""))
+                }
+            } catch { CLIOutput.line("  unavailable: \(error)") }
+
+            CLIOutput.line("\nSTATISTICS (today)")
+            do {
+                let now = Date()
+                let stats = try await terminal.statistics(StatisticsRequest(
+                    from: now.addingTimeInterval(-86_400), to: now.addingTimeInterval(86_400), grouping: .day))
+                for bucket in stats.buckets {
+                    CLIOutput.line("  \(bucket.label)  count \(bucket.count)  turnover " + Receipt.format(bucket.turnover, stats.currency))
+                }
+            } catch { CLIOutput.line("  unavailable: \(error)") }
+        } catch {
+            await terminal.disconnect()
+            printer.cancel()
+            await server.close()
+            serving.cancel()
+            await gateway.shutdown()
+            throw CLIFailure("demo failed: \(error)")
+        }
+
+        await terminal.disconnect()
+        printer.cancel()
+        await server.close()
+        serving.cancel()
+        await gateway.shutdown()
+        CLIOutput.line("\ndone")
+    }
+
+    /// One line per event worth showing; nil for the rest.
+    static func describe(_ event: TerminalEvent) -> String? {
+        switch event {
+        case .readerConnection(let connected, let info):
+            connected ? "reader connected: \(info.map { "\($0.model) \($0.serialNumber)" } ?? "")" : "reader disconnected"
+        case .readerStatus(_, let message, _): "reader: \(message)"
+        case .card(let event): "card \(event)"
+        case .pinEntry(let digits): "PIN " + String(repeating: "*", count: digits)
+        case .applicationSelection(let candidates): "choose application: \(candidates.map(\.label).joined(separator: ", "))"
+        case .signatureRequired: "signature required"
+        case .authorizing: "authorizing with the gateway"
+        case .recovering: "gateway answer lost: looking the payment up"
+        case .reversing: "reversing"
+        case .completed(let status): "completed: \(status.rawValue)"
+        }
+    }
+}

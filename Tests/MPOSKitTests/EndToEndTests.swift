@@ -1,0 +1,334 @@
+import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+import GatewayAPI
+import MPOSCore
+import ReaderLink
+import ReaderLinkTCP
+import ReaderSimulator
+import SandboxCards
+import SandboxGateway
+import Testing
+
+@testable import MPOSKit
+
+/// MPOSKit driven as an app drives it, against the real sandbox gateway over HTTP and the
+/// simulated reader over TCP, both on loopback ports picked by the system.
+@Suite(.serialized) struct EndToEndTests {
+    static func sale(_ amount: Int64) -> PaymentParameters { PaymentParameters(amount: amount, currency: .eur) }
+
+    /// Collects a terminal's events in the background.
+    final class EventLog: Sendable {
+        private let events = Locked<[TerminalEvent]>([])
+        private let task: Task<Void, Never>
+        init(_ stream: AsyncStream<TerminalEvent>) {
+            let events = self.events
+            task = Task { for await event in stream { events.withLock { $0.append(event) } } }
+        }
+        var all: [TerminalEvent] { events.withLock { $0 } }
+
+        /// Waits (briefly, in real time) until an event matches.
+        func waitFor(_ match: (TerminalEvent) -> Bool) async -> Bool {
+            for _ in 0..<200 {
+                if all.contains(where: match) { return true }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return false
+        }
+    }
+
+    @Test func approvesAChipSaleWithPIN() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let log = EventLog(await terminal.subscribe())
+        let result = try await terminal.sale(Self.sale(12_34))
+        #expect(result.status == .approved)
+        #expect(result.approvedAmount == 12_34)
+        #expect(result.cvm == .pin && result.pinVerified)
+        #expect(result.maskedPAN == "411111******1111")
+        #expect(result.authorizationCode?.count == 6)
+        #expect(result.emv?.transactionCertificate?.count == 16)
+        #expect(result.recovered == false && result.reversed == false)
+        let receipt = result.customerReceipt
+        #expect(receipt.contains("PIN verified") && receipt.contains("12.34 EUR") && receipt.contains("411111******1111"))
+        #expect(!receipt.contains("4111111111111111"))
+        #expect(await log.waitFor { $0 == .completed(.approved) })
+        let events = log.all
+        #expect(events.contains { if case .readerStatus(.pinInput, _, _) = $0 { true } else { false } })
+        #expect(events.contains(.card(.inserted)))
+        let entries = try PaymentJournal(path: sandbox.journalPath).all()
+        #expect(entries.count == 1 && entries[0].state == .finished && entries[0].maskedPAN == "411111******1111")
+        try await sandbox.close(terminal)
+    }
+
+    @Test func theDeclineAmountIsDeclined() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let result = try await terminal.sale(Self.sale(10_00))
+        #expect(result.status == .declined)
+        #expect(result.responseCode == "05")
+        #expect(result.approvedAmount == 0 && result.reversed == false)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func anAcceptedSignatureApproves() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let asked = Locked(0)
+        await terminal.setSignatureHandler {
+            asked.withLock { $0 += 1 }
+            return .accept
+        }
+        let result = try await terminal.sale(Self.sale(30_00))
+        #expect(asked.withLock { $0 } == 1)
+        #expect(result.status == .approved)
+        #expect(result.cvm == .signature)
+        #expect(result.customerReceipt.contains("Signature"))
+        try await sandbox.close(terminal)
+    }
+
+    @Test func theAppChoosesTheApplication() async throws {
+        let sandbox = try await Sandbox { $0.cardID = "maestro-mastercard" }
+        let terminal = try await sandbox.terminal()
+        let offered = Locked<[String]>([])
+        await terminal.setApplicationSelectionHandler { candidates in
+            offered.withLock { $0 = candidates.map(\.label) }
+            return 1
+        }
+        let result = try await terminal.sale(Self.sale(15_00))
+        #expect(offered.withLock { $0.count } == 2)
+        #expect(result.status == .approved)
+        #expect(result.emv?.aid == "A0000000043060")
+        try await sandbox.close(terminal)
+    }
+
+    @Test func anApprovalTheCardDeclinesIsReversed() async throws {
+        let declining = try #require(SandboxCards.all.first { $0.behaviours.declinesAtSecondGenerateAC })
+        let sandbox = try await Sandbox { $0.cardID = declining.id }
+        let terminal = try await sandbox.terminal()
+        let result = try await terminal.sale(Self.sale(42_00))
+        #expect(result.status == .declined)
+        #expect(result.reversed)
+        let id = try #require(result.transactionID)
+        let page = try await terminal.searchTransactions()
+        #expect(page.items.first { $0.id == id }?.status == .reversed)
+        let entries = try PaymentJournal(path: sandbox.journalPath).all()
+        #expect(entries.allSatisfy { $0.state == .finished })
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aLostGatewayAnswerIsResolvedByKeyWithoutASecondCharge() async throws {
+        let sandbox = try await Sandbox()
+        let transport = DroppingTransport()
+        let terminal = try await sandbox.terminal(transport: transport)
+        transport.dropAnswers(to: GatewayPaths.authorizeCard)
+        let result = try await terminal.sale(Self.sale(12_34))
+        #expect(result.status == .approved)
+        #expect(result.recovered)
+        let sent = transport.sent
+        #expect(sent.filter { $0 == "POST \(GatewayPaths.authorizeCard)" }.count == 1)
+        #expect(sent.contains("GET \(GatewayPaths.attempt(key: result.idempotencyKey.rawValue))"))
+        let page = try await terminal.searchTransactions()
+        #expect(page.items.filter { $0.kind == .sale }.count == 1)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aSecondOperationIsBusyAndCancelWorksWhileWaitingForACard() async throws {
+        let sandbox = try await Sandbox { $0.waitsForCard = true }
+        let terminal = try await sandbox.terminal()
+        let statuses = await terminal.subscribe([.status])
+        let first = Task { try await terminal.sale(Self.sale(5_00)) }
+        for await event in statuses {
+            if case .readerStatus(.waitingCard, _, true) = event { break }
+        }
+        await #expect(throws: MPOSError.terminalBusy) { _ = try await terminal.sale(Self.sale(6_00)) }
+        await #expect(throws: MPOSError.terminalBusy) {
+            _ = try await terminal.refund(transactionID: TransactionID(rawValue: "tx_1")!)
+        }
+        #expect(await terminal.cancel())
+        let result = try await first.value
+        #expect(result.status == .cancelled)
+        #expect(result.error == .paymentCancelled)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func noSignatureAnswerWithin45SecondsCancelsAndReverses() async throws {
+        let sandbox = try await Sandbox()
+        let clock = ManualClock()
+        let terminal = try await sandbox.terminal(clock: clock)
+        let asked = Locked(false)
+        await terminal.setSignatureHandler {
+            asked.withLock { $0 = true }
+            try? await Task.sleep(for: .seconds(3600))
+            return .accept
+        }
+        let sale = Task { try await terminal.sale(Self.sale(30_00)) }
+        await clock.waitForSleeper(until: .seconds(45))
+        #expect(asked.withLock { $0 })
+        clock.advance(by: .seconds(45))
+        let result = try await sale.value
+        #expect(result.status == .declined)
+        #expect(result.reversed)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func refundAndVoidAfterASale() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let sale = try await terminal.sale(Self.sale(50_00))
+        let id = try #require(sale.transactionID)
+        let refund = try await terminal.refund(transactionID: id, amount: 20_00)
+        #expect(refund.status == .approved && refund.kind == .refund && refund.approvedAmount == 20_00)
+        let void = try await terminal.void(transactionID: try #require(refund.transactionID))
+        #expect(void.status == .approved)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func anUnfinishedAttemptIsFinishedAtStart() async throws {
+        let sandbox = try await Sandbox()
+        // First run: the authorisation reaches the gateway, then nothing answers any more,
+        // as if the app died.
+        let transport = DroppingTransport()
+        let first = try await sandbox.terminal(transport: transport, clock: ManualClock())
+        transport.dropAnswers(to: GatewayPaths.authorizeCard, thenBlock: true)
+        let abandoned = Task { try await first.sale(Self.sale(12_34)) }
+        var unfinished: [JournalEntry] = []
+        while unfinished.isEmpty || !transport.isBlocked {
+            try await Task.sleep(for: .milliseconds(20))
+            unfinished = try PaymentJournal(path: sandbox.journalPath).unfinished()
+        }
+        #expect(unfinished.count == 1 && unfinished[0].state == .authorizing)
+
+        // Second run on the same journal: login finishes it (approved at the gateway, never
+        // completed on the card: reversed).
+        let second = try await sandbox.terminal(connect: false)
+        let entries = try PaymentJournal(path: sandbox.journalPath).all()
+        #expect(entries.count == 1 && entries[0].state == .finished)
+        let id = try #require(entries[0].gatewayTransactionID.flatMap(TransactionID.init(rawValue:)))
+        let page = try await second.searchTransactions()
+        #expect(page.items.first { $0.id == id }?.status == .reversed)
+        abandoned.cancel()
+        try await sandbox.close(first)
+    }
+
+    @Test func aReaderLostWhileTheHostApprovesIsReversed() async throws {
+        let sandbox = try await Sandbox()
+        let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
+        // The socket to the reader closes the moment the gateway's approval arrives.
+        let transport = HookTransport(path: GatewayPaths.authorizeCard) { await link.close() }
+        let terminal = try await sandbox.terminal(transport: transport, connect: false)
+        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        let result = try await terminal.sale(Self.sale(12_34))
+        #expect(result.status == .declined)
+        #expect(result.reversed)
+        let id = try #require(result.transactionID)
+        let page = try await terminal.searchTransactions()
+        #expect(page.items.first { $0.id == id }?.status == .reversed)
+        #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aReaderLostBeforeAuthorizationChargesNothing() async throws {
+        let sandbox = try await Sandbox { $0.waitsForCard = true }
+        let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
+        let terminal = try await sandbox.terminal(connect: false)
+        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        let statuses = await terminal.subscribe([.status])
+        let sale = Task { try await terminal.sale(Self.sale(12_34)) }
+        for await event in statuses {
+            if case .readerStatus(.waitingCard, _, _) = event { break }
+        }
+        await link.close()
+        let result = try await sale.value
+        #expect(result.status == .failed)
+        #expect(result.error == .readerLinkFailed)
+        #expect(result.transactionID == nil)
+        #expect(try await terminal.searchTransactions().items.isEmpty)
+        await #expect(throws: MPOSError.readerNotConnected) { _ = try await terminal.sale(Self.sale(1_00)) }
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aClientTokenFromTheAppsBackendWorks() async throws {
+        let sandbox = try await Sandbox()
+        let baseURL = sandbox.gateway.baseURL
+        let apiKey = sandbox.credentials.apiKey
+        let minted = Locked(0)
+        let terminal = try PaymentTerminal(
+            environment: baseURL,
+            credentials: .clientToken {
+                minted.withLock { $0 += 1 }
+                var request = URLRequest(url: baseURL.appendingPathComponent("v1/client-tokens"))
+                request.httpMethod = "POST"
+                request.setValue(apiKey, forHTTPHeaderField: GatewayHeaders.apiKey)
+                let (data, _) = try await URLSession.shared.data(for: request)
+                return try GatewayJSON.makeDecoder().decode(ClientToken.self, from: data).token
+            }, journalPath: sandbox.journalPath)
+        try await terminal.login()
+        let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
+        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        let result = try await terminal.sale(Self.sale(7_00))
+        #expect(result.status == .approved)
+        #expect(minted.withLock { $0 } >= 1)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func invalidParametersFailBeforeAnyIO() async throws {
+        let transport = DroppingTransport()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-\(UUID().uuidString)")
+        let terminal = try PaymentTerminal(
+            environment: URL(string: "http://127.0.0.1:9")!, credentials: .login(user: "u", password: "p"),
+            journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: transport)
+        await #expect(throws: MPOSError.amountNotPositive) { _ = try await terminal.sale(Self.sale(0)) }
+        await #expect(throws: MPOSError.invalidStatementDescriptor) {
+            _ = try await terminal.sale(PaymentParameters(amount: 1, currency: .eur, statementDescriptor: "<b>"))
+        }
+        await #expect(throws: MPOSError.notLoggedIn) { _ = try await terminal.sale(Self.sale(1_00)) }
+        #expect(transport.sent.isEmpty)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    @Test func aDuplicateTheGatewayRefusesFailsAndIsFinished() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let parameters = PaymentParameters(amount: 12_34, currency: .eur, customerReference: "order-1")
+        let first = try await terminal.sale(parameters)
+        #expect(first.status == .approved)
+        let second = try await terminal.sale(parameters)
+        #expect(second.status == .failed)
+        #expect(second.error == .gatewayRefused)
+        #expect(second.error?.message.contains("\(GatewayErrorCode.duplicatePayment)") == true)
+        let journal = try PaymentJournal(path: sandbox.journalPath)
+        #expect(try journal.unfinished().isEmpty)
+        #expect(try journal.pragma("journal_mode") == "wal")
+        #expect(try journal.pragma("synchronous") == "2")
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aDeclinedSignatureIsDeclinedAndTheApprovalReversed() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        await terminal.setSignatureHandler { .decline }
+        let result = try await terminal.sale(Self.sale(30_00))
+        #expect(result.status == .declined)
+        #expect(result.reversed)
+        #expect(!result.customerReceipt.contains("Approval code"))
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aLostRefundAnswerIsResolvedByKeyWithoutASecondRefund() async throws {
+        let sandbox = try await Sandbox()
+        let transport = DroppingTransport()
+        let terminal = try await sandbox.terminal(transport: transport)
+        let sale = try await terminal.sale(Self.sale(25_00))
+        let id = try #require(sale.transactionID)
+        let refundPath = GatewayPaths.transaction(GatewayPaths.refund, id: id.rawValue)
+        transport.dropAnswers(to: refundPath)
+        let refund = try await terminal.refund(transactionID: id, amount: 5_00)
+        #expect(refund.status == .approved && refund.approvedAmount == 5_00)
+        #expect(transport.sent.filter { $0 == "POST \(refundPath)" }.count == 1)
+        let page = try await terminal.searchTransactions()
+        #expect(page.items.filter { $0.kind == .refund }.count == 1)
+        try await sandbox.close(terminal)
+    }
+}

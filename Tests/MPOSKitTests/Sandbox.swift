@@ -1,0 +1,167 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+import ReaderLink
+import ReaderLinkTCP
+import ReaderSimulator
+import SandboxCards
+import SandboxGateway
+import Testing
+
+@testable import MPOSKit
+
+/// A real sandbox for one test: the gateway on a temporary SQLite file and port 0, and a
+/// simulated reader served over TCP on 127.0.0.1 port 0.
+final class Sandbox: Sendable {
+    static let secret = try! SharedSecret(hex: SimulatedReaderConfiguration.sandboxSecretHex)
+
+    let directory: URL
+    let gateway: RunningGateway
+    let credentials: SandboxCredentials
+    let server: TCPReaderServer
+    let reader: SimulatedReader
+    private let serving: Task<Void, Never>
+
+    var journalPath: String { directory.appendingPathComponent("journal.sqlite").path }
+
+    init(configure: (inout SimulatedReaderConfiguration) -> Void = { _ in }) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        gateway = try await SandboxGateway.start(SandboxGatewayConfiguration(
+            port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path, passwordHashRounds: 1_000,
+            logLevel: .error))
+        credentials = try #require(gateway.credentials)
+        var configuration = SimulatedReaderConfiguration(secret: Self.secret)
+        configure(&configuration)
+        let reader = SimulatedReader(configuration: configuration)
+        self.reader = reader
+        server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
+        let connections = server.connections
+        serving = Task {
+            for await link in connections { Task { await reader.serve(link) } }
+        }
+    }
+
+    /// A terminal logged in with the bootstrap credentials and, unless told otherwise,
+    /// connected to the reader over TCP.
+    func terminal(
+        transport: any GatewayTransport = URLSessionGatewayTransport(), clock: any Clock<Duration> = ContinuousClock(),
+        connect: Bool = true
+    ) async throws -> PaymentTerminal {
+        let terminal = try PaymentTerminal(
+            environment: gateway.baseURL, credentials: .login(user: credentials.user, password: credentials.password),
+            journalPath: journalPath, transport: transport, clock: clock)
+        try await terminal.login()
+        if connect {
+            let link = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
+            try await terminal.connectReader(transport: link, secret: Self.secret)
+        }
+        return terminal
+    }
+
+    /// Scans every file of the sandbox's journal for the full PAN of every test card.
+    func journalPANHits() throws -> [String] {
+        var hits: [String] = []
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("journal") }
+        for file in files {
+            let bytes = try Data(contentsOf: directory.appendingPathComponent(file))
+            let text = String(decoding: bytes, as: UTF8.self)
+            for card in SandboxCards.all where text.contains(card.pan.unmaskedDigits) {
+                hits.append("\(file): \(card.id)")
+            }
+        }
+        return hits
+    }
+
+    /// Stops the reader server and the gateway, checks the journal holds no PAN, and removes
+    /// the files.
+    func close(_ terminal: PaymentTerminal? = nil) async throws {
+        if let terminal { await terminal.disconnect() }
+        await server.close()
+        serving.cancel()
+        await gateway.shutdown()
+        #expect(try journalPANHits().isEmpty)
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A gateway transport that drops the answer to chosen requests after they reached the
+/// gateway, as a lost connection would.
+final class DroppingTransport: GatewayTransport {
+    private let base = URLSessionGatewayTransport()
+    private let state = Locked(State())
+
+    struct State {
+        var dropAnswersTo: [String: Int] = [:]
+        var sent: [String] = []
+        var blockAfterDrop = false
+        var blocked = false
+    }
+
+    /// Drops the answers of the next `count` requests to `path` (the request is sent).
+    func dropAnswers(to path: String, count: Int = 1, thenBlock: Bool = false) {
+        state.withLock {
+            $0.dropAnswersTo[path] = count
+            $0.blockAfterDrop = thenBlock
+        }
+    }
+
+    /// Whether an answer was dropped with `thenBlock`, so nothing answers any more.
+    var isBlocked: Bool { state.withLock { $0.blocked } }
+
+    /// `METHOD path` of every request sent, in order.
+    var sent: [String] { state.withLock { $0.sent } }
+
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+        if state.withLock({ $0.blocked }) {
+            // The process "died": nothing answers any more.
+            try? await Task.sleep(for: .seconds(3600))
+            throw GatewayTransportError(reason: "blocked")
+        }
+        state.withLock { $0.sent.append("\(request.method) \(request.path)") }
+        let response = try await base.send(request, to: baseURL)
+        let drop = state.withLock { state -> Bool in
+            guard let left = state.dropAnswersTo[request.path], left > 0 else { return false }
+            state.dropAnswersTo[request.path] = left - 1
+            if state.blockAfterDrop { state.blocked = true }
+            return true
+        }
+        if drop { throw GatewayTransportError(reason: "connection reset after sending") }
+        return response
+    }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+/// A gateway transport that runs `hook` when the answer to `path` arrives, before handing
+/// it over (to cut the reader link at that exact moment).
+final class HookTransport: GatewayTransport {
+    private let base = URLSessionGatewayTransport()
+    private let path: String
+    private let hook: @Sendable () async -> Void
+
+    init(path: String, hook: @escaping @Sendable () async -> Void) {
+        self.path = path
+        self.hook = hook
+    }
+
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+        let response = try await base.send(request, to: baseURL)
+        if request.path == path {
+            await hook()
+            // Let the link's closing reach the terminal first, as a real drop would.
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return response
+    }
+}
