@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
         .library(name: "SandboxGateway", targets: ["SandboxGateway"]),
         .library(name: "MPOSKit", targets: ["MPOSKit"]),
+        .library(name: "MPOSTestSupport", targets: ["MPOSTestSupport"]),
         .executable(name: "mpos", targets: ["mpos"]),
     ],
     dependencies: [
@@ -96,6 +97,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Test support for apps and for our own tests: a manual clock for timeouts.
+        .target(name: "MPOSTestSupport"),
         // The command-line tool.
         .executableTarget(
             name: "mpos",
@@ -120,7 +123,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CardCryptoTests", dependencies: ["CardCrypto", "EMV"]),
-        .testTarget(name: "ReaderLinkTests", dependencies: ["ReaderLink", "EMV", "MPOSCore"]),
+        .testTarget(name: "ReaderLinkTests", dependencies: ["ReaderLink", "EMV", "MPOSCore", "MPOSTestSupport"]),
         .testTarget(name: "ReaderLinkTCPTests", dependencies: ["ReaderLinkTCP", "ReaderLink"]),
         .testTarget(name: "SandboxCardsTests", dependencies: ["SandboxCards", "CardCrypto", "EMV"]),
         .testTarget(
@@ -140,7 +143,7 @@ let package = Package(
             name: "MPOSKitTests",
             dependencies: [
                 "MPOSKit", "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator",
-                "SandboxCards", "SandboxGateway",
+                "SandboxCards", "SandboxGateway", "MPOSTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -1,3 +1,4 @@
+import MPOSTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking

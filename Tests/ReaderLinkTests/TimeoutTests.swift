@@ -2,72 +2,7 @@ import Foundation
 import Testing
 
 @testable import ReaderLink
-
-/// A clock that moves only when told; sleepers wake when it passes their deadline.
-final class ManualClock: Clock, @unchecked Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private struct Sleeper {
-        let deadline: Instant
-        let continuation: CheckedContinuation<Void, any Error>
-    }
-
-    private let lock = NSLock()
-    private var current = Instant(offset: .zero)
-    private var sleepers: [UUID: Sleeper] = [:]
-
-    var now: Instant { lock.withLock { current } }
-    var minimumResolution: Duration { .zero }
-    var sleeperCount: Int { lock.withLock { sleepers.count } }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        let id = UUID()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<Void, any Error>) in
-                lock.withLock {
-                    if Task.isCancelled {
-                        continuation.resume(throwing: CancellationError())
-                    } else if deadline <= current {
-                        continuation.resume()
-                    } else {
-                        sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    }
-                }
-            }
-        } onCancel: {
-            lock.withLock { sleepers.removeValue(forKey: id) }?.continuation.resume(
-                throwing: CancellationError())
-        }
-    }
-
-    func advance(by duration: Duration) {
-        let due = lock.withLock {
-            current = current.advanced(by: duration)
-            let due = sleepers.filter { $0.value.deadline <= current }
-            for id in due.keys { sleepers.removeValue(forKey: id) }
-            return due.values
-        }
-        for sleeper in due { sleeper.continuation.resume() }
-    }
-
-    /// Waits (yielding, no real time) until someone sleeps until `offset` from the start.
-    func waitForSleeper(until offset: Duration) async {
-        while !lock.withLock({ sleepers.values.contains { $0.deadline.offset == offset } }) {
-            await Task.yield()
-        }
-    }
-
-    /// Waits (yielding, no real time) until `count` sleepers are registered.
-    func waitForSleepers(_ count: Int) async {
-        while sleeperCount < count { await Task.yield() }
-    }
-}
+import MPOSTestSupport
 
 struct TimeoutTests {
     @Test func pairingTimesOutOnTheInjectedClock() async throws {

@@ -1,15 +1,15 @@
 import Foundation
-import Testing
-
-
 
 /// A clock that moves only when told; sleepers wake when it passes their deadline.
-final class ManualClock: Clock, @unchecked Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+public final class ManualClock: Clock, @unchecked Sendable {
+    // @unchecked: `current` and `sleepers` are only touched under `lock`.
+    /// A point on the manual timeline, as an offset from its start.
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
+        public init(offset: Duration) { self.offset = offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -21,11 +21,15 @@ final class ManualClock: Clock, @unchecked Sendable {
     private var current = Instant(offset: .zero)
     private var sleepers: [UUID: Sleeper] = [:]
 
-    var now: Instant { lock.withLock { current } }
-    var minimumResolution: Duration { .zero }
-    var sleeperCount: Int { lock.withLock { sleepers.count } }
+    /// A clock at offset zero.
+    public init() {}
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    public var now: Instant { lock.withLock { current } }
+    public var minimumResolution: Duration { .zero }
+    /// How many sleepers wait.
+    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = UUID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
@@ -46,7 +50,8 @@ final class ManualClock: Clock, @unchecked Sendable {
         }
     }
 
-    func advance(by duration: Duration) {
+    /// Moves time forward and wakes the sleepers whose deadline has passed.
+    public func advance(by duration: Duration) {
         let due = lock.withLock {
             current = current.advanced(by: duration)
             let due = sleepers.filter { $0.value.deadline <= current }
@@ -57,14 +62,14 @@ final class ManualClock: Clock, @unchecked Sendable {
     }
 
     /// Waits (yielding, no real time) until someone sleeps until `offset` from the start.
-    func waitForSleeper(until offset: Duration) async {
+    public func waitForSleeper(until offset: Duration) async {
         while !lock.withLock({ sleepers.values.contains { $0.deadline.offset == offset } }) {
             await Task.yield()
         }
     }
 
     /// Waits (yielding, no real time) until `count` sleepers are registered.
-    func waitForSleepers(_ count: Int) async {
+    public func waitForSleepers(_ count: Int) async {
         while sleeperCount < count { await Task.yield() }
     }
 }
