@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "SandboxCardsTests", dependencies: ["SandboxCards", "CardCrypto", "EMV"]),
         .testTarget(
             name: "ReaderSimulatorTests",
-            dependencies: ["ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV", "MPOSCore"]
+            dependencies: ["ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV", "MPOSCore", "MPOSTestSupport"]
         ),
         .testTarget(
             name: "SandboxGatewayTests",

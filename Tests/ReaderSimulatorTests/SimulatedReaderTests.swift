@@ -4,6 +4,7 @@ import MPOSCore
 import ReaderLink
 import ReaderLinkTCP
 import SandboxCards
+import MPOSTestSupport
 import Testing
 
 @testable import ReaderSimulator
@@ -315,5 +316,73 @@ struct SimulatedReaderTests {
         await half.close()
         await server.close()
         accepting.cancel()
+    }
+
+    /// Starts a sale and collects events until the stream ends or an outcome arrives.
+    static func eventsOfSale(_ connection: ReaderConnection, amount: Int64, answerHost: Bool) async throws
+        -> [ReaderMessage]
+    {
+        var seen: [ReaderMessage] = []
+        var events = connection.events.makeAsyncIterator()
+        _ = try await connection.request(.startTransaction(StartTransaction(
+            transactionID: "link", kind: .sale, amountMinorUnits: amount, currency: .alphabetic("EUR"))))
+        while let event = await events.next() {
+            seen.append(event)
+            if case .authorizationRequest = event, answerHost {
+                _ = try? await connection.request(.hostResponse(HostResponse(
+                    transactionID: "link", approved: true, authorizationResponseCode: "00")))
+            }
+            if case .transactionOutcome = event { break }
+        }
+        return seen
+    }
+
+    @Test func amount9001DropsTheLinkBeforeTheAuthorizationRequest() async throws {
+        let (reader, connection) = try await Self.paired()
+        let seen = try await Self.eventsOfSale(connection, amount: 9_001, answerHost: true)
+        #expect(!seen.contains { if case .authorizationRequest = $0 { true } else { false } })
+        await #expect(throws: ReaderLinkError.self) { _ = try await connection.request(.getBattery) }
+        #expect(await reader.completedTransactions == 0)
+    }
+
+    @Test func amount9002DropsTheLinkAfterTheHostAnswered() async throws {
+        let (_, connection) = try await Self.paired()
+        let seen = try await Self.eventsOfSale(connection, amount: 9_002, answerHost: true)
+        #expect(seen.contains { if case .authorizationRequest = $0 { true } else { false } })
+        #expect(!seen.contains { if case .transactionOutcome = $0 { true } else { false } })
+    }
+
+    @Test func amount9004RebootsTheReader() async throws {
+        let (reader, connection) = try await Self.paired()
+        _ = try await Self.eventsOfSale(connection, amount: 9_004, answerHost: true)
+        #expect(await reader.reboots == 1)
+        // After the reboot the reader pairs again and works.
+        let (sdkSide, readerSide) = InProcessTransport.makePair()
+        Task { await reader.serve(readerSide) }
+        let again = try await ReaderConnection.open(transport: sdkSide, secret: Self.secret)
+        #expect(try await again.request(.ping) == .pong)
+        await again.close()
+    }
+
+    @Test func amount9005LeavesTheReaderSilentUntilTheSDKTimesOut() async throws {
+        var configuration = SimulatedReaderConfiguration(secret: Self.secret)
+        configuration.appliesScenarios = true
+        let reader = SimulatedReader(configuration: configuration)
+        let (sdkSide, readerSide) = InProcessTransport.makePair()
+        Task { await reader.serve(readerSide) }
+        let clock = ManualClock()
+        let connection = try await ReaderConnection.open(
+            transport: sdkSide, secret: Self.secret, timeout: .seconds(10), clock: clock)
+        var events = connection.events.makeAsyncIterator()
+        _ = try await connection.request(.startTransaction(StartTransaction(
+            transactionID: "silent", kind: .sale, amountMinorUnits: 9_005, currency: .alphabetic("EUR"))))
+        while let event = await events.next() {
+            if case .statusReport(let report) = event, report.status == .waitingHostSend { break }
+        }
+        let asking = Task { try await connection.request(.getBattery) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        await #expect(throws: ReaderLinkError.timeout) { _ = try await asking.value }
+        await connection.close()
     }
 }

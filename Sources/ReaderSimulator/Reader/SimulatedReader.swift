@@ -92,7 +92,10 @@ public actor SimulatedReader {
             return
         }
         // A newer link replaces an older one, as a reader serves one host at a time.
-        if let previous = session { await previous.close() }
+        if let previous = session {
+            await previous.close()
+            abandonTransaction()
+        }
         session = device
         transport = faulty
         unresponsive = false
@@ -346,6 +349,11 @@ public actor SimulatedReader {
             case .goOnline(let authorization):
                 cancelAllowed = false
                 await status(.waitingHostSend, "Authorizing", cancelAllowed: false)
+                dukpt = kernel.reader
+                if case .linkError(let failure) = scenario, await linkFails(failure, before: true) {
+                    save(kernel)
+                    return
+                }
                 await emit(.authorizationRequest(AuthorizationRequest(
                     transactionID: id, emvData: authorization.emvData,
                     encryptedCardData: authorization.encryptedCardData, ksn: authorization.ksn,
@@ -358,6 +366,10 @@ public actor SimulatedReader {
                     kernel.cancel()
                     save(kernel)
                     return await finishFailed(id, .responseAuthTimeout, "no host response")
+                }
+                if case .linkError(let failure) = scenario, await linkFails(failure, before: false) {
+                    save(kernel)
+                    return
                 }
                 await status(.waitingHostReceive, "Completing", cancelAllowed: false)
                 step = kernel.complete(
@@ -382,6 +394,37 @@ public actor SimulatedReader {
                 save(kernel)
                 return await finishFailed(id, failure.statusCode, failure.description)
             }
+        }
+    }
+
+    /// Plays a 90.01–90.05 link failure around the authorization request (`before`) or after
+    /// the host's answer arrived. Returns true when the transaction ends here: the SDK then
+    /// sees the link drop, a frame fail its MAC, or silence, and must find the outcome at the
+    /// host.
+    private func linkFails(_ failure: SandboxScenario.LinkError, before: Bool) async -> Bool {
+        switch (failure, before) {
+        case (.dropBeforeAuthorization, true), (.dropAfterAuthorization, false):
+            record(.info, "scenario: the link drops")
+            await session?.close()
+            return true
+        case (.readerReboot, true):
+            record(.info, "scenario: the reader reboots")
+            await session?.close()
+            await rebooted()
+            return true
+        case (.readerUnresponsive, true):
+            record(.info, "scenario: the reader stops answering")
+            unresponsive = true
+            return true
+        case (.corruptFrame, true):
+            // The next frame the reader writes (the authorization request) arrives damaged.
+            if let transport {
+                let next = transport.writeCount + 1
+                transport.replacePlan(FaultPlan(configuration.faults.faults + [.corruptFrame(atMessage: next)]))
+            }
+            return false
+        default:
+            return false
         }
     }
 
