@@ -112,6 +112,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "SandboxGateway", "SandboxCards", "ReaderSimulator",
+                "MPOSKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks"

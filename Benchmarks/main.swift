@@ -27,7 +27,7 @@ if prefix.hasPrefix("readerlink") {
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
     let synchronous = try tlvBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
-    let asynchronous = readerLinkBenchmarks()
+    let asynchronous = readerLinkBenchmarks() + saleBenchmarks()
     let known = synchronous.map(\.name) + asynchronous.map(\.name) + ["gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput"]
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }
     let selectedAsync = asynchronous.filter { $0.name.hasPrefix(prefix) }
