@@ -63,8 +63,6 @@ public enum GatewayErrorCode {
     /// 500: an unexpected error in the gateway; nothing was charged unless an attempt lookup
     /// says otherwise.
     public static let internalError = 5000
-    /// 501: the route is part of the API but this gateway build does not implement it yet.
-    public static let notImplemented = 5010
     /// 503: the gateway is shutting down or its database is unavailable.
     public static let unavailable = 5030
 

@@ -12,8 +12,3 @@ extension Router where Context == GatewayRequestContext {
         on(RouterPath(route.path), method: HTTPRequest.Method(rawValue: route.method) ?? .get, use: handler)
     }
 }
-
-/// Answers 501/5010 for a declared route that this build does not implement yet.
-@Sendable func notImplemented(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-    throw GatewayError(code: GatewayErrorCode.notImplemented, "Not implemented yet in this gateway build.")
-}
