@@ -7,8 +7,8 @@ import ReaderLink
 ///
 /// Bytes arrive on `incoming` in the order the socket delivers them; chunk boundaries mean
 /// nothing, ReaderLink's frame decoder reassembles. `send` completes when the bytes are written
-/// to the socket.
-public final class TCPTransport: ReaderTransport, Sendable {
+/// to the socket's queue.
+public final class TCPTransport: ImmediateWriteTransport, Sendable {
     public let maximumWriteLength: Int? = nil
     public let incoming: AsyncStream<[UInt8]>
     let channel: any Channel
@@ -61,6 +61,12 @@ public final class TCPTransport: ReaderTransport, Sendable {
     /// TCP keeps them in order, and a failed write closes the channel, which finishes
     /// `incoming` and fails the next `send`. Not waiting saves a thread hop per frame.
     public func send(_ bytes: [UInt8]) async throws(ReaderLinkError) {
+        try enqueue(bytes)
+    }
+
+    /// Queues the bytes on the socket from any thread, in call order (on the channel's event
+    /// loop it writes at once; elsewhere NIO hands the write to the loop in order).
+    public func enqueue(_ bytes: [UInt8]) throws(ReaderLinkError) {
         guard channel.isActive else { throw .linkClosed }
         let buffer = channel.allocator.buffer(bytes: bytes)
         channel.writeAndFlush(buffer, promise: nil)

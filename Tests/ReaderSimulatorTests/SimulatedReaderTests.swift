@@ -380,7 +380,8 @@ struct SimulatedReaderTests {
             if case .statusReport(let report) = event, report.status == .waitingHostSend { break }
         }
         let asking = Task { try await connection.request(.getBattery) }
-        await clock.waitForSleepers(1)
+        // The request is pending (the link's one request timer is already sleeping).
+        while await connection.pendingRequestCount == 0 { await Task.yield() }
         clock.advance(by: .seconds(10))
         await #expect(throws: ReaderLinkError.timeout) { _ = try await asking.value }
         await connection.close()

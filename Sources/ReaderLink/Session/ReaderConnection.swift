@@ -17,6 +17,8 @@ public actor ReaderConnection {
     public private(set) var version: UInt8 = 0
     /// Why the link closed: nil while open or after a plain `close()`.
     public private(set) var closeReason: ReaderLinkError?
+    /// How many requests wait for their answer.
+    public var pendingRequestCount: Int { pending.count }
 
     private enum State {
         case hello(nonce: [UInt8])
@@ -25,22 +27,21 @@ public actor ReaderConnection {
         case closed
     }
 
-    private let transport: any ReaderTransport
     private let secret: SharedSecret
     private let offered: [UInt8]
     private let timeout: Duration
     private let clock: any Clock<Duration>
+    private let linkClock: LinkClock
     private let eventContinuation: AsyncStream<ReaderMessage>.Continuation
-    private let outbound: AsyncStream<[UInt8]>.Continuation
-    private let outboundStream: AsyncStream<[UInt8]>
-    private var wire: LinkWire
+    private var endpoint: LinkEndpoint
     private var state: State
-    private var pairingWaiter: CheckedContinuation<Result<Void, ReaderLinkError>, Never>?
-    private var pairingResult: Result<Void, ReaderLinkError>?
     private var pending: [UInt32: CheckedContinuation<Result<ReaderMessage, ReaderLinkError>, Never>] = [:]
-    private var timers: [UInt32: Task<Void, Never>] = [:]
+    /// Each pending request's deadline, as time elapsed on `linkClock`.
+    private var deadlines: [UInt32: Duration] = [:]
+    /// One timer task for all pending requests; it sleeps until `watchdogWake`.
+    private var watchdog: Task<Void, Never>?
+    private var watchdogWake: Duration?
     private var nextRequestID: UInt32 = 1
-    private var writer: Task<Void, Never>?
     private var pump: Task<Void, Never>?
     private var keepAliveTask: Task<Void, Never>?
     private var heardFromReader = false
@@ -49,14 +50,13 @@ public actor ReaderConnection {
         transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8], timeout: Duration,
         clock: any Clock<Duration>
     ) {
-        self.transport = transport
         self.secret = secret
         self.offered = Array(Set(versions)).sorted().suffix(255)
         self.timeout = timeout
         self.clock = clock
+        self.linkClock = LinkClock(clock)
         (events, eventContinuation) = AsyncStream.makeStream(of: ReaderMessage.self)
-        (outboundStream, outbound) = AsyncStream.makeStream(of: [UInt8].self)
-        wire = LinkWire(maximumWriteLength: transport.maximumWriteLength)
+        endpoint = LinkEndpoint(transport: transport)
         state = .hello(nonce: PairingCrypto.nonce())
     }
 
@@ -106,14 +106,13 @@ public actor ReaderConnection {
         guard case .open = state else { throw closeReason ?? .linkClosed }
         let id = nextRequestID
         nextRequestID = nextRequestID == .max ? 1 : nextRequestID + 1
+        let deadline = linkClock.elapsed() + timeout
         send(type: .request, data: id.bigEndianBytes + message.encoded())
-        let clock = self.clock
+        guard case .open = state else { throw closeReason ?? .linkClosed }
         let result = await withCheckedContinuation { continuation in
             pending[id] = continuation
-            timers[id] = Task { [weak self] in
-                do { try await clock.sleep(for: timeout) } catch { return }
-                await self?.finish(request: id, with: .failure(.timeout))
-            }
+            deadlines[id] = deadline
+            if watchdog == nil || deadline < (watchdogWake ?? .zero) { armWatchdog() }
         }
         switch result {
         case .success(.error(let status, let detail)): throw .rejected(status, detail: detail)
@@ -130,24 +129,8 @@ public actor ReaderConnection {
     // MARK: - Internals
 
     private func pair() async -> Result<Void, ReaderLinkError> {
-        let transport = self.transport
-        let outboundStream = self.outboundStream
-        writer = Task { [weak self] in
-            for await bytes in outboundStream {
-                do { try await transport.send(bytes) } catch {
-                    await self?.writeFailed()
-                    break
-                }
-            }
-            await transport.close()
-        }
-        pump = Task { [weak self] in
-            for await chunk in transport.incoming {
-                guard let self else { return }
-                await self.receive(chunk)
-            }
-            await self?.shutdownAndWait(reason: .linkClosed)
-        }
+        endpoint.start(onWriteFailure: { [weak self] in await self?.writeFailed() })
+        pump = Task { await self.pumpIncoming() }
         guard case .hello(let nonce) = state else { return .failure(.linkClosed) }
         send(type: .hello, data: [UInt8(offered.count)] + offered + nonce)
         let clock = self.clock
@@ -157,24 +140,53 @@ public actor ReaderConnection {
             await self?.finishPairing(.failure(.timeout))
         }
         defer { timer.cancel() }
-        if let pairingResult { return pairingResult }
-        return await withCheckedContinuation { pairingWaiter = $0 }
+        return await withCheckedContinuation { endpoint.awaitPairing($0) }
+    }
+
+    /// Reads the transport on this actor's executor, so a frame costs no extra task switch;
+    /// ends the session when the link closes.
+    private func pumpIncoming() async {
+        for await chunk in endpoint.transport.incoming { receive(chunk) }
+        await shutdownAndWait(reason: .linkClosed)
     }
 
     private func finishPairing(_ result: Result<Void, ReaderLinkError>) {
-        guard pairingResult == nil else { return }
-        pairingResult = result
-        pairingWaiter?.resume(returning: result)
-        pairingWaiter = nil
+        endpoint.finishPairing(result)
     }
 
     private func finish(request id: UInt32, with result: Result<ReaderMessage, ReaderLinkError>) {
-        timers.removeValue(forKey: id)?.cancel()
+        deadlines.removeValue(forKey: id)
         pending.removeValue(forKey: id)?.resume(returning: result)
     }
 
+    /// (Re)starts the one timer of the pending requests, for the earliest deadline. A request
+    /// answered in time leaves the timer running; when it fires it times out what is due and
+    /// sleeps again until the next deadline, or ends when nothing is pending.
+    private func armWatchdog() {
+        watchdog?.cancel()
+        guard let next = deadlines.values.min() else {
+            watchdog = nil
+            watchdogWake = nil
+            return
+        }
+        watchdogWake = next
+        let clock = linkClock
+        watchdog = Task { [weak self] in
+            do { try await clock.sleep(max(.zero, next - clock.elapsed())) } catch { return }
+            await self?.watchdogFired()
+        }
+    }
+
+    private func watchdogFired() {
+        let now = linkClock.elapsed()
+        for (id, deadline) in deadlines where deadline <= now {
+            finish(request: id, with: .failure(.timeout))
+        }
+        armWatchdog()
+    }
+
     private func send(type: FrameType, data: [UInt8]) {
-        for bytes in wire.writes(type: type, data: data) { outbound.yield(bytes) }
+        if !endpoint.send(type: type, data: data) { shutdown(reason: .linkClosed) }
     }
 
     private func sendError(_ status: ReaderStatusCode, _ reason: LinkErrorReason, _ detail: String) {
@@ -215,7 +227,7 @@ public actor ReaderConnection {
 
     private func receive(_ chunk: [UInt8]) {
         heardFromReader = true
-        for inbound in wire.receive(chunk) {
+        for inbound in endpoint.wire.receive(chunk) {
             if case .closed = state { return }
             switch inbound {
             case .badFrame(let error):
@@ -322,8 +334,8 @@ public actor ReaderConnection {
             deviceNonce: deviceNonce)
         send(type: .pairProof, data: ownProof)
         let keys = PairingCrypto.sessionKeys(secret: secret, sdkNonce: sdkNonce, deviceNonce: deviceNonce)
-        wire.secure(with: SecureChannel(sendKey: keys.sdkToDevice, receiveKey: keys.deviceToSDK))
-        wire.acceptsPlainErrors = true
+        endpoint.wire.secure(with: SecureChannel(sendKey: keys.sdkToDevice, receiveKey: keys.deviceToSDK))
+        endpoint.wire.acceptsPlainErrors = true
         state = .awaitingPaired
     }
 
@@ -335,15 +347,17 @@ public actor ReaderConnection {
         let failure = reason ?? .linkClosed
         for id in Array(pending.keys) { finish(request: id, with: .failure(failure)) }
         eventContinuation.finish()
-        outbound.finish()
+        endpoint.closeOutput()
         keepAliveTask?.cancel()
+        watchdog?.cancel()
+        watchdog = nil
     }
 
     private func writeFailed() { shutdown(reason: .linkClosed) }
 
     private func shutdownAndWait(reason: ReaderLinkError?) async {
         shutdown(reason: reason)
-        await writer?.value
+        await endpoint.drained()
         pump?.cancel()
     }
 

@@ -36,27 +36,19 @@ public actor ReaderDeviceSession {
         case closed
     }
 
-    private let transport: any ReaderTransport
     private let secret: SharedSecret
     private let versions: [UInt8]
     private let requestContinuation: AsyncStream<IncomingRequest>.Continuation
-    private let outbound: AsyncStream<[UInt8]>.Continuation
-    private let outboundStream: AsyncStream<[UInt8]>
-    private var wire: LinkWire
+    private var endpoint: LinkEndpoint
     private var state: State = .awaitingHello
     private var unanswered: Set<UInt32> = []
-    private var pairingWaiter: CheckedContinuation<Result<Void, ReaderLinkError>, Never>?
-    private var pairingResult: Result<Void, ReaderLinkError>?
-    private var writer: Task<Void, Never>?
     private var pump: Task<Void, Never>?
 
     private init(transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8]) {
-        self.transport = transport
         self.secret = secret
         self.versions = versions
         (requests, requestContinuation) = AsyncStream.makeStream(of: IncomingRequest.self)
-        (outboundStream, outbound) = AsyncStream.makeStream(of: [UInt8].self)
-        wire = LinkWire(maximumWriteLength: transport.maximumWriteLength)
+        endpoint = LinkEndpoint(transport: transport)
     }
 
     /// Waits for the SDK's hello on `transport`, agrees the highest common version among
@@ -85,12 +77,14 @@ public actor ReaderDeviceSession {
             throw .notAllowed(detail: "request \(id) is not awaiting an answer")
         }
         send(type: .response, data: id.bigEndianBytes + message.encoded())
+        guard case .open = state else { throw closeReason ?? .linkClosed }
     }
 
     /// Sends an unsolicited message (status report, card event, authorization request …).
     public func emit(_ event: ReaderMessage) async throws(ReaderLinkError) {
         guard case .open = state else { throw closeReason ?? .linkClosed }
         send(type: .event, data: event.encoded())
+        guard case .open = state else { throw closeReason ?? .linkClosed }
     }
 
     /// Closes the link; `requests` finishes.
@@ -101,37 +95,24 @@ public actor ReaderDeviceSession {
     // MARK: - Internals
 
     private func start() async -> Result<Void, ReaderLinkError> {
-        let transport = self.transport
-        let outboundStream = self.outboundStream
-        writer = Task { [weak self] in
-            for await bytes in outboundStream {
-                do { try await transport.send(bytes) } catch {
-                    await self?.writeFailed()
-                    break
-                }
-            }
-            await transport.close()
-        }
-        pump = Task { [weak self] in
-            for await chunk in transport.incoming {
-                guard let self else { return }
-                await self.receive(chunk)
-            }
-            await self?.shutdownAndWait(reason: .linkClosed)
-        }
-        if let pairingResult { return pairingResult }
-        return await withCheckedContinuation { pairingWaiter = $0 }
+        endpoint.start(onWriteFailure: { [weak self] in await self?.writeFailed() })
+        pump = Task { await self.pumpIncoming() }
+        return await withCheckedContinuation { endpoint.awaitPairing($0) }
+    }
+
+    /// Reads the transport on this actor's executor (a ping is answered without a task
+    /// switch); ends the session when the link closes.
+    private func pumpIncoming() async {
+        for await chunk in endpoint.transport.incoming { receive(chunk) }
+        await shutdownAndWait(reason: .linkClosed)
     }
 
     private func finishPairing(_ result: Result<Void, ReaderLinkError>) {
-        guard pairingResult == nil else { return }
-        pairingResult = result
-        pairingWaiter?.resume(returning: result)
-        pairingWaiter = nil
+        endpoint.finishPairing(result)
     }
 
     private func send(type: FrameType, data: [UInt8]) {
-        for bytes in wire.writes(type: type, data: data) { outbound.yield(bytes) }
+        if !endpoint.send(type: type, data: data) { shutdown(reason: .linkClosed) }
     }
 
     private func sendError(
@@ -144,7 +125,7 @@ public actor ReaderDeviceSession {
     }
 
     private func receive(_ chunk: [UInt8]) {
-        for inbound in wire.receive(chunk) {
+        for inbound in endpoint.wire.receive(chunk) {
             if case .closed = state { return }
             switch inbound {
             case .badFrame(let error):
@@ -185,7 +166,7 @@ public actor ReaderDeviceSession {
                 return
             }
             let keys = PairingCrypto.sessionKeys(secret: secret, sdkNonce: sdkNonce, deviceNonce: deviceNonce)
-            wire.secure(with: SecureChannel(sendKey: keys.deviceToSDK, receiveKey: keys.sdkToDevice))
+            endpoint.wire.secure(with: SecureChannel(sendKey: keys.deviceToSDK, receiveKey: keys.sdkToDevice))
             version = chosen
             state = .open
             send(type: .paired, data: [])
@@ -253,14 +234,14 @@ public actor ReaderDeviceSession {
         finishPairing(.failure(reason ?? .linkClosed))
         unanswered.removeAll()
         requestContinuation.finish()
-        outbound.finish()
+        endpoint.closeOutput()
     }
 
     private func writeFailed() { shutdown(reason: .linkClosed) }
 
     private func shutdownAndWait(reason: ReaderLinkError?) async {
         shutdown(reason: reason)
-        await writer?.value
+        await endpoint.drained()
         pump?.cancel()
     }
 }

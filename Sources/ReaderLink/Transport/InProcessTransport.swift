@@ -1,6 +1,8 @@
+import Foundation
+
 /// Two connected in-memory transports, for tests and for running the simulator in-process.
 /// Bytes arrive in order; closing either end finishes `incoming` on both.
-public struct InProcessTransport: ReaderTransport {
+public struct InProcessTransport: ImmediateWriteTransport {
     /// The write limit given to `makePair`; a larger `send` throws `.malformed`, so tests
     /// catch a sender that forgot to chunk.
     public let maximumWriteLength: Int?
@@ -31,19 +33,27 @@ public struct InProcessTransport: ReaderTransport {
 
     /// Delivers `bytes` to the other end.
     public func send(_ bytes: [UInt8]) async throws(ReaderLinkError) {
+        try enqueue(bytes)
+    }
+
+    /// Delivers `bytes` to the other end without suspending.
+    public func enqueue(_ bytes: [UInt8]) throws(ReaderLinkError) {
         if let maximumWriteLength, bytes.count > maximumWriteLength {
             throw .malformed(
                 detail: "write of \(bytes.count) bytes exceeds the transport's \(maximumWriteLength)")
         }
-        try await pipe.deliver(bytes, toFirst: !isFirst)
+        try pipe.deliver(bytes, toFirst: !isFirst)
     }
 
     /// Closes both ends.
-    public func close() async { await pipe.close() }
+    public func close() async { pipe.close() }
 
-    private actor Pipe {
+    /// Both directions; a lock keeps each direction's writes in order and makes close final.
+    private final class Pipe: @unchecked Sendable {
+        // @unchecked: `closed` is only touched under `lock` (NSLock: Mutex needs iOS 18).
         private let toFirst: AsyncStream<[UInt8]>.Continuation
         private let toSecond: AsyncStream<[UInt8]>.Continuation
+        private let lock = NSLock()
         private var closed = false
 
         init(toFirst: AsyncStream<[UInt8]>.Continuation, toSecond: AsyncStream<[UInt8]>.Continuation) {
@@ -52,14 +62,20 @@ public struct InProcessTransport: ReaderTransport {
         }
 
         func deliver(_ bytes: [UInt8], toFirst first: Bool) throws(ReaderLinkError) {
-            guard !closed else { throw .linkClosed }
-            (first ? toFirst : toSecond).yield(bytes)
+            let delivered = lock.withLock {
+                guard !closed else { return false }
+                (first ? toFirst : toSecond).yield(bytes)
+                return true
+            }
+            guard delivered else { throw .linkClosed }
         }
 
         func close() {
-            closed = true
-            toFirst.finish()
-            toSecond.finish()
+            lock.withLock {
+                closed = true
+                toFirst.finish()
+                toSecond.finish()
+            }
         }
     }
 }

@@ -16,3 +16,12 @@ public protocol ReaderTransport: Sendable {
     /// Closes the link. Idempotent; `incoming` finishes on both sides.
     func close() async
 }
+
+/// A transport that can queue a write without suspending, keeping writes in call order (a
+/// socket's write buffer, an in-process pipe). Sessions write to it straight from their own
+/// executor instead of through a writer task, which saves a task switch per frame.
+public protocol ImmediateWriteTransport: ReaderTransport {
+    /// Queues bytes for the peer and returns. Throws `ReaderLinkError.linkClosed` once the
+    /// link is gone.
+    func enqueue(_ bytes: [UInt8]) throws(ReaderLinkError)
+}
