@@ -177,6 +177,9 @@ import Testing
         let remote = try await terminal.receipt(transactionID: id)
         #expect(remote.batchID != nil && remote.receiptNumber != nil)
         #expect(remote.maskedPAN == "411111******1111" && remote.aid == local.aid)
+        // The card's TVR and TSI reach the receipt.
+        #expect(local.tvr?.count == 10 && local.tsi?.count == 4)
+        #expect(local.cryptogram?.count == 16 && local.merchantAddress == merchant.address)
         for receipt in [local, remote] {
             for copy in ReceiptCopy.allCases {
                 for rendered in [receipt.text(copy), receipt.html(copy)] {
