@@ -163,6 +163,30 @@ import Testing
         try await sandbox.close(terminal)
     }
 
+    @Test func resetWaitsForTheRunningSaleAndWarmUpLeavesItsReaderAlone() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let (asked, signal) = AsyncStream.makeStream(of: Void.self)
+        let (decided, decide) = AsyncStream.makeStream(of: SignatureDecision.self)
+        await terminal.setSignatureHandler {
+            signal.yield()
+            for await decision in decided { return decision }
+            return .decline
+        }
+        // 30.00 asks for a signature: the sale waits on the handler while the test acts.
+        let sale = Task { try await terminal.sale(PaymentParameters(amount: 30_00, currency: .eur)) }
+        for await _ in asked { break }
+        await #expect(throws: MPOSError.terminalBusy) { try await terminal.reset() }
+        let report = try await terminal.warmUp()
+        #expect(report.loggedIn == false && report.reader == nil)
+        decide.yield(.accept)
+        #expect(try await sale.value.status == .approved)
+        #expect(try await terminal.warmUp().reader != nil)
+        try await terminal.reset()
+        #expect(await terminal.isInitialized == false)
+        try await sandbox.close(terminal)
+    }
+
     // MARK: - Receipts
 
     @Test func aRealSalesReceiptsShowTheMaskedPANOnly() async throws {
