@@ -329,9 +329,13 @@ struct PaymentEngine: Sendable {
         var emv: EMVReceiptSummary?
         let tree = outcome.flatMap { try? TLVTree(decoding: $0.emvData) }
         if let authorization {
+            // TVR and TSI as the card left them; the request's values when the card never finished.
+            let request = try? TLVTree(decoding: authorization.emvData)
             emv = EMVReceiptSummary(
                 aid: authorization.aid.map { Hex.encode($0) }, applicationLabel: authorization.applicationLabel,
-                transactionCertificate: outcome?.cryptogramType == .tc ? tree?[0x9F26].map { Hex.encode($0) } : nil)
+                transactionCertificate: outcome?.cryptogramType == .tc ? tree?[0x9F26].map { Hex.encode($0) } : nil,
+                tvr: (tree?[0x95] ?? request?[0x95]).map { Hex.encode($0) },
+                tsi: (tree?[0x9B] ?? request?[0x9B]).map { Hex.encode($0) })
         }
         return PaymentResult(
             status: status, kind: .sale, requestedAmount: parameters.amount,

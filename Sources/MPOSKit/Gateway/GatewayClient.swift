@@ -34,10 +34,10 @@ enum AttemptLookup: Sendable, Hashable {
 /// The typed HTTP client of the gateway contract, over a ``GatewayTransport``.
 actor GatewayClient {
     let baseURL: URL
-    private let transport: any GatewayTransport
-    private let credentials: GatewayCredentials
-    private var token: String?
-    private(set) var merchant: MerchantInfo?
+    let transport: any GatewayTransport
+    var credentials: GatewayCredentials
+    var token: String?
+    var merchant: MerchantInfo?
 
     init(baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport) {
         var text = baseURL.absoluteString
@@ -138,7 +138,7 @@ actor GatewayClient {
 
     /// Adds the bearer token; on an expired client token, fetches a new one and sends again
     /// (safe: money-moving requests carry their idempotency key).
-    private func authorized(_ request: GatewayHTTPRequest) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+    func authorized(_ request: GatewayHTTPRequest) async throws(GatewayTransportError) -> GatewayHTTPResponse {
         var request = request
         request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + (token ?? "")
         let response = try await transport.send(request, to: baseURL)
@@ -152,7 +152,7 @@ actor GatewayClient {
         return response
     }
 
-    private func encode(_ value: some Encodable) throws(MPOSError) -> Data {
+    func encode(_ value: some Encodable) throws(MPOSError) -> Data {
         do { return try GatewayJSON.makeEncoder().encode(value) } catch {
             throw MPOSError.invalidArgument.withMessage("The request could not be encoded.")
         }

@@ -22,12 +22,21 @@ public struct EMVReceiptSummary: Sendable, Hashable, Codable {
     public var applicationLabel: String?
     /// The transaction certificate (9F26 of a TC), hex.
     public var transactionCertificate: String?
+    /// The terminal verification results (95), hex.
+    public var tvr: String?
+    /// The transaction status information (9B), hex.
+    public var tsi: String?
 
     /// Creates a summary.
-    public init(aid: String? = nil, applicationLabel: String? = nil, transactionCertificate: String? = nil) {
+    public init(
+        aid: String? = nil, applicationLabel: String? = nil, transactionCertificate: String? = nil,
+        tvr: String? = nil, tsi: String? = nil
+    ) {
         self.aid = aid
         self.applicationLabel = applicationLabel
         self.transactionCertificate = transactionCertificate
+        self.tvr = tvr
+        self.tsi = tsi
     }
 }
 

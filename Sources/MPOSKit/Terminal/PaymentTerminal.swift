@@ -31,14 +31,14 @@ public actor PaymentTerminal {
     public typealias ApplicationSelectionHandler = @Sendable ([ApplicationCandidate]) async -> Int?
 
     private let eventsContinuation: AsyncStream<TerminalEvent>.Continuation
-    private var subscribers: [(Set<TerminalEventCategory>, AsyncStream<TerminalEvent>.Continuation)] = []
-    private let client: GatewayClient
+    var subscribers: [(Set<TerminalEventCategory>, AsyncStream<TerminalEvent>.Continuation)] = []
+    let client: GatewayClient
     private let journal: PaymentJournal
     private let clock: any Clock<Duration>
-    private var connection: ReaderConnection?
+    var connection: ReaderConnection?
     private var readerPump: Task<Void, Never>?
     private var info: DeviceInfo?
-    private var busy = false
+    var busy = false
     private var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
     private var engine: PaymentEngine?
     private var signatureHandler: SignatureHandler?
@@ -483,7 +483,7 @@ public actor PaymentTerminal {
         emit(.readerConnection(connected: false, info: nil))
     }
 
-    private func emit(_ event: TerminalEvent) {
+    func emit(_ event: TerminalEvent) {
         eventsContinuation.yield(event)
         for (filter, continuation) in subscribers where filter.contains(event.category) {
             continuation.yield(event)

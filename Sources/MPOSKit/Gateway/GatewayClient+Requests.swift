@@ -1,0 +1,80 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+
+/// Plain requests (accounts, receipts, inventory): no idempotency key, an answer decoded or
+/// a refusal turned into an `MPOSError`.
+extension GatewayClient {
+    /// Sends `body` (JSON, if any) and returns the response whatever its status.
+    ///
+    /// - Parameter authenticated: whether the bearer token goes along (`false` for the
+    ///   routes that work without a session: forgot user id, reset password).
+    /// - Throws: ``MPOSError/gatewayUnreachable`` when no answer came.
+    func call(
+        _ method: String, _ path: String, body: (any Encodable & Sendable)? = nil, authenticated: Bool = true
+    ) async throws(MPOSError) -> GatewayHTTPResponse {
+        var request = GatewayHTTPRequest(method: method, path: path)
+        if let body {
+            request.body = try encode(body)
+            request.headers["Content-Type"] = "application/json"
+        }
+        do {
+            if authenticated { return try await authorized(request) }
+            return try await transport.send(request, to: baseURL)
+        } catch {
+            throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
+        }
+    }
+
+    /// `response` decoded as `Answer` when it is a 2xx; otherwise the error `refused` maps its
+    /// error body to (or the general refusal when it returns nil).
+    nonisolated func decode<Answer: Decodable>(
+        _ response: GatewayHTTPResponse, as: Answer.Type,
+        refused: (Int, GatewayErrorBody?) -> MPOSError? = { _, _ in nil }
+    ) throws(MPOSError) -> Answer {
+        try check(response, refused: refused)
+        do { return try GatewayJSON.makeDecoder().decode(Answer.self, from: response.body) } catch {
+            throw MPOSError.gatewayRefused.withMessage("The gateway's answer could not be read.")
+        }
+    }
+
+    /// Throws unless `response` is a 2xx.
+    nonisolated func check(
+        _ response: GatewayHTTPResponse, refused: (Int, GatewayErrorBody?) -> MPOSError? = { _, _ in nil }
+    ) throws(MPOSError) {
+        guard !(200..<300).contains(response.status) else { return }
+        let body = try? GatewayJSON.makeDecoder().decode(GatewayErrorBody.self, from: response.body)
+        if let mapped = refused(response.status, body) { throw mapped }
+        if response.status == 404, body?.code == GatewayErrorCode.notFound {
+            throw MPOSError.notFound.withMessage(body?.message ?? "The gateway has no such record.")
+        }
+        if response.status == 401 {
+            throw MPOSError.gatewayUnauthorized.withMessage(
+                "The gateway refused the session (\(body?.code ?? response.status)).")
+        }
+        throw MPOSError.gatewayRefused.withMessage(
+            "The gateway answered \(response.status): \(body?.description ?? "no error body").")
+    }
+
+    /// Reads the merchant and keeps it for receipts.
+    func refreshMerchant() async throws(MPOSError) -> MerchantInfo {
+        let info = try decode(try await call("GET", GatewayPaths.merchant), as: MerchantInfo.self)
+        merchant = info
+        return info
+    }
+
+    /// Ends the session at the gateway (best effort: a session the gateway cannot be told
+    /// about lapses on its own) and forgets the token and the merchant.
+    func endSession() async {
+        if token != nil, case .login = credentials {
+            _ = try? await call("POST", GatewayPaths.logout)
+        }
+        token = nil
+        merchant = nil
+    }
+
+    /// Remembers a changed password so a later login uses it.
+    func passwordChanged(to password: String) {
+        if case .login(let user, _) = credentials { credentials = .login(user: user, password: password) }
+    }
+}

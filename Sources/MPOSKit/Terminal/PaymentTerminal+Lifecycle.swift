@@ -1,0 +1,82 @@
+import GatewayAPI
+import MPOSCore
+import ReaderLink
+
+/// What ``PaymentTerminal/warmUp()`` found and prepared.
+public struct WarmUpReport: Sendable, Hashable {
+    /// Whether warm-up had to log in (no session, or the gateway had ended it).
+    public var loggedIn: Bool
+    /// The merchant, as the gateway describes it now (kept for receipts).
+    public var merchant: MerchantInfo
+    /// The connected reader's description, read just now; `nil` without a reader, or
+    /// while an operation uses it.
+    public var reader: DeviceInfo?
+
+    /// Creates a report.
+    public init(loggedIn: Bool, merchant: MerchantInfo, reader: DeviceInfo?) {
+        self.loggedIn = loggedIn
+        self.merchant = merchant
+        self.reader = reader
+    }
+}
+
+/// Start, warm-up and reset, as the Adyen and ECP SDKs have them.
+extension PaymentTerminal {
+    /// Whether the terminal holds a gateway session (after ``login()`` or ``warmUp()``,
+    /// until ``reset()``). A session the gateway ended on its side is found out by the next
+    /// request, or renewed by ``warmUp()``.
+    public var isInitialized: Bool {
+        get async { await client.isLoggedIn }
+    }
+
+    /// Gets the terminal ready to take a payment without delay: makes sure the gateway
+    /// session is valid (logging in when there is none or the gateway ended it, which also
+    /// finishes what the journal left unfinished), reads and keeps the merchant, and asks a
+    /// connected reader for its description to check the link.
+    ///
+    /// Call it when the app starts and when it returns to the foreground.
+    ///
+    /// ```swift
+    /// let report = try await terminal.warmUp()
+    /// print(report.merchant.name, report.reader?.serialNumber ?? "no reader")
+    /// ```
+    ///
+    /// - Throws: the errors of ``login()``; ``MPOSError/gatewayUnreachable``;
+    ///   ``MPOSError/readerLinkFailed`` when the connected reader does not answer.
+    @discardableResult
+    public func warmUp() async throws(MPOSError) -> WarmUpReport {
+        var loggedIn = false
+        var merchant: MerchantInfo?
+        if await client.isLoggedIn {
+            do {
+                merchant = try await client.refreshMerchant()
+            } catch  where error.code == MPOSError.Code.gatewayUnauthorized {
+                // The gateway ended the session (expiry, password reset): start a new one.
+            }
+        }
+        if merchant == nil {
+            try await login()
+            loggedIn = true
+            merchant = await client.merchant
+        }
+        let info: MerchantInfo
+        if let merchant { info = merchant } else { info = try await client.refreshMerchant() }
+        var reader: DeviceInfo?
+        if connection != nil, !busy { reader = try await deviceInfo() }
+        return WarmUpReport(loggedIn: loggedIn, merchant: info, reader: reader)
+    }
+
+    /// Starts afresh, as for another user: disconnects the reader, ends the gateway session
+    /// (telling the gateway when it can), forgets the merchant, and ends every stream made
+    /// by ``subscribe(_:)``. The journal stays: payments an earlier session left unfinished
+    /// are finished by the next ``login()``.
+    ///
+    /// - Throws: ``MPOSError/terminalBusy`` while an operation runs.
+    public func reset() async throws(MPOSError) {
+        guard !busy else { throw MPOSError.terminalBusy }
+        await disconnect()
+        await client.endSession()
+        for (_, continuation) in subscribers { continuation.finish() }
+        subscribers.removeAll()
+    }
+}
