@@ -79,7 +79,8 @@ import Testing
         let sale = try await terminal.sale(parameters)
         #expect(sale.status == .approved && sale.kind == .sale)
         let tip = try await terminal.adjustTip(transactionID: try #require(sale.transactionID), tipAmount: 3_50)
-        #expect(tip.status == .approved && tip.kind == .tipAdjustment && tip.requestedAmount == 3_50)
+        #expect(tip.status == .approved && tip.kind == .tipAdjustment && tip.approvedAmount == 3_50)
+        #expect(tip.transactionID == sale.transactionID)
         let record = try await Self.record(sale.transactionID, on: terminal)
         #expect(record.tipAmount == 3_50 && record.totalAmount == 28_50)
         // A later adjustment replaces the tip.

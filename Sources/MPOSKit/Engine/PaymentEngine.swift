@@ -283,7 +283,11 @@ struct PaymentEngine: Sendable {
 
     private mutating func cardFinished(_ outcome: TransactionOutcome) -> [Effect] {
         if let host, host.status.isApproval {
-            if outcome.cryptogramType == .tc {
+            // A SEPA debit is the gateway's mandate, not an issuer authorisation: there is no
+            // ARPC for the card to check, so its final cryptogram does not decide. A refused
+            // mandate signature still undoes it.
+            let sepaSigned = kind == .sepa && outcome.status != .invalidSignature
+            if outcome.cryptogramType == .tc || sepaSigned {
                 entry.state = .finished
                 entry.outcome = PaymentStatus.approved.rawValue
                 return finish(.approved, error: nil)

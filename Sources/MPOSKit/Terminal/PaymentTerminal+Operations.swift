@@ -74,17 +74,23 @@ extension PaymentTerminal {
     /// Sets the tip of an approved sale taken with ``CaptureMode/tipAdjustment`` (it replaces
     /// any earlier tip) until the batch closes.
     ///
-    /// - Returns: a result of kind ``TransactionKind/tipAdjustment`` with the tip as its amount.
+    /// - Returns: a result of kind ``TransactionKind/tipAdjustment`` with the tip as its
+    ///   amount and the sale's `transactionID`.
     /// - Throws: ``MPOSError/invalidArgument`` for a negative tip (before any I/O),
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func adjustTip(transactionID: TransactionID, tipAmount: Int64) async throws(MPOSError) -> PaymentResult {
         guard tipAmount >= 0 else {
             throw MPOSError.invalidArgument.withMessage("The tip must be zero or more, not \(tipAmount).")
         }
-        return try await followUp(
+        var result = try await followUp(
             "tipAdjustment", kind: .tipAdjustment,
             path: GatewayPaths.transaction(GatewayPaths.tipAdjust, id: transactionID.rawValue),
             original: transactionID, amount: tipAmount, body: TipAdjustRequest(tipAmount: tipAmount))
+        // The gateway answers with the sale, now carrying the tip: report the adjustment.
+        result.kind = .tipAdjustment
+        result.approvedAmount = result.status == .approved ? tipAmount : 0
+        result.authorizationCode = nil
+        return result
     }
 
     /// Records a cash sale (or, with `refund`, cash paid back) so that reports and batches
