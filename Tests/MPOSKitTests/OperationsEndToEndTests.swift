@@ -9,7 +9,9 @@ import Testing
 /// through `PaymentTerminal` against the real sandbox gateway (and the TCP reader where a
 /// card is read), checked against what the gateway's search then shows.
 @Suite(.serialized) struct OperationsEndToEndTests {
-    static func eur(_ amount: Int64) -> PaymentParameters { PaymentParameters(amount: amount, currency: .eur) }
+    static func eur(_ amount: Int64) -> PaymentParameters {
+        PaymentParameters(amount: amount, currency: .eur)
+    }
 
     /// The gateway's record of `id`, from its search.
     static func record(_ id: TransactionID?, on terminal: PaymentTerminal) async throws -> Transaction {
@@ -28,12 +30,15 @@ import Testing
         let authorization = try await Self.record(hold.transactionID, on: terminal)
         #expect(authorization.kind == .authorization && authorization.status == .approved)
 
-        let capture = try await terminal.capture(transactionID: try #require(hold.transactionID), amount: 42_00)
+        let capture = try await terminal.capture(
+            transactionID: try #require(hold.transactionID), amount: 42_00)
         #expect(capture.status == .approved && capture.kind == .capture)
         #expect(capture.requestedAmount == 42_00 && capture.approvedAmount == 42_00)
         #expect(capture.transactionID != nil && capture.transactionID != hold.transactionID)
         let captured = try await Self.record(capture.transactionID, on: terminal)
-        #expect(captured.kind == .capture && captured.originalID == hold.transactionID && captured.approvedAmount == 42_00)
+        #expect(
+            captured.kind == .capture && captured.originalID == hold.transactionID
+                && captured.approvedAmount == 42_00)
 
         // An authorisation is captured once: the gateway refuses the second, with its reason.
         let again = try await terminal.capture(transactionID: try #require(hold.transactionID))
@@ -78,19 +83,22 @@ import Testing
         parameters.captureMode = .tipAdjustment
         let sale = try await terminal.sale(parameters)
         #expect(sale.status == .approved && sale.kind == .sale)
-        let tip = try await terminal.adjustTip(transactionID: try #require(sale.transactionID), tipAmount: 3_50)
+        let tip = try await terminal.adjustTip(
+            transactionID: try #require(sale.transactionID), tipAmount: 3_50)
         #expect(tip.status == .approved && tip.kind == .tipAdjustment && tip.approvedAmount == 3_50)
         #expect(tip.transactionID == sale.transactionID)
         let record = try await Self.record(sale.transactionID, on: terminal)
         #expect(record.tipAmount == 3_50 && record.totalAmount == 28_50)
         // A later adjustment replaces the tip.
-        let lower = try await terminal.adjustTip(transactionID: try #require(sale.transactionID), tipAmount: 2_00)
+        let lower = try await terminal.adjustTip(
+            transactionID: try #require(sale.transactionID), tipAmount: 2_00)
         #expect(lower.status == .approved)
         #expect(try await Self.record(sale.transactionID, on: terminal).totalAmount == 27_00)
 
         // A sale taken without tip adjustment takes no tip.
         let plain = try await terminal.sale(Self.eur(26_00))
-        let refused = try await terminal.adjustTip(transactionID: try #require(plain.transactionID), tipAmount: 1_00)
+        let refused = try await terminal.adjustTip(
+            transactionID: try #require(plain.transactionID), tipAmount: 1_00)
         #expect(refused.status == .failed && refused.error == .gatewayRefused)
         #expect(try await Self.record(plain.transactionID, on: terminal).tipAmount == 0)
         try await sandbox.close(terminal)
@@ -104,7 +112,8 @@ import Testing
         #expect(refund.maskedPAN == "411111******1111")
         let record = try await Self.record(refund.transactionID, on: terminal)
         #expect(record.kind == .refund && record.originalID == nil && record.approvedAmount == 7_50)
-        #expect(try PaymentJournal(path: sandbox.journalPath).all().map(\.operation) == ["refundUnreferenced"])
+        #expect(
+            try PaymentJournal(path: sandbox.journalPath).all().map(\.operation) == ["refundUnreferenced"])
         try await sandbox.close(terminal)
     }
 
@@ -126,11 +135,15 @@ import Testing
     @Test func cashIsRecordedWithoutAReaderAndCanBeVoided() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
-        let cash = try await terminal.recordCash(PaymentParameters(amount: 15_00, currency: .eur, customerReference: "table 4"))
-        #expect(cash.status == .approved && cash.kind == .cash && cash.approvedAmount == 15_00 && cash.currency == .eur)
+        let cash = try await terminal.recordCash(
+            PaymentParameters(amount: 15_00, currency: .eur, customerReference: "table 4"))
+        #expect(
+            cash.status == .approved && cash.kind == .cash && cash.approvedAmount == 15_00
+                && cash.currency == .eur)
         let record = try await Self.record(cash.transactionID, on: terminal)
         #expect(record.kind == .cash && record.customerReference == "table 4" && record.card == nil)
-        let back = try await terminal.recordCash(PaymentParameters(amount: 5_00, currency: .usd), refund: true)
+        let back = try await terminal.recordCash(
+            PaymentParameters(amount: 5_00, currency: .usd), refund: true)
         #expect(back.status == .approved && back.kind == .refund && back.currency == .usd)
         #expect(try await Self.record(back.transactionID, on: terminal).approvedAmount == 5_00)
         let void = try await terminal.void(transactionID: try #require(cash.transactionID))
@@ -146,7 +159,9 @@ import Testing
         #expect(debit.status == .approved && debit.kind == .sepa && debit.approvedAmount == 19_99)
         #expect(debit.maskedPAN == "411111******1111")
         let record = try await Self.record(debit.transactionID, on: terminal)
-        #expect(record.kind == .sepa && record.status == .approved && record.card?.maskedPAN == "411111******1111")
+        #expect(
+            record.kind == .sepa && record.status == .approved && record.card?.maskedPAN == "411111******1111"
+        )
         await #expect(throws: MPOSError.invalidArgument) {
             _ = try await terminal.sepaDirectDebit(PaymentParameters(amount: 1_00, currency: .usd))
         }
@@ -155,26 +170,39 @@ import Testing
 
     @Test func invalidArgumentsFailBeforeAnyIO() async throws {
         let transport = DroppingTransport()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mposkit-\(UUID().uuidString)")
         let terminal = try PaymentTerminal(
             environment: URL(string: "http://127.0.0.1:9")!, credentials: .login(user: "u", password: "p"),
             journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: transport)
         let id = try #require(TransactionID(rawValue: "txn_1"))
         await #expect(throws: MPOSError.amountNotPositive) { _ = try await terminal.authorize(Self.eur(0)) }
-        await #expect(throws: MPOSError.amountNotPositive) { _ = try await terminal.preAuthorize(Self.eur(-5)) }
-        await #expect(throws: MPOSError.amountNotPositive) { _ = try await terminal.refundUnreferenced(Self.eur(0)) }
-        await #expect(throws: MPOSError.amountNotPositive) { _ = try await terminal.capture(transactionID: id, amount: 0) }
-        await #expect(throws: MPOSError.invalidArgument) { _ = try await terminal.adjustTip(transactionID: id, tipAmount: -1) }
-        await #expect(throws: MPOSError.amountNotPositive) { _ = try await terminal.recordCash(Self.eur(0)) }
-        await #expect(throws: MPOSError.externalIDTooLong) {
-            _ = try await terminal.recordCash(PaymentParameters(
-                amount: 1_00, currency: .eur, externalID: String(repeating: "x", count: 51)))
+        await #expect(throws: MPOSError.amountNotPositive) {
+            _ = try await terminal.preAuthorize(Self.eur(-5))
+        }
+        await #expect(throws: MPOSError.amountNotPositive) {
+            _ = try await terminal.refundUnreferenced(Self.eur(0))
+        }
+        await #expect(throws: MPOSError.amountNotPositive) {
+            _ = try await terminal.capture(transactionID: id, amount: 0)
         }
         await #expect(throws: MPOSError.invalidArgument) {
-            _ = try await terminal.sepaDirectDebit(Self.eur(1_00), mandateReference: String(repeating: "m", count: 36))
+            _ = try await terminal.adjustTip(transactionID: id, tipAmount: -1)
         }
-        await #expect(throws: MPOSError.invalidArgument) { _ = try await terminal.sepaDirectDebit(
-            PaymentParameters(amount: 1_00, currency: .gbp)) }
+        await #expect(throws: MPOSError.amountNotPositive) { _ = try await terminal.recordCash(Self.eur(0)) }
+        await #expect(throws: MPOSError.externalIDTooLong) {
+            _ = try await terminal.recordCash(
+                PaymentParameters(
+                    amount: 1_00, currency: .eur, externalID: String(repeating: "x", count: 51)))
+        }
+        await #expect(throws: MPOSError.invalidArgument) {
+            _ = try await terminal.sepaDirectDebit(
+                Self.eur(1_00), mandateReference: String(repeating: "m", count: 36))
+        }
+        await #expect(throws: MPOSError.invalidArgument) {
+            _ = try await terminal.sepaDirectDebit(
+                PaymentParameters(amount: 1_00, currency: .gbp))
+        }
         // Valid arguments get as far as the missing session.
         await #expect(throws: MPOSError.notLoggedIn) { _ = try await terminal.capture(transactionID: id) }
         await #expect(throws: MPOSError.notLoggedIn) { _ = try await terminal.recordCash(Self.eur(1_00)) }

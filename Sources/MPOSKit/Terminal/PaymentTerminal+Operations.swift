@@ -64,10 +64,13 @@ extension PaymentTerminal {
     ///   (already captured, more than authorised, not an authorisation).
     /// - Throws: ``MPOSError/amountNotPositive`` (before any I/O), ``MPOSError/terminalBusy``,
     ///   ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
-    public func capture(transactionID: TransactionID, amount: Int64? = nil) async throws(MPOSError) -> PaymentResult {
+    public func capture(transactionID: TransactionID, amount: Int64? = nil) async throws(MPOSError)
+        -> PaymentResult
+    {
         if let amount, amount <= 0 { throw MPOSError.amountNotPositive }
         return try await followUp(
-            "capture", kind: .capture, path: GatewayPaths.transaction(GatewayPaths.capture, id: transactionID.rawValue),
+            "capture", kind: .capture,
+            path: GatewayPaths.transaction(GatewayPaths.capture, id: transactionID.rawValue),
             original: transactionID, amount: amount, body: CaptureRequest(amount: amount))
     }
 
@@ -78,7 +81,9 @@ extension PaymentTerminal {
     ///   amount and the sale's `transactionID`.
     /// - Throws: ``MPOSError/invalidArgument`` for a negative tip (before any I/O),
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
-    public func adjustTip(transactionID: TransactionID, tipAmount: Int64) async throws(MPOSError) -> PaymentResult {
+    public func adjustTip(transactionID: TransactionID, tipAmount: Int64) async throws(MPOSError)
+        -> PaymentResult
+    {
         guard tipAmount >= 0 else {
             throw MPOSError.invalidArgument.withMessage("The tip must be zero or more, not \(tipAmount).")
         }
@@ -102,10 +107,13 @@ extension PaymentTerminal {
     ///   a refund), approved once the gateway recorded it.
     /// - Throws: what ``PaymentParameters/validate()`` throws (before any I/O),
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
-    public func recordCash(_ parameters: PaymentParameters, refund: Bool = false) async throws(MPOSError) -> PaymentResult {
+    public func recordCash(_ parameters: PaymentParameters, refund: Bool = false) async throws(MPOSError)
+        -> PaymentResult
+    {
         try parameters.validate()
         return try await followUp(
-            refund ? "cashRefund" : "cash", kind: refund ? .refund : .cash, path: GatewayPaths.cashPayment, original: nil,
+            refund ? "cashRefund" : "cash", kind: refund ? .refund : .cash, path: GatewayPaths.cashPayment,
+            original: nil,
             amount: parameters.amount, currency: parameters.currency,
             body: CashPaymentRequest(
                 kind: refund ? .refund : .sale, amount: parameters.amount, currency: parameters.currency,
