@@ -1,6 +1,7 @@
 import Foundation
 import GatewayAPI
 import MPOSCore
+import MPOSTestSupport
 import Testing
 
 @testable import MPOSKit
@@ -166,6 +167,52 @@ import Testing
             _ = try await terminal.sepaDirectDebit(PaymentParameters(amount: 1_00, currency: .usd))
         }
         try await sandbox.close(terminal)
+    }
+
+    @Test func aLostAuthorizationAnswerIsResolvedByKeyWithoutASecondHold() async throws {
+        let sandbox = try await Sandbox()
+        let transport = DroppingTransport()
+        let terminal = try await sandbox.terminal(transport: transport)
+        transport.dropAnswers(to: GatewayPaths.authorizeCard)
+        let hold = try await terminal.authorize(Self.eur(60_00))
+        #expect(hold.status == .approved && hold.kind == .authorization && hold.recovered)
+        #expect(transport.sent.filter { $0 == "POST \(GatewayPaths.authorizeCard)" }.count == 1)
+        let id = try #require(hold.transactionID)
+        let capturePath = GatewayPaths.transaction(GatewayPaths.capture, id: id.rawValue)
+        transport.dropAnswers(to: capturePath)
+        let capture = try await terminal.capture(transactionID: id)
+        #expect(capture.status == .approved && capture.approvedAmount == 60_00)
+        #expect(transport.sent.filter { $0 == "POST \(capturePath)" }.count == 1)
+        let page = try await terminal.searchTransactions(TransactionSearchRequest(pageSize: 100))
+        #expect(page.items.filter { $0.kind == .authorization }.count == 1)
+        #expect(page.items.filter { $0.kind == .capture }.count == 1)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func anUnfinishedPreAuthorizationIsReversedAtStart() async throws {
+        let sandbox = try await Sandbox()
+        // First run: the pre-authorisation reaches the gateway, then nothing answers any more,
+        // as if the app died.
+        let transport = DroppingTransport()
+        let first = try await sandbox.terminal(transport: transport, clock: ManualClock())
+        transport.dropAnswers(to: GatewayPaths.authorizeCard, thenBlock: true)
+        let abandoned = Task { try await first.preAuthorize(Self.eur(81_00)) }
+        var unfinished: [JournalEntry] = []
+        while unfinished.isEmpty || !transport.isBlocked {
+            try await Task.sleep(for: .milliseconds(20))
+            unfinished = try PaymentJournal(path: sandbox.journalPath).unfinished()
+        }
+        #expect(unfinished.count == 1 && unfinished[0].operation == "preAuthorization")
+
+        // Second run on the same journal: login reverses the hold the card never completed.
+        let second = try await sandbox.terminal(connect: false)
+        let entries = try PaymentJournal(path: sandbox.journalPath).all()
+        #expect(entries.count == 1 && entries[0].state == .finished)
+        let id = try #require(entries[0].gatewayTransactionID.flatMap(TransactionID.init(rawValue:)))
+        let record = try await Self.record(id, on: second)
+        #expect(record.kind == .preAuthorization && record.status == .reversed)
+        abandoned.cancel()
+        try await sandbox.close(first)
     }
 
     @Test func invalidArgumentsFailBeforeAnyIO() async throws {
