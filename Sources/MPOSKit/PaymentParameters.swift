@@ -20,12 +20,16 @@ public struct PaymentParameters: Sendable, Hashable {
     public var duplicateCheck: Bool
     /// Accept an approval for less than the amount (default `false`).
     public var allowPartialApproval: Bool
+    /// When a sale's money is captured (default ``CaptureMode/completedSale``);
+    /// ``CaptureMode/tipAdjustment`` lets ``PaymentTerminal/adjustTip(transactionID:tipAmount:)``
+    /// set the tip until the batch closes. Ignored by the other operations.
+    public var captureMode: CaptureMode
 
     /// Creates parameters; see the properties for the rules and defaults.
     public init(
         amount: Int64, currency: Currency, cardholderPresent: Bool = true, customerReference: String? = nil,
         externalID: String? = nil, statementDescriptor: String? = nil, duplicateCheck: Bool = true,
-        allowPartialApproval: Bool = false
+        allowPartialApproval: Bool = false, captureMode: CaptureMode = .completedSale
     ) {
         self.amount = amount
         self.currency = currency
@@ -35,6 +39,7 @@ public struct PaymentParameters: Sendable, Hashable {
         self.statementDescriptor = statementDescriptor
         self.duplicateCheck = duplicateCheck
         self.allowPartialApproval = allowPartialApproval
+        self.captureMode = captureMode
     }
 
     /// The amount as ``Money``.

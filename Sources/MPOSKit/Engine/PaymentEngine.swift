@@ -62,6 +62,12 @@ struct PaymentEngine: Sendable {
     static let maximumResends = 3
 
     let parameters: PaymentParameters
+    /// What the card is asked for: a sale, a (pre-)authorisation, an unreferenced refund or
+    /// a SEPA direct debit. Only the reader's transaction type, the gateway route and the
+    /// recorded kind differ; the flow and its guarantees are the same.
+    let kind: CardOperation
+    /// The SEPA mandate reference the merchant assigns, if any (``CardOperation/sepa`` only).
+    var mandateReference: String?
     let key: IdempotencyKey
     let readerTransactionID: String
     let merchantName: String?
@@ -81,13 +87,17 @@ struct PaymentEngine: Sendable {
     private var outcomeUnknown = false
     private var lastStatus: ReaderStatusCode?
 
-    init(parameters: PaymentParameters, key: IdempotencyKey, readerTransactionID: String, merchantName: String?, now: Date) {
+    init(
+        parameters: PaymentParameters, kind: CardOperation = .sale, key: IdempotencyKey, readerTransactionID: String,
+        merchantName: String?, now: Date
+    ) {
         self.parameters = parameters
+        self.kind = kind
         self.key = key
         self.readerTransactionID = readerTransactionID
         self.merchantName = merchantName
         entry = JournalEntry(
-            key: key.rawValue, operation: "sale", readerTransactionID: readerTransactionID, originalTransactionID: nil,
+            key: key.rawValue, operation: kind.rawValue, readerTransactionID: readerTransactionID, originalTransactionID: nil,
             amount: parameters.amount, currency: parameters.currency.code, state: .created, maskedPAN: nil,
             gatewayTransactionID: nil, outcome: nil, createdAt: now, updatedAt: now)
     }
@@ -103,7 +113,7 @@ struct PaymentEngine: Sendable {
             return [
                 .journal(entry),
                 .sendToReader(.startTransaction(StartTransaction(
-                    transactionID: readerTransactionID, kind: .sale, amountMinorUnits: parameters.amount,
+                    transactionID: readerTransactionID, kind: kind.readerKind, amountMinorUnits: parameters.amount,
                     currency: .alphabetic(parameters.currency.code), cardholderPresent: parameters.cardholderPresent))),
             ]
         case .readerRefused(let error):
@@ -194,13 +204,13 @@ struct PaymentEngine: Sendable {
             guard phase == .reading else { return [] }
             self.authorization = authorization
             let request = AuthorizeCardRequest(
-                kind: .sale, amount: parameters.amount, currency: parameters.currency,
+                kind: kind.cardPaymentKind, amount: parameters.amount, currency: parameters.currency,
                 emvData: Hex.encode(authorization.emvData), encryptedCardData: Hex.encode(authorization.encryptedCardData),
                 ksn: Hex.encode(authorization.ksn), maskedPAN: authorization.maskedPAN, entryMode: authorization.entryMode,
                 cvm: authorization.cvm, cardholderPresent: parameters.cardholderPresent,
                 customerReference: parameters.customerReference, externalID: parameters.externalID,
                 statementDescriptor: parameters.statementDescriptor, duplicateCheck: parameters.duplicateCheck,
-                allowPartialApproval: parameters.allowPartialApproval)
+                allowPartialApproval: parameters.allowPartialApproval, captureMode: parameters.captureMode)
             self.request = request
             phase = .authorizing
             entry.state = .authorizing
@@ -273,7 +283,11 @@ struct PaymentEngine: Sendable {
 
     private mutating func cardFinished(_ outcome: TransactionOutcome) -> [Effect] {
         if let host, host.status.isApproval {
-            if outcome.cryptogramType == .tc {
+            // A SEPA debit is the gateway's mandate, not an issuer authorisation: there is no
+            // ARPC for the card to check, so its final cryptogram does not decide. A refused
+            // mandate signature still undoes it.
+            let sepaSigned = kind == .sepa && outcome.status != .invalidSignature
+            if outcome.cryptogramType == .tc || sepaSigned {
                 entry.state = .finished
                 entry.outcome = PaymentStatus.approved.rawValue
                 return finish(.approved, error: nil)
@@ -338,7 +352,7 @@ struct PaymentEngine: Sendable {
                 tsi: (tree?[0x9B] ?? request?[0x9B]).map { Hex.encode($0) })
         }
         return PaymentResult(
-            status: status, kind: .sale, requestedAmount: parameters.amount,
+            status: status, kind: host?.kind ?? kind.transactionKind, requestedAmount: parameters.amount,
             approvedAmount: status == .approved ? (host?.approvedAmount ?? parameters.amount) : 0,
             currency: parameters.currency, transactionID: host?.id, idempotencyKey: key,
             authorizationCode: status == .approved ? host?.authorizationCode : nil, responseCode: host?.responseCode,

@@ -157,7 +157,18 @@ public actor PaymentTerminal {
     ///   ``MPOSError/notLoggedIn``, ``MPOSError/readerNotConnected``,
     ///   ``MPOSError/journalFailed``.
     public func sale(_ parameters: PaymentParameters) async throws(MPOSError) -> PaymentResult {
+        try await runCard(parameters, kind: .sale)
+    }
+
+    /// Runs any card-present operation through the reader and the gateway with the sale's
+    /// guarantees (journal first, lookup by key, reversal of what the card did not complete).
+    func runCard(
+        _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String? = nil
+    ) async throws(MPOSError) -> PaymentResult {
         try parameters.validate()
+        if kind == .sepa, parameters.currency != .eur {
+            throw MPOSError.invalidArgument.withMessage("A SEPA direct debit is in EUR, not \(parameters.currency.code).")
+        }
         guard !busy else { throw MPOSError.terminalBusy }
         busy = true
         defer { busy = false }
@@ -173,8 +184,9 @@ public actor PaymentTerminal {
             continuation.finish()
         }
         engine = PaymentEngine(
-            parameters: parameters, key: key, readerTransactionID: String(readerID),
+            parameters: parameters, kind: kind, key: key, readerTransactionID: String(readerID),
             merchantName: await client.merchant?.name, now: Date())
+        engine?.mandateReference = mandateReference
         continuation.yield(.start)
         for await event in stream {
             guard var current = engine else { break }
@@ -184,7 +196,7 @@ public actor PaymentTerminal {
                 if let result = try await perform(effect, connection: connection, inbox: continuation) { return result }
             }
         }
-        throw MPOSError.readerLinkFailed.withMessage("The sale ended without an outcome.")
+        throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
     }
 
     /// Asks the reader to cancel the running sale. Honoured only while the reader allows it
@@ -207,8 +219,8 @@ public actor PaymentTerminal {
     public func refund(transactionID: TransactionID, amount: Int64? = nil) async throws(MPOSError) -> PaymentResult {
         if let amount, amount <= 0 { throw MPOSError.amountNotPositive }
         return try await followUp(
-            "refund", transactionID: transactionID, amount: amount, path: GatewayPaths.refund,
-            body: RefundRequest(amount: amount))
+            "refund", kind: .refund, path: GatewayPaths.transaction(GatewayPaths.refund, id: transactionID.rawValue),
+            original: transactionID, amount: amount, body: RefundRequest(amount: amount))
     }
 
     /// Voids a sale or refund before its batch closes.
@@ -216,7 +228,8 @@ public actor PaymentTerminal {
     /// - Throws: ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
         try await followUp(
-            "void", transactionID: transactionID, amount: nil, path: GatewayPaths.void, body: VoidRequest())
+            "void", kind: .saleVoid, path: GatewayPaths.transaction(GatewayPaths.void, id: transactionID.rawValue),
+            original: transactionID, amount: nil, body: VoidRequest())
     }
 
     /// One page of the merchant's transactions.
@@ -254,7 +267,7 @@ public actor PaymentTerminal {
                 switch await client.lookup(IdempotencyKey(rawValue: entry.key) ?? IdempotencyKey()) {
                 case .found(.transaction(let transaction)):
                     entry.gatewayTransactionID = transaction.id.rawValue
-                    if entry.operation == "sale" && transaction.status.isApproval {
+                    if CardOperation.isCardOperation(entry.operation) && transaction.status.isApproval {
                         entry.state = .reversing
                         try journal.write(entry)
                         done = await reverse(transaction.id, key: entry.reversalKey, reason: .timeout)
@@ -324,7 +337,16 @@ public actor PaymentTerminal {
             }
         case .authorize(let request, let key):
             do {
-                let answer = try await client.send("POST", GatewayPaths.authorizeCard, body: request, key: key)
+                let answer: GatewayAnswer
+                if engine?.kind == .sepa {
+                    answer = try await client.send("POST", GatewayPaths.sepaPayment, body: SEPAPaymentRequest(
+                        amount: request.amount, currency: request.currency, encryptedCardData: request.encryptedCardData,
+                        ksn: request.ksn, emvData: request.emvData, maskedPAN: request.maskedPAN, entryMode: request.entryMode,
+                        mandateReference: engine?.mandateReference, customerReference: request.customerReference,
+                        externalID: request.externalID), key: key)
+                } else {
+                    answer = try await client.send("POST", GatewayPaths.authorizeCard, body: request, key: key)
+                }
                 inbox.yield(.gatewayAnswered(answer))
             } catch {
                 inbox.yield(.gatewayUnreachable)
@@ -410,8 +432,15 @@ public actor PaymentTerminal {
         return nil
     }
 
-    private func followUp<Body: Encodable & Sendable>(
-        _ operation: String, transactionID: TransactionID, amount: Int64?, path template: String, body: Body
+    /// Sends one gateway-only operation (no card) idempotently, journaled first: a follow-up
+    /// of `original` (refund, void, capture, tip) or a record of its own (cash).
+    ///
+    /// - Parameters:
+    ///   - kind: the kind a result reports when the gateway recorded nothing.
+    ///   - currency: the currency a result reports when the gateway recorded nothing.
+    func followUp<Body: Encodable & Sendable>(
+        _ operation: String, kind: TransactionKind, path: String, original: TransactionID?, amount: Int64?,
+        currency: Currency? = nil, body: Body
     ) async throws(MPOSError) -> PaymentResult {
         guard !busy else { throw MPOSError.terminalBusy }
         busy = true
@@ -421,11 +450,10 @@ public actor PaymentTerminal {
         let now = Date()
         var entry = JournalEntry(
             key: key.rawValue, operation: operation, readerTransactionID: nil,
-            originalTransactionID: transactionID.rawValue, amount: amount, currency: nil, state: .authorizing,
+            originalTransactionID: original?.rawValue, amount: amount, currency: currency?.code, state: .authorizing,
             maskedPAN: nil, gatewayTransactionID: nil, outcome: nil, createdAt: now, updatedAt: now)
         try journal.write(entry)
-        let kind: TransactionKind = operation == "refund" ? .refund : .saleVoid
-        let answer = await idempotent(GatewayPaths.transaction(template, id: transactionID.rawValue), body: body, key: key)
+        let answer = await idempotent(path, body: body, key: key)
         let merchant = await client.merchant?.name
         switch answer {
         case .transaction(let transaction):
@@ -437,7 +465,7 @@ public actor PaymentTerminal {
             try journal.write(entry)
             emit(.completed(status))
             return PaymentResult(
-                status: status, kind: operation == "refund" ? .refund : transaction.kind, requestedAmount: amount ?? transaction.requestedAmount,
+                status: status, kind: transaction.kind, requestedAmount: amount ?? transaction.requestedAmount,
                 approvedAmount: transaction.approvedAmount, currency: transaction.currency, transactionID: transaction.id,
                 idempotencyKey: key, authorizationCode: transaction.authorizationCode, responseCode: transaction.responseCode,
                 cvm: transaction.cvm, entryMode: transaction.entryMode, maskedPAN: transaction.card?.maskedPAN,
@@ -449,7 +477,7 @@ public actor PaymentTerminal {
             try journal.write(entry)
             emit(.completed(.failed))
             return PaymentResult(
-                status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: .eur,
+                status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: currency ?? .eur,
                 transactionID: nil, idempotencyKey: key,
                 error: MPOSError.gatewayRefused.withMessage("The gateway answered \(status): \(body.description)"),
                 merchantName: merchant, date: now)
@@ -457,7 +485,7 @@ public actor PaymentTerminal {
             // Unknown: the journal keeps it; the next login finishes it.
             emit(.completed(.failed))
             return PaymentResult(
-                status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: .eur,
+                status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: currency ?? .eur,
                 idempotencyKey: key, error: MPOSError.gatewayUnreachable, merchantName: merchant, date: now)
         }
     }

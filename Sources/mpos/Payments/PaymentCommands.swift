@@ -1,0 +1,272 @@
+import ArgumentParser
+import Foundation
+import MPOSCore
+import MPOSKit
+
+/// The `mpos` payment commands' shared discussion of where they run and how they exit.
+enum PaymentCommandHelp {
+    static let discussion = """
+        Runs against --gateway URL (with --user/--password or --client-token) and --reader \
+        HOST:PORT (with --secret HEX); whichever is not given is embedded: a sandbox gateway on \
+        a temporary database, a simulated reader on 127.0.0.1 presenting --card.
+
+        Exit codes: 0 approved, 2 declined, 3 cancelled, 1 error. --json prints the result as \
+        one JSON object (amounts in minor units).
+        """
+
+    /// Runs `operation` on a session, turning SDK errors into one-line failures, and reports
+    /// the result (exit code by status).
+    static func run(
+        _ options: TerminalOptions, needsReader: Bool, receipt: Bool,
+        _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
+    ) async throws {
+        let result: PaymentResult
+        do {
+            result = try await TerminalSession.with(
+                options, needsReader: needsReader, showEvents: !options.json
+            ) {
+                terminal in
+                do { return try await operation(terminal) } catch {
+                    throw CLIFailure((error as? MPOSError)?.message ?? "\(error)")
+                }
+            }
+        }
+        try PaymentOutput.finish(result, json: options.json, receipt: receipt)
+    }
+
+    /// The transaction id given with --transaction.
+    static func transactionID(_ text: String) throws -> TransactionID {
+        guard let id = TransactionID(rawValue: text) else {
+            throw CLIFailure("invalid transaction id '\(text)'")
+        }
+        return id
+    }
+}
+
+/// `mpos sale --amount 12.34 [--currency EUR]`
+struct SaleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sale", abstract: "Take a card payment and print the customer receipt.",
+        discussion: PaymentCommandHelp.discussion + """
+
+
+            Examples:
+              mpos sale --amount 12.34 --currency EUR
+              mpos sale --amount 10.00 --json          # the sandbox declines 10.00 (exit 2)
+            """)
+
+    @Option(help: "The amount in major units, e.g. 12.34.")
+    var amount: String
+
+    @Option(help: "The ISO 4217 currency code.")
+    var currency = "EUR"
+
+    @Option(help: "The merchant's reference for the customer or order.")
+    var reference: String?
+
+    @Flag(help: "Allow the tip to be set later with `mpos tip` (until the batch closes).")
+    var tipAdjustable = false
+
+    @OptionGroup var options: TerminalOptions
+
+    func run() async throws {
+        let currency = try AmountArgument.currency(currency)
+        var parameters = PaymentParameters(
+            amount: try AmountArgument.minorUnits(amount, currency), currency: currency,
+            customerReference: reference)
+        if tipAdjustable { parameters.captureMode = .tipAdjustment }
+        try await PaymentCommandHelp.run(options, needsReader: true, receipt: true) {
+            terminal throws(MPOSError) in
+            try await terminal.sale(parameters)
+        }
+    }
+}
+
+/// `mpos authorize --amount 50.00 [--pre]`
+struct AuthorizeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "authorize",
+        abstract: "Reserve an amount on a card, to capture later with `mpos capture`.",
+        discussion: PaymentCommandHelp.discussion)
+
+    @Option(help: "The amount in major units, e.g. 50.00.")
+    var amount: String
+
+    @Option(help: "The ISO 4217 currency code.")
+    var currency = "EUR"
+
+    @Flag(help: "A pre-authorisation (an estimated amount, e.g. hotel or car hire).")
+    var pre = false
+
+    @OptionGroup var options: TerminalOptions
+
+    func run() async throws {
+        let currency = try AmountArgument.currency(currency)
+        let parameters = PaymentParameters(
+            amount: try AmountArgument.minorUnits(amount, currency), currency: currency)
+        let pre = pre
+        try await PaymentCommandHelp.run(options, needsReader: true, receipt: true) {
+            terminal throws(MPOSError) in
+            if pre { return try await terminal.preAuthorize(parameters) }
+            return try await terminal.authorize(parameters)
+        }
+    }
+}
+
+/// `mpos refund --transaction ID [--amount X]`, or `mpos refund --amount X --currency C` to
+/// credit the presented card.
+struct RefundCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refund",
+        abstract: "Refund a sale (all or part), or credit a presented card without one.",
+        discussion: PaymentCommandHelp.discussion + """
+
+
+            With --transaction the sale is refunded (what remains when --amount is absent; \
+            --currency only says how to read --amount). Without it, --amount is credited to \
+            the card presented on the reader.
+            """)
+
+    @Option(help: "The sale to refund.")
+    var transaction: String?
+
+    @Option(help: "The amount in major units; with --transaction, absent refunds what remains.")
+    var amount: String?
+
+    @Option(help: "The ISO 4217 currency code.")
+    var currency = "EUR"
+
+    @OptionGroup var options: TerminalOptions
+
+    func run() async throws {
+        let currency = try AmountArgument.currency(currency)
+        let minor = try amount.map { try AmountArgument.minorUnits($0, currency) }
+        if let transaction {
+            let id = try PaymentCommandHelp.transactionID(transaction)
+            try await PaymentCommandHelp.run(options, needsReader: false, receipt: false) {
+                terminal throws(MPOSError) in
+                try await terminal.refund(transactionID: id, amount: minor)
+            }
+        } else {
+            guard let minor else {
+                throw CLIFailure("give --transaction ID, or --amount for an unreferenced refund")
+            }
+            let parameters = PaymentParameters(amount: minor, currency: currency)
+            try await PaymentCommandHelp.run(options, needsReader: true, receipt: true) {
+                terminal throws(MPOSError) in
+                try await terminal.refundUnreferenced(parameters)
+            }
+        }
+    }
+}
+
+/// `mpos void --transaction ID`
+struct VoidCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "void",
+        abstract: "Void a sale, authorisation, cash payment or refund before its batch closes.",
+        discussion: PaymentCommandHelp.discussion)
+
+    @Option(help: "The transaction to void.")
+    var transaction: String
+
+    @OptionGroup var options: TerminalOptions
+
+    func run() async throws {
+        let id = try PaymentCommandHelp.transactionID(transaction)
+        try await PaymentCommandHelp.run(options, needsReader: false, receipt: false) {
+            terminal throws(MPOSError) in
+            try await terminal.void(transactionID: id)
+        }
+    }
+}
+
+/// `mpos capture --transaction ID [--amount X]`
+struct CaptureCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture", abstract: "Capture an authorisation, in full or in part.",
+        discussion: PaymentCommandHelp.discussion)
+
+    @Option(help: "The authorisation to capture.")
+    var transaction: String
+
+    @Option(help: "The amount in major units (default: all that was authorised).")
+    var amount: String?
+
+    @Option(help: "The ISO 4217 currency code of --amount.")
+    var currency = "EUR"
+
+    @OptionGroup var options: TerminalOptions
+
+    func run() async throws {
+        let id = try PaymentCommandHelp.transactionID(transaction)
+        let currency = try AmountArgument.currency(currency)
+        let minor = try amount.map { try AmountArgument.minorUnits($0, currency) }
+        try await PaymentCommandHelp.run(options, needsReader: false, receipt: false) {
+            terminal throws(MPOSError) in
+            try await terminal.capture(transactionID: id, amount: minor)
+        }
+    }
+}
+
+/// `mpos tip --transaction ID --amount X`
+struct TipCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tip", abstract: "Set the tip of a sale taken with `mpos sale --tip-adjustable`.",
+        discussion: PaymentCommandHelp.discussion)
+
+    @Option(help: "The sale.")
+    var transaction: String
+
+    @Option(help: "The tip in major units (replaces any earlier tip; 0 removes it).")
+    var amount: String
+
+    @Option(help: "The ISO 4217 currency code of --amount.")
+    var currency = "EUR"
+
+    @OptionGroup var options: TerminalOptions
+
+    func run() async throws {
+        let id = try PaymentCommandHelp.transactionID(transaction)
+        let currency = try AmountArgument.currency(currency)
+        let tip: Int64
+        do { tip = try Money.parse(amount, currency: currency).amount } catch {
+            throw CLIFailure(
+                "invalid amount '\(amount)': \(error.message) Write it in major units, e.g. 2.50")
+        }
+        try await PaymentCommandHelp.run(options, needsReader: false, receipt: false) {
+            terminal throws(MPOSError) in
+            try await terminal.adjustTip(transactionID: id, tipAmount: tip)
+        }
+    }
+}
+
+/// `mpos cash --amount X [--currency C] [--refund]`
+struct CashCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cash",
+        abstract: "Record a cash payment (or, with --refund, cash paid back); no reader.",
+        discussion: PaymentCommandHelp.discussion)
+
+    @Option(help: "The amount in major units, e.g. 15.00.")
+    var amount: String
+
+    @Option(help: "The ISO 4217 currency code.")
+    var currency = "EUR"
+
+    @Flag(help: "Record cash paid back to the customer.")
+    var refund = false
+
+    @OptionGroup var options: TerminalOptions
+
+    func run() async throws {
+        let currency = try AmountArgument.currency(currency)
+        let parameters = PaymentParameters(
+            amount: try AmountArgument.minorUnits(amount, currency), currency: currency)
+        let refund = refund
+        try await PaymentCommandHelp.run(options, needsReader: false, receipt: false) {
+            terminal throws(MPOSError) in
+            try await terminal.recordCash(parameters, refund: refund)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import MPOSCore
+import MPOSKit
+
+/// How the payment commands report a ``PaymentResult``: text or JSON, and the exit code
+/// (0 approved, 2 declined, 3 cancelled, 1 failed).
+enum PaymentOutput {
+    /// The process exit code of a result's status.
+    static func exitCode(_ status: PaymentStatus) -> Int32 {
+        switch status {
+        case .approved: 0
+        case .declined: 2
+        case .cancelled: 3
+        case .failed: 1
+        }
+    }
+
+    /// Prints `result` (with the customer receipt when `receipt`), then ends with its exit
+    /// code.
+    static func finish(_ result: PaymentResult, json: Bool, receipt: Bool) throws -> Never {
+        if json {
+            CLIOutput.line(Self.json(result))
+        } else {
+            CLIOutput.line(summary(result))
+            if receipt { CLIOutput.line("\n" + result.customerReceipt) }
+        }
+        if let error = result.error, result.status == .failed {
+            CLIOutput.error("error: \(error.message)")
+        }
+        throw ExitCode(exitCode(result.status))
+    }
+
+    /// One line: status, kind, amount, ids.
+    static func summary(_ result: PaymentResult) -> String {
+        let amount = result.status == .approved ? result.approvedAmount : result.requestedAmount
+        var parts = [
+            result.status.rawValue.uppercased(), result.kind.rawValue,
+            Receipt.format(amount, result.currency),
+        ]
+        if let id = result.transactionID { parts.append(id.rawValue) }
+        if let code = result.authorizationCode { parts.append("auth \(code)") }
+        if let responseCode = result.responseCode, result.status != .approved {
+            parts.append("response \(responseCode)")
+        }
+        if result.reversed { parts.append("reversed") }
+        return parts.joined(separator: "  ")
+    }
+
+    /// The result as one JSON object with sorted, always-present keys (null when unknown).
+    static func json(_ result: PaymentResult) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(JSONResult(result)) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The JSON shape of a result. Amounts are minor units.
+    struct JSONResult: Encodable {
+        let result: PaymentResult
+
+        init(_ result: PaymentResult) { self.result = result }
+
+        private enum Keys: String, CodingKey {
+            case status, kind, requestedAmount, approvedAmount, currency, transactionID, idempotencyKey
+            case authorizationCode, responseCode, cvm, entryMode, maskedPAN, scheme, pinVerified, reversed
+            case recovered, error, date
+        }
+
+        private struct ErrorJSON: Encodable {
+            let code: Int
+            let message: String
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(result.status.rawValue, forKey: .status)
+            try c.encode(result.kind.rawValue, forKey: .kind)
+            try c.encode(result.requestedAmount, forKey: .requestedAmount)
+            try c.encode(result.approvedAmount, forKey: .approvedAmount)
+            try c.encode(result.currency.code, forKey: .currency)
+            try c.encode(result.transactionID?.rawValue, forKey: .transactionID)
+            try c.encode(result.idempotencyKey.rawValue, forKey: .idempotencyKey)
+            try c.encode(result.authorizationCode, forKey: .authorizationCode)
+            try c.encode(result.responseCode, forKey: .responseCode)
+            try c.encode(result.cvm?.rawValue, forKey: .cvm)
+            try c.encode(result.entryMode?.rawValue, forKey: .entryMode)
+            try c.encode(result.maskedPAN, forKey: .maskedPAN)
+            try c.encode(result.scheme, forKey: .scheme)
+            try c.encode(result.pinVerified, forKey: .pinVerified)
+            try c.encode(result.reversed, forKey: .reversed)
+            try c.encode(result.recovered, forKey: .recovered)
+            try c.encode(result.error.map { ErrorJSON(code: $0.code, message: $0.message) }, forKey: .error)
+            try c.encode(ISO8601DateFormatter().string(from: result.date), forKey: .date)
+        }
+    }
+}

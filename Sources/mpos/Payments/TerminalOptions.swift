@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import MPOSCore
+
+/// Where the payment commands run: a gateway and a reader given on the command line, or an
+/// embedded sandbox (gateway on a temporary database, simulated reader on loopback) for
+/// whichever of the two is not given.
+struct TerminalOptions: ParsableArguments {
+    @Option(
+        help: "The gateway's base URL, e.g. http://127.0.0.1:8080 (default: an embedded sandbox gateway).")
+    var gateway: String?
+
+    @Option(help: "The merchant user id at --gateway.")
+    var user: String?
+
+    @Option(help: "The merchant user's password at --gateway.")
+    var password: String?
+
+    @Option(help: "A client token minted by your backend, instead of --user/--password.")
+    var clientToken: String?
+
+    @Option(help: "The card reader's address, HOST:PORT (default: an embedded simulated reader).")
+    var reader: String?
+
+    @Option(
+        help:
+            "The reader's shared secret, 64 hex characters (default: the sandbox reader's published secret).")
+    var secret: String?
+
+    @Option(help: "The test card the embedded reader presents (an id from docs/test-cards.md).")
+    var card: String = "visa-credit"
+
+    @Flag(help: "Print the result as JSON (stable keys) instead of text.")
+    var json = false
+}
+
+/// Amount and currency as typed, checked before anything starts.
+enum AmountArgument {
+    /// The currency for `code`, or a failure naming it.
+    static func currency(_ code: String) throws -> Currency {
+        guard let currency = Currency(code: code.uppercased()) else {
+            throw CLIFailure("unknown currency '\(code)': use an ISO 4217 code such as EUR, USD or GBP")
+        }
+        return currency
+    }
+
+    /// Minor units of `text` (major units such as `12.34`) in `currency`, greater than zero.
+    static func minorUnits(_ text: String, _ currency: Currency) throws -> Int64 {
+        let money: Money
+        do { money = try Money.parse(text, currency: currency) } catch {
+            throw CLIFailure("invalid amount '\(text)': \(error.message) Write it in major units, e.g. 12.34")
+        }
+        guard money.amount > 0 else {
+            throw CLIFailure("invalid amount '\(text)': it must be greater than zero")
+        }
+        return money.amount
+    }
+}

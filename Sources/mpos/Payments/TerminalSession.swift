@@ -1,0 +1,186 @@
+import Foundation
+import MPOSCore
+import MPOSKit
+import ReaderLink
+import ReaderLinkTCP
+import ReaderSimulator
+import SandboxCards
+import SandboxGateway
+
+/// A logged-in ``PaymentTerminal`` for one command, and whatever was started for it (an
+/// embedded gateway, a simulated reader, a temporary folder), shut down by ``close()``.
+final class TerminalSession {
+    let terminal: PaymentTerminal
+    private let directory: URL
+    private var gateway: RunningGateway?
+    private var readerServer: TCPReaderServer?
+    private var serving: Task<Void, Never>?
+    private var printer: Task<Void, Never>?
+
+    private init(terminal: PaymentTerminal, directory: URL) {
+        self.terminal = terminal
+        self.directory = directory
+    }
+
+    /// Runs `body` with a session opened from `options`, and closes the session whatever
+    /// happens.
+    ///
+    /// - Parameters:
+    ///   - needsReader: whether to connect a reader (card-present operations).
+    ///   - showEvents: whether to print the reader's prompts as they come.
+    static func with<T>(
+        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool,
+        _ body: (PaymentTerminal) async throws -> T
+    ) async throws -> T {
+        let session = try await open(options, needsReader: needsReader, showEvents: showEvents)
+        do {
+            let value = try await body(session.terminal)
+            await session.close()
+            return value
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    private static func open(_ options: TerminalOptions, needsReader: Bool, showEvents: Bool) async throws
+        -> TerminalSession
+    {
+        // Check every argument before starting anything.
+        let secretHex = options.secret ?? SimulatedReaderConfiguration.sandboxSecretHex
+        let secret: SharedSecret
+        do { secret = try SharedSecret(hex: secretHex) } catch {
+            throw CLIFailure("the shared secret is invalid: it must be 64 hex characters (32 bytes)")
+        }
+        var readerAddress: (host: String, port: Int)?
+        if let reader = options.reader {
+            do { readerAddress = try ReaderAddress.parse(reader) } catch {
+                throw CLIFailure("--reader must be HOST:PORT, e.g. 127.0.0.1:4000")
+            }
+        } else if needsReader, SandboxCards.card(id: options.card) == nil {
+            throw CLIFailure(
+                "unknown card '\(options.card)'; known: \(SandboxCards.all.map(\.id).joined(separator: ", "))"
+            )
+        }
+        var remote: (url: URL, credentials: GatewayCredentials)?
+        if let gateway = options.gateway {
+            guard let url = URL(string: gateway), let scheme = url.scheme,
+                ["http", "https"].contains(scheme), url.host != nil
+            else { throw CLIFailure("--gateway must be an http(s) URL, e.g. http://127.0.0.1:8080") }
+            if let token = options.clientToken {
+                remote = (url, .clientToken { token })
+            } else if let user = options.user, let password = options.password {
+                remote = (url, .login(user: user, password: password))
+            } else {
+                throw CLIFailure("--gateway needs --user and --password, or --client-token")
+            }
+        }
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mpos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var embeddedGateway: RunningGateway?
+        let url: URL
+        let credentials: GatewayCredentials
+        if let remote {
+            (url, credentials) = remote
+        } else {
+            let started: RunningGateway
+            do {
+                started = try await SandboxGateway.start(
+                    SandboxGatewayConfiguration(
+                        port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path,
+                        passwordHashRounds: 1_000, logLevel: .critical))
+            } catch {
+                try? FileManager.default.removeItem(at: directory)
+                throw CLIFailure("the embedded sandbox gateway did not start: \(error)")
+            }
+            embeddedGateway = started
+            guard let bootstrap = started.credentials else {
+                await started.shutdown()
+                try? FileManager.default.removeItem(at: directory)
+                throw CLIFailure("the embedded sandbox created no credentials")
+            }
+            url = started.baseURL
+            credentials = .login(user: bootstrap.user, password: bootstrap.password)
+        }
+
+        let terminal: PaymentTerminal
+        do {
+            terminal = try PaymentTerminal(
+                environment: url, credentials: credentials,
+                journalPath: directory.appendingPathComponent("journal.sqlite").path)
+        } catch {
+            await embeddedGateway?.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+            throw CLIFailure("the payment journal could not be opened: \(error.message)")
+        }
+        let session = TerminalSession(terminal: terminal, directory: directory)
+        session.gateway = embeddedGateway
+        do {
+            if showEvents {
+                let events = await terminal.subscribe([.status, .card, .prompt, .transaction])
+                session.printer = Task {
+                    for await event in events {
+                        if let line = DemoCommand.describe(event) { CLIOutput.line("  · \(line)") }
+                    }
+                }
+            }
+            await terminal.setSignatureHandler {
+                if showEvents { CLIOutput.line("  · signature checked by the merchant: accepted") }
+                return .accept
+            }
+            do { try await terminal.login() } catch {
+                throw CLIFailure("login at \(url.absoluteString) failed: \(error.message)")
+            }
+            if needsReader {
+                let (host, port): (String, Int)
+                if let readerAddress {
+                    (host, port) = readerAddress
+                } else {
+                    (host, port) = try await session.startReader(card: options.card, secret: secret)
+                }
+                let link: TCPTransport
+                do { link = try await TCPTransport.connect(host: host, port: port) } catch {
+                    throw CLIFailure("cannot connect to the reader at \(host):\(port): \(error)")
+                }
+                do { try await terminal.connectReader(transport: link, secret: secret) } catch {
+                    throw CLIFailure(
+                        "the reader at \(host):\(port) did not pair (check the shared secret): \(error.message)"
+                    )
+                }
+            }
+        } catch {
+            await session.close()
+            throw error
+        }
+        return session
+    }
+
+    /// Serves a simulated reader on 127.0.0.1 (a free port) presenting `card`.
+    private func startReader(card: String, secret: SharedSecret) async throws -> (String, Int) {
+        var configuration = SimulatedReaderConfiguration(secret: secret)
+        configuration.cardID = card
+        let reader = SimulatedReader(configuration: configuration)
+        let server: TCPReaderServer
+        do { server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0) } catch {
+            throw CLIFailure("the embedded reader could not listen on 127.0.0.1: \(error)")
+        }
+        readerServer = server
+        let connections = server.connections
+        serving = Task { for await link in connections { Task { await reader.serve(link) } } }
+        return ("127.0.0.1", server.port)
+    }
+
+    /// Disconnects the reader and stops what the session started.
+    func close() async {
+        await terminal.disconnect()
+        // Let the last events print before the printer stops.
+        try? await Task.sleep(for: .milliseconds(20))
+        printer?.cancel()
+        if let readerServer { await readerServer.close() }
+        serving?.cancel()
+        if let gateway { await gateway.shutdown() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
