@@ -10,6 +10,7 @@ public enum LedgerSchema {
     public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("payments-1-ledger") { db in try createV1(db) }
         migrator.registerMigration("payments-2-card-spend-index") { db in try indexCardSpend(db) }
+        migrator.registerMigration("payments-3-card-spend-covering-index") { db in try coverCardSpend(db) }
         migrator.registerMigration("reporting-1-inventory") { db in try createInventory(db) }
     }
 
@@ -124,6 +125,15 @@ public enum LedgerSchema {
         try db.create(
             index: "payment_transaction_card_spend", on: "payment_transaction",
             columns: ["card_fingerprint", "kind", "status"])
+    }
+
+    /// Replaces the spend-so-far index by one that also holds the summed amounts, so the
+    /// query (run inside every authorisation's write) reads the index alone, never the rows.
+    @Sendable static func coverCardSpend(_ db: Database) throws {
+        try db.drop(index: "payment_transaction_card_spend")
+        try db.create(
+            index: "payment_transaction_card_spend_amounts", on: "payment_transaction",
+            columns: ["card_fingerprint", "kind", "status", "amount_approved", "amount_tip", "amount_refunded"])
     }
 
     /// The reporting domain's inventory versions.
