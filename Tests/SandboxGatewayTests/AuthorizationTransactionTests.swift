@@ -133,20 +133,86 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
         }
     }
 
-    @Test func theSpendQueryReadsTheCoveringIndexOnly() async throws {
-        try await GatewayHarness.with { harness in
-            let plan = try await harness.gateway.environment.store.writer.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        EXPLAIN QUERY PLAN
-                        SELECT COALESCE(SUM(amount_approved + amount_tip - amount_refunded), 0) FROM payment_transaction
-                        WHERE card_fingerprint = ? AND kind IN ('sale', 'authorization', 'preAuthorization')
-                          AND status IN ('approved', 'partiallyApproved', 'refunded')
-                        """, arguments: ["f"]
-                ).map { row -> String in row["detail"] ?? "" }.joined(separator: "\n")
+    static func row(
+        _ id: Int, card: String?, kind: TransactionKind, status: FinancialStatus, approved: Int64
+    ) -> LedgerTransaction {
+        var row = LedgerTransaction(
+            id: "txn_" + String(repeating: "0", count: 23) + String(id % 10), merchantId: "m_1", kind: kind,
+            status: status, amount: approved, currency: .eur, now: Date(timeIntervalSince1970: 1_700_000_000))
+        row.cardFingerprint = card
+        row.amountApproved = approved
+        return row
+    }
+
+    /// Every card's running total against the sum over its ledger rows.
+    static func expectSpendMatchesLedger(_ db: Database, cards: [String]) throws {
+        for card in cards {
+            let running = try PaymentService.spentSoFar(db, fingerprint: card)
+            let summed = try PaymentService.spentSoFarFromLedger(db, fingerprint: card)
+            #expect(running == summed, "card \(card)")
+        }
+    }
+
+    @Test func theCardSpendTotalFollowsEveryLedgerChange() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spend-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+        try store.writer.write { db in
+            var sale = Self.row(1, card: "a", kind: .sale, status: .approved, approved: 100_00)
+            var auth = Self.row(2, card: "a", kind: .authorization, status: .approved, approved: 50_00)
+            var other = Self.row(3, card: "b", kind: .preAuthorization, status: .partiallyApproved, approved: 7_00)
+            var declined = Self.row(4, card: "a", kind: .sale, status: .declined, approved: 0)
+            var refund = Self.row(5, card: "a", kind: .refund, status: .approved, approved: 30_00)
+            var cash = Self.row(6, card: nil, kind: .cash, status: .approved, approved: 9_00)
+            for index in [0, 1, 2, 3, 4, 5] {
+                switch index {
+                case 0: try sale.insert(db)
+                case 1: try auth.insert(db)
+                case 2: try other.insert(db)
+                case 3: try declined.insert(db)
+                case 4: try refund.insert(db)
+                default: try cash.insert(db)
+                }
             }
-            #expect(plan.contains("COVERING INDEX payment_transaction_card_spend_amounts"))
+            try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
+            #expect(try PaymentService.spentSoFar(db, fingerprint: "a") == 150_00)
+            sale.amountTip = 5_00
+            try sale.update(db)
+            sale.amountRefunded = 20_00
+            sale.status = FinancialStatus.refunded.rawValue
+            try sale.update(db)
+            auth.status = FinancialStatus.reversed.rawValue
+            try auth.update(db)
+            other.cardFingerprint = "c"
+            try other.update(db)
+            declined.status = FinancialStatus.approved.rawValue
+            declined.amountApproved = 1_00
+            try declined.update(db)
+            try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
+            #expect(try PaymentService.spentSoFar(db, fingerprint: "a") == 86_00)
+            _ = try sale.delete(db)
+            try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
+        }
+    }
+
+    @Test func theCardSpendTotalIsFilledFromAnExistingLedger() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spend-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: directory.appendingPathComponent("ledger.sqlite").path)
+        var migrator = DatabaseMigrator()
+        GatewayMigrations.register(&migrator)
+        try migrator.migrate(pool, upTo: "payments-2-card-spend-index")
+        try pool.write { db in
+            var sale = Self.row(1, card: "a", kind: .sale, status: .approved, approved: 12_00)
+            var auth = Self.row(2, card: "a", kind: .authorization, status: .partiallyApproved, approved: 3_00)
+            try sale.insert(db)
+            try auth.insert(db)
+        }
+        try migrator.migrate(pool)
+        try pool.read { db in
+            #expect(try PaymentService.spentSoFar(db, fingerprint: "a") == 15_00)
+            try Self.expectSpendMatchesLedger(db, cards: ["a"])
         }
     }
 

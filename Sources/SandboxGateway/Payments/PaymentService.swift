@@ -162,15 +162,25 @@ public struct PaymentService: Sendable {
     }
 
     /// What a card has spent: approved sales and authorisations not reversed, less refunds.
-    /// A cached statement: every authorisation runs it inside the serialized write.
+    ///
+    /// Reads the running total that triggers keep in `payment_card_spend`
+    /// (``LedgerSchema/createCardSpend(_:)``), with a cached statement: every authorisation
+    /// runs it inside the serialized write, and summing the card's history grew with it.
     static func spentSoFar(_ db: Database, fingerprint: String) throws -> Int64 {
         let statement = try db.cachedStatement(
+            sql: "SELECT spent FROM payment_card_spend WHERE card_fingerprint = ?")
+        return try Int64.fetchOne(statement, arguments: [fingerprint]) ?? 0
+    }
+
+    /// The same figure summed from the ledger itself, to check the running total against.
+    static func spentSoFarFromLedger(_ db: Database, fingerprint: String) throws -> Int64 {
+        try Int64.fetchOne(
+            db,
             sql: """
                 SELECT COALESCE(SUM(amount_approved + amount_tip - amount_refunded), 0) FROM payment_transaction
                 WHERE card_fingerprint = ? AND kind IN ('sale', 'authorization', 'preAuthorization')
                   AND status IN ('approved', 'partiallyApproved', 'refunded')
-                """)
-        return try Int64.fetchOne(statement, arguments: [fingerprint]) ?? 0
+                """, arguments: [fingerprint]) ?? 0
     }
 
     /// What the gateway reads from the EMV data itself.
