@@ -25,6 +25,8 @@ public struct SandboxCredentials: Sendable, Hashable, Codable {
 public struct AccountService: Sendable {
     let store: GatewayStore
     let configuration: SandboxGatewayConfiguration
+    /// Client tokens already read from the database (they are never revoked, only expire).
+    let clientTokens = ClientTokenCache()
 
     var now: Date { configuration.now() }
 
@@ -162,6 +164,9 @@ public struct AccountService: Sendable {
     public func resolveBearer(_ token: String) throws -> Result<GatewayPrincipal, GatewayError> {
         let hash = Secrets.sha256Hex(token)
         let now = self.now
+        if let cached = clientTokens[hash] {
+            return Self.clientPrincipal(merchantID: cached.merchantID, expiresAt: cached.expiresAt, now: now)
+        }
         let lifetime = configuration.sessionLifetime
         // A read resolves the token (WAL readers run concurrently and never wait for an fsync);
         // a write happens only when an access token has expired, or when its sliding expiry is
@@ -200,13 +205,20 @@ public struct AccountService: Sendable {
             return .success(GatewayPrincipal(merchantID: row["merchantId"], userID: row["userId"], kind: .accessToken))
         case .client(let row):
             let expiresAt: Date = row["expiresAt"]
-            guard expiresAt > now else {
-                return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The client token has expired; mint a new one."))
-            }
-            return .success(GatewayPrincipal(merchantID: row["merchantId"], userID: nil, kind: .clientToken))
+            let merchantID: String = row["merchantId"]
+            clientTokens.insert(.init(merchantID: merchantID, expiresAt: expiresAt), for: hash, now: now)
+            return Self.clientPrincipal(merchantID: merchantID, expiresAt: expiresAt, now: now)
         case .none:
             return .failure(.unauthorized("Unknown token."))
         }
+    }
+
+    /// The principal of a client token that expires at `expiresAt`, or 4011 once it has.
+    static func clientPrincipal(merchantID: String, expiresAt: Date, now: Date) -> Result<GatewayPrincipal, GatewayError> {
+        guard expiresAt > now else {
+            return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The client token has expired; mint a new one."))
+        }
+        return .success(GatewayPrincipal(merchantID: merchantID, userID: nil, kind: .clientToken))
     }
 
     /// How far a sliding expiry may lag behind "now + lifetime" before a request moves it

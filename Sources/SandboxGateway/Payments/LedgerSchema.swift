@@ -10,6 +10,7 @@ public enum LedgerSchema {
     public static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("payments-1-ledger") { db in try createV1(db) }
         migrator.registerMigration("payments-2-card-spend-index") { db in try indexCardSpend(db) }
+        migrator.registerMigration("payments-3-card-spend") { db in try createCardSpend(db) }
         migrator.registerMigration("reporting-1-inventory") { db in try createInventory(db) }
     }
 
@@ -124,6 +125,63 @@ public enum LedgerSchema {
         try db.create(
             index: "payment_transaction_card_spend", on: "payment_transaction",
             columns: ["card_fingerprint", "kind", "status"])
+    }
+
+    /// What a ledger row adds to its card's spend: approved sales and authorisations not
+    /// reversed, with tips, less refunds (SQL over `row`, `NEW` or `OLD`).
+    static func spendContribution(_ row: String) -> String {
+        "\(row).amount_approved + \(row).amount_tip - \(row).amount_refunded"
+    }
+
+    /// Whether a ledger row counts towards its card's spend (SQL over `row`).
+    static func countsTowardsSpend(_ row: String) -> String {
+        """
+        \(row).card_fingerprint IS NOT NULL AND \(row).kind IN ('sale', 'authorization', 'preAuthorization') \
+        AND \(row).status IN ('approved', 'partiallyApproved', 'refunded')
+        """
+    }
+
+    /// Each card's spend so far in `payment_card_spend`, kept by triggers on every insert,
+    /// update and delete of a ledger row, so the issuer's decision (inside every
+    /// authorisation's write) reads one row instead of summing the card's whole history.
+    /// Filled from the existing ledger.
+    @Sendable static func createCardSpend(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE payment_card_spend (
+                  card_fingerprint TEXT NOT NULL PRIMARY KEY,
+                  spent INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                INSERT INTO payment_card_spend (card_fingerprint, spent)
+                  SELECT card_fingerprint, SUM(\(spendContribution("t"))) FROM payment_transaction AS t
+                  WHERE \(countsTowardsSpend("t")) GROUP BY card_fingerprint;
+                CREATE TRIGGER payment_card_spend_insert AFTER INSERT ON payment_transaction
+                WHEN \(countsTowardsSpend("NEW"))
+                BEGIN
+                  INSERT INTO payment_card_spend (card_fingerprint, spent)
+                  VALUES (NEW.card_fingerprint, \(spendContribution("NEW")))
+                  ON CONFLICT (card_fingerprint) DO UPDATE SET spent = spent + excluded.spent;
+                END;
+                CREATE TRIGGER payment_card_spend_update_old AFTER UPDATE ON payment_transaction
+                WHEN \(countsTowardsSpend("OLD"))
+                BEGIN
+                  UPDATE payment_card_spend SET spent = spent - (\(spendContribution("OLD")))
+                  WHERE card_fingerprint = OLD.card_fingerprint;
+                END;
+                CREATE TRIGGER payment_card_spend_update_new AFTER UPDATE ON payment_transaction
+                WHEN \(countsTowardsSpend("NEW"))
+                BEGIN
+                  INSERT INTO payment_card_spend (card_fingerprint, spent)
+                  VALUES (NEW.card_fingerprint, \(spendContribution("NEW")))
+                  ON CONFLICT (card_fingerprint) DO UPDATE SET spent = spent + excluded.spent;
+                END;
+                CREATE TRIGGER payment_card_spend_delete AFTER DELETE ON payment_transaction
+                WHEN \(countsTowardsSpend("OLD"))
+                BEGIN
+                  UPDATE payment_card_spend SET spent = spent - (\(spendContribution("OLD")))
+                  WHERE card_fingerprint = OLD.card_fingerprint;
+                END;
+                """)
     }
 
     /// The reporting domain's inventory versions.

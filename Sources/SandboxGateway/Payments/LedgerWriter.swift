@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Synchronization
 
@@ -27,7 +28,12 @@ public struct DirectLedgerWriter: LedgerWriter {
 ///
 /// A body that throws rolls back to its savepoint and its caller gets the error; the other
 /// bodies of the group still commit. Every caller returns only after the group's commit.
-public actor GroupCommitLedgerWriter: LedgerWriter {
+///
+/// The groups are drained by a serial queue of the writer's own, which takes the next group
+/// as soon as a commit returns: the drain never waits for a turn on Swift's concurrency
+/// threads, which are busy with the requests' own work, so the database writer does not sit
+/// idle between groups.
+public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
     /// One queued body: runs it in a savepoint, records a failed commit, resumes its caller.
     private struct Job: Sendable {
         let run: @Sendable (Database) -> Void
@@ -36,64 +42,73 @@ public actor GroupCommitLedgerWriter: LedgerWriter {
     }
 
     /// The database.
-    public nonisolated let database: any DatabaseWriter
+    public let database: any DatabaseWriter
     /// The most bodies one transaction takes.
-    public nonisolated let maximumGroupSize: Int
+    public let maximumGroupSize: Int
+    /// Guards `pending` and `draining`.
+    private let lock = NSLock()
     private var pending: [Job] = []
-    private var flushing = false
+    private var draining = false
+    private let queue = DispatchQueue(label: "mposkit.sandbox-gateway.group-commit")
 
     /// Creates a writer over `database`.
     public init(database: any DatabaseWriter, maximumGroupSize: Int = 256) {
         self.database = database
-        self.maximumGroupSize = maximumGroupSize
+        self.maximumGroupSize = max(1, maximumGroupSize)
     }
 
     /// Queues `body` for the next group and waits for its commit.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let box = ResultBox<T>(continuation)
-            pending.append(
-                Job(
-                    run: { db in
-                        do {
-                            var value: T?
-                            try db.inSavepoint {
-                                value = try body(db)
-                                return .commit
-                            }
-                            box.result = .success(value!)
-                        } catch { box.result = .failure(error) }
-                    },
-                    commitFailed: { box.result = .failure($0) },
-                    resume: { box.resume() }))
-            if !flushing {
-                flushing = true
-                Task { await self.flushLoop() }
+            let job = Job(
+                run: { db in
+                    do {
+                        var value: T?
+                        try db.inSavepoint {
+                            value = try body(db)
+                            return .commit
+                        }
+                        box.result = .success(value!)
+                    } catch { box.result = .failure(error) }
+                },
+                commitFailed: { box.result = .failure($0) },
+                resume: { box.resume() })
+            let startDrain = lock.withLock {
+                pending.append(job)
+                if draining { return false }
+                draining = true
+                return true
             }
+            if startDrain { queue.async { self.drain() } }
         }
     }
 
-    private func flushLoop() async {
-        while !pending.isEmpty {
-            let group = Array(pending.prefix(maximumGroupSize))
-            pending.removeFirst(group.count)
-            await Self.commit(group, to: database)
-        }
-        flushing = false
-    }
-
-    private static func commit(_ group: [Job], to database: any DatabaseWriter) async {
-        do {
-            try await database.writeWithoutTransaction { db in
-                try db.inTransaction {
-                    for job in group { job.run(db) }
-                    return .commit
+    /// Commits groups until none is pending; runs on `queue`.
+    private func drain() {
+        while true {
+            let group: [Job] = lock.withLock {
+                if pending.isEmpty {
+                    draining = false
+                    return []
                 }
+                let group = Array(pending.prefix(maximumGroupSize))
+                pending.removeFirst(group.count)
+                return group
             }
-        } catch {
-            for job in group { job.commitFailed(error) }
+            if group.isEmpty { return }
+            do {
+                try database.writeWithoutTransaction { db in
+                    try db.inTransaction {
+                        for job in group { job.run(db) }
+                        return .commit
+                    }
+                }
+            } catch {
+                for job in group { job.commitFailed(error) }
+            }
+            for job in group { job.resume() }
         }
-        for job in group { job.resume() }
     }
 }
 

@@ -5,5 +5,6 @@ extension GatewayMigrations {
     static let payments: [GatewayMigration] = [
         GatewayMigration("payments-1-ledger", migrate: LedgerSchema.createV1),
         GatewayMigration("payments-2-card-spend-index", migrate: LedgerSchema.indexCardSpend),
+        GatewayMigration("payments-3-card-spend", migrate: LedgerSchema.createCardSpend),
     ]
 }

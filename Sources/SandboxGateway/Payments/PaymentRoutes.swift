@@ -20,9 +20,23 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let body = try await readBody(request, context: context)
         let input = try decodeJSON(AuthorizeCardRequest.self, from: body)
         let command = try CardPaymentCommand(input)
-        return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
-            try await answer { try await service.authorize(merchant: merchant, command).apiTransaction }
+        // The CPU work (rules, DUKPT, ARQC) runs here, concurrently; the idempotency record,
+        // the decision and the ledger row then share one transaction (and one fsync with the
+        // other requests of its group). A refusal is stored with the key like any answer.
+        let prepared: Result<PreparedAuthorization, GatewayError>
+        do {
+            prepared = .success(try service.prepareAuthorization(merchant: merchant, command))
+        } catch let violation as PaymentRuleViolation {
+            prepared = .failure(GatewayError(code: violation.gatewayCode, violation.message))
         }
+        let (response, recorded) = try await environment.idempotency.idempotentWrite(
+            request: request, context: context, body: body
+        ) { db in
+            let inserted = try mappedNow { try prepared.get().record(db) }
+            return (.ok, try GatewayResponse.jsonData(inserted.transaction.apiTransaction), inserted)
+        }
+        if let recorded { await service.didRecord(recorded.transaction, webhook: recorded.webhook) }
+        return response
     }
 
     router.on(GatewayRoutes.cashPayment) { request, context in
@@ -149,6 +163,13 @@ func transactionID(_ context: GatewayRequestContext) throws(GatewayError) -> Str
 /// Runs `work`, turning a broken payment rule into its gateway error.
 func mapped<T>(_ work: () async throws -> T) async throws -> T {
     do { return try await work() } catch let violation as PaymentRuleViolation {
+        throw GatewayError(code: violation.gatewayCode, violation.message)
+    }
+}
+
+/// Runs `work` now, turning a broken payment rule into its gateway error.
+func mappedNow<T>(_ work: () throws -> T) throws -> T {
+    do { return try work() } catch let violation as PaymentRuleViolation {
         throw GatewayError(code: violation.gatewayCode, violation.message)
     }
 }

@@ -54,6 +54,20 @@ public struct PaymentService: Sendable {
     ///
     /// Declines are recorded and returned, not thrown; rule violations are thrown.
     public func authorize(merchant: String, _ command: CardPaymentCommand) async throws -> LedgerTransaction {
+        let prepared = try prepareAuthorization(merchant: merchant, command)
+        let inserted = try await writer.write { db in try prepared.record(db) }
+        await didRecord(inserted.transaction, webhook: inserted.webhook)
+        return inserted.transaction
+    }
+
+    /// The part of an authorisation that needs no database: the request's rules, the EMV
+    /// facts, the issuer's verification (DUKPT envelope, ARQC) and the card fingerprint. Runs
+    /// before the write, so the serialized writer only decides and inserts.
+    ///
+    /// - Throws: ``PaymentRuleViolation`` for a request the rules or the issuer refuse.
+    public func prepareAuthorization(merchant: String, _ command: CardPaymentCommand) throws
+        -> PreparedAuthorization
+    {
         guard [.sale, .authorization, .preAuthorization, .refund].contains(command.kind) else {
             throw PaymentRuleViolation(
                 .invalidField, "kind must be sale, authorization, preAuthorization or refund.")
@@ -94,48 +108,22 @@ public struct PaymentService: Sendable {
         template.descriptor = descriptor
         template.captureMode = kind == .sale ? command.captureMode.rawValue : nil
         template.allowPartial = command.allowPartialApproval
+        return PreparedAuthorization(
+            template: template, merchant: merchant, kind: kind, time: time, fingerprint: fingerprint,
+            checkDuplicates: command.duplicateCheck && kind != .refund,
+            allowPartial: command.allowPartialApproval, decide: verification.decide)
+    }
 
-        let checkDuplicates = command.duplicateCheck && kind != .refund
-        let allowPartial = command.allowPartialApproval
-        let decide = verification.decide
-        let inserted = try await writer.write { [template] db in
-            var row = template
-            if checkDuplicates {
-                let since = time.addingTimeInterval(-PaymentRules.duplicateWindow)
-                let recent =
-                    try LedgerTransaction
-                    .filter(
-                        Column("merchant_id") == merchant && Column("card_fingerprint") == fingerprint
-                            && Column("created_at") >= since
-                            && Column("amount_requested") == row.amountRequested
-                    )
-                    .fetchAll(db)
-                    .map {
-                        PaymentRules.RecentPayment(
-                            cardFingerprint: $0.cardFingerprint ?? "", amount: $0.amountRequested,
-                            currency: $0.currency,
-                            createdAt: $0.createdAt, status: $0.financialStatus ?? .declined)
-                    }
-                try PaymentRules.checkDuplicate(
-                    fingerprint: fingerprint, amount: row.amountRequested, currency: row.currency, now: time,
-                    enabled: true, recent: recent)
-            }
-            let spent = kind == .refund ? 0 : try Self.spentSoFar(db, fingerprint: fingerprint)
-            let answer = decide(spent, time)
-            Self.apply(answer, to: &row, kind: kind, allowPartial: allowPartial)
-            if row.amountApproved > 0 { row.batchId = try Self.openBatch(db, merchant: merchant, now: time) }
-            try row.insert(db)
-            return (row, try WebhookNotifier.config(db, merchant: merchant))
-        }
+    /// What follows an authorisation's commit: the log line and the webhook.
+    public func didRecord(_ transaction: LedgerTransaction, webhook: LedgerWebhookConfig?) async {
         logger.info(
             "card payment recorded",
             metadata: [
-                "transaction": "\(inserted.0.id)", "kind": "\(inserted.0.kind)",
-                "status": "\(inserted.0.status)",
-                "card": "\(inserted.0.maskedPan ?? "")",
+                "transaction": "\(transaction.id)", "kind": "\(transaction.kind)",
+                "status": "\(transaction.status)",
+                "card": "\(transaction.maskedPan ?? "")",
             ])
-        await webhooks?.notify([inserted.0], config: inserted.1)
-        return inserted.0
+        await webhooks?.notify([transaction], config: webhook)
     }
 
     /// Records the issuer's answer on `row`, applying the partial-approval rule.
@@ -174,7 +162,18 @@ public struct PaymentService: Sendable {
     }
 
     /// What a card has spent: approved sales and authorisations not reversed, less refunds.
+    ///
+    /// Reads the running total that triggers keep in `payment_card_spend`
+    /// (``LedgerSchema/createCardSpend(_:)``), with a cached statement: every authorisation
+    /// runs it inside the serialized write, and summing the card's history grew with it.
     static func spentSoFar(_ db: Database, fingerprint: String) throws -> Int64 {
+        let statement = try db.cachedStatement(
+            sql: "SELECT spent FROM payment_card_spend WHERE card_fingerprint = ?")
+        return try Int64.fetchOne(statement, arguments: [fingerprint]) ?? 0
+    }
+
+    /// The same figure summed from the ledger itself, to check the running total against.
+    static func spentSoFarFromLedger(_ db: Database, fingerprint: String) throws -> Int64 {
         try Int64.fetchOne(
             db,
             sql: """
@@ -210,10 +209,8 @@ public struct PaymentService: Sendable {
 
     /// The merchant's open batch, opened now if there is none.
     static func openBatch(_ db: Database, merchant: String, now: Date) throws -> Int64 {
-        if let id = try Int64.fetchOne(
-            db, sql: "SELECT id FROM payment_batch WHERE merchant_id = ? AND status = 'open'",
-            arguments: [merchant])
-        {
+        let open = try db.cachedStatement(sql: "SELECT id FROM payment_batch WHERE merchant_id = ? AND status = 'open'")
+        if let id = try Int64.fetchOne(open, arguments: [merchant]) {
             return id
         }
         var batch = LedgerBatch(

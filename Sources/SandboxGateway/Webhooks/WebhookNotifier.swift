@@ -20,8 +20,10 @@ public struct WebhookNotifier: Sendable {
     /// The merchant's enabled webhook, read inside the writing transaction so the decision to
     /// notify matches the committed state.
     static func config(_ db: Database, merchant: String) throws -> LedgerWebhookConfig? {
-        try LedgerWebhookConfig.filter(Column("merchant_id") == merchant && Column("enabled") == true)
-            .fetchOne(db)
+        // Raw SQL in a cached statement: every payment's write runs it.
+        let statement = try db.cachedStatement(
+            sql: "SELECT * FROM payment_webhook_config WHERE merchant_id = ? AND enabled = 1")
+        return try LedgerWebhookConfig.fetchOne(statement, arguments: [merchant])
     }
 
     /// Queues one delivery per changed transaction.

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import GatewayAPI
+import Hummingbird
+import MPOSCore
+
+extension IdempotencyStore {
+    /// Runs a request whose whole effect is one database write, in ONE transaction with its
+    /// idempotency record: the key is looked up, `write` runs, and its answer is stored as the
+    /// key's completed answer, all in the same group-commit transaction (so concurrent
+    /// requests share one fsync, and no request pays for a separate claim and completion).
+    ///
+    /// The answer is the same as ``idempotent(key:merchant:body:scope:_:)``'s: a repeat with
+    /// the same request replays the stored answer byte for byte (`Idempotent-Replayed:
+    /// true`), with another request it gets 409/4090, and `write` runs at most once per key.
+    /// Because claim and answer commit together, a concurrent repeat never sees the key in
+    /// progress: it waits for the first one's commit and gets its answer.
+    ///
+    /// - Parameters:
+    ///   - key: the client's idempotency key.
+    ///   - merchant: the caller's merchant id.
+    ///   - body: the request body as received.
+    ///   - scope: method and path, hashed with the body.
+    ///   - write: runs inside the transaction and returns the status and JSON body to store
+    ///     with a value for after-commit work (`effect`). A ``GatewayError`` it throws rolls
+    ///     back its changes and is stored and replayed like any answer; any other error rolls
+    ///     back everything, key included, and propagates.
+    /// - Returns: the response, and `write`'s effect when this request ran it (`nil` for a
+    ///   replay or a stored error).
+    public func idempotentWrite<Effect: Sendable>(
+        key: IdempotencyKey, merchant: String, body: Data, scope: String = "",
+        _ write: @escaping @Sendable (Database) throws -> (HTTPResponse.Status, Data, Effect)
+    ) async throws -> (response: Response, effect: Effect?) {
+        var fingerprint = Data(scope.utf8)
+        fingerprint.append(0x0A)
+        fingerprint.append(body)
+        let requestHash = Secrets.sha256Hex(fingerprint)
+        let now = configuration.now()
+        let retentionStart = now.addingTimeInterval(-configuration.effectiveKeyRetention)
+        let keyText = key.rawValue
+
+        let outcome: WriteOutcome<Effect> = try await SharedGroupCommit.writer(for: store.writer).write {
+            db in
+            // Cached statements: this runs for every request, inside the serialized writer.
+            let lookup = try db.cachedStatement(
+                sql:
+                    "SELECT requestSHA256, state, httpStatus, response, createdAt FROM idempotencyKey WHERE merchantId = ? AND key = ?"
+            )
+            if let row = try Row.fetchOne(lookup, arguments: [merchant, keyText]) {
+                let createdAt: Date = row["createdAt"]
+                if createdAt > retentionStart {
+                    let storedHash: String = row["requestSHA256"]
+                    if storedHash != requestHash { return .conflict }
+                    let state: String = row["state"]
+                    if state != "completed" { return .inProgress }
+                    return .replay(row["httpStatus"], row["response"])
+                }
+                try db.execute(
+                    sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ?",
+                    arguments: [merchant, keyText])
+            }
+            let answer: (status: Int, data: Data, effect: Effect?)
+            do {
+                var done: (HTTPResponse.Status, Data, Effect)?
+                try db.inSavepoint {
+                    done = try write(db)
+                    return .commit
+                }
+                guard let done else { throw GatewayError.internalError() }
+                answer = (done.0.code, done.1, done.2)
+            } catch let error as GatewayError {
+                answer = (error.status.code, try GatewayResponse.jsonData(error.body), nil)
+            }
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO idempotencyKey (merchantId, key, requestSHA256, state, httpStatus, response, createdAt)
+                    VALUES (?, ?, ?, 'completed', ?, ?, ?)
+                    """
+            ).execute(arguments: [merchant, keyText, requestHash, answer.status, answer.data, now])
+            return .answered(answer.status, answer.data, answer.effect)
+        }
+        switch outcome {
+        case .conflict:
+            throw GatewayError(
+                code: GatewayErrorCode.idempotencyConflict,
+                "The idempotency key was used before with a different request.")
+        case .inProgress:
+            throw GatewayError(
+                code: GatewayErrorCode.idempotencyInProgress,
+                "A request with this idempotency key is still being processed; retry later.")
+        case .replay(let status, let data):
+            return (Self.replayResponse(status: status, data: data), nil)
+        case .answered(let status, let data, let effect):
+            return (GatewayResponse.json(data, status: HTTPResponse.Status(code: status)), effect)
+        }
+    }
+
+    /// ``idempotentWrite(key:merchant:body:scope:_:)`` with the `Idempotency-Key` header and the
+    /// caller's merchant, scoped to the request's method and path.
+    public func idempotentWrite<Effect: Sendable>(
+        request: Request, context: GatewayRequestContext, body: Data,
+        _ write: @escaping @Sendable (Database) throws -> (HTTPResponse.Status, Data, Effect)
+    ) async throws -> (response: Response, effect: Effect?) {
+        let merchant = try context.requireMerchant()
+        let key = try context.requireIdempotencyKey(request)
+        return try await idempotentWrite(
+            key: key, merchant: merchant, body: body, scope: "\(request.method) \(request.uri.path)", write)
+    }
+}
+
+/// What the one transaction of an idempotent write found or did.
+private enum WriteOutcome<Effect: Sendable>: Sendable {
+    case answered(Int, Data, Effect?)
+    case replay(Int, Data)
+    case conflict
+    case inProgress
+}

@@ -1,0 +1,277 @@
+import Foundation
+import GRDB
+import GatewayAPI
+import MPOSCore
+import Testing
+
+@testable import SandboxGateway
+
+/// Counts the commits of the gateway's writer connection.
+final class CommitCounter: TransactionObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var commits = 0
+
+    var count: Int { lock.withLock { commits } }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { lock.withLock { commits += 1 } }
+    func databaseDidRollback(_ db: Database) {}
+}
+
+/// An authorisation writes its idempotency record, its decision and its ledger row in one
+/// transaction, which concurrent authorisations share.
+@Suite struct AuthorizationTransactionTests {
+    static func observeCommits(_ harness: GatewayHarness) -> CommitCounter {
+        let counter = CommitCounter()
+        harness.gateway.environment.store.writer.add(transactionObserver: counter, extent: .observerLifetime)
+        return counter
+    }
+
+    static func ledgerCount(_ harness: GatewayHarness) throws -> Int {
+        try harness.gateway.environment.store.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM payment_transaction") ?? 0
+        }
+    }
+
+    @Test func anAuthorizationCommitsOnceWithItsIdempotencyRecord() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let request = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 3_21)
+            let key = PaymentHTTPTests.key()
+            let commits = Self.observeCommits(harness)
+            let first = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, request, token: token, key: key)
+            #expect(first.status == 200)
+            #expect(try first.decode(Transaction.self).status == .approved)
+            // Claim, ledger row and stored answer: one commit (it was three).
+            #expect(commits.count == 1)
+
+            let stored = try harness.gateway.environment.store.writer.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT state, httpStatus, response FROM idempotencyKey WHERE key = ?",
+                    arguments: [key])
+            }
+            let state: String? = stored?["state"]
+            let status: Int? = stored?["httpStatus"]
+            let response: Data? = stored?["response"]
+            #expect(state == "completed" && status == 200 && response == first.body)
+
+            let replay = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, request, token: token, key: key)
+            #expect(replay.body == first.body)
+            #expect(replay.header(GatewayHeaders.idempotentReplayed) == "true")
+            #expect(try Self.ledgerCount(harness) == 1)
+        }
+    }
+
+    @Test func aRefusedCardIsStoredWithTheKeyAndReplayed() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            var garbled = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 2_02)
+            garbled.encryptedCardData = String(repeating: "00", count: 48)
+            let key = PaymentHTTPTests.key()
+            let commits = Self.observeCommits(harness)
+            let first = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, garbled, token: token, key: key)
+            #expect(first.status == 422 && first.error?.code == GatewayErrorCode.declinedValidation)
+            #expect(commits.count == 1)
+            let replay = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, garbled, token: token, key: key)
+            #expect(replay.status == 422 && replay.body == first.body)
+            #expect(replay.header(GatewayHeaders.idempotentReplayed) == "true")
+            #expect(try Self.ledgerCount(harness) == 0)
+        }
+    }
+
+    @Test func concurrentRepeatsOfOneKeyAuthorizeOnce() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let request = try PaymentHTTPTests.authorize(SimulatedTerminal.card("discover"), amount: 7_77)
+            let key = PaymentHTTPTests.key()
+            let replies = try await withThrowingTaskGroup(of: GatewayHarness.Reply.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await PaymentHTTPTests.post(
+                            harness, GatewayPaths.authorizeCard, request, token: token, key: key)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.allSatisfy { $0.status == 200 && $0.body == replies[0].body })
+            #expect(replies.filter { $0.header(GatewayHeaders.idempotentReplayed) == nil }.count == 1)
+            #expect(try Self.ledgerCount(harness) == 1)
+        }
+    }
+
+    @Test func concurrentAuthorizationsAllCommitWithTheirKeys() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let cards = ["visa-credit", "mastercard-2series", "discover", "amex"]
+            let requests = try (0..<16).map { i in
+                try PaymentHTTPTests.authorize(
+                    SimulatedTerminal.card(cards[i % cards.count]), amount: Int64(1_00 + i),
+                    duplicateCheck: false)
+            }
+            let replies = try await withThrowingTaskGroup(of: GatewayHarness.Reply.self) { group in
+                for request in requests {
+                    group.addTask {
+                        try await PaymentHTTPTests.post(
+                            harness, GatewayPaths.authorizeCard, request, token: token)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.allSatisfy { $0.status == 200 })
+            #expect(Set(replies.map(\.body)).count == 16)
+            #expect(try Self.ledgerCount(harness) == 16)
+            let completed = try await harness.gateway.environment.store.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM idempotencyKey WHERE state = 'completed'")
+                    ?? 0
+            }
+            #expect(completed == 16)
+        }
+    }
+
+    static func row(
+        _ id: Int, card: String?, kind: TransactionKind, status: FinancialStatus, approved: Int64
+    ) -> LedgerTransaction {
+        var row = LedgerTransaction(
+            id: "txn_" + String(repeating: "0", count: 23) + String(id % 10), merchantId: "m_1", kind: kind,
+            status: status, amount: approved, currency: .eur, now: Date(timeIntervalSince1970: 1_700_000_000))
+        row.cardFingerprint = card
+        row.amountApproved = approved
+        return row
+    }
+
+    /// Every card's running total against the sum over its ledger rows.
+    static func expectSpendMatchesLedger(_ db: Database, cards: [String]) throws {
+        for card in cards {
+            let running = try PaymentService.spentSoFar(db, fingerprint: card)
+            let summed = try PaymentService.spentSoFarFromLedger(db, fingerprint: card)
+            #expect(running == summed, "card \(card)")
+        }
+    }
+
+    @Test func theCardSpendTotalFollowsEveryLedgerChange() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spend-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+        try store.writer.write { db in
+            var sale = Self.row(1, card: "a", kind: .sale, status: .approved, approved: 100_00)
+            var auth = Self.row(2, card: "a", kind: .authorization, status: .approved, approved: 50_00)
+            var other = Self.row(3, card: "b", kind: .preAuthorization, status: .partiallyApproved, approved: 7_00)
+            var declined = Self.row(4, card: "a", kind: .sale, status: .declined, approved: 0)
+            var refund = Self.row(5, card: "a", kind: .refund, status: .approved, approved: 30_00)
+            var cash = Self.row(6, card: nil, kind: .cash, status: .approved, approved: 9_00)
+            for index in [0, 1, 2, 3, 4, 5] {
+                switch index {
+                case 0: try sale.insert(db)
+                case 1: try auth.insert(db)
+                case 2: try other.insert(db)
+                case 3: try declined.insert(db)
+                case 4: try refund.insert(db)
+                default: try cash.insert(db)
+                }
+            }
+            try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
+            #expect(try PaymentService.spentSoFar(db, fingerprint: "a") == 150_00)
+            sale.amountTip = 5_00
+            try sale.update(db)
+            sale.amountRefunded = 20_00
+            sale.status = FinancialStatus.refunded.rawValue
+            try sale.update(db)
+            auth.status = FinancialStatus.reversed.rawValue
+            try auth.update(db)
+            other.cardFingerprint = "c"
+            try other.update(db)
+            declined.status = FinancialStatus.approved.rawValue
+            declined.amountApproved = 1_00
+            try declined.update(db)
+            try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
+            #expect(try PaymentService.spentSoFar(db, fingerprint: "a") == 86_00)
+            _ = try sale.delete(db)
+            try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
+        }
+    }
+
+    @Test func theCardSpendTotalIsFilledFromAnExistingLedger() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spend-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: directory.appendingPathComponent("ledger.sqlite").path)
+        var migrator = DatabaseMigrator()
+        GatewayMigrations.register(&migrator)
+        try migrator.migrate(pool, upTo: "payments-2-card-spend-index")
+        try pool.write { db in
+            var sale = Self.row(1, card: "a", kind: .sale, status: .approved, approved: 12_00)
+            var auth = Self.row(2, card: "a", kind: .authorization, status: .partiallyApproved, approved: 3_00)
+            try sale.insert(db)
+            try auth.insert(db)
+        }
+        try migrator.migrate(pool)
+        try pool.read { db in
+            #expect(try PaymentService.spentSoFar(db, fingerprint: "a") == 15_00)
+            try Self.expectSpendMatchesLedger(db, cards: ["a"])
+        }
+    }
+
+    @Test func aLedgerRowRoundTripsThroughItsHandWrittenColumns() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ledger-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        try store.writer.write { db in
+            var row = LedgerTransaction(
+                id: "txn_0123456789abcdef01234567", merchantId: "m_1", kind: .sale, status: .approved,
+                amount: 12_34, currency: .eur, now: time)
+            row.originalId = "txn_00000000000000000000000a"
+            row.amountApproved = 12_00
+            row.amountCaptured = 11_00
+            row.amountRefunded = 1_00
+            row.amountTip = 50
+            row.responseCode = "10"
+            row.authCode = "ABC123"
+            row.acquirerMessage = "Partially approved"
+            row.batchId = try PaymentService.openBatch(db, merchant: "m_1", now: time)
+            row.cardFingerprint = "f"
+            row.maskedPan = "411111******1111"
+            row.brand = "visa"
+            row.expiry = "3012"
+            row.cardholderName = "CREDIT/VISA"
+            row.entryMode = "chip"
+            row.cvm = "onlinePIN"
+            row.aid = "A0000000031010"
+            row.applicationLabel = "VISA"
+            row.tvr = "0000000000"
+            row.tsi = "E800"
+            row.issuerAuthenticationData = "0102"
+            row.customerReference = "c"
+            row.externalId = "e"
+            row.descriptor = "SHOP"
+            row.captureMode = "completedSale"
+            row.allowPartial = true
+            row.updatedAt = time.addingTimeInterval(1)
+            try row.insert(db)
+            #expect(row.seq != nil)
+            let read = try LedgerTransaction.filter(Column("id") == row.id).fetchOne(db)
+            #expect(read == row)
+            row.status = "refunded"
+            try row.update(db)
+            #expect(try LedgerTransaction.filter(Column("id") == row.id).fetchOne(db) == row)
+        }
+    }
+
+    @Test func theClientTokenCacheStaysBounded() {
+        let cache = ClientTokenCache(capacity: 2)
+        let now = Date(timeIntervalSince1970: 1_000)
+        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(-1)), for: "old", now: now)
+        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "a", now: now)
+        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "b", now: now)
+        // Full: the expired token made room.
+        #expect(cache["old"] == nil && cache["a"] != nil && cache["b"] != nil)
+        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "c", now: now)
+        #expect(cache.count <= 2 && cache["c"]?.merchantID == "m")
+    }
+}
