@@ -14,14 +14,17 @@
     import Darwin
 #endif
 
+import Foundation
 import ReaderLinkTCP
 
 let prefix = CommandLine.arguments.dropFirst().first ?? ""
 // The reader-link figures run with Swift concurrency on NIO's event loops (no thread hop per
 // frame), as a reader host process would. Only when they run alone: the gateway benchmarks
 // make blocking SQLite calls, which must not occupy the event loops.
+// `MPOS_BENCH_LOOPS` sets how many event-loop threads (default: one per core).
 if prefix.hasPrefix("readerlink") {
-    ReaderLinkTCPRuntime.runConcurrencyOnEventLoops()
+    let loops = ProcessInfo.processInfo.environment["MPOS_BENCH_LOOPS"].flatMap(Int.init)
+    ReaderLinkTCPRuntime.runConcurrencyOnEventLoops(threads: loops)
 }
 
 do {

@@ -43,6 +43,21 @@ enum PaymentCommandHelp {
     }
 }
 
+/// `--amount` and `--currency` of the commands that take a new payment.
+struct MoneyOptions: ParsableArguments {
+    @Option(help: "The amount in major units, e.g. 12.34.")
+    var amount: String
+
+    @Option(help: "The ISO 4217 currency code.")
+    var currency = "EUR"
+
+    /// Payment parameters for the amount, or a failure naming the bad argument.
+    func parameters() throws -> PaymentParameters {
+        let currency = try AmountArgument.currency(currency)
+        return PaymentParameters(amount: try AmountArgument.minorUnits(amount, currency), currency: currency)
+    }
+}
+
 /// `mpos sale --amount 12.34 [--currency EUR]`
 struct SaleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,11 +70,7 @@ struct SaleCommand: AsyncParsableCommand {
               mpos sale --amount 10.00 --json          # the sandbox declines 10.00 (exit 2)
             """)
 
-    @Option(help: "The amount in major units, e.g. 12.34.")
-    var amount: String
-
-    @Option(help: "The ISO 4217 currency code.")
-    var currency = "EUR"
+    @OptionGroup var money: MoneyOptions
 
     @Option(help: "The merchant's reference for the customer or order.")
     var reference: String?
@@ -70,10 +81,8 @@ struct SaleCommand: AsyncParsableCommand {
     @OptionGroup var options: TerminalOptions
 
     func run() async throws {
-        let currency = try AmountArgument.currency(currency)
-        var parameters = PaymentParameters(
-            amount: try AmountArgument.minorUnits(amount, currency), currency: currency,
-            customerReference: reference)
+        var parameters = try money.parameters()
+        parameters.customerReference = reference
         if tipAdjustable { parameters.captureMode = .tipAdjustment }
         try await PaymentCommandHelp.run(options, needsReader: true, receipt: true) {
             terminal throws(MPOSError) in
@@ -89,11 +98,7 @@ struct AuthorizeCommand: AsyncParsableCommand {
         abstract: "Reserve an amount on a card, to capture later with `mpos capture`.",
         discussion: PaymentCommandHelp.discussion)
 
-    @Option(help: "The amount in major units, e.g. 50.00.")
-    var amount: String
-
-    @Option(help: "The ISO 4217 currency code.")
-    var currency = "EUR"
+    @OptionGroup var money: MoneyOptions
 
     @Flag(help: "A pre-authorisation (an estimated amount, e.g. hotel or car hire).")
     var pre = false
@@ -101,9 +106,7 @@ struct AuthorizeCommand: AsyncParsableCommand {
     @OptionGroup var options: TerminalOptions
 
     func run() async throws {
-        let currency = try AmountArgument.currency(currency)
-        let parameters = PaymentParameters(
-            amount: try AmountArgument.minorUnits(amount, currency), currency: currency)
+        let parameters = try money.parameters()
         let pre = pre
         try await PaymentCommandHelp.run(options, needsReader: true, receipt: true) {
             terminal throws(MPOSError) in
@@ -248,11 +251,7 @@ struct CashCommand: AsyncParsableCommand {
         abstract: "Record a cash payment (or, with --refund, cash paid back); no reader.",
         discussion: PaymentCommandHelp.discussion)
 
-    @Option(help: "The amount in major units, e.g. 15.00.")
-    var amount: String
-
-    @Option(help: "The ISO 4217 currency code.")
-    var currency = "EUR"
+    @OptionGroup var money: MoneyOptions
 
     @Flag(help: "Record cash paid back to the customer.")
     var refund = false
@@ -260,9 +259,7 @@ struct CashCommand: AsyncParsableCommand {
     @OptionGroup var options: TerminalOptions
 
     func run() async throws {
-        let currency = try AmountArgument.currency(currency)
-        let parameters = PaymentParameters(
-            amount: try AmountArgument.minorUnits(amount, currency), currency: currency)
+        let parameters = try money.parameters()
         let refund = refund
         try await PaymentCommandHelp.run(options, needsReader: false, receipt: false) {
             terminal throws(MPOSError) in
