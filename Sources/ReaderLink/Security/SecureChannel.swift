@@ -55,12 +55,17 @@ enum PairingCrypto {
 struct SecureChannel: Sendable {
     let sendKey: SymmetricKey
     let receiveKey: SymmetricKey
+    /// HMAC states already keyed: each frame copies one instead of keying a new HMAC.
+    private let sendMAC: HMAC<SHA256>
+    private let receiveMAC: HMAC<SHA256>
     private(set) var sendCounter: UInt64 = 0
     private(set) var receiveCounter: UInt64 = 0
 
     init(sendKey: SymmetricKey, receiveKey: SymmetricKey) {
         self.sendKey = sendKey
         self.receiveKey = receiveKey
+        sendMAC = HMAC(key: sendKey)
+        receiveMAC = HMAC(key: receiveKey)
     }
 
     static let overhead = PairingCrypto.counterLength + PairingCrypto.macLength
@@ -82,7 +87,7 @@ struct SecureChannel: Sendable {
         frame.payload.append(contentsOf: [UInt8](repeating: 0, count: PairingCrypto.macLength))
         let header = frame.authenticatedHeader
         frame.payload.removeLast(PairingCrypto.macLength)
-        frame.payload.append(contentsOf: Self.mac(key: sendKey, header: header, body: payload))
+        frame.payload.append(contentsOf: Self.mac(sendMAC, header: header, body: payload[...]))
         return frame
     }
 
@@ -96,7 +101,7 @@ struct SecureChannel: Sendable {
         }
         let macStart = frame.payload.count - PairingCrypto.macLength
         let body = frame.payload[..<macStart]
-        let expected = Self.mac(key: receiveKey, header: frame.authenticatedHeader, body: body)
+        let expected = Self.mac(receiveMAC, header: frame.authenticatedHeader, body: body)
         guard PairingCrypto.constantTimeEqual(expected, frame.payload[macStart...]) else {
             throw .integrity(detail: "frame authentication failed")
         }
@@ -111,10 +116,10 @@ struct SecureChannel: Sendable {
         return body.dropFirst(PairingCrypto.counterLength)
     }
 
-    private static func mac(key: SymmetricKey, header: [UInt8], body: some Collection<UInt8>) -> [UInt8] {
-        var hmac = HMAC<SHA256>(key: key)
-        hmac.update(data: header)
-        hmac.update(data: Array(body))
-        return Array(Array(hmac.finalize()).prefix(PairingCrypto.macLength))
+    private static func mac(_ keyed: HMAC<SHA256>, header: [UInt8], body: ArraySlice<UInt8>) -> [UInt8] {
+        var hmac = keyed
+        header.withUnsafeBytes { hmac.update(data: $0) }
+        body.withUnsafeBytes { hmac.update(data: $0) }
+        return hmac.finalize().withUnsafeBytes { Array($0.prefix(PairingCrypto.macLength)) }
     }
 }
