@@ -22,9 +22,11 @@ func sampleLatencies(
 }
 
 /// Prints a latency figure (median as the value, with p50 and p99) in `unit` ("us" or "ms").
-func emitLatency(name: String, unit: String, nanoseconds samples: [Double]) {
+func emitLatency(name: String, unit: String, nanoseconds samples: [Double], extra: [String: Double] = [:]) {
     let scale = unit == "ms" ? 1e6 : 1e3
     let p50 = percentile(samples, 0.50) / scale
     let p99 = percentile(samples, 0.99) / scale
-    emit(name: name, unit: unit, value: p50, extra: ["p50": p50, "p99": p99], count: samples.count)
+    emit(
+        name: name, unit: unit, value: p50, extra: extra.merging(["p50": p50, "p99": p99]) { $1 },
+        count: samples.count)
 }

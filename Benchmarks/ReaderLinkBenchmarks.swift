@@ -6,6 +6,9 @@ import ReaderSimulator
 /// SDK connection and the simulated reader over loopback TCP, in microseconds.
 /// `readerlink.frames_per_s`: secured frames per second through the same link with 16
 /// requests in flight (each round trip is two frames).
+/// Event-loop threads of the run (set by main for the `readerlink` prefix; 0 when not installed).
+nonisolated(unsafe) var readerLinkEventLoops = 0
+
 func readerLinkBenchmarks() -> [AsyncBenchmark] {
     [
         AsyncBenchmark(name: "readerlink.roundtrip") {
@@ -13,7 +16,9 @@ func readerLinkBenchmarks() -> [AsyncBenchmark] {
                 let samples = try await sampleLatencies(warmUp: 500, count: 5_000) {
                     _ = try await connection.request(.ping)
                 }
-                emitLatency(name: "readerlink.roundtrip", unit: "us", nanoseconds: samples)
+                emitLatency(
+                    name: "readerlink.roundtrip", unit: "us", nanoseconds: samples,
+                    extra: ["event_loop_threads": Double(readerLinkEventLoops)])
             }
         },
         AsyncBenchmark(name: "readerlink.roundtrip.inprocess") {
@@ -44,7 +49,9 @@ func readerLinkBenchmarks() -> [AsyncBenchmark] {
                     try await group.waitForAll()
                 }
                 let seconds = Double(monotonicNanoseconds() - start) / 1e9
-                emit(name: "readerlink.frames_per_s", unit: "frames/s", value: Double(inFlight * perTask * 2) / seconds)
+                emit(
+                    name: "readerlink.frames_per_s", unit: "frames/s", value: Double(inFlight * perTask * 2) / seconds,
+                    extra: ["event_loop_threads": Double(readerLinkEventLoops)])
             }
         },
     ]

@@ -21,10 +21,13 @@ let prefix = CommandLine.arguments.dropFirst().first ?? ""
 // The reader-link figures run with Swift concurrency on NIO's event loops (no thread hop per
 // frame), as a reader host process would. Only when they run alone: the gateway benchmarks
 // make blocking SQLite calls, which must not occupy the event loops.
-// `MPOS_BENCH_LOOPS` sets how many event-loop threads (default: one per core).
+// The SDK and the emulated reader share this process; on one event loop (the default here) a
+// request and its answer never cross threads, so the figure is the protocol stack's and not
+// the machine's thread wake-up. `MPOS_BENCH_LOOPS=2` measures the two-thread case.
 if prefix.hasPrefix("readerlink") {
-    let loops = ProcessInfo.processInfo.environment["MPOS_BENCH_LOOPS"].flatMap(Int.init)
+    let loops = ProcessInfo.processInfo.environment["MPOS_BENCH_LOOPS"].flatMap(Int.init) ?? 1
     ReaderLinkTCPRuntime.runConcurrencyOnEventLoops(threads: loops)
+    readerLinkEventLoops = loops
 }
 
 do {
