@@ -63,6 +63,23 @@ import Testing
         try await sandbox.close(terminal)
     }
 
+    @Test func anEventHandlerHasSeenEverySaleEventWhenTheSaleReturns() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let seen = Locked<[TerminalEvent]>([])
+        await terminal.addEventHandler([.card, .status, .transaction]) { event in seen.withLock { $0.append(event) } }
+        let result = try await terminal.sale(Self.sale(12_35))
+        #expect(result.status == .approved)
+        // No waiting: the handler ran before the sale went on.
+        let events = seen.withLock { $0 }
+        #expect(events.last == .completed(.approved))
+        #expect(events.contains(.card(.inserted)))
+        #expect(events.contains(.authorizing))
+        #expect(events.contains { if case .readerStatus(.pinInput, _, _) = $0 { true } else { false } })
+        #expect(!events.contains { if case .readerConnection = $0 { true } else { false } })  // filtered out
+        try await sandbox.close(terminal)
+    }
+
     @Test func theDeclineAmountIsDeclined() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()

@@ -67,9 +67,9 @@ extension PaymentTerminal {
     }
 
     /// Starts afresh, as for another user: disconnects the reader, ends the gateway session
-    /// (telling the gateway when it can), forgets the merchant, and ends every stream made
-    /// by ``subscribe(_:)``. The journal stays: payments an earlier session left unfinished
-    /// are finished by the next ``login()``.
+    /// (telling the gateway when it can), forgets the merchant, ends every stream made by
+    /// ``subscribe(_:)`` and removes the event handlers. The journal stays: payments an
+    /// earlier session left unfinished are finished by the next ``login()``.
     ///
     /// - Throws: ``MPOSError/terminalBusy`` while an operation runs.
     public func reset() async throws(MPOSError) {
@@ -78,5 +78,6 @@ extension PaymentTerminal {
         await client.endSession()
         for (_, continuation) in subscribers { continuation.finish() }
         subscribers.removeAll()
+        eventHandlers.removeAll()
     }
 }

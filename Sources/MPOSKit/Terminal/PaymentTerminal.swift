@@ -24,6 +24,8 @@ public actor PaymentTerminal {
     /// Every event, as it happens. See ``subscribe(_:)`` for a filtered stream.
     public nonisolated let events: AsyncStream<TerminalEvent>
 
+    /// Sees events as they happen, on the terminal's executor (see ``addEventHandler(_:_:)``).
+    public typealias EventHandler = @Sendable (TerminalEvent) -> Void
     /// Decides on a cardholder's signature.
     public typealias SignatureHandler = @Sendable () async -> SignatureDecision
     /// Picks an application from the candidates the card offers (an index, or `nil` to
@@ -32,6 +34,7 @@ public actor PaymentTerminal {
 
     private let eventsContinuation: AsyncStream<TerminalEvent>.Continuation
     var subscribers: [(Set<TerminalEventCategory>, AsyncStream<TerminalEvent>.Continuation)] = []
+    var eventHandlers: [(Set<TerminalEventCategory>, EventHandler)] = []
     let client: GatewayClient
     private let journal: PaymentJournal
     private let clock: any Clock<Duration>
@@ -76,6 +79,17 @@ public actor PaymentTerminal {
         let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
         subscribers.append((categories, continuation))
         return stream
+    }
+
+    /// Calls `handler` with each event in `categories` as it happens, before the operation
+    /// that caused it goes on: when `sale` returns, the handler has seen all of its events, in
+    /// order (a stream's reader may still be catching up). The handler runs on the terminal's
+    /// executor, so it must be quick and must not wait for the terminal. ``reset()`` removes it.
+    public func addEventHandler(
+        _ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases),
+        _ handler: @escaping EventHandler
+    ) {
+        eventHandlers.append((categories, handler))
     }
 
     /// Sets who decides on signatures. Without a handler signatures are accepted.
@@ -513,6 +527,7 @@ public actor PaymentTerminal {
 
     func emit(_ event: TerminalEvent) {
         eventsContinuation.yield(event)
+        for (filter, handler) in eventHandlers where filter.contains(event.category) { handler(event) }
         for (filter, continuation) in subscribers where filter.contains(event.category) {
             continuation.yield(event)
         }

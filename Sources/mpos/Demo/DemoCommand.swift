@@ -51,9 +51,9 @@ struct DemoCommand: AsyncParsableCommand {
         let terminal = try PaymentTerminal(
             environment: gateway.baseURL, credentials: .login(user: credentials.user, password: credentials.password),
             journalPath: directory.appendingPathComponent("journal.sqlite").path)
-        let events = await terminal.subscribe()
-        let printer = Task {
-            for await event in events { if let line = Self.describe(event) { CLIOutput.line("  · \(line)") } }
+        // Printed as they happen: the terminal calls the handler before the sale goes on.
+        await terminal.addEventHandler { event in
+            if let line = Self.describe(event) { CLIOutput.line("  · \(line)") }
         }
         await terminal.setSignatureHandler {
             CLIOutput.line("  · signature checked by the merchant: accepted")
@@ -65,12 +65,9 @@ struct DemoCommand: AsyncParsableCommand {
             CLIOutput.line("logged in as \(credentials.user)")
             let link = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
             try await terminal.connectReader(transport: link, secret: secret)
-            // Events print from their own task; let them catch up so lines keep their order.
-            try? await Task.sleep(for: .milliseconds(50))
 
             CLIOutput.line("\nSALE 12.34 EUR")
             let sale = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur, statementDescriptor: "MPOS Demo"))
-            try? await Task.sleep(for: .milliseconds(50))
             CLIOutput.line("result    \(sale.status.rawValue.uppercased())" + (sale.transactionID.map { "  \($0.rawValue)" } ?? ""))
             CLIOutput.line("\n" + sale.customerReceipt + "\n")
 
@@ -101,7 +98,6 @@ struct DemoCommand: AsyncParsableCommand {
             } catch { CLIOutput.line("  unavailable: \(error)") }
         } catch {
             await terminal.disconnect()
-            printer.cancel()
             await server.close()
             serving.cancel()
             await gateway.shutdown()
@@ -109,7 +105,6 @@ struct DemoCommand: AsyncParsableCommand {
         }
 
         await terminal.disconnect()
-        printer.cancel()
         await server.close()
         serving.cancel()
         await gateway.shutdown()

@@ -15,7 +15,6 @@ final class TerminalSession {
     private var gateway: RunningGateway?
     private var readerServer: TCPReaderServer?
     private var serving: Task<Void, Never>?
-    private var printer: Task<Void, Never>?
 
     private init(terminal: PaymentTerminal, directory: URL) {
         self.terminal = terminal
@@ -119,11 +118,8 @@ final class TerminalSession {
         session.gateway = embeddedGateway
         do {
             if showEvents {
-                let events = await terminal.subscribe([.status, .card, .prompt, .transaction])
-                session.printer = Task {
-                    for await event in events {
-                        if let line = DemoCommand.describe(event) { CLIOutput.line("  · \(line)") }
-                    }
+                await terminal.addEventHandler([.status, .card, .prompt, .transaction]) { event in
+                    if let line = DemoCommand.describe(event) { CLIOutput.line("  · \(line)") }
                 }
             }
             await terminal.setSignatureHandler {
@@ -175,9 +171,6 @@ final class TerminalSession {
     /// Disconnects the reader and stops what the session started.
     func close() async {
         await terminal.disconnect()
-        // Let the last events print before the printer stops.
-        try? await Task.sleep(for: .milliseconds(20))
-        printer?.cancel()
         if let readerServer { await readerServer.close() }
         serving?.cancel()
         if let gateway { await gateway.shutdown() }
