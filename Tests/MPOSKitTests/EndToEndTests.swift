@@ -52,7 +52,8 @@ import Testing
         #expect(result.emv?.transactionCertificate?.count == 16)
         #expect(result.recovered == false && result.reversed == false)
         let receipt = result.customerReceipt
-        #expect(receipt.contains("PIN verified") && receipt.contains("12.34 EUR") && receipt.contains("411111******1111"))
+        #expect(receipt.contains("PIN VERIFIED") && receipt.contains("12.34 EUR") && receipt.contains("411111******1111"))
+        #expect(receipt.contains("CUSTOMER COPY") && result.merchantReceipt.contains("MERCHANT COPY"))
         #expect(!receipt.contains("4111111111111111"))
         #expect(await log.waitFor { $0 == .completed(.approved) })
         let events = log.all
@@ -102,7 +103,8 @@ import Testing
         #expect(asked.withLock { $0 } == 1)
         #expect(result.status == .approved)
         #expect(result.cvm == .signature)
-        #expect(result.customerReceipt.contains("Signature"))
+        #expect(result.customerReceipt.contains("Signed on the merchant copy."))
+        #expect(result.merchantReceipt.contains("Cardholder signature"))
         try await sandbox.close(terminal)
     }
 

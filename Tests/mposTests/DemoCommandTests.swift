@@ -15,7 +15,7 @@ struct DemoCommandTests {
         let run = try EMVDecodeBinaryTests.run(["demo", "--delay-ms", "0"])
         #expect(run.status == 0, "stderr: \(run.err)")
         #expect(run.out.contains("APPROVED"))
-        #expect(run.out.contains("PIN verified"))
+        #expect(run.out.contains("PIN VERIFIED"))
         #expect(run.out.contains("REFUND"))
         for pan in Self.testPANs { #expect(!run.out.contains(pan) && !run.err.contains(pan)) }
     }

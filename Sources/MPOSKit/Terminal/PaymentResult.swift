@@ -115,56 +115,14 @@ public struct PaymentResult: Sendable, Hashable {
         self.date = date
     }
 
-    /// The customer's receipt as plain text.
-    public var customerReceipt: String { Receipt.customer(for: self) }
+    /// The customer's copy as plain text (``PaymentReceipt`` has HTML and other widths).
+    public var customerReceipt: String { PaymentReceipt(self).text(.customer) }
+    /// The merchant's copy as plain text, with the signature line when one is due.
+    public var merchantReceipt: String { PaymentReceipt(self).text(.merchant) }
 }
 
-/// Receipt rendering.
+/// Amounts as receipts print them.
 public enum Receipt {
-    /// The customer copy: merchant, date, card, EMV values, amount, approval code and the
-    /// verification line. Shows at most the masked PAN.
-    public static func customer(for result: PaymentResult) -> String {
-        var lines: [String] = []
-        let width = 32
-        func pair(_ left: String, _ right: String) {
-            let gap = max(1, width - left.count - right.count)
-            lines.append(left + String(repeating: " ", count: gap) + right)
-        }
-        lines.append(center(result.merchantName ?? "MERCHANT", width))
-        lines.append(center("CUSTOMER COPY", width))
-        lines.append(String(repeating: "-", count: width))
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
-        lines.append(formatter.string(from: result.date))
-        lines.append(result.kind.rawValue.uppercased())
-        if let scheme = result.scheme { pair("Card", scheme.uppercased()) }
-        if let masked = result.maskedPAN { pair("PAN", masked) }
-        if let mode = result.entryMode { pair("Entry", mode.rawValue) }
-        if let label = result.emv?.applicationLabel { pair("App", label) }
-        if let aid = result.emv?.aid { pair("AID", aid) }
-        if let tc = result.emv?.transactionCertificate { pair("TC", tc) }
-        if let id = result.transactionID { pair("Txn", id.rawValue) }
-        lines.append(String(repeating: "-", count: width))
-        let shown = result.status == .approved ? result.approvedAmount : result.requestedAmount
-        pair("AMOUNT", format(shown, result.currency))
-        lines.append(String(repeating: "-", count: width))
-        lines.append(center(result.status.rawValue.uppercased(), width))
-        if let code = result.authorizationCode { pair("Approval code", code) }
-        if let rc = result.responseCode { pair("Response", rc) }
-        if result.reversed { lines.append(center("REVERSED", width)) }
-        if result.status == .approved {
-            if result.pinVerified || result.cvm == .pin {
-                lines.append(center("PIN verified", width))
-            } else if result.cvm == .signature || result.cvm == .pinAndSignature {
-                lines.append("")
-                lines.append("Signature: ______________________")
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
-
     /// `12.34 EUR` from minor units.
     public static func format(_ amount: Int64, _ currency: Currency) -> String {
         let digits = currency.minorUnits ?? 0
@@ -176,10 +134,5 @@ public enum Receipt {
         let whole = magnitude / UInt64(divisor)
         let fraction = String(magnitude % UInt64(divisor))
         return "\(sign)\(whole).\(String(repeating: "0", count: digits - fraction.count))\(fraction) \(currency.code)"
-    }
-
-    private static func center(_ text: String, _ width: Int) -> String {
-        let pad = max(0, (width - text.count) / 2)
-        return String(repeating: " ", count: pad) + text
     }
 }
