@@ -37,8 +37,11 @@ public actor PaymentTerminal {
     var eventHandlers: [(Set<TerminalEventCategory>, EventHandler)] = []
     let client: GatewayClient
     private let journal: PaymentJournal
-    private let clock: any Clock<Duration>
+    let clock: any Clock<Duration>
     var connection: ReaderConnection?
+    /// How to reach the reader again after a drop (set by the factory form of `connectReader`).
+    var reconnectPlan: ReconnectPlan?
+    var reconnecting: Task<Void, Never>?
     private var readerPump: Task<Void, Never>?
     private var info: DeviceInfo?
     var busy = false
@@ -116,7 +119,12 @@ public actor PaymentTerminal {
     ///   (wrong secret, timeout) as an `MPOSError`.
     public func connectReader(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
         guard !busy else { throw MPOSError.terminalBusy }
-        if connection != nil { await disconnect() }
+        await disconnect()
+        try await pair(transport: transport, secret: secret)
+    }
+
+    /// Pairs over `transport` and starts listening to the reader.
+    func pair(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
         let link: ReaderConnection
         do { link = try await ReaderConnection.open(transport: transport, secret: secret, clock: clock) } catch {
             throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(error).")
@@ -130,8 +138,11 @@ public actor PaymentTerminal {
         emit(.readerConnection(connected: true, info: info))
     }
 
-    /// Closes the reader link.
+    /// Closes the reader link and stops any reconnection.
     public func disconnect() async {
+        reconnectPlan = nil
+        reconnecting?.cancel()
+        reconnecting = nil
         guard let link = connection else { return }
         connection = nil
         await link.close()
@@ -523,6 +534,7 @@ public actor PaymentTerminal {
         info = nil
         inbox?.yield(.readerLost)
         emit(.readerConnection(connected: false, info: nil))
+        linkDropped()
     }
 
     func emit(_ event: TerminalEvent) {
