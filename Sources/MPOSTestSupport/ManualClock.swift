@@ -28,6 +28,8 @@ public final class ManualClock: Clock, @unchecked Sendable {
     public var minimumResolution: Duration { .zero }
     /// How many sleepers wait.
     public var sleeperCount: Int { lock.withLock { sleepers.count } }
+    /// The earliest deadline a sleeper waits for, if any.
+    public var nextDeadline: Instant? { lock.withLock { sleepers.values.map(\.deadline).min() } }
 
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = UUID()

@@ -24,7 +24,12 @@ final class Sandbox: Sendable {
 
     var journalPath: String { directory.appendingPathComponent("journal.sqlite").path }
 
-    init(configure: (inout SimulatedReaderConfiguration) -> Void = { _ in }) async throws {
+    /// - Parameter readerClock: the clock the simulated reader's timeouts run on (a manual
+    ///   clock to play the 80.xx timeouts without waiting).
+    init(
+        readerClock: any Clock<Duration> = ContinuousClock(),
+        configure: (inout SimulatedReaderConfiguration) -> Void = { _ in }
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         gateway = try await SandboxGateway.start(SandboxGatewayConfiguration(
@@ -33,7 +38,7 @@ final class Sandbox: Sendable {
         credentials = try #require(gateway.credentials)
         var configuration = SimulatedReaderConfiguration(secret: Self.secret)
         configure(&configuration)
-        let reader = SimulatedReader(configuration: configuration)
+        let reader = SimulatedReader(configuration: configuration, clock: readerClock)
         self.reader = reader
         server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
         let connections = server.connections

@@ -113,7 +113,14 @@ public actor PaymentTerminal {
         try await recoverUnfinished()
     }
 
-    /// Pairs with a reader over `transport`.
+    /// The reader link's keep-alive interval (docs/reader-protocol.md §6): after this long
+    /// without a frame from the reader and nothing pending, the SDK pings; an unanswered ping
+    /// closes the link. Without it a reader that goes silent mid-transaction (or whose frame
+    /// was lost to a checksum failure) would leave the sale waiting for ever.
+    static let readerKeepAlive: Duration = .seconds(15)
+
+    /// Pairs with a reader over `transport`; keeps the link alive with pings (see
+    /// ``readerKeepAlive``).
     ///
     /// - Throws: ``MPOSError/terminalBusy`` during an operation, or the link's error
     ///   (wrong secret, timeout) as an `MPOSError`.
@@ -126,7 +133,10 @@ public actor PaymentTerminal {
     /// Pairs over `transport` and starts listening to the reader.
     func pair(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
         let link: ReaderConnection
-        do { link = try await ReaderConnection.open(transport: transport, secret: secret, clock: clock) } catch {
+        do {
+            link = try await ReaderConnection.open(
+                transport: transport, secret: secret, clock: clock, keepAlive: Self.readerKeepAlive)
+        } catch {
             throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(error).")
         }
         connection = link

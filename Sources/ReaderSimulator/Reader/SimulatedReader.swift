@@ -415,6 +415,12 @@ public actor SimulatedReader {
         case (.readerUnresponsive, true):
             record(.info, "scenario: the reader stops answering")
             unresponsive = true
+            // Silent on the wire too: the link layer answers pings by itself, and a reader
+            // that still pongs is not silent (the SDK's keep-alive would never notice).
+            if let transport {
+                transport.replacePlan(FaultPlan(
+                    configuration.faults.faults + [.stopResponding(fromMessage: transport.writeCount + 1)]))
+            }
             return true
         case (.corruptFrame, true):
             // The next frame the reader writes (the authorization request) arrives damaged.
