@@ -236,7 +236,11 @@ import Testing
         let sandbox = try await Sandbox()
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
         // The socket to the reader closes the moment the gateway's approval arrives.
-        let transport = HookTransport(path: GatewayPaths.authorizeCard) { await link.close() }
+        let transport = HookTransport(path: GatewayPaths.authorizeCard) {
+            await link.close()
+            // Let the link's closing reach the terminal first, as a real drop would.
+            try? await Task.sleep(for: .milliseconds(50))
+        }
         let terminal = try await sandbox.terminal(transport: transport, connect: false)
         try await terminal.connectReader(transport: link, secret: Sandbox.secret)
         let result = try await terminal.sale(Self.sale(12_34))

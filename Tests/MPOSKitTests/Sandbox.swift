@@ -149,7 +149,7 @@ final class Locked<Value>: @unchecked Sendable {
 }
 
 /// A gateway transport that runs `hook` when the answer to `path` arrives, before handing
-/// it over (to cut the reader link at that exact moment).
+/// it over (to cut the reader link, or to cancel, at that exact moment).
 final class HookTransport: GatewayTransport {
     private let base = URLSessionGatewayTransport()
     private let path: String
@@ -162,11 +162,7 @@ final class HookTransport: GatewayTransport {
 
     func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
         let response = try await base.send(request, to: baseURL)
-        if request.path == path {
-            await hook()
-            // Let the link's closing reach the terminal first, as a real drop would.
-            try? await Task.sleep(for: .milliseconds(50))
-        }
+        if request.path == path { await hook() }
         return response
     }
 }

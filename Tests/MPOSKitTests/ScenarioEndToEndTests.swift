@@ -288,7 +288,7 @@ import Testing
         let sandbox = try await Sandbox()
         let terminalBox = Locked<PaymentTerminal?>(nil)
         let cancelAnswers = Locked<[Bool]>([])
-        let transport = AnswerHookTransport(path: GatewayPaths.authorizeCard) {
+        let transport = HookTransport(path: GatewayPaths.authorizeCard) {
             // The gateway has approved; the terminal has not heard it yet.
             guard let terminal = terminalBox.withLock({ $0 }) else { return }
             let accepted = await terminal.cancel()
@@ -302,24 +302,5 @@ import Testing
         let id = try #require(result.transactionID)
         #expect(try await Self.standingApprovals(on: terminal).map(\.id) == [id])
         try await sandbox.close(terminal)
-    }
-}
-
-/// A gateway transport that runs `hook` when the answer to `path` has arrived, before
-/// handing it over.
-final class AnswerHookTransport: GatewayTransport {
-    private let base = URLSessionGatewayTransport()
-    private let path: String
-    private let hook: @Sendable () async -> Void
-
-    init(path: String, hook: @escaping @Sendable () async -> Void) {
-        self.path = path
-        self.hook = hook
-    }
-
-    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
-        let response = try await base.send(request, to: baseURL)
-        if request.path == path { await hook() }
-        return response
     }
 }
