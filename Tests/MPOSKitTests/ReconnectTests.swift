@@ -57,13 +57,8 @@ import Testing
         let first = Locked<TCPTransport?>(nil)
         let port = sandbox.server.port
         let policy = ReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(3), maximumAttempts: 3)
-        try await terminal.connectReader(secret: Sandbox.secret, reconnect: policy) {
-            let count = opens.withLock { $0 += 1; return $0 }
-            guard count == 1 else { throw ReaderLinkError.linkClosed }  // the reader stays away
-            let link = try await TCPTransport.connect(host: "127.0.0.1", port: port)
-            first.withLock { $0 = link }
-            return link
-        }
+        try await terminal.connectReader(
+            secret: Sandbox.secret, reconnect: policy, open: Self.reachableOnce(port: port, opens: opens, first: first))
         #expect(await Self.next(&changes) == true)
         await first.withLock { $0 }?.close()
         #expect(await Self.next(&changes) == false)
@@ -80,13 +75,8 @@ import Testing
 
         // disconnect() ends a reconnection that is still waiting.
         opens.withLock { $0 = 0 }
-        try await terminal.connectReader(secret: Sandbox.secret, reconnect: policy) {
-            let count = opens.withLock { $0 += 1; return $0 }
-            guard count == 1 else { throw ReaderLinkError.linkClosed }
-            let link = try await TCPTransport.connect(host: "127.0.0.1", port: port)
-            first.withLock { $0 = link }
-            return link
-        }
+        try await terminal.connectReader(
+            secret: Sandbox.secret, reconnect: policy, open: Self.reachableOnce(port: port, opens: opens, first: first))
         #expect(await Self.next(&changes) == true)
         await first.withLock { $0 }?.close()
         #expect(await Self.next(&changes) == false)
@@ -97,6 +87,18 @@ import Testing
         for _ in 0..<100 { await Task.yield() }
         #expect(opens.withLock { $0 } == 1)
         try await sandbox.close(terminal)
+    }
+
+    /// A factory whose first call connects (keeping the link in `first`) and whose later
+    /// calls fail, as a reader that stays away; `opens` counts the calls.
+    static func reachableOnce(port: Int, opens: Locked<Int>, first: Locked<TCPTransport?>) -> ReaderTransportFactory {
+        {
+            let count = opens.withLock { $0 += 1; return $0 }
+            guard count == 1 else { throw ReaderLinkError.linkClosed }
+            let link = try await TCPTransport.connect(host: "127.0.0.1", port: port)
+            first.withLock { $0 = link }
+            return link
+        }
     }
 
     /// The next connection change: true for connected, false for disconnected.

@@ -31,33 +31,20 @@ extension IdempotencyStore {
         key: IdempotencyKey, merchant: String, body: Data, scope: String = "",
         _ write: @escaping @Sendable (Database) throws -> (HTTPResponse.Status, Data, Effect)
     ) async throws -> (response: Response, effect: Effect?) {
-        var fingerprint = Data(scope.utf8)
-        fingerprint.append(0x0A)
-        fingerprint.append(body)
-        let requestHash = Secrets.sha256Hex(fingerprint)
+        let requestHash = Self.requestHash(scope: scope, body: body)
         let now = configuration.now()
         let retentionStart = now.addingTimeInterval(-configuration.effectiveKeyRetention)
         let keyText = key.rawValue
 
         let outcome: WriteOutcome<Effect> = try await SharedGroupCommit.writer(for: store.writer).write {
             db in
-            // Cached statements: this runs for every request, inside the serialized writer.
-            let lookup = try db.cachedStatement(
-                sql:
-                    "SELECT requestSHA256, state, httpStatus, response, createdAt FROM idempotencyKey WHERE merchantId = ? AND key = ?"
-            )
-            if let row = try Row.fetchOne(lookup, arguments: [merchant, keyText]) {
-                let createdAt: Date = row["createdAt"]
-                if createdAt > retentionStart {
-                    let storedHash: String = row["requestSHA256"]
-                    if storedHash != requestHash { return .conflict }
-                    let state: String = row["state"]
-                    if state != "completed" { return .inProgress }
-                    return .replay(row["httpStatus"], row["response"])
-                }
-                try db.execute(
-                    sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ?",
-                    arguments: [merchant, keyText])
+            switch try Self.existingKey(
+                db, merchant: merchant, key: keyText, requestHash: requestHash, retentionStart: retentionStart)
+            {
+            case .conflict: return .conflict
+            case .inProgress: return .inProgress
+            case .replay(let status, let data): return .replay(status, data)
+            case nil: break
             }
             let answer: (status: Int, data: Data, effect: Effect?)
             do {
@@ -109,6 +96,43 @@ extension IdempotencyStore {
 }
 
 /// What the one transaction of an idempotent write found or did.
+extension IdempotencyStore {
+    /// What a key already holds within the retention period.
+    enum ExistingKey { case replay(Int, Data), conflict, inProgress }
+
+    /// SHA-256 of method-and-path, a newline and the body: what "the same request" means.
+    static func requestHash(scope: String, body: Data) -> String {
+        var fingerprint = Data(scope.utf8)
+        fingerprint.append(0x0A)
+        fingerprint.append(body)
+        return Secrets.sha256Hex(fingerprint)
+    }
+
+    /// Looks `key` up inside a write: its stored answer, a conflict (another request) or
+    /// "in progress"; nil when it is unknown or expired (an expired record is deleted).
+    static func existingKey(
+        _ db: Database, merchant: String, key: String, requestHash: String, retentionStart: Date
+    ) throws -> ExistingKey? {
+        // Cached statements: this runs for every request, inside the serialized writer.
+        let lookup = try db.cachedStatement(
+            sql:
+                "SELECT requestSHA256, state, httpStatus, response, createdAt FROM idempotencyKey WHERE merchantId = ? AND key = ?"
+        )
+        guard let row = try Row.fetchOne(lookup, arguments: [merchant, key]) else { return nil }
+        let createdAt: Date = row["createdAt"]
+        guard createdAt > retentionStart else {
+            try db.execute(
+                sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ?", arguments: [merchant, key])
+            return nil
+        }
+        let storedHash: String = row["requestSHA256"]
+        if storedHash != requestHash { return .conflict }
+        let state: String = row["state"]
+        if state != "completed" { return .inProgress }
+        return .replay(row["httpStatus"], row["response"])
+    }
+}
+
 private enum WriteOutcome<Effect: Sendable>: Sendable {
     case answered(Int, Data, Effect?)
     case replay(Int, Data)

@@ -36,31 +36,19 @@ public struct IdempotencyStore: Sendable {
         key: IdempotencyKey, merchant: String, body: Data, scope: String = "",
         _ work: () async throws -> (HTTPResponse.Status, Data)
     ) async throws -> Response {
-        var fingerprint = Data(scope.utf8)
-        fingerprint.append(0x0A)
-        fingerprint.append(body)
-        let requestHash = Secrets.sha256Hex(fingerprint)
+        let requestHash = Self.requestHash(scope: scope, body: body)
         let now = configuration.now()
         let retentionStart = now.addingTimeInterval(-configuration.effectiveKeyRetention)
 
         enum Claim { case claimed, replay(Int, Data), conflict, inProgress }
         let claim: Claim = try await groupCommit.write { db in
-            if let row = try Row.fetchOne(
-                db,
-                sql: "SELECT requestSHA256, state, httpStatus, response, createdAt FROM idempotencyKey WHERE merchantId = ? AND key = ?",
-                arguments: [merchant, key.rawValue])
+            switch try Self.existingKey(
+                db, merchant: merchant, key: key.rawValue, requestHash: requestHash, retentionStart: retentionStart)
             {
-                let createdAt: Date = row["createdAt"]
-                if createdAt > retentionStart {
-                    let storedHash: String = row["requestSHA256"]
-                    if storedHash != requestHash { return .conflict }
-                    let state: String = row["state"]
-                    if state != "completed" { return .inProgress }
-                    return .replay(row["httpStatus"], row["response"])
-                }
-                try db.execute(
-                    sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ?",
-                    arguments: [merchant, key.rawValue])
+            case .conflict: return .conflict
+            case .inProgress: return .inProgress
+            case .replay(let status, let data): return .replay(status, data)
+            case nil: break
             }
             try db.execute(
                 sql: """

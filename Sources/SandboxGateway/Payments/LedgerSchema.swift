@@ -146,6 +146,20 @@ public enum LedgerSchema {
     /// authorisation's write) reads one row instead of summing the card's whole history.
     /// Filled from the existing ledger.
     @Sendable static func createCardSpend(_ db: Database) throws {
+        // The trigger bodies: the new row's contribution added, the old row's taken away.
+        let addSpend = """
+            BEGIN
+              INSERT INTO payment_card_spend (card_fingerprint, spent)
+              VALUES (NEW.card_fingerprint, \(spendContribution("NEW")))
+              ON CONFLICT (card_fingerprint) DO UPDATE SET spent = spent + excluded.spent;
+            END;
+            """
+        let removeSpend = """
+            BEGIN
+              UPDATE payment_card_spend SET spent = spent - (\(spendContribution("OLD")))
+              WHERE card_fingerprint = OLD.card_fingerprint;
+            END;
+            """
         try db.execute(
             sql: """
                 CREATE TABLE payment_card_spend (
@@ -157,30 +171,16 @@ public enum LedgerSchema {
                   WHERE \(countsTowardsSpend("t")) GROUP BY card_fingerprint;
                 CREATE TRIGGER payment_card_spend_insert AFTER INSERT ON payment_transaction
                 WHEN \(countsTowardsSpend("NEW"))
-                BEGIN
-                  INSERT INTO payment_card_spend (card_fingerprint, spent)
-                  VALUES (NEW.card_fingerprint, \(spendContribution("NEW")))
-                  ON CONFLICT (card_fingerprint) DO UPDATE SET spent = spent + excluded.spent;
-                END;
+                \(addSpend)
                 CREATE TRIGGER payment_card_spend_update_old AFTER UPDATE ON payment_transaction
                 WHEN \(countsTowardsSpend("OLD"))
-                BEGIN
-                  UPDATE payment_card_spend SET spent = spent - (\(spendContribution("OLD")))
-                  WHERE card_fingerprint = OLD.card_fingerprint;
-                END;
+                \(removeSpend)
                 CREATE TRIGGER payment_card_spend_update_new AFTER UPDATE ON payment_transaction
                 WHEN \(countsTowardsSpend("NEW"))
-                BEGIN
-                  INSERT INTO payment_card_spend (card_fingerprint, spent)
-                  VALUES (NEW.card_fingerprint, \(spendContribution("NEW")))
-                  ON CONFLICT (card_fingerprint) DO UPDATE SET spent = spent + excluded.spent;
-                END;
+                \(addSpend)
                 CREATE TRIGGER payment_card_spend_delete AFTER DELETE ON payment_transaction
                 WHEN \(countsTowardsSpend("OLD"))
-                BEGIN
-                  UPDATE payment_card_spend SET spent = spent - (\(spendContribution("OLD")))
-                  WHERE card_fingerprint = OLD.card_fingerprint;
-                END;
+                \(removeSpend)
                 """)
     }
 
