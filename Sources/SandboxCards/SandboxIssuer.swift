@@ -136,6 +136,56 @@ public struct SandboxIssuer: Sendable {
             allowPartial: allowPartial, spentSoFar: spentSoFar)
     }
 
+    /// A decision made before the card's spend so far is known, to be finished with it:
+    /// ``PendingDecision/decision(spentSoFar:)`` returns exactly what
+    /// ``decide(_:amount:currency:now:allowPartial:spentSoFar:)`` returns for that spend.
+    ///
+    /// The gateway reads the spend inside its serialized writer; everything that does not
+    /// depend on it (the calendar, the rules, the ARPC and the authorization code) is worked
+    /// out here, beforehand and concurrently, and the writer only compares two numbers.
+    public func pendingDecision(
+        _ v: VerifiedAuthorization, amount: Int64, currency: Currency, now: Date, allowPartial: Bool
+    ) -> PendingDecision {
+        let parts = SandboxIssuer.utcCalendar.dateComponents([.year, .month], from: now)
+        let (year, month) = (parts.year ?? 2000, parts.month ?? 1)
+        let withoutSpend = decide(
+            v, amount: amount, currency: currency, year: year, month: month, allowPartial: allowPartial,
+            spentSoFar: 0)
+        // Spending only lowers what is available: an approval of the full amount stands while
+        // the amount still fits, and a refusal made before the balance step never changes.
+        // A partial approval's amount depends on the spend, so it is always decided again.
+        let standsUpTo: Int64? =
+            switch withoutSpend.responseCode {
+            case "10": -1
+            case "00" where currency == v.card.currency: v.card.balance - amount
+            default: nil
+            }
+        return PendingDecision(
+            withoutSpend: withoutSpend, standsUpTo: standsUpTo,
+            decideAgain: { spent in
+                self.decide(
+                    v, amount: amount, currency: currency, year: year, month: month,
+                    allowPartial: allowPartial, spentSoFar: spent)
+            })
+    }
+
+    /// See ``pendingDecision(_:amount:currency:now:allowPartial:)``.
+    public struct PendingDecision: Sendable {
+        /// The decision when nothing has been spent.
+        let withoutSpend: IssuerDecision
+        /// The most spend under which ``withoutSpend`` stands; nil when any spend leaves it.
+        let standsUpTo: Int64?
+        let decideAgain: @Sendable (Int64) -> IssuerDecision
+
+        /// The decision once the card has spent `spentSoFar`.
+        public func decision(spentSoFar: Int64) -> IssuerDecision {
+            // A negative spend (more refunded than spent) frees balance: decide again.
+            if spentSoFar < 0 { return decideAgain(spentSoFar) }
+            if let standsUpTo, spentSoFar > standsUpTo { return decideAgain(spentSoFar) }
+            return withoutSpend
+        }
+    }
+
     /// The UTC Gregorian calendar, made once: building a calendar and looking its time zone
     /// up on every decision cost more than the rest of the decision.
     static let utcCalendar: Calendar = {

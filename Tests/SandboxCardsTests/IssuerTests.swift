@@ -231,6 +231,32 @@ struct ChipRequest {
             try decide("visa-debit", amount: 60_000, allowPartial: true, spent: 50_000).responseCode == "51")
     }
 
+    /// A decision worked out before the spend is known finishes exactly as a decision made
+    /// with it, for every card, on both sides of each card's balance, with and without
+    /// partial approval.
+    @Test(arguments: [false, true])
+    func aPendingDecisionFinishesAsTheFullDecision(allowPartial: Bool) throws {
+        for card in SandboxCards.all {
+            for amount in [Int64(500), 2_124, 2_134, 50_000, 50_001, 60_000] {
+                let request = try ChipRequest.make(card, amount: amount)
+                let verified = try issuer.verify(
+                    emvData: request.emvData, encryptedCardData: request.sealed, ksn: request.ksn)
+                let pending = issuer.pendingDecision(
+                    verified, amount: amount, currency: .eur, now: november2026, allowPartial: allowPartial)
+                for spent in [Int64(-1_000), 0, 1, 9_999, card.balance - amount, card.balance - amount + 1,
+                    card.balance, card.balance + 1]
+                {
+                    let full = issuer.decide(
+                        verified, amount: amount, currency: .eur, now: november2026,
+                        allowPartial: allowPartial, spentSoFar: spent)
+                    #expect(
+                        pending.decision(spentSoFar: spent) == full,
+                        "\(card.id) amount \(amount) spent \(spent)")
+                }
+            }
+        }
+    }
+
     @Test func chipPINResultsDecide() throws {
         var failed = CardVerificationResults(firstGenerateAC: .arqc)
         failed.offlinePINPerformed = true

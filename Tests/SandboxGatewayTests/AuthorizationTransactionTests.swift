@@ -221,7 +221,8 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             "ledger-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
-        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        // Milliseconds that a binary fraction holds exactly, so the date reads back equal.
+        let time = Date(timeIntervalSince1970: 1_700_000_000.125)
         try store.writer.write { db in
             var row = LedgerTransaction(
                 id: "txn_0123456789abcdef01234567", merchantId: "m_1", kind: .sale, status: .approved,
@@ -260,6 +261,18 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             row.status = "refunded"
             try row.update(db)
             #expect(try LedgerTransaction.filter(Column("id") == row.id).fetchOne(db) == row)
+
+            // The authorization path's own insert stores the same row.
+            var cached = row
+            cached.seq = nil
+            cached.id = "txn_0123456789abcdef01234568"
+            try cached.insertCached(db)
+            #expect(cached.seq == row.seq.map { $0 + 1 })
+            #expect(try LedgerTransaction.filter(Column("id") == cached.id).fetchOne(db) == cached)
+            let texts = try Row.fetchAll(
+                db, sql: "SELECT created_at, updated_at FROM payment_transaction ORDER BY seq")
+            #expect(texts.map { $0[0] as String } == ["2023-11-14 22:13:20.125", "2023-11-14 22:13:20.125"])
+            #expect(texts.map { $0[1] as String } == ["2023-11-14 22:13:21.125", "2023-11-14 22:13:21.125"])
         }
     }
 

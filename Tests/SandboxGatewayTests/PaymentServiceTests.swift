@@ -13,7 +13,7 @@ import Testing
 struct FakeIssuer: PaymentIssuer {
     var pan = PAN("4761739001010010")!
 
-    func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation)
+    func verify(_ request: IssuerRequest, allowPartial: Bool, now: Date) throws(PaymentRuleViolation)
         -> IssuerVerification
     {
         guard request.encryptedCardData != [0] else {
@@ -21,7 +21,7 @@ struct FakeIssuer: PaymentIssuer {
         }
         let amount = request.amount
         return IssuerVerification(pan: pan, expiry: "2812", cardholderName: "TEST/CARD", brand: "visa") {
-            _, _ in
+            _ in
             let cents = amount % 100
             let approved = cents != 51
             let partial: Int64? = cents == 10 ? amount / 2 : nil

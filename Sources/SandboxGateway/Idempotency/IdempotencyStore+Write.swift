@@ -35,6 +35,7 @@ extension IdempotencyStore {
         let now = configuration.now()
         let retentionStart = now.addingTimeInterval(-configuration.effectiveKeyRetention)
         let keyText = key.rawValue
+        let createdAt = SQLiteTimestamp.string(from: now)
 
         let outcome: WriteOutcome<Effect> = try await SharedGroupCommit.writer(for: store.writer).write {
             db in
@@ -63,7 +64,7 @@ extension IdempotencyStore {
                     INSERT INTO idempotencyKey (merchantId, key, requestSHA256, state, httpStatus, response, createdAt)
                     VALUES (?, ?, ?, 'completed', ?, ?, ?)
                     """
-            ).execute(arguments: [merchant, keyText, requestHash, answer.status, answer.data, now])
+            ).execute(arguments: [merchant, keyText, requestHash, answer.status, answer.data, createdAt])
             return .answered(answer.status, answer.data, answer.effect)
         }
         switch outcome {

@@ -45,14 +45,15 @@ public struct IssuerVerification: Sendable {
     public var cardholderName: String?
     /// The card brand.
     public var brand: String
-    /// Decides at `now`, given what the card has spent so far; pure and fast, so the gateway
-    /// calls it inside the write transaction that reads the spend.
-    public var decide: @Sendable (_ spentSoFar: Int64, _ now: Date) -> IssuerAnswer
+    /// Decides, given what the card has spent so far; pure and fast (the rest of the work is
+    /// done in ``PaymentIssuer/verify(_:allowPartial:now:)``), because the gateway calls it
+    /// inside the serialized write transaction that reads the spend.
+    public var decide: @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
 
     /// Creates a verification.
     public init(
         pan: PAN, expiry: String?, cardholderName: String?, brand: String,
-        decide: @escaping @Sendable (_ spentSoFar: Int64, _ now: Date) -> IssuerAnswer
+        decide: @escaping @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
     ) {
         self.pan = pan
         self.expiry = expiry
@@ -94,9 +95,9 @@ public struct IssuerAnswer: Sendable, Hashable {
 
 /// The issuer seam: opens the card data and checks the cryptogram, then decides.
 public protocol PaymentIssuer: Sendable {
-    /// Opens and verifies one authorisation request.
+    /// Opens and verifies one authorisation request, to be decided at `now`.
     /// - Throws: ``PaymentRuleViolation`` with ``PaymentRuleViolation/Reason/cardDataRejected``
     ///   when the card data cannot be opened, the card is unknown or the cryptogram is wrong.
-    func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation)
+    func verify(_ request: IssuerRequest, allowPartial: Bool, now: Date) throws(PaymentRuleViolation)
         -> IssuerVerification
 }

@@ -33,7 +33,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
             request: request, context: context, body: body
         ) { db in
             let inserted = try mappedNow { try prepared.get().record(db) }
-            return (.ok, try GatewayResponse.jsonData(inserted.transaction.apiTransaction), inserted)
+            return (.ok, TransactionJSON.data(inserted.transaction.apiTransaction), inserted)
         }
         if let recorded { await service.didRecord(recorded.transaction, webhook: recorded.webhook) }
         return response

@@ -80,14 +80,14 @@ public struct PaymentService: Sendable {
         let emv = try Self.emvFacts(command.emvData)
         let kind: TransactionKind =
             command.kind == .sale && command.captureMode == .authUntilCapture ? .authorization : command.kind
+        let time = now()
         let verification = try issuer.verify(
             IssuerRequest(
                 emvData: command.emvData, encryptedCardData: command.encryptedCardData, ksn: command.ksn,
                 amount: command.amount, currency: currency, kind: kind, maskedPAN: command.maskedPAN),
-            allowPartial: command.allowPartialApproval)
+            allowPartial: command.allowPartialApproval, now: time)
         let fingerprint = fingerprinter.fingerprint(verification.pan)
 
-        let time = now()
         var template = LedgerTransaction(
             id: Self.newTransactionID(), merchantId: merchant, kind: kind, status: .declined,
             amount: command.amount,
@@ -395,12 +395,12 @@ public struct PaymentService: Sendable {
             throw PaymentRuleViolation(.invalidField, "mandateReference must be 1 to 35 characters.")
         }
         let emv = try Self.emvFacts(command.emvData)
+        let time = now()
         let verification = try issuer.verify(
             IssuerRequest(
                 emvData: command.emvData, encryptedCardData: command.encryptedCardData, ksn: command.ksn,
                 amount: command.amount, currency: currency, kind: .sepa, maskedPAN: command.maskedPAN),
-            allowPartial: false)
-        let time = now()
+            allowPartial: false, now: time)
         var row = LedgerTransaction(
             id: Self.newTransactionID(), merchantId: merchant, kind: .sepa, status: .approved,
             amount: command.amount,

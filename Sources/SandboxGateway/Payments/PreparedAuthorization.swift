@@ -16,7 +16,7 @@ public struct PreparedAuthorization: Sendable {
     let fingerprint: String
     let checkDuplicates: Bool
     let allowPartial: Bool
-    let decide: @Sendable (_ spentSoFar: Int64, _ now: Date) -> IssuerAnswer
+    let decide: @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
 
     /// Decides and inserts the ledger row in `db`'s current transaction.
     ///
@@ -33,7 +33,7 @@ public struct PreparedAuthorization: Sendable {
                 try LedgerTransaction
                 .filter(
                     Column("merchant_id") == merchant && Column("card_fingerprint") == fingerprint
-                        && Column("created_at") >= since
+                        && Column("created_at") >= SQLiteTimestamp.string(from: since)
                         && Column("amount_requested") == row.amountRequested
                 )
                 .fetchAll(db)
@@ -48,12 +48,12 @@ public struct PreparedAuthorization: Sendable {
                 enabled: true, recent: recent)
         }
         let spent = kind == .refund ? 0 : try PaymentService.spentSoFar(db, fingerprint: fingerprint)
-        let answer = decide(spent, time)
+        let answer = decide(spent)
         PaymentService.apply(answer, to: &row, kind: kind, allowPartial: allowPartial)
         if row.amountApproved > 0 {
             row.batchId = try PaymentService.openBatch(db, merchant: merchant, now: time)
         }
-        try row.insert(db)
+        try row.insertCached(db)
         return (row, try WebhookNotifier.config(db, merchant: merchant))
     }
 }

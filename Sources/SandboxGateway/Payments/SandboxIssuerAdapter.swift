@@ -13,9 +13,10 @@ public struct SandboxCardIssuer: PaymentIssuer {
     /// Creates the adapter over the sandbox catalog (or another issuer, for tests).
     public init(issuer: SandboxIssuer = SandboxIssuer()) { self.issuer = issuer }
 
-    /// Verifies with ``SandboxIssuer/verify(emvData:encryptedCardData:ksn:maskedPAN:)``; the
-    /// decision runs later with the card's spend so far.
-    public func verify(_ request: IssuerRequest, allowPartial: Bool) throws(PaymentRuleViolation)
+    /// Verifies with ``SandboxIssuer/verify(emvData:encryptedCardData:ksn:maskedPAN:)`` and
+    /// works the decision out as far as it can without the card's spend so far
+    /// (``SandboxIssuer/pendingDecision(_:amount:currency:now:allowPartial:)``).
+    public func verify(_ request: IssuerRequest, allowPartial: Bool, now: Date) throws(PaymentRuleViolation)
         -> IssuerVerification
     {
         let verified: VerifiedAuthorization
@@ -28,17 +29,14 @@ public struct SandboxCardIssuer: PaymentIssuer {
             throw PaymentRuleViolation(.cardDataRejected, "The card data was refused: \(error.kind.name).")
         }
         let card = verified.card
-        let issuer = self.issuer
-        let amount = request.amount
-        let currency = request.currency
+        let pending = issuer.pendingDecision(
+            verified, amount: request.amount, currency: request.currency, now: now, allowPartial: allowPartial)
         return IssuerVerification(
             pan: card.pan, expiry: card.expiry,
             cardholderName: verified.cardData.cardholderName ?? card.cardholderName,
             brand: card.scheme.rawValue
-        ) { spent, now in
-            let decision = issuer.decide(
-                verified, amount: amount, currency: currency, now: now, allowPartial: allowPartial,
-                spentSoFar: spent)
+        ) { spent in
+            let decision = pending.decision(spentSoFar: spent)
             return IssuerAnswer(
                 approved: decision.isApproved,
                 approvedAmount: decision.isApproved ? decision.approvedAmount : nil,
