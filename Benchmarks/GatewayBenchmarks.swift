@@ -15,8 +15,11 @@ import SandboxGateway
 /// - `gateway.authorize.throughput`: card authorisations per second from 32 concurrent
 ///   keep-alive clients over loopback HTTP, each request with a fresh, valid ARQC and DUKPT
 ///   envelope made by the reader simulator's kernel; with the raw commit rate of the same run
-///   and their ratio.
+///   and their ratio, and the process's CPU time per authorization (server, clients and
+///   kernel together: `cpu_us_per_auth`), which holds up when other work shares the machine.
 /// - `gateway.authorize.latency`: the same requests' latency, p50 and p99 in milliseconds.
+/// - `gateway.health.throughput`: `GET /health` the same way, with its CPU per request: the
+///   HTTP path's own cost, under every other figure.
 enum GatewayBenchmarks {
     /// Concurrent clients: 32, or `MPOS_BENCH_CLIENTS` to study scaling.
     static let clients = ProcessInfo.processInfo.environment["MPOS_BENCH_CLIENTS"].flatMap(Int.init) ?? 32
@@ -27,7 +30,8 @@ enum GatewayBenchmarks {
     /// Runs the benchmarks whose names start with `prefix`; `false` when none does.
     static func run(prefix: String) async throws -> Bool {
         let names = [
-            "gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput",
+            "gateway.authorize.throughput", "gateway.authorize.latency", "gateway.health.throughput",
+            "sqlite.durable_commit.throughput",
         ]
         guard names.contains(where: { $0.hasPrefix(prefix) || prefix.hasPrefix($0) }) else { return false }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -56,20 +60,45 @@ enum GatewayBenchmarks {
         let warmUp = try makeRequests(count: clients * warmUpPerClient, salt: 0)
         _ = try await drive(port: gateway.port, token: token, bodies: warmUp)
         let bodies = try makeRequests(count: clients * requestsPerClient, salt: 1)
+        let cpuBefore = processCPUMicroseconds()
         let (seconds, latencies) = try await drive(port: gateway.port, token: token, bodies: bodies)
+        let cpuPerAuthorization = (processCPUMicroseconds() - cpuBefore) / Double(bodies.count)
         let rate = Double(bodies.count) / seconds
         emit(
             name: "gateway.authorize.throughput", unit: "auth/s", value: rate,
             extra: [
                 "clients": Double(clients), "raw_commits_per_s": commitRate,
                 "percent_of_raw_commits": 100 * rate / commitRate,
+                // Server, clients and kernel together, per authorization.
+                "cpu_us_per_auth": cpuPerAuthorization,
             ],
             count: bodies.count)
         let sorted = latencies.sorted()
         emit(
             name: "gateway.authorize.latency", unit: "ms", value: percentile(sorted, 0.5),
             extra: ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)], count: sorted.count)
+        try await emitHealthFloor(port: gateway.port)
         return true
+    }
+
+    /// `gateway.health.throughput`: `GET /health` through the same clients, server and loopback,
+    /// with no body, database or crypto: what the HTTP path alone costs, the floor under
+    /// any authorization figure on this machine.
+    static func emitHealthFloor(port: Int) async throws {
+        let requests = [[UInt8]](repeating: [], count: clients * requestsPerClient * 2)
+        _ = try await drive(port: port, bodies: Array(requests.prefix(clients * warmUpPerClient))) { client, _ in
+            try client.send(method: "GET", path: GatewayPaths.health, headers: [], body: [])
+        }
+        let cpuBefore = processCPUMicroseconds()
+        let (seconds, _) = try await drive(port: port, bodies: requests) { client, _ in
+            try client.send(method: "GET", path: GatewayPaths.health, headers: [], body: [])
+        }
+        emit(
+            name: "gateway.health.throughput", unit: "req/s", value: Double(requests.count) / seconds,
+            extra: [
+                "clients": Double(clients),
+                "cpu_us_per_request": (processCPUMicroseconds() - cpuBefore) / Double(requests.count),
+            ], count: requests.count)
     }
 
     /// Single-row INSERT transactions per second with the gateway's pragmas.
@@ -151,9 +180,25 @@ enum GatewayBenchmarks {
         return bodies
     }
 
-    /// Sends `bodies` from `clients` threads, each on its own keep-alive connection; returns the
-    /// wall time and every request's latency in milliseconds.
+    /// Sends `bodies` as card authorizations from `clients` threads, each on its own
+    /// keep-alive connection; returns the wall time and every request's latency in ms.
     static func drive(port: Int, token: String, bodies: [[UInt8]]) async throws -> (Double, [Double]) {
+        try await drive(port: port, bodies: bodies) { client, body in
+            try client.send(
+                method: "POST", path: GatewayPaths.authorizeCard,
+                headers: [
+                    ("Content-Type", "application/json"), ("Authorization", "Bearer \(token)"),
+                    ("Idempotency-Key", IdempotencyKey().rawValue),
+                ], body: body)
+        }
+    }
+
+    /// Sends one request per element of `bodies` through `send`, from `clients` threads, each on
+    /// its own keep-alive connection; every answer must be 200.
+    static func drive(
+        port: Int, bodies: [[UInt8]],
+        send: @escaping @Sendable (LoopbackHTTPClient, [UInt8]) throws -> (Int, [UInt8])
+    ) async throws -> (Double, [Double]) {
         let results = ResultsBox(count: clients)
         let group = DispatchGroup()
         let start = monotonicNanoseconds()
@@ -167,16 +212,11 @@ enum GatewayBenchmarks {
                     var latencies: [Double] = []
                     for body in slice {
                         let began = monotonicNanoseconds()
-                        let (status, reply) = try client.send(
-                            method: "POST", path: GatewayPaths.authorizeCard,
-                            headers: [
-                                ("Content-Type", "application/json"), ("Authorization", "Bearer \(token)"),
-                                ("Idempotency-Key", IdempotencyKey().rawValue),
-                            ], body: body)
+                        let (status, reply) = try send(client, body)
                         guard status == 200 else {
                             throw LoopbackHTTPClient.Failure(
                                 description:
-                                    "authorize answered \(status): \(String(decoding: reply.prefix(200), as: UTF8.self))"
+                                    "answered \(status): \(String(decoding: reply.prefix(200), as: UTF8.self))"
                             )
                         }
                         latencies.append(Double(monotonicNanoseconds() - began) / 1e6)

@@ -17,6 +17,19 @@ struct Benchmark {
     var batches: Int = 300
 }
 
+/// CPU time (user and system, all threads) this process has used, in microseconds: a
+/// per-request cost that, unlike a rate, holds up when other work shares the machine.
+func processCPUMicroseconds() -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func micro(_ t: timeval) -> Double { Double(t.tv_sec) * 1e6 + Double(t.tv_usec) }
+    return micro(usage.ru_utime) + micro(usage.ru_stime)
+}
+
 /// Nanoseconds on the monotonic clock.
 @inline(__always)
 func monotonicNanoseconds() -> UInt64 {
