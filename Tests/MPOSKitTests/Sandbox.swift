@@ -64,18 +64,37 @@ final class Sandbox: Sendable {
         return terminal
     }
 
-    /// Scans every file of the sandbox's journal for the full PAN of every test card.
-    func journalPANHits() throws -> [String] {
+    /// Scans every file of the sandbox's journal (the database, its WAL and shared memory)
+    /// for the full PAN of every test card, as digits and packed as BCD (how EMV data and
+    /// track 2 carry it).
+    func journalPANHits() throws -> [String] { try Self.journalPANHits(in: directory) }
+
+    /// ``journalPANHits()`` over the `journal*` files of `directory`.
+    static func journalPANHits(in directory: URL) throws -> [String] {
         var hits: [String] = []
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("journal") }
         for file in files {
-            let bytes = try Data(contentsOf: directory.appendingPathComponent(file))
-            let text = String(decoding: bytes, as: UTF8.self)
-            for card in SandboxCards.all where text.contains(card.pan.unmaskedDigits) {
-                hits.append("\(file): \(card.id)")
+            let bytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent(file)))
+            for card in SandboxCards.all {
+                let digits = card.pan.unmaskedDigits
+                if contains(bytes, Array(digits.utf8)) { hits.append("\(file): \(card.id) as digits") }
+                if contains(bytes, packedBCD(digits)) { hits.append("\(file): \(card.id) as BCD") }
             }
         }
         return hits
+    }
+
+    /// `digits` two to a byte, an odd last digit padded with F.
+    static func packedBCD(_ digits: String) -> [UInt8] {
+        let nibbles = digits.utf8.map { $0 - UInt8(ascii: "0") } + (digits.count % 2 == 1 ? [0x0F] : [])
+        return stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle)
+        }
     }
 
     /// Stops the reader server and the gateway, checks the journal holds no PAN, and removes

@@ -1,0 +1,27 @@
+import Foundation
+import SandboxCards
+import Testing
+
+/// The journal scan that every end-to-end test ends with must find a PAN when one is there,
+/// in either form, or its empty result proves nothing.
+struct PANScanTests {
+    @Test func theJournalScanFindsAPANAsDigitsAndAsBCD() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pan-scan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let card = try #require(SandboxCards.card(id: "visa-credit"))
+        let digits = card.pan.unmaskedDigits
+        #expect(try Sandbox.journalPANHits(in: directory).isEmpty)
+
+        try Data([0x00, 0x5A, 0x08] + Sandbox.packedBCD(digits) + [0xFF]).write(
+            to: directory.appendingPathComponent("journal.sqlite-wal"))
+        try Data("row \(digits) end".utf8).write(to: directory.appendingPathComponent("journal.sqlite"))
+        // Not a journal file: not the SDK's to answer for.
+        try Data(digits.utf8).write(to: directory.appendingPathComponent("gateway.sqlite"))
+        #expect(
+            try Sandbox.journalPANHits(in: directory).sorted() == [
+                "journal.sqlite-wal: visa-credit as BCD", "journal.sqlite: visa-credit as digits",
+            ])
+        #expect(Sandbox.packedBCD("123") == [0x12, 0x3F])
+    }
+}
