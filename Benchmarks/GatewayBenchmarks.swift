@@ -23,7 +23,7 @@ import SandboxGateway
 enum GatewayBenchmarks {
     /// Concurrent clients: 32, or `MPOS_BENCH_CLIENTS` to study scaling.
     static let clients = ProcessInfo.processInfo.environment["MPOS_BENCH_CLIENTS"].flatMap(Int.init) ?? 32
-    static let requestsPerClient = 60
+    static let requestsPerClient = Int(ProcessInfo.processInfo.environment["MPOS_BENCH_REQUESTS"] ?? "") ?? 60
     static let warmUpPerClient = 5
     static let commits = 1_500
 
@@ -85,12 +85,12 @@ enum GatewayBenchmarks {
     /// with no body, database or crypto: what the HTTP path alone costs, the floor under
     /// any authorization figure on this machine.
     static func emitHealthFloor(port: Int) async throws {
-        let requests = [[UInt8]](repeating: [], count: clients * requestsPerClient * 2)
-        _ = try await drive(port: port, bodies: Array(requests.prefix(clients * warmUpPerClient))) { client, _ in
+        let requests = [Int](0..<(clients * requestsPerClient * 2))
+        _ = try await drive(port: port, requests: Array(requests.prefix(clients * warmUpPerClient))) { client, _ in
             try client.send(method: "GET", path: GatewayPaths.health, headers: [], body: [])
         }
         let cpuBefore = processCPUMicroseconds()
-        let (seconds, _) = try await drive(port: port, bodies: requests) { client, _ in
+        let (seconds, _) = try await drive(port: port, requests: requests) { client, _ in
             try client.send(method: "GET", path: GatewayPaths.health, headers: [], body: [])
         }
         emit(
@@ -183,36 +183,39 @@ enum GatewayBenchmarks {
     /// Sends `bodies` as card authorizations from `clients` threads, each on its own
     /// keep-alive connection; returns the wall time and every request's latency in ms.
     static func drive(port: Int, token: String, bodies: [[UInt8]]) async throws -> (Double, [Double]) {
-        try await drive(port: port, bodies: bodies) { client, body in
+        // Requests are made up front, keys included, as a load generator such as wrk does.
+        let requests = bodies.map { (IdempotencyKey().rawValue, $0) }
+        let authorization = "Bearer \(token)"
+        return try await drive(port: port, requests: requests) { client, request in
             try client.send(
                 method: "POST", path: GatewayPaths.authorizeCard,
                 headers: [
-                    ("Content-Type", "application/json"), ("Authorization", "Bearer \(token)"),
-                    ("Idempotency-Key", IdempotencyKey().rawValue),
-                ], body: body)
+                    ("Content-Type", "application/json"), ("Authorization", authorization),
+                    ("Idempotency-Key", request.0),
+                ], body: request.1)
         }
     }
 
-    /// Sends one request per element of `bodies` through `send`, from `clients` threads, each on
-    /// its own keep-alive connection; every answer must be 200.
-    static func drive(
-        port: Int, bodies: [[UInt8]],
-        send: @escaping @Sendable (LoopbackHTTPClient, [UInt8]) throws -> (Int, [UInt8])
+    /// Sends each of `requests` through `send`, from `clients` threads, each on its own
+    /// keep-alive connection; every answer must be 200.
+    static func drive<Request: Sendable>(
+        port: Int, requests: [Request],
+        send: @escaping @Sendable (LoopbackHTTPClient, Request) throws -> (Int, [UInt8])
     ) async throws -> (Double, [Double]) {
         let results = ResultsBox(count: clients)
         let group = DispatchGroup()
         let start = monotonicNanoseconds()
         for c in 0..<clients {
             group.enter()
-            let slice = stride(from: c, to: bodies.count, by: clients).map { bodies[$0] }
+            let slice = stride(from: c, to: requests.count, by: clients).map { requests[$0] }
             let thread = Thread {
                 defer { group.leave() }
                 do {
                     let client = try LoopbackHTTPClient(port: port)
                     var latencies: [Double] = []
-                    for body in slice {
+                    for request in slice {
                         let began = monotonicNanoseconds()
-                        let (status, reply) = try send(client, body)
+                        let (status, reply) = try send(client, request)
                         guard status == 200 else {
                             throw LoopbackHTTPClient.Failure(
                                 description:

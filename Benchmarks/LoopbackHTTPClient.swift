@@ -13,6 +13,10 @@ final class LoopbackHTTPClient {
 
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// Where the search for the end of the response head resumes.
+    private var scanned = 0
+    /// Read into, then appended to `buffer`; allocated once, not per read.
+    private var chunk = [UInt8](repeating: 0, count: 16_384)
 
     /// Connects to `127.0.0.1:port`.
     init(port: Int) throws {
@@ -45,10 +49,17 @@ final class LoopbackHTTPClient {
     func send(method: String, path: String, headers: [(String, String)], body: [UInt8]) throws -> (
         Int, [UInt8]
     ) {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        head += "\r\n"
-        let request = Array(head.utf8) + body
+        var request: [UInt8] = []
+        request.reserveCapacity(256 + body.count)
+        request += "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n".utf8
+        for (name, value) in headers {
+            request += name.utf8
+            request += ": ".utf8
+            request += value.utf8
+            request += "\r\n".utf8
+        }
+        request += "\r\n".utf8
+        request += body
         var sent = 0
         while sent < request.count {
             let n = request[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -59,7 +70,6 @@ final class LoopbackHTTPClient {
     }
 
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 16_384)
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard n > 0 else { throw Failure(description: "connection closed") }
         buffer += chunk[0..<n]
@@ -67,13 +77,16 @@ final class LoopbackHTTPClient {
 
     private func readResponse() throws -> (Int, [UInt8]) {
         var headerEnd: Int?
+        scanned = 0
         while headerEnd == nil {
-            if buffer.count >= 4 {
-                for i in 0...(buffer.count - 4)
-                where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
-                    headerEnd = i + 4
+            while scanned + 4 <= buffer.count {
+                if buffer[scanned] == 13 && buffer[scanned + 1] == 10 && buffer[scanned + 2] == 13
+                    && buffer[scanned + 3] == 10
+                {
+                    headerEnd = scanned + 4
                     break
                 }
+                scanned += 1
             }
             if headerEnd == nil { try fill() }
         }
