@@ -15,6 +15,11 @@ extension MPOSError.Code {
     public static let notLoggedIn = 1105
     /// 1106: a transaction id or other argument is malformed.
     public static let invalidArgument = 1106
+    /// 1107: the basket breaks a rule (its lines, gratuity and service charge must add up to
+    /// the amount; see `GatewayValidation.basketProblem`).
+    public static let invalidBasket = 1107
+    /// 1108: the instalment plan breaks a rule (2...99 instalments, 1...12 months apart).
+    public static let invalidInstallments = 1108
     /// 2101: the payment was cancelled (by the app, the cardholder or a timeout).
     public static let paymentCancelled = 2101
     /// 3201: no card reader is connected.
@@ -52,6 +57,12 @@ extension MPOSError {
         code: Code.notLoggedIn, message: "The terminal has no gateway session; call login() first.")
     /// A malformed argument.
     public static let invalidArgument = MPOSError(code: Code.invalidArgument, message: "An argument is malformed.")
+    /// The basket is invalid.
+    public static let invalidBasket = MPOSError(
+        code: Code.invalidBasket, message: "The basket is invalid or does not add up to the amount.")
+    /// The instalment plan is invalid.
+    public static let invalidInstallments = MPOSError(
+        code: Code.invalidInstallments, message: "The instalment plan needs 2 to 99 instalments, 1 to 12 months apart.")
     /// The payment was cancelled.
     public static let paymentCancelled = MPOSError(
         code: Code.paymentCancelled, message: "The payment was cancelled.", customerMessage: "Payment cancelled.")

@@ -16,6 +16,9 @@ public struct PaymentParameters: Sendable, Hashable {
     /// Text on the cardholder's statement: 1...22 characters, at least one letter, none of
     /// `< > " '`.
     public var statementDescriptor: String?
+    /// Details after the descriptor, shown as `DESCRIPTOR* SUFFIX`: none of `< > " '`, and
+    /// the whole at most 22 characters. Needs a ``statementDescriptor``.
+    public var statementDescriptorSuffix: String?
     /// Refuse a payment that repeats a recent one (default `true`).
     public var duplicateCheck: Bool
     /// Accept an approval for less than the amount (default `false`).
@@ -24,12 +27,19 @@ public struct PaymentParameters: Sendable, Hashable {
     /// ``CaptureMode/tipAdjustment`` lets ``PaymentTerminal/adjustTip(transactionID:tipAmount:)``
     /// set the tip until the batch closes. Ignored by the other operations.
     public var captureMode: CaptureMode
+    /// An instalment plan (2...99 instalments, 1...12 months apart), where the issuer offers one.
+    public var installments: Installments?
+    /// What was sold: lines with their tax rate in basis points (700 is 7 %), gratuity,
+    /// service charge and where the sale took place. The lines, gratuity and service charge
+    /// must add up to ``amount``.
+    public var basket: Basket?
 
     /// Creates parameters; see the properties for the rules and defaults.
     public init(
         amount: Int64, currency: Currency, cardholderPresent: Bool = true, customerReference: String? = nil,
-        externalID: String? = nil, statementDescriptor: String? = nil, duplicateCheck: Bool = true,
-        allowPartialApproval: Bool = false, captureMode: CaptureMode = .completedSale
+        externalID: String? = nil, statementDescriptor: String? = nil, statementDescriptorSuffix: String? = nil,
+        duplicateCheck: Bool = true, allowPartialApproval: Bool = false, captureMode: CaptureMode = .completedSale,
+        installments: Installments? = nil, basket: Basket? = nil
     ) {
         self.amount = amount
         self.currency = currency
@@ -37,9 +47,12 @@ public struct PaymentParameters: Sendable, Hashable {
         self.customerReference = customerReference
         self.externalID = externalID
         self.statementDescriptor = statementDescriptor
+        self.statementDescriptorSuffix = statementDescriptorSuffix
         self.duplicateCheck = duplicateCheck
         self.allowPartialApproval = allowPartialApproval
         self.captureMode = captureMode
+        self.installments = installments
+        self.basket = basket
     }
 
     /// The amount as ``Money``.
@@ -52,30 +65,29 @@ public struct PaymentParameters: Sendable, Hashable {
         }
     }
 
-    /// Checks every rule, in the order of the properties.
+    /// Checks every rule, in the order of the properties, with the gateway's own rules
+    /// (``GatewayAPI/GatewayValidation``).
     ///
     /// - Throws: ``MPOSError/amountNotPositive``, ``MPOSError/currencyHasNoMinorUnits``,
-    ///   ``MPOSError/externalIDTooLong``, ``MPOSError/invalidStatementDescriptor`` (its
-    ///   message says which rule; it never echoes the text).
+    ///   ``MPOSError/externalIDTooLong``, ``MPOSError/invalidStatementDescriptor``,
+    ///   ``MPOSError/invalidInstallments`` or ``MPOSError/invalidBasket``; the message says
+    ///   which rule and never echoes the text.
     public func validate() throws(MPOSError) {
         _ = try money
         if let externalID, externalID.count > GatewayValidation.externalIDMaximumLength {
             throw MPOSError.externalIDTooLong.withMessage(
                 "The external id has \(externalID.count) characters; at most 50 are allowed.")
         }
-        if let descriptor = statementDescriptor {
-            if descriptor.isEmpty || descriptor.count > GatewayValidation.statementDescriptorMaximumLength {
-                throw MPOSError.invalidStatementDescriptor.withMessage(
-                    "The statement descriptor has \(descriptor.count) characters; 1 to 22 are allowed.")
-            }
-            if !descriptor.contains(where: \.isLetter) {
-                throw MPOSError.invalidStatementDescriptor.withMessage(
-                    "The statement descriptor needs at least one letter.")
-            }
-            if descriptor.contains(where: GatewayValidation.forbiddenDescriptorCharacters.contains) {
-                throw MPOSError.invalidStatementDescriptor.withMessage(
-                    "The statement descriptor contains one of < > \" '.")
-            }
+        if let problem = GatewayValidation.statementDescriptorProblem(
+            statementDescriptor, suffix: statementDescriptorSuffix)
+        {
+            throw MPOSError.invalidStatementDescriptor.withMessage("Invalid statement descriptor: \(problem).")
+        }
+        if let installments, let problem = GatewayValidation.installmentsProblem(installments) {
+            throw MPOSError.invalidInstallments.withMessage("Invalid instalment plan: \(problem).")
+        }
+        if let basket, let problem = GatewayValidation.basketProblem(basket, amount: amount) {
+            throw MPOSError.invalidBasket.withMessage("Invalid basket: \(problem).")
         }
     }
 }

@@ -21,6 +21,31 @@ import Testing
         return try #require(page.items.first { $0.id == id }, "the search does not show \(id.rawValue)")
     }
 
+    /// A sale carries its basket, instalment plan and descriptor suffix to the gateway, which
+    /// accepts them by the rules the SDK checked; a broken basket never leaves the device.
+    @Test func aSaleCarriesItsBasketPlanAndDescriptorSuffix() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let basket = Basket(
+            items: [
+                BasketItem(name: "Coffee", quantity: 2, unitPrice: 3_50, taxBasisPoints: 700),
+                BasketItem(name: "Cake", quantity: 1, unitPrice: 4_00, taxBasisPoints: 1_900),
+            ], gratuity: 1_00, serviceCharge: 50, location: GeoLocation(latitude: 48.1, longitude: 11.6))
+        let sale = try await terminal.sale(
+            PaymentParameters(
+                amount: 12_50, currency: .eur, statementDescriptor: "Coffee Shop", statementDescriptorSuffix: "Table 4",
+                installments: Installments(count: 3), basket: basket))
+        #expect(sale.status == .approved && sale.approvedAmount == 12_50)
+        #expect(try await Self.record(sale.transactionID, on: terminal).statementDescriptor == "COFFEE SHOP* TABLE 4")
+
+        let before = try await terminal.searchTransactions(TransactionSearchRequest(pageSize: 100)).totalCount
+        await #expect(throws: MPOSError.invalidBasket) {
+            try await terminal.recordCash(PaymentParameters(amount: 12_00, currency: .eur, basket: basket))
+        }
+        #expect(try await terminal.searchTransactions(TransactionSearchRequest(pageSize: 100)).totalCount == before)
+        try await sandbox.close(terminal)
+    }
+
     @Test func anAuthorizationIsCapturedInPartOnceOnly() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()

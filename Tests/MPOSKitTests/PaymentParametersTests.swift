@@ -1,3 +1,4 @@
+import GatewayAPI
 import MPOSCore
 import Testing
 
@@ -30,6 +31,40 @@ struct PaymentParametersTests {
     func refusesABadDescriptor(_ descriptor: String) {
         #expect(throws: MPOSError.invalidStatementDescriptor) {
             try PaymentParameters(amount: 1, currency: .eur, statementDescriptor: descriptor).validate()
+        }
+    }
+
+    @Test func aSuffixJoinsTheDescriptorWithinTheLimit() throws {
+        try PaymentParameters(
+            amount: 1, currency: .eur, statementDescriptor: "COFFEE SHOP", statementDescriptorSuffix: "TABLE 4"
+        ).validate()
+        for (descriptor, suffix) in [("COFFEE SHOP", "TABLE NUMBER 4"), (nil, "TABLE 4"), ("COFFEE", "<4>")] {
+            #expect(throws: MPOSError.invalidStatementDescriptor) {
+                try PaymentParameters(
+                    amount: 1, currency: .eur, statementDescriptor: descriptor, statementDescriptorSuffix: suffix
+                ).validate()
+            }
+        }
+    }
+
+    @Test func aBasketMustAddUpToTheAmount() throws {
+        let basket = Basket(
+            items: [BasketItem(name: "Coffee", quantity: 2, unitPrice: 3_50, taxBasisPoints: 700)], gratuity: 50)
+        try PaymentParameters(amount: 7_50, currency: .eur, basket: basket).validate()
+        do {
+            try PaymentParameters(amount: 7_00, currency: .eur, basket: basket).validate()
+            Issue.record("a basket of 7.50 passed for 7.00")
+        } catch {
+            #expect(error.code == MPOSError.invalidBasket.code)
+            #expect(error.message.contains("adds up to 750"))
+            #expect(!error.message.contains("Coffee"))
+        }
+    }
+
+    @Test func anInstalmentPlanNeedsTwoToNinetyNine() throws {
+        try PaymentParameters(amount: 1, currency: .eur, installments: Installments(count: 12)).validate()
+        #expect(throws: MPOSError.invalidInstallments) {
+            try PaymentParameters(amount: 1, currency: .eur, installments: Installments(count: 1)).validate()
         }
     }
 

@@ -209,8 +209,10 @@ struct PaymentEngine: Sendable {
                 ksn: Hex.encode(authorization.ksn), maskedPAN: authorization.maskedPAN, entryMode: authorization.entryMode,
                 cvm: authorization.cvm, cardholderPresent: parameters.cardholderPresent,
                 customerReference: parameters.customerReference, externalID: parameters.externalID,
-                statementDescriptor: parameters.statementDescriptor, duplicateCheck: parameters.duplicateCheck,
-                allowPartialApproval: parameters.allowPartialApproval, captureMode: parameters.captureMode)
+                statementDescriptor: parameters.statementDescriptor,
+                statementDescriptorSuffix: parameters.statementDescriptorSuffix, duplicateCheck: parameters.duplicateCheck,
+                allowPartialApproval: parameters.allowPartialApproval, captureMode: parameters.captureMode,
+                installments: parameters.installments, basket: parameters.basket)
             self.request = request
             phase = .authorizing
             entry.state = .authorizing

@@ -117,6 +117,7 @@ extension PaymentTerminal {
             amount: parameters.amount, currency: parameters.currency,
             body: CashPaymentRequest(
                 kind: refund ? .refund : .sale, amount: parameters.amount, currency: parameters.currency,
-                customerReference: parameters.customerReference, externalID: parameters.externalID))
+                customerReference: parameters.customerReference, externalID: parameters.externalID,
+                basket: parameters.basket))
     }
 }

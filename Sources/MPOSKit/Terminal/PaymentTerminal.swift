@@ -378,7 +378,7 @@ public actor PaymentTerminal {
                         amount: request.amount, currency: request.currency, encryptedCardData: request.encryptedCardData,
                         ksn: request.ksn, emvData: request.emvData, maskedPAN: request.maskedPAN, entryMode: request.entryMode,
                         mandateReference: engine?.mandateReference, customerReference: request.customerReference,
-                        externalID: request.externalID), key: key)
+                        externalID: request.externalID, basket: request.basket), key: key)
                 } else {
                     answer = try await client.send("POST", GatewayPaths.authorizeCard, body: request, key: key)
                 }

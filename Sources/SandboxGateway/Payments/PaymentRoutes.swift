@@ -43,6 +43,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let merchant = try context.requireMerchant()
         let body = try await readBody(request, context: context)
         let input = try decodeJSON(CashPaymentRequest.self, from: body)
+        try validateOrderDetails(basket: input.basket, installments: nil, amount: input.amount)
         let command = CashCommand(
             kind: input.kind, amount: input.amount, currency: input.currency.code,
             customerReference: input.customerReference, externalID: input.externalID)
@@ -55,6 +56,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let merchant = try context.requireMerchant()
         let body = try await readBody(request, context: context)
         let input = try decodeJSON(SEPAPaymentRequest.self, from: body)
+        try validateOrderDetails(basket: input.basket, installments: nil, amount: input.amount)
         let command = try SEPACommand(input)
         return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
             try await answer { try await service.sepa(merchant: merchant, command).apiTransaction }
@@ -193,6 +195,7 @@ extension CardPaymentCommand {
         if let masked = input.maskedPAN, !GatewayValidation.isMaskedPAN(masked) {
             throw GatewayError.invalid("maskedPAN must show at most the first 6 and last 4 digits.")
         }
+        try validateOrderDetails(basket: input.basket, installments: input.installments, amount: input.amount)
         self.init(
             kind: input.kind.transactionKind, amount: input.amount, currency: input.currency.code,
             emvData: input.emvData == nil ? [] : try bytes(input.emvData, "emvData"),
@@ -203,6 +206,18 @@ extension CardPaymentCommand {
             externalID: input.externalID, customerReference: input.customerReference,
             duplicateCheck: input.duplicateCheck, allowPartialApproval: input.allowPartialApproval,
             captureMode: input.captureMode)
+    }
+}
+
+/// Checks a payment's basket and instalment plan with ``GatewayValidation``'s rules, the ones
+/// the SDK applies before sending.
+/// - Throws: 4001 naming the broken rule.
+func validateOrderDetails(basket: Basket?, installments: Installments?, amount: Int64) throws(GatewayError) {
+    if let basket, let problem = GatewayValidation.basketProblem(basket, amount: amount) {
+        throw GatewayError.invalid("\(problem).")
+    }
+    if let installments, let problem = GatewayValidation.installmentsProblem(installments) {
+        throw GatewayError.invalid("\(problem).")
     }
 }
 

@@ -1,0 +1,73 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+import Testing
+
+/// The basket and instalment rules that the SDK and the gateway share, and the gateway
+/// applying them over HTTP.
+@Suite struct OrderDetailsTests {
+    static let coffee = BasketItem(name: "Coffee", quantity: 2, unitPrice: 3_50, taxBasisPoints: 700)
+    static let cake = BasketItem(name: "Cake", quantity: 1, unitPrice: 4_00, taxBasisPoints: 1_900, sku: "C-1")
+
+    @Test func aBasketThatAddsUpIsValid() {
+        let basket = Basket(
+            items: [Self.coffee, Self.cake], gratuity: 1_00, serviceCharge: 50,
+            location: GeoLocation(latitude: 48.1, longitude: 11.6))
+        #expect(GatewayValidation.basketProblem(basket, amount: 12_50) == nil)
+        #expect(GatewayValidation.basketProblem(Basket(items: [Self.cake]), amount: 4_00) == nil)
+    }
+
+    @Test(arguments: [
+        (Basket(items: [coffee]), Int64(7_01), "adds up to 700"),
+        (Basket(items: []), 0, "1 to 500 items"),
+        (Basket(items: [BasketItem(name: "", quantity: 1, unitPrice: 1)]), 1, "item 1: name"),
+        (Basket(items: [BasketItem(name: String(repeating: "n", count: 101), quantity: 1, unitPrice: 1)]), 1, "name"),
+        (Basket(items: [cake, BasketItem(name: "x", quantity: 0, unitPrice: 1)]), 4_00, "item 2: quantity"),
+        (Basket(items: [BasketItem(name: "x", quantity: 1, unitPrice: -1)]), -1, "unitPrice"),
+        (Basket(items: [BasketItem(name: "x", quantity: 1, unitPrice: 1, taxBasisPoints: 10_001)]), 1, "taxBasisPoints"),
+        (Basket(items: [BasketItem(name: "x", quantity: 1, unitPrice: 1, taxBasisPoints: -1)]), 1, "taxBasisPoints"),
+        (Basket(items: [cake], gratuity: -1), 3_99, "gratuity may not be negative"),
+        (Basket(items: [cake], serviceCharge: -5), 3_95, "serviceCharge may not be negative"),
+        (Basket(items: [cake], location: GeoLocation(latitude: 91, longitude: 0)), 4_00, "location"),
+        (Basket(items: [cake], location: GeoLocation(latitude: .nan, longitude: 0)), 4_00, "location"),
+        (Basket(items: [BasketItem(name: "x", quantity: Int.max, unitPrice: Int64.max)]), 1, "too large"),
+        (Basket(items: [BasketItem(name: "x", quantity: 1, unitPrice: Int64.max)], gratuity: 1), 1, "too large"),
+    ])
+    func aBrokenBasketNamesItsRule(basket: Basket, amount: Int64, rule: String) throws {
+        let problem = try #require(GatewayValidation.basketProblem(basket, amount: amount))
+        #expect(problem.contains(rule), "\(problem)")
+    }
+
+    @Test func instalmentPlans() {
+        #expect(GatewayValidation.installmentsProblem(Installments(count: 2)) == nil)
+        #expect(GatewayValidation.installmentsProblem(Installments(count: 99, intervalMonths: 12)) == nil)
+        #expect(GatewayValidation.installmentsProblem(Installments(count: 1))?.contains("count") == true)
+        #expect(GatewayValidation.installmentsProblem(Installments(count: 100))?.contains("count") == true)
+        #expect(GatewayValidation.installmentsProblem(Installments(count: 3, intervalMonths: 0))?.contains("interval") == true)
+    }
+
+    @Test func theGatewayRefusesABrokenBasketAndKeepsAGoodOne() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let broken = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.cashPayment,
+                CashPaymentRequest(amount: 7_01, currency: .eur, basket: Basket(items: [Self.coffee])), token: token)
+            #expect(broken.status == 400 && broken.error?.code == GatewayErrorCode.invalidValue)
+            #expect(broken.error?.message.contains("adds up to 700") == true)
+
+            let good = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.cashPayment,
+                CashPaymentRequest(amount: 7_00, currency: .eur, basket: Basket(items: [Self.coffee])), token: token)
+            #expect(try good.decode(Transaction.self).status == .approved)
+
+            var card = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 7_00)
+            card.installments = Installments(count: 1)
+            let plan = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, card, token: token)
+            #expect(plan.status == 400 && plan.error?.message.contains("installments") == true)
+            card.installments = Installments(count: 3)
+            card.basket = Basket(items: [Self.coffee])
+            let approved = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, card, token: token)
+            #expect(try approved.decode(Transaction.self).status == .approved)
+        }
+    }
+}
