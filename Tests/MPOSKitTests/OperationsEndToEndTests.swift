@@ -37,6 +37,15 @@ import Testing
                 installments: Installments(count: 3), basket: basket))
         #expect(sale.status == .approved && sale.approvedAmount == 12_50)
         #expect(try await Self.record(sale.transactionID, on: terminal).statementDescriptor == "COFFEE SHOP* TABLE 4")
+        // Both receipts list the basket and its tax: the local one and the gateway's.
+        let remote = try await terminal.receipt(transactionID: try #require(sale.transactionID))
+        for text in [sale.customerReceipt, remote.text(.customer)] {
+            for row in ["2 x Coffee", "7.00 EUR", "1 x Cake", "1 x Service charge", "1 x Gratuity",
+                "Prices include tax", "Net 7 %", "6.55 EUR", "Tax 19 %", "0.63 EUR"]
+            {
+                #expect(text.contains(row), "\(row) missing from\n\(text)")
+            }
+        }
 
         let before = try await terminal.searchTransactions(TransactionSearchRequest(pageSize: 100)).totalCount
         await #expect(throws: MPOSError.invalidBasket) {

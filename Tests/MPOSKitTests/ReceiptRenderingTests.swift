@@ -95,6 +95,22 @@ import Testing
         }
     }
 
+    /// The Accept seed's contact receipt: one 9.00 line at 10 % tax, 0.81 of it tax.
+    @Test(arguments: ReceiptCopy.allCases)
+    func basketLinesAndTaxesShowWithTheirAmounts(copy: ReceiptCopy) {
+        var receipt = Self.contactPIN()
+        receipt.lines = [
+            ReceiptLine(description: "No description", quantity: 1, unitPrice: 9_00, total: 9_00, taxBasisPoints: 1_000)
+        ]
+        receipt.taxes = ReceiptTax.summary(of: receipt.lines)
+        for rendered in [receipt.text(copy), receipt.html(copy)] {
+            for row in ["1 x No description", "9.00 EUR", "Prices include tax", "Net 10 %", "8.19 EUR", "Tax 10 %", "0.81 EUR"] {
+                #expect(rendered.contains(row), "\(row)")
+            }
+        }
+        #expect(!Self.contactPIN().text(copy).contains("Prices include tax"))
+    }
+
     @Test func onlyTheMerchantCopyCarriesTheSignatureLine() {
         let receipt = Self.signature()
         let merchant = receipt.text(.merchant)

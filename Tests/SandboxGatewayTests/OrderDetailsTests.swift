@@ -46,6 +46,27 @@ import Testing
         #expect(GatewayValidation.installmentsProblem(Installments(count: 3, intervalMonths: 0))?.contains("interval") == true)
     }
 
+    /// The two receipts of the Accept seed: 10 % tax on 10.00 is 0.90 on a net 9.10, and on
+    /// 9.00 it is 0.81 on 8.19 (tax rounded down).
+    @Test func taxIsWorkedOutPerRateAsTheSeedReceiptsShowIt() {
+        let ten = ReceiptLine(description: "No description", quantity: 1, unitPrice: 10_00, total: 10_00, taxBasisPoints: 1_000)
+        #expect(ReceiptTax.summary(of: [ten]) == [ReceiptTax(basisPoints: 1_000, netAmount: 9_10, taxAmount: 90)])
+        let nine = ReceiptLine(description: "No description", quantity: 1, unitPrice: 9_00, total: 9_00, taxBasisPoints: 1_000)
+        #expect(ReceiptTax.summary(of: [nine]) == [ReceiptTax(basisPoints: 1_000, netAmount: 8_19, taxAmount: 81)])
+        let lines = ReceiptLine.lines(for: Basket(items: [Self.cake, Self.coffee], gratuity: 1_00, serviceCharge: 50))
+        #expect(lines.map(\.description) == ["Cake", "Coffee", "Service charge", "Gratuity"])
+        #expect(lines.map(\.total) == [4_00, 7_00, 50, 1_00])
+        // 7 % of 7.00 is 0.45 (0.4579 rounded down); 19 % of 4.00 is 0.63; no line for 0 %.
+        #expect(
+            ReceiptTax.summary(of: lines) == [
+                ReceiptTax(basisPoints: 700, netAmount: 6_55, taxAmount: 45),
+                ReceiptTax(basisPoints: 1_900, netAmount: 3_37, taxAmount: 63),
+            ])
+        #expect(ReceiptTax.summary(of: lines).map(\.rateText) == ["7 %", "19 %"])
+        #expect(ReceiptTax(basisPoints: 750, netAmount: 0, taxAmount: 0).rateText == "7.5 %")
+        #expect(ReceiptTax(basisPoints: 25, netAmount: 0, taxAmount: 0).rateText == "0.25 %")
+    }
+
     @Test func theGatewayRefusesABrokenBasketAndKeepsAGoodOne() async throws {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
@@ -58,7 +79,13 @@ import Testing
             let good = try await PaymentHTTPTests.post(
                 harness, GatewayPaths.cashPayment,
                 CashPaymentRequest(amount: 7_00, currency: .eur, basket: Basket(items: [Self.coffee])), token: token)
-            #expect(try good.decode(Transaction.self).status == .approved)
+            let cash = try good.decode(Transaction.self)
+            #expect(cash.status == .approved)
+            let receipt = try await harness.send(
+                .get, GatewayPaths.transaction(GatewayPaths.receipt, id: cash.id.rawValue), token: token)
+            let data = try receipt.decode(ReceiptData.self)
+            #expect(data.lines == ReceiptLine.lines(for: Basket(items: [Self.coffee])))
+            #expect(data.taxes == [ReceiptTax(basisPoints: 700, netAmount: 6_55, taxAmount: 45)])
 
             var card = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 7_00)
             card.installments = Installments(count: 1)

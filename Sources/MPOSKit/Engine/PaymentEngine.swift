@@ -361,7 +361,8 @@ struct PaymentEngine: Sendable {
             cvm: outcome?.cvm ?? authorization?.cvm, entryMode: outcome?.entryMode ?? authorization?.entryMode,
             maskedPAN: host?.card?.maskedPAN ?? authorization?.maskedPAN, scheme: host?.card?.scheme,
             emv: emv, pinVerified: outcome?.pinVerified ?? false, reversed: reversed, recovered: recovered,
-            error: error, merchantName: merchantName, date: host?.createdAt ?? entry.createdAt)
+            error: error, merchantName: merchantName, date: host?.createdAt ?? entry.createdAt,
+            basket: parameters.basket)
     }
 }
 

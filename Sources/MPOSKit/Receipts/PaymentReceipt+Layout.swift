@@ -1,4 +1,5 @@
 import Foundation
+import GatewayAPI
 import MPOSCore
 
 /// The content of one copy as a list of rows, which the text and HTML renderers lay out:
@@ -44,6 +45,17 @@ extension PaymentReceipt {
         if let tvr { rows.append(.pair("TVR", tvr)) }
         if let tsi { rows.append(.pair("TSI", tsi)) }
         rows.append(.rule)
+        if !lines.isEmpty {
+            for line in lines {
+                rows.append(.pair("\(line.quantity) x \(line.description)", Receipt.format(line.total, currency)))
+            }
+            if !taxes.isEmpty { rows.append(.centered("Prices include tax")) }
+            for tax in taxes {
+                rows.append(.pair("Net \(tax.rateText)", Receipt.format(tax.netAmount, currency)))
+                rows.append(.pair("Tax \(tax.rateText)", Receipt.format(tax.taxAmount, currency)))
+            }
+            rows.append(.rule)
+        }
         if tipAmount > 0 {
             rows.append(.pair("Amount", Receipt.format(amount - tipAmount, currency)))
             rows.append(.pair("Tip", Receipt.format(tipAmount, currency)))

@@ -73,6 +73,10 @@ public struct PaymentReceipt: Sendable, Hashable {
     public var batchID: String?
     /// Whether an approval was reversed.
     public var reversed: Bool
+    /// The basket's lines (items, service charge, gratuity); empty without a basket.
+    public var lines: [ReceiptLine]
+    /// The tax in ``lines`` per rate (prices include tax).
+    public var taxes: [ReceiptTax]
 
     /// Creates a receipt from its fields.
     public init(
@@ -85,7 +89,7 @@ public struct PaymentReceipt: Sendable, Hashable {
         tvr: String? = nil, tsi: String? = nil, cvm: CardholderVerification? = nil,
         signatureRequired: Bool = false,
         authorizationCode: String? = nil, responseCode: String? = nil, transactionID: TransactionID? = nil,
-        batchID: String? = nil, reversed: Bool = false
+        batchID: String? = nil, reversed: Bool = false, lines: [ReceiptLine] = [], taxes: [ReceiptTax]? = nil
     ) {
         self.merchantName = merchantName
         self.merchantAddress = merchantAddress
@@ -113,6 +117,8 @@ public struct PaymentReceipt: Sendable, Hashable {
         self.transactionID = transactionID
         self.batchID = batchID
         self.reversed = reversed
+        self.lines = lines
+        self.taxes = taxes ?? ReceiptTax.summary(of: lines)
     }
 
     /// The receipt of a payment this terminal ran, with the merchant's details when known.
@@ -128,7 +134,8 @@ public struct PaymentReceipt: Sendable, Hashable {
             tvr: result.emv?.tvr, tsi: result.emv?.tsi, cvm: result.cvm,
             signatureRequired: approved && (result.cvm == .signature || result.cvm == .pinAndSignature),
             authorizationCode: approved ? result.authorizationCode : nil, responseCode: result.responseCode,
-            transactionID: result.transactionID, reversed: result.reversed)
+            transactionID: result.transactionID, reversed: result.reversed,
+            lines: result.basket.map(ReceiptLine.lines(for:)) ?? [])
         if result.pinVerified, cvm == nil { cvm = .pin }
     }
 
@@ -148,7 +155,7 @@ public struct PaymentReceipt: Sendable, Hashable {
             tvr: data.emv?.tvr, tsi: data.emv?.tsi, cvm: data.cvm, signatureRequired: data.signatureRequired,
             authorizationCode: data.authorizationCode, responseCode: transaction?.responseCode,
             transactionID: data.transactionID, batchID: transaction?.batchID,
-            reversed: data.status == .reversed)
+            reversed: data.status == .reversed, lines: data.lines, taxes: data.taxes)
     }
 
     /// Keeps at most the first six and last four digits of whatever it is given: a full

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayAPI
 import MPOSCore
 
 /// How an operation ended, from the app's point of view.
@@ -81,6 +82,9 @@ public struct PaymentResult: Sendable, Hashable {
     public var error: MPOSError?
     /// The merchant's name, for the receipt.
     public var merchantName: String?
+    /// The basket the payment was for, if the app gave one: its lines and taxes go on the
+    /// receipts.
+    public var basket: Basket?
     /// When it happened.
     public var date: Date
 
@@ -91,7 +95,7 @@ public struct PaymentResult: Sendable, Hashable {
         authorizationCode: String? = nil, responseCode: String? = nil, cvm: CardholderVerification? = nil,
         entryMode: CardEntryMode? = nil, maskedPAN: String? = nil, scheme: String? = nil,
         emv: EMVReceiptSummary? = nil, pinVerified: Bool = false, reversed: Bool = false, recovered: Bool = false,
-        error: MPOSError? = nil, merchantName: String? = nil, date: Date = Date()
+        error: MPOSError? = nil, merchantName: String? = nil, date: Date = Date(), basket: Basket? = nil
     ) {
         self.status = status
         self.kind = kind
@@ -113,6 +117,7 @@ public struct PaymentResult: Sendable, Hashable {
         self.error = error
         self.merchantName = merchantName
         self.date = date
+        self.basket = basket
     }
 
     /// The customer's copy as plain text (``PaymentReceipt`` has HTML and other widths).

@@ -111,7 +111,7 @@ extension PaymentTerminal {
         -> PaymentResult
     {
         try parameters.validate()
-        return try await followUp(
+        var result = try await followUp(
             refund ? "cashRefund" : "cash", kind: refund ? .refund : .cash, path: GatewayPaths.cashPayment,
             original: nil,
             amount: parameters.amount, currency: parameters.currency,
@@ -119,5 +119,7 @@ extension PaymentTerminal {
                 kind: refund ? .refund : .sale, amount: parameters.amount, currency: parameters.currency,
                 customerReference: parameters.customerReference, externalID: parameters.externalID,
                 basket: parameters.basket))
+        result.basket = parameters.basket
+        return result
     }
 }

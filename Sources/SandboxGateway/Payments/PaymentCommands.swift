@@ -37,6 +37,9 @@ public struct CardPaymentCommand: Sendable {
     /// How a sale is settled.
     public var captureMode: CaptureMode
 
+    /// The basket as receipt lines, stored with the transaction; set after creating the command.
+    public var basketLines: [ReceiptLine] = []
+
     /// Creates a command.
     public init(
         kind: TransactionKind, amount: Int64, currency: String, emvData: [UInt8], encryptedCardData: [UInt8],
@@ -78,6 +81,9 @@ public struct CashCommand: Sendable {
     /// The merchant's id.
     public var externalID: String?
 
+    /// The basket as receipt lines, stored with the transaction; set after creating the command.
+    public var basketLines: [ReceiptLine] = []
+
     /// Creates a command.
     public init(
         kind: TransactionKind = .sale, amount: Int64, currency: String, customerReference: String? = nil,
@@ -114,6 +120,9 @@ public struct SEPACommand: Sendable {
     public var customerReference: String?
     /// The merchant's id.
     public var externalID: String?
+
+    /// The basket as receipt lines, stored with the transaction; set after creating the command.
+    public var basketLines: [ReceiptLine] = []
 
     /// Creates a command.
     public init(

@@ -6,5 +6,6 @@ extension GatewayMigrations {
         GatewayMigration("payments-1-ledger", migrate: LedgerSchema.createV1),
         GatewayMigration("payments-2-card-spend-index", migrate: LedgerSchema.indexCardSpend),
         GatewayMigration("payments-3-card-spend", migrate: LedgerSchema.createCardSpend),
+        GatewayMigration("payments-4-basket-lines", migrate: LedgerBasket.createTable),
     ]
 }

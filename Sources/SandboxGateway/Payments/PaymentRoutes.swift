@@ -44,9 +44,11 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let body = try await readBody(request, context: context)
         let input = try decodeJSON(CashPaymentRequest.self, from: body)
         try validateOrderDetails(basket: input.basket, installments: nil, amount: input.amount)
-        let command = CashCommand(
+        var cash = CashCommand(
             kind: input.kind, amount: input.amount, currency: input.currency.code,
             customerReference: input.customerReference, externalID: input.externalID)
+        cash.basketLines = input.basket.map(ReceiptLine.lines(for:)) ?? []
+        let command = cash
         return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
             try await answer { try await service.cash(merchant: merchant, command).apiTransaction }
         }
@@ -99,9 +101,9 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.receipt) { request, context in
         let merchant = try context.requireMerchant()
         let id = try transactionID(context)
-        let row = try await mapped { try await service.transaction(merchant: merchant, id: id) }
+        let (row, lines) = try await mapped { try await service.receiptRecord(merchant: merchant, id: id) }
         let info = try environment.accounts.merchantInfo(merchantID: merchant, userID: nil)
-        return try GatewayResponse.json(row.receiptData(merchant: info))
+        return try GatewayResponse.json(row.receiptData(merchant: info, lines: lines))
     }
 
     router.on(GatewayRoutes.sendReceipt) { request, context in
@@ -109,7 +111,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let id = try transactionID(context)
         let body = try await readBody(request, context: context)
         let input = try decodeJSON(SendReceiptRequest.self, from: body)
-        let row = try await mapped { try await service.transaction(merchant: merchant, id: id) }
+        let (row, lines) = try await mapped { try await service.receiptRecord(merchant: merchant, id: id) }
         let address = input.address.trimmingCharacters(in: .whitespaces)
         switch input.channel {
         case .email where !PaymentService.isEmail(address):
@@ -119,7 +121,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         default: break
         }
         let info = try environment.accounts.merchantInfo(merchantID: merchant, userID: nil)
-        let receipt = row.receiptData(merchant: info)
+        let receipt = row.receiptData(merchant: info, lines: lines)
         try environment.accounts.writeOutbox(
             merchantID: merchant, channel: input.channel, recipient: address,
             subject: input.channel == .email ? "Your receipt from \(info.name)" : "",
@@ -206,6 +208,7 @@ extension CardPaymentCommand {
             externalID: input.externalID, customerReference: input.customerReference,
             duplicateCheck: input.duplicateCheck, allowPartialApproval: input.allowPartialApproval,
             captureMode: input.captureMode)
+        basketLines = input.basket.map(ReceiptLine.lines(for:)) ?? []
     }
 }
 
@@ -238,5 +241,6 @@ extension SEPACommand {
             ksn: try bytes(input.ksn, "ksn"),
             maskedPAN: input.maskedPAN, entryMode: input.entryMode, mandateReference: input.mandateReference,
             customerReference: input.customerReference, externalID: input.externalID)
+        basketLines = input.basket.map(ReceiptLine.lines(for:)) ?? []
     }
 }

@@ -73,12 +73,13 @@ extension LedgerTransaction {
     }
 
     /// The data a receipt prints.
-    func receiptData(merchant: MerchantInfo) -> ReceiptData {
+    func receiptData(merchant: MerchantInfo, lines: [ReceiptLine] = []) -> ReceiptData {
         let api = apiTransaction
         return ReceiptData(
             transactionID: api.id, receiptNumber: Int(seq ?? 0), merchantName: merchant.name,
             merchantAddress: merchant.address, merchantID: merchant.id, date: createdAt, kind: api.kind,
-            status: api.status, tipAmount: amountTip, totalAmount: api.totalAmount, currency: api.currency,
+            status: api.status, lines: lines, taxes: ReceiptTax.summary(of: lines), tipAmount: amountTip,
+            totalAmount: api.totalAmount, currency: api.currency,
             card: api.card, emv: api.emv, authorizationCode: authCode, entryMode: api.entryMode, cvm: api.cvm,
             signatureRequired: signatureRequired)
     }
@@ -103,6 +104,13 @@ enum ReceiptText {
         if let address = receipt.merchantAddress { lines.append(address) }
         lines.append("Receipt \(receipt.receiptNumber)  \(ISO8601DateFormatter().string(from: receipt.date))")
         lines.append("\(receipt.kind.rawValue.uppercased())  \(receipt.status.rawValue.uppercased())")
+        for line in receipt.lines {
+            lines.append("\(line.quantity) x \(line.description)  \(money(line.total))")
+        }
+        for tax in receipt.taxes {
+            lines.append(
+                "Net \(tax.rateText): \(money(tax.netAmount))  Tax \(tax.rateText): \(money(tax.taxAmount))")
+        }
         if receipt.tipAmount > 0 { lines.append("Tip: \(money(receipt.tipAmount))") }
         lines.append("Total: \(money(receipt.totalAmount))")
         if let card = receipt.card { lines.append("\(card.scheme.uppercased()) \(card.maskedPAN)") }

@@ -111,7 +111,8 @@ public struct PaymentService: Sendable {
         return PreparedAuthorization(
             template: template, merchant: merchant, kind: kind, time: time, fingerprint: fingerprint,
             checkDuplicates: command.duplicateCheck && kind != .refund,
-            allowPartial: command.allowPartialApproval, decide: verification.decide)
+            allowPartial: command.allowPartialApproval, decide: verification.decide,
+            basketLines: command.basketLines)
     }
 
     /// What follows an authorisation's commit: the log line and the webhook.
@@ -376,6 +377,7 @@ public struct PaymentService: Sendable {
             var row = row
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
             try row.insert(db)
+            try LedgerBasket.insert(command.basketLines, transactionID: row.id, db)
             return (row, try WebhookNotifier.config(db, merchant: merchant))
         }
         await webhooks?.notify([result.0], config: result.1)
@@ -429,6 +431,7 @@ public struct PaymentService: Sendable {
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
             try row.insert(db)
             try mandate.insert(db)
+            try LedgerBasket.insert(command.basketLines, transactionID: row.id, db)
             return (row, try WebhookNotifier.config(db, merchant: merchant))
         }
         await webhooks?.notify([result.0], config: result.1)
@@ -440,6 +443,14 @@ public struct PaymentService: Sendable {
     /// One transaction of the merchant.
     public func transaction(merchant: String, id: String) async throws -> LedgerTransaction {
         try await database.read { db in try Self.fetchOriginal(db, merchant: merchant, id: id) }
+    }
+
+    /// A transaction of `merchant` with its basket lines, for its receipt.
+    public func receiptRecord(merchant: String, id: String) async throws -> (LedgerTransaction, [ReceiptLine]) {
+        try await database.read { db in
+            let row = try Self.fetchOriginal(db, merchant: merchant, id: id)
+            return (row, try LedgerBasket.lines(transactionID: row.id, db))
+        }
     }
 
     /// The follow-ups of a transaction, oldest first.

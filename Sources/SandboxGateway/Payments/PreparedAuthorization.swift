@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GatewayAPI
 import MPOSCore
 
 /// A card authorisation that passed the rules and the issuer's verification, waiting for its
@@ -17,6 +18,8 @@ public struct PreparedAuthorization: Sendable {
     let checkDuplicates: Bool
     let allowPartial: Bool
     let decide: @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
+    /// The basket's receipt lines, stored with the row.
+    var basketLines: [ReceiptLine] = []
 
     /// Decides and inserts the ledger row in `db`'s current transaction.
     ///
@@ -54,6 +57,7 @@ public struct PreparedAuthorization: Sendable {
             row.batchId = try PaymentService.openBatch(db, merchant: merchant, now: time)
         }
         try row.insertCached(db)
+        try LedgerBasket.insert(basketLines, transactionID: row.id, db)
         return (row, try WebhookNotifier.config(db, merchant: merchant))
     }
 }
