@@ -8,10 +8,10 @@ import GRDB
 public enum LedgerSchema {
     /// Registers the ledger's tables alone, for tests that run without the gateway core.
     public static func register(in migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("payments-1-ledger") { db in try createV1(db) }
-        migrator.registerMigration("payments-2-card-spend-index") { db in try indexCardSpend(db) }
-        migrator.registerMigration("payments-3-card-spend") { db in try createCardSpend(db) }
-        migrator.registerMigration("reporting-1-inventory") { db in try createInventory(db) }
+        // The gateway's own lists, so a ledger made this way has every table the gateway's has.
+        for migration in GatewayMigrations.payments + GatewayMigrations.reporting {
+            migrator.registerMigration(migration.name, migrate: migration.migrate)
+        }
     }
 
     /// The payments tables: secret, batches, transactions, SEPA mandates, webhook
