@@ -23,6 +23,10 @@ public enum TerminalEvent: Sendable, Hashable {
     case reversing
     /// An operation finished.
     case completed(PaymentStatus)
+    /// A scan found a reader (each reader once per ``PaymentTerminal/discoverReaders(scanners:scanTime:)``).
+    case readerDiscovered(DiscoveredReader)
+    /// A scan ended, having found `readers` readers.
+    case discoveryFinished(readers: Int)
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
@@ -32,6 +36,7 @@ public enum TerminalEvent: Sendable, Hashable {
         case .card: .card
         case .applicationSelection, .signatureRequired: .prompt
         case .authorizing, .recovering, .reversing, .completed: .transaction
+        case .readerDiscovered, .discoveryFinished: .discovery
         }
     }
 }
@@ -48,6 +53,8 @@ public enum TerminalEventCategory: String, Sendable, Hashable, CaseIterable {
     case prompt
     /// Transaction steps and completion.
     case transaction
+    /// Readers found by a scan, and the scan's end.
+    case discovery
 }
 
 /// The merchant's answer to a signature prompt.
