@@ -43,6 +43,8 @@ public actor PaymentTerminal {
     var reconnecting: Task<Void, Never>?
     private var readerPump: Task<Void, Never>?
     private var info: DeviceInfo?
+    /// When the reader's battery counts as low, and whether that was already said.
+    var batteryWatch = BatteryWatch()
     var busy = false
     private var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
     private var engine: PaymentEngine?
@@ -176,6 +178,7 @@ public actor PaymentTerminal {
             if case .deviceInfo(let info) = answer { info } else { nil }
         }
         self.info = info
+        noteBattery(info.battery)
         return info
     }
 
@@ -520,6 +523,7 @@ public actor PaymentTerminal {
     }
 
     private func readerSaid(_ message: ReaderMessage) {
+        if case .battery(let status) = message { noteBattery(status) }
         if let inbox {
             inbox.yield(.reader(message))
             return

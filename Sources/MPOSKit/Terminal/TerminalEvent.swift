@@ -27,12 +27,15 @@ public enum TerminalEvent: Sendable, Hashable {
     case readerDiscovered(DiscoveredReader)
     /// A scan ended, having found `readers` readers.
     case discoveryFinished(readers: Int)
+    /// The reader's battery fell under the terminal's low-battery threshold (see
+    /// ``PaymentTerminal/setBatteryLowThreshold(_:)``).
+    case batteryLow(BatteryStatus)
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
         switch self {
         case .readerConnection: .connection
-        case .readerStatus, .pinEntry: .status
+        case .readerStatus, .pinEntry, .batteryLow: .status
         case .card: .card
         case .applicationSelection, .signatureRequired: .prompt
         case .authorizing, .recovering, .reversing, .completed: .transaction
@@ -45,7 +48,7 @@ public enum TerminalEvent: Sendable, Hashable {
 public enum TerminalEventCategory: String, Sendable, Hashable, CaseIterable {
     /// Reader connection changes.
     case connection
-    /// Reader status reports and PIN progress.
+    /// Reader status reports, PIN progress and low-battery warnings.
     case status
     /// Card inserted, removed, swiped, tapped.
     case card

@@ -127,6 +127,7 @@ struct DemoCommand: AsyncParsableCommand {
         case .completed(let status): "completed: \(status.rawValue)"
         case .readerDiscovered(let reader): "found reader \(reader.name) (\(reader.serialNumber))"
         case .discoveryFinished(let count): "scan finished: \(count) reader(s)"
+        case .batteryLow(let battery): "reader battery low: \(battery.percentage)%"
         }
     }
 }
