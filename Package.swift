@@ -125,7 +125,14 @@ let package = Package(
         ),
         .testTarget(name: "CardCryptoTests", dependencies: ["CardCrypto", "EMV"]),
         .testTarget(name: "ReaderLinkTests", dependencies: ["ReaderLink", "EMV", "MPOSCore", "MPOSTestSupport"]),
-        .testTarget(name: "ReaderLinkTCPTests", dependencies: ["ReaderLinkTCP", "ReaderLink"]),
+        .testTarget(
+            name: "ReaderLinkTCPTests",
+            dependencies: [
+                "ReaderLinkTCP", "ReaderLink",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "SandboxCardsTests", dependencies: ["SandboxCards", "CardCrypto", "EMV"]),
         .testTarget(
             name: "ReaderSimulatorTests",

@@ -26,6 +26,8 @@ extension MPOSError.Code {
     public static let readerNotConnected = 3201
     /// 3202: the reader link failed during an operation.
     public static let readerLinkFailed = 3202
+    /// 3203: the reader was not reached and paired within the connect timeout.
+    public static let readerConnectTimeout = 3203
     /// 4101: the gateway refused the request (its code is in the message).
     public static let gatewayRefused = 4101
     /// 4102: the gateway refused the credentials.
@@ -74,6 +76,10 @@ extension MPOSError {
     public static let readerLinkFailed = MPOSError(
         code: Code.readerLinkFailed, message: "The card reader link failed.",
         customerMessage: "The card reader was disconnected.")
+    /// The reader was not reached and paired in time.
+    public static let readerConnectTimeout = MPOSError(
+        code: Code.readerConnectTimeout, message: "The card reader was not reached and paired within the timeout.",
+        customerMessage: "The card reader is not responding. Check it is on and nearby.")
     /// The gateway refused the request.
     public static let gatewayRefused = MPOSError(code: Code.gatewayRefused, message: "The gateway refused the request.")
     /// The gateway refused the credentials.

@@ -10,7 +10,7 @@ struct MPOS: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, SaleCommand.self, AuthorizeCommand.self, CaptureCommand.self, RefundCommand.self,
-            VoidCommand.self, TipCommand.self, CashCommand.self, TransactionsCommand.self, StatsCommand.self,
+            VoidCommand.self, TipCommand.self, CashCommand.self, SEPACommand.self, TransactionsCommand.self, StatsCommand.self,
             EMVCommand.self, ReaderCommand.self, GatewayCommand.self,
         ]
     )

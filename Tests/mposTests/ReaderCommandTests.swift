@@ -3,32 +3,31 @@ import Testing
 
 /// `mpos reader emulate` and `mpos reader info`, as a user runs them.
 struct ReaderCommandTests {
-    /// A started `mpos reader emulate` and the port it printed.
+    /// A started `mpos reader emulate` and the ports it printed (its discovery responder on
+    /// a free port, so that emulators running at once do not compete for the default one).
     struct Emulator {
         let process: Process
         let port: Int
+        let discoveryPort: Int
 
         static func start(_ extra: [String] = []) throws -> Emulator {
             let process = Process()
             process.executableURL = try EMVDecodeBinaryTests.mposBinary()
-            process.arguments = ["reader", "emulate", "--port", "0"] + extra
+            process.arguments = ["reader", "emulate", "--port", "0", "--discovery-port", "0"] + extra
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // The first line is "listening on 127.0.0.1:PORT".
-            var line = Data()
-            while true {
-                let byte = out.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty || byte == Data("\n".utf8) { break }
-                line.append(byte)
+            // "listening on 127.0.0.1:PORT", then "discovery on 127.0.0.1:PORT".
+            let ports = ["listening on 127.0.0.1:", "discovery on 127.0.0.1:"].map { prefix -> Int? in
+                let line = PaymentCommandTests.ServedGateway.readLine(out.fileHandleForReading) ?? ""
+                return line.hasPrefix(prefix) ? Int(line.dropFirst(prefix.count)) : nil
             }
-            let text = String(decoding: line, as: UTF8.self)
-            guard text.hasPrefix("listening on 127.0.0.1:"), let port = Int(text.split(separator: ":").last ?? "") else {
+            guard let port = ports[0], let discoveryPort = ports[1] else {
                 process.terminate()
                 throw BinaryNotFound()
             }
-            return Emulator(process: process, port: port)
+            return Emulator(process: process, port: port, discoveryPort: discoveryPort)
         }
 
         func stop() -> Int32 {

@@ -50,14 +50,7 @@ extension PaymentTerminal {
     public func connectReader(
         secret: SharedSecret, reconnect: ReconnectPolicy? = .standard, open: @escaping ReaderTransportFactory
     ) async throws(MPOSError) {
-        guard !busy else { throw MPOSError.terminalBusy }
-        await disconnect()
-        let transport: any ReaderTransport
-        do { transport = try await open() } catch {
-            throw MPOSError.readerLinkFailed.withMessage("The reader could not be reached: \(error).")
-        }
-        try await pair(transport: transport, secret: secret)
-        if let reconnect { reconnectPlan = ReconnectPlan(policy: reconnect, secret: secret, open: open) }
+        try await connect(secret: secret, reconnect: reconnect, timeout: nil, open: open)
     }
 
     /// Called when a link this terminal did not close went away.

@@ -2,7 +2,6 @@ import Foundation
 import GatewayAPI
 import MPOSCore
 import ReaderLink
-import Synchronization
 
 /// The SDK's front door: one payment terminal (a gateway session and, once connected, a
 /// card reader) that runs one operation at a time.
@@ -44,6 +43,8 @@ public actor PaymentTerminal {
     var reconnecting: Task<Void, Never>?
     private var readerPump: Task<Void, Never>?
     private var info: DeviceInfo?
+    /// When the reader's battery counts as low, and whether that was already said.
+    var batteryWatch = BatteryWatch()
     var busy = false
     private var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
     private var engine: PaymentEngine?
@@ -131,11 +132,17 @@ public actor PaymentTerminal {
     }
 
     /// Pairs over `transport` and starts listening to the reader.
-    func pair(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
+    ///
+    /// - Parameter pairingTimeout: what is left of a caller's connect deadline; when it runs
+    ///   out the error is ``MPOSError/readerConnectTimeout``. Nil: the link's own timeout.
+    func pair(transport: any ReaderTransport, secret: SharedSecret, pairingTimeout: Duration? = nil) async throws(MPOSError) {
         let link: ReaderConnection
         do {
             link = try await ReaderConnection.open(
-                transport: transport, secret: secret, clock: clock, keepAlive: Self.readerKeepAlive)
+                transport: transport, secret: secret, clock: clock, keepAlive: Self.readerKeepAlive,
+                pairingTimeout: pairingTimeout)
+        } catch .timeout where pairingTimeout != nil {
+            throw MPOSError.readerConnectTimeout
         } catch {
             throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(error).")
         }
@@ -167,18 +174,27 @@ public actor PaymentTerminal {
     ///
     /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``.
     public func deviceInfo() async throws(MPOSError) -> DeviceInfo {
-        guard let connection else { throw MPOSError.readerNotConnected }
-        do {
-            guard case .deviceInfo(let info) = try await connection.request(.getDeviceInfo) else {
-                throw MPOSError.readerLinkFailed.withMessage("The reader answered device info with another message.")
-            }
-            self.info = info
-            return info
-        } catch let error as MPOSError {
-            throw error
-        } catch {
-            throw MPOSError.readerLinkFailed.withMessage("Device info failed: \(error).")
+        let info: DeviceInfo = try await ask(.getDeviceInfo, "device info") { answer in
+            if case .deviceInfo(let info) = answer { info } else { nil }
         }
+        self.info = info
+        noteBattery(info.battery)
+        return info
+    }
+
+    /// Sends `request` to the connected reader and picks the expected answer out of its reply.
+    func ask<Answer>(
+        _ request: ReaderMessage, _ what: String, _ pick: (ReaderMessage) -> Answer?
+    ) async throws(MPOSError) -> Answer {
+        guard let connection else { throw MPOSError.readerNotConnected }
+        let answer: ReaderMessage
+        do { answer = try await connection.request(request) } catch {
+            throw MPOSError.readerLinkFailed.withMessage("The reader did not answer \(what): \(error).")
+        }
+        guard let picked = pick(answer) else {
+            throw MPOSError.readerLinkFailed.withMessage("The reader answered \(what) with another message.")
+        }
+        return picked
     }
 
     // MARK: - Operations
@@ -405,7 +421,7 @@ public actor PaymentTerminal {
             let timeout = signatureTimeout
             Task {
                 if let handler {
-                    inbox.yield(.signatureDecided(await Self.first(handler, orNilAfter: timeout, on: clock)))
+                    inbox.yield(.signatureDecided(await Deadline.first(handler, orNilAfter: timeout, on: clock)))
                 } else {
                     inbox.yield(.signatureDecided(.accept))
                 }
@@ -414,25 +430,6 @@ public actor PaymentTerminal {
             return result
         }
         return nil
-    }
-
-    /// The handler's answer, or nil when `timeout` passes first (the handler keeps running
-    /// but its late answer is ignored).
-    private static func first(
-        _ handler: @escaping SignatureHandler, orNilAfter timeout: Duration, on clock: any Clock<Duration>
-    ) async -> SignatureDecision? {
-        let once = OnceContinuation()
-        return await withCheckedContinuation { continuation in
-            once.set(continuation)
-            Task {
-                let decision = await handler()
-                once.resume(decision)
-            }
-            Task {
-                try? await clock.sleep(for: timeout)
-                once.resume(nil)
-            }
-        }
     }
 
     /// Reverses idempotently; true once the gateway confirmed (or the transaction can no
@@ -526,6 +523,7 @@ public actor PaymentTerminal {
     }
 
     private func readerSaid(_ message: ReaderMessage) {
+        if case .battery(let status) = message { noteBattery(status) }
         if let inbox {
             inbox.yield(.reader(message))
             return
@@ -553,18 +551,5 @@ public actor PaymentTerminal {
         for (filter, continuation) in subscribers where filter.contains(event.category) {
             continuation.yield(event)
         }
-    }
-}
-
-/// A continuation resumed by whichever of several racers answers first.
-private final class OnceContinuation: Sendable {
-    private let state = Mutex<CheckedContinuation<SignatureDecision?, Never>?>(nil)
-
-    func set(_ continuation: CheckedContinuation<SignatureDecision?, Never>) {
-        state.withLock { $0 = continuation }
-    }
-
-    func resume(_ value: SignatureDecision?) {
-        state.withLock { $0.take() }?.resume(returning: value)
     }
 }

@@ -23,15 +23,23 @@ public enum TerminalEvent: Sendable, Hashable {
     case reversing
     /// An operation finished.
     case completed(PaymentStatus)
+    /// A scan found a reader (each reader once per ``PaymentTerminal/discoverReaders(scanners:scanTime:)``).
+    case readerDiscovered(DiscoveredReader)
+    /// A scan ended, having found `readers` readers.
+    case discoveryFinished(readers: Int)
+    /// The reader's battery fell under the terminal's low-battery threshold (see
+    /// ``PaymentTerminal/setBatteryLowThreshold(_:)``).
+    case batteryLow(BatteryStatus)
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
         switch self {
         case .readerConnection: .connection
-        case .readerStatus, .pinEntry: .status
+        case .readerStatus, .pinEntry, .batteryLow: .status
         case .card: .card
         case .applicationSelection, .signatureRequired: .prompt
         case .authorizing, .recovering, .reversing, .completed: .transaction
+        case .readerDiscovered, .discoveryFinished: .discovery
         }
     }
 }
@@ -40,7 +48,7 @@ public enum TerminalEvent: Sendable, Hashable {
 public enum TerminalEventCategory: String, Sendable, Hashable, CaseIterable {
     /// Reader connection changes.
     case connection
-    /// Reader status reports and PIN progress.
+    /// Reader status reports, PIN progress and low-battery warnings.
     case status
     /// Card inserted, removed, swiped, tapped.
     case card
@@ -48,6 +56,8 @@ public enum TerminalEventCategory: String, Sendable, Hashable, CaseIterable {
     case prompt
     /// Transaction steps and completion.
     case transaction
+    /// Readers found by a scan, and the scan's end.
+    case discovery
 }
 
 /// The merchant's answer to a signature prompt.

@@ -65,6 +65,8 @@ public actor ReaderConnection {
     ///
     /// - Parameters:
     ///   - timeout: how long pairing, and later each request, may take.
+    ///   - pairingTimeout: how long pairing may take when it differs from `timeout` (a
+    ///     caller's own connect deadline); nil uses `timeout`.
     ///   - clock: the clock timeouts run on (a manual clock in tests).
     ///   - versions: the protocol versions offered.
     ///   - keepAlive: when set, a `ping` is sent after each such interval that carried no
@@ -75,11 +77,11 @@ public actor ReaderConnection {
     public static func open(
         transport: any ReaderTransport, secret: SharedSecret, timeout: Duration = .seconds(10),
         clock: any Clock<Duration> = ContinuousClock(), versions: [UInt8] = [ReaderLinkProtocol.version],
-        keepAlive: Duration? = nil
+        keepAlive: Duration? = nil, pairingTimeout: Duration? = nil
     ) async throws(ReaderLinkError) -> ReaderConnection {
         let connection = ReaderConnection(
             transport: transport, secret: secret, versions: versions, timeout: timeout, clock: clock)
-        let result = await connection.pair()
+        let result = await connection.pair(within: pairingTimeout ?? timeout)
         switch result {
         case .success:
             if let keepAlive { await connection.startKeepAlive(every: keepAlive) }
@@ -128,13 +130,12 @@ public actor ReaderConnection {
 
     // MARK: - Internals
 
-    private func pair() async -> Result<Void, ReaderLinkError> {
+    private func pair(within timeout: Duration) async -> Result<Void, ReaderLinkError> {
         endpoint.start(onWriteFailure: { [weak self] in await self?.writeFailed() })
         pump = Task { await self.pumpIncoming() }
         guard case .hello(let nonce) = state else { return .failure(.linkClosed) }
         send(type: .hello, data: [UInt8(offered.count)] + offered + nonce)
         let clock = self.clock
-        let timeout = self.timeout
         let timer = Task { [weak self] in
             do { try await clock.sleep(for: timeout) } catch { return }
             await self?.finishPairing(.failure(.timeout))

@@ -51,6 +51,8 @@ public actor SimulatedReader {
     private var waiterTimeout: Task<Void, Never>?
     private var bufferedInputs: [SDKInput] = []
     private var unresponsive = false
+    /// What the reader announces to discovery (name, serial number, model, protocol version).
+    public nonisolated let announcement: ReaderAnnouncement
     /// Transactions the reader has finished since power-on.
     public private(set) var completedTransactions = 0
     /// Times the reader rebooted (fault injection, or after a firmware commit).
@@ -69,6 +71,8 @@ public actor SimulatedReader {
         self.clock = clock
         self.now = now
         self.battery = configuration.battery
+        self.announcement = ReaderAnnouncement(
+            name: configuration.name, serialNumber: configuration.serialNumber, model: configuration.model)
         self.log = ReaderLog(level: .info)
         self.slots = FirmwareSlots(
             firmware: .init(version: configuration.applicationVersion, bytes: Array("firmware \(configuration.applicationVersion)".utf8)),

@@ -5,6 +5,8 @@ import ReaderLink
 public struct SimulatedReaderConfiguration: Sendable {
     /// The shared secret the reader pairs with.
     public var secret: SharedSecret
+    /// The name the reader announces to discovery.
+    public var name = "Sandbox reader"
     /// What `getDeviceInfo` reports (the battery fields are filled in live).
     public var serialNumber = "MPSIM-000001"
     public var manufacturer = "MPOSKit"

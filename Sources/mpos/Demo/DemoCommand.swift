@@ -125,6 +125,9 @@ struct DemoCommand: AsyncParsableCommand {
         case .recovering: "gateway answer lost: looking the payment up"
         case .reversing: "reversing"
         case .completed(let status): "completed: \(status.rawValue)"
+        case .readerDiscovered(let reader): "found reader \(reader.name) (\(reader.serialNumber))"
+        case .discoveryFinished(let count): "scan finished: \(count) reader(s)"
+        case .batteryLow(let battery): "reader battery low: \(battery.percentage)%"
         }
     }
 }

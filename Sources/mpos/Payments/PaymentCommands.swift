@@ -11,11 +11,13 @@ enum PaymentCommandHelp {
         a temporary database, a simulated reader on 127.0.0.1 presenting --card.
 
         Exit codes: 0 approved, 2 declined, 3 cancelled, 1 error. --json prints the result as \
-        one JSON object (amounts in minor units).
+        one JSON object (amounts in minor units). Ctrl-C while the reader waits for the card \
+        cancels the operation (exit 3); a second Ctrl-C quits at once.
         """
 
     /// Runs `operation` on a session, turning SDK errors into one-line failures, and reports
-    /// the result (exit code by status).
+    /// the result (exit code by status). While a card operation (`needsReader`) runs, Ctrl-C
+    /// asks the reader to cancel.
     static func run(
         _ options: TerminalOptions, needsReader: Bool, receipt: Bool,
         _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
@@ -26,12 +28,27 @@ enum PaymentCommandHelp {
                 options, needsReader: needsReader, showEvents: !options.json
             ) {
                 terminal in
+                let interrupts = needsReader ? cancelOnInterrupt(terminal) : nil
+                defer { interrupts?.remove() }
                 do { return try await operation(terminal) } catch {
                     throw CLIFailure((error as? MPOSError)?.message ?? "\(error)")
                 }
             }
         }
         try PaymentOutput.finish(result, json: options.json, receipt: receipt)
+    }
+
+    /// Turns the first Ctrl-C into `terminal.cancel()`, saying on standard error what came
+    /// of it.
+    static func cancelOnInterrupt(_ terminal: PaymentTerminal) -> InterruptToCancel {
+        InterruptToCancel {
+            Task {
+                CLIOutput.error("cancelling (Ctrl-C again to quit at once)")
+                if await !terminal.cancel() {
+                    CLIOutput.error("the reader cannot cancel at this step; Ctrl-C again to quit at once")
+                }
+            }
+        }
     }
 
     /// The transaction id given with --transaction.

@@ -11,7 +11,7 @@ struct ReaderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reader",
         abstract: "Run the reader emulator, or talk to a reader.",
-        subcommands: [ReaderEmulateCommand.self, ReaderInfoCommand.self]
+        subcommands: [ReaderEmulateCommand.self, ReaderInfoCommand.self, ReaderDiscoverCommand.self]
     )
 }
 
@@ -21,14 +21,18 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         commandName: "emulate",
         abstract: "Serve a simulated card reader over TCP on 127.0.0.1.",
         discussion: """
-            Prints 'listening on 127.0.0.1:PORT' as its first line, then serves ReaderLink clients \
-            until SIGINT (Ctrl-C) or SIGTERM. The test cards and scenario amounts are in \
-            docs/test-cards.md.
+            Prints 'listening on 127.0.0.1:PORT' as its first line and 'discovery on \
+            127.0.0.1:UDPPORT' as its second (it answers `mpos reader discover` probes there, \
+            docs/reader-protocol.md §9; when that port is taken it says so on standard error and \
+            serves without discovery), then serves ReaderLink clients until SIGINT (Ctrl-C) or \
+            SIGTERM. The test cards and scenario amounts are in docs/test-cards.md.
             """
     )
 
     @Option(help: "The TCP port; 0 picks a free one.")
     var port: Int = 0
+
+    @OptionGroup var discovery: DiscoveryOptions
 
     @Option(help: "The shared secret, 64 hex characters (default: the sandbox reader's published secret).")
     var secret: String = SimulatedReaderConfiguration.sandboxSecretHex
@@ -54,6 +58,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             throw ValidationError("--entry must be chip, contactless or magstripe")
         }
         var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
+        try discovery.apply(to: &configuration)
         configuration.cardID = card
         configuration.entryMode = entryMode
         configuration.humanDelay = .milliseconds(max(0, delayMs))
@@ -67,6 +72,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             throw CLIFailure("cannot listen on 127.0.0.1:\(port): \(error)")
         }
         CLIOutput.line("listening on 127.0.0.1:\(server.port)")
+        let responder = await announce(reader, tcpPort: server.port)
         let accepting = Task {
             for await client in server.connections {
                 Task { await reader.serve(client) }
@@ -74,8 +80,45 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         }
         let signal = await signals.wait()
         CLIOutput.error("received \(signal), shutting down")
+        await responder?.close()
         await server.close()
         accepting.cancel()
+    }
+
+    /// Answers discovery probes on --discovery-port, or says why it cannot.
+    private func announce(_ reader: SimulatedReader, tcpPort: Int) async -> ReaderDiscoveryResponder? {
+        do {
+            let responder = try await ReaderDiscoveryResponder.bind(
+                host: "127.0.0.1", port: discovery.discoveryPort, announcement: reader.announcement, tcpPort: tcpPort)
+            CLIOutput.line("discovery on 127.0.0.1:\(responder.port)")
+            return responder
+        } catch {
+            CLIOutput.error("discovery unavailable (\(error)); serving without it")
+            return nil
+        }
+    }
+}
+
+/// What `mpos reader emulate` announces to discovery, and where it listens for probes.
+struct DiscoveryOptions: ParsableArguments {
+    @Option(help: "The UDP port that answers discovery probes; 0 picks a free one.")
+    var discoveryPort = DiscoveryDatagram.defaultPort
+
+    @Option(help: "The name the reader announces to discovery.")
+    var name = "Sandbox reader"
+
+    @Option(help: "The serial number the reader reports.")
+    var serial = "MPSIM-000001"
+
+    /// Sets the name and serial number, or fails naming the option that does not fit a
+    /// discovery reply (1 to 64 bytes).
+    func apply(to configuration: inout SimulatedReaderConfiguration) throws {
+        for (option, value) in [("--name", name), ("--serial", serial)]
+        where value.isEmpty || value.utf8.count > DiscoveryDatagram.maximumFieldLength {
+            throw CLIFailure("\(option) must be 1 to \(DiscoveryDatagram.maximumFieldLength) bytes")
+        }
+        configuration.name = name
+        configuration.serialNumber = serial
     }
 }
 
