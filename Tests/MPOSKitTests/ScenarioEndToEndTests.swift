@@ -168,8 +168,10 @@ import Testing
             })
         #expect(result.status == .failed)
         #expect(result.error == .readerLinkFailed)
-        // A silent interval, then the ping's whole timeout.
-        #expect(clock.now.offset >= .seconds(25), "ended by the keep-alive's timeout, not before")
+        // Ended by a timeout, never before one could fire: the keep-alive's (a silent 15 s,
+        // then the ping's 10 s) or, when the silence began while a request was still waiting
+        // for its answer (it happens on a busy machine), that request's own 10 s.
+        #expect(clock.now.offset >= .seconds(10), "ended by a link timeout, not before")
         try await Self.expectNothingCharged(result, sandbox: sandbox, terminal: terminal)
         try await sandbox.close(terminal)
     }
