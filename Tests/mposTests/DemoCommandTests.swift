@@ -16,6 +16,8 @@ struct DemoCommandTests {
         #expect(run.status == 0, "stderr: \(run.err)")
         #expect(run.out.contains("APPROVED"))
         #expect(run.out.contains("PIN VERIFIED"))
+        // The order's lines and their tax are on the receipt.
+        #expect(run.out.contains("2 x Cappuccino") && run.out.contains("Tax 7 %") && run.out.contains("Tax 19 %"))
         #expect(run.out.contains("REFUND"))
         for pan in Self.testPANs { #expect(!run.out.contains(pan) && !run.err.contains(pan)) }
     }

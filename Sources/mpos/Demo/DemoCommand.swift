@@ -67,7 +67,14 @@ struct DemoCommand: AsyncParsableCommand {
             try await terminal.connectReader(transport: link, secret: secret)
 
             CLIOutput.line("\nSALE 12.34 EUR")
-            let sale = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur, statementDescriptor: "MPOS Demo"))
+            // A café order: its lines and their tax print on the receipt.
+            let order = Basket(items: [
+                BasketItem(name: "Cappuccino", quantity: 2, unitPrice: 3_90, taxBasisPoints: 700),
+                BasketItem(name: "Cheesecake", quantity: 1, unitPrice: 4_54, taxBasisPoints: 1_900),
+            ])
+            let sale = try await terminal.sale(PaymentParameters(
+                amount: 12_34, currency: .eur, statementDescriptor: "MPOS Demo", statementDescriptorSuffix: "Table 4",
+                basket: order))
             CLIOutput.line("result    \(sale.status.rawValue.uppercased())" + (sale.transactionID.map { "  \($0.rawValue)" } ?? ""))
             CLIOutput.line("\n" + sale.customerReceipt + "\n")
 
