@@ -43,20 +43,24 @@ public enum SQLiteTimestamp {
 
         /// `yyyy-MM-dd`.
         func appendDate(to bytes: inout [UInt8]) {
-            SQLiteTimestamp.appendDigits(year, width: 4, to: &bytes)
-            bytes.append(UInt8(ascii: "-"))
-            SQLiteTimestamp.appendDigits(month, width: 2, to: &bytes)
-            bytes.append(UInt8(ascii: "-"))
-            SQLiteTimestamp.appendDigits(day, width: 2, to: &bytes)
+            Self.append((year, 4), (month, 2), (day, 2), separatedBy: UInt8(ascii: "-"), to: &bytes)
         }
 
         /// `HH:mm:ss`.
         func appendTime(to bytes: inout [UInt8]) {
-            SQLiteTimestamp.appendDigits(hour, width: 2, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            SQLiteTimestamp.appendDigits(minute, width: 2, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            SQLiteTimestamp.appendDigits(second, width: 2, to: &bytes)
+            Self.append((hour, 2), (minute, 2), (second, 2), separatedBy: UInt8(ascii: ":"), to: &bytes)
+        }
+
+        /// Three zero-padded fields (value, width) with a separator between them.
+        private static func append(
+            _ a: (Int64, Int), _ b: (Int64, Int), _ c: (Int64, Int), separatedBy separator: UInt8,
+            to bytes: inout [UInt8]
+        ) {
+            SQLiteTimestamp.appendDigits(a.0, width: a.1, to: &bytes)
+            bytes.append(separator)
+            SQLiteTimestamp.appendDigits(b.0, width: b.1, to: &bytes)
+            bytes.append(separator)
+            SQLiteTimestamp.appendDigits(c.0, width: c.1, to: &bytes)
         }
     }
 
