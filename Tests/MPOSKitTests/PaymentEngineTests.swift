@@ -53,6 +53,32 @@ struct PaymentEngineTests {
         for case .journal(let entry) in effects { #expect(entry.maskedPAN == "411111******1111") }
     }
 
+    @Test func onlyTheFirstRecordAndTheOutcomeMustBeSynced() {
+        var engine = Self.engine()
+        var effects = engine.handle(.start)
+        effects += engine.handle(.reader(Self.authorization))
+        effects += engine.handle(.gatewayAnswered(.transaction(Self.approved())))
+        effects += engine.handle(.reader(Self.outcome(.tc)))
+        #expect(Self.finished(effects)?.status == .approved)
+        var writes: [(JournalEntry.State, Bool)] = []
+        for case .journal(let entry) in effects { writes.append((entry.state, entry.mustBeDurable)) }
+        #expect(writes.map(\.0) == [.created, .authorizing, .approved, .finished])
+        #expect(writes.map(\.1) == [true, false, false, true])
+    }
+
+    @Test func anOutcomeIsSyncedEvenWhenTheAttemptStaysUnfinished() {
+        var engine = Self.engine()
+        _ = engine.handle(.start)
+        _ = engine.handle(.reader(Self.authorization))
+        _ = engine.handle(.gatewayUnreachable)
+        var effects: [PaymentEngine.Effect] = []
+        for _ in 0..<PaymentEngine.maximumLookups { effects += engine.handle(.lookedUp(.unreachable)) }
+        effects += engine.handle(.reader(Self.outcome(.aac, .cardCancelled)))
+        let outcomes = effects.compactMap { if case .journal(let entry) = $0, entry.outcome != nil { entry } else { nil } }
+        #expect(!outcomes.isEmpty)
+        #expect(outcomes.allSatisfy { $0.state == .authorizing && $0.mustBeDurable })
+    }
+
     @Test func aLostAnswerIsLookedUpAndNeverResentWhenFound() {
         var engine = Self.engine()
         _ = engine.handle(.start)
