@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
         .library(name: "SandboxGateway", targets: ["SandboxGateway"]),
         .library(name: "MPOSKit", targets: ["MPOSKit"]),
+        .library(name: "MPOSKitNIO", targets: ["MPOSKitNIO"]),
         .library(name: "MPOSTestSupport", targets: ["MPOSTestSupport"]),
         .executable(name: "mpos", targets: ["mpos"]),
     ],
@@ -97,13 +98,24 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // MPOSKit's gateway transport over SwiftNIO (HTTP/1.1, keep-alive), for apps on Linux;
+        // apart from MPOSKit so that an iOS app, which keeps URLSession, links no NIO.
+        .target(
+            name: "MPOSKitNIO",
+            dependencies: [
+                "MPOSKit", "GatewayAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Test support for apps and for our own tests: a manual clock for timeouts.
         .target(name: "MPOSTestSupport"),
         // The command-line tool.
         .executableTarget(
             name: "mpos",
             dependencies: [
-                "MPOSKit", "GatewayAPI", "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
+                "MPOSKit", "MPOSKitNIO", "GatewayAPI", "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -112,7 +124,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "SandboxGateway", "SandboxCards", "ReaderSimulator",
-                "MPOSKit",
+                "MPOSKit", "MPOSKitNIO",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks"
@@ -150,9 +162,11 @@ let package = Package(
         .testTarget(
             name: "MPOSKitTests",
             dependencies: [
-                "MPOSKit", "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator",
+                "MPOSKit", "MPOSKitNIO", "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator",
                 "SandboxCards", "SandboxGateway", "MPOSTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "mposTests", dependencies: ["mpos", "EMV"]),

@@ -1,6 +1,7 @@
 import Foundation
 import MPOSCore
 import MPOSKit
+import MPOSKitNIO
 import ReaderLink
 import ReaderLinkTCP
 import ReaderSimulator
@@ -10,54 +11,69 @@ import SandboxGateway
 /// durable journal write, the reader transaction over loopback TCP (simulated reader, no
 /// human delays, Visa credit with online PIN), the gateway's authorization over loopback
 /// HTTP with the issuer's ARQC check, the reader's completion (TC) and the journal's outcome.
+///
+/// The terminal reaches the gateway over SwiftNIO (`MPOSKitNIO`), as an app on Linux does.
+/// `sale.e2e.urlsession.latency` is the same sale over the SDK's default transport
+/// (`URLSession`, libcurl on Linux), for comparison in the same run.
 func saleBenchmarks() -> [AsyncBenchmark] {
     [
         AsyncBenchmark(name: "sale.e2e.latency") {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "mpos-bench-sale-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let gateway = try await SandboxGateway.start(SandboxGatewayConfiguration(
-                port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path,
-                passwordHashRounds: 10_000, logLevel: .critical))
-            guard let credentials = gateway.credentials else { throw BenchmarkFailure("no sandbox credentials") }
-
-            let secret = try SharedSecret(hex: SimulatedReaderConfiguration.sandboxSecretHex)
-            var readerConfiguration = SimulatedReaderConfiguration(secret: secret)
-            // On external power: hundreds of sales must not drain it to the refusal threshold.
-            readerConfiguration.battery = Battery(percentage: 100, isCharging: true, drainPerTransaction: 0)
-            let reader = SimulatedReader(configuration: readerConfiguration)
-            let server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
-            let connections = server.connections
-            let serving = Task { for await link in connections { Task { await reader.serve(link) } } }
-
-            let terminal = try PaymentTerminal(
-                environment: gateway.baseURL,
-                credentials: .login(user: credentials.user, password: credentials.password),
-                journalPath: directory.appendingPathComponent("journal.sqlite").path)
-            try await terminal.login()
-            try await terminal.connectReader(
-                transport: try await TCPTransport.connect(host: "127.0.0.1", port: server.port), secret: secret)
-
-            var amount: Int64 = 100  // 1.00 EUR upwards: small sales stay within the card's credit limit
-            let samples = try await sampleLatencies(warmUp: 20, count: 300) {
-                // Distinct amounts that trigger no sandbox scenario.
-                amount += 1
-                if (amount % 1000) >= 120 && (amount % 1000) <= 140 { amount += 21 }
-                let result = try await terminal.sale(
-                    PaymentParameters(amount: amount, currency: .eur, duplicateCheck: false))
-                guard result.status == .approved else {
-                    throw BenchmarkFailure("sale of \(amount) was \(result.status.rawValue)")
-                }
-            }
-            emitLatency(name: "sale.e2e.latency", unit: "ms", nanoseconds: samples)
-
-            await terminal.disconnect()
-            await server.close()
-            serving.cancel()
-            await gateway.shutdown()
-        }
+            let transport = NIOGatewayTransport()
+            try await measureSales(name: "sale.e2e.latency", transport: transport)
+            await transport.shutdown()
+        },
+        AsyncBenchmark(name: "sale.e2e.urlsession.latency") {
+            try await measureSales(name: "sale.e2e.urlsession.latency", transport: URLSessionGatewayTransport())
+        },
     ]
+}
+
+/// Starts a sandbox gateway and a simulated reader, then times 300 sales (after 20 to warm
+/// up) through a terminal that reaches the gateway over `transport`.
+private func measureSales(name: String, transport: any GatewayTransport) async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "mpos-bench-sale-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let gateway = try await SandboxGateway.start(SandboxGatewayConfiguration(
+        port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path,
+        passwordHashRounds: 10_000, logLevel: .critical))
+    guard let credentials = gateway.credentials else { throw BenchmarkFailure("no sandbox credentials") }
+
+    let secret = try SharedSecret(hex: SimulatedReaderConfiguration.sandboxSecretHex)
+    var readerConfiguration = SimulatedReaderConfiguration(secret: secret)
+    // On external power: hundreds of sales must not drain it to the refusal threshold.
+    readerConfiguration.battery = Battery(percentage: 100, isCharging: true, drainPerTransaction: 0)
+    let reader = SimulatedReader(configuration: readerConfiguration)
+    let server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
+    let connections = server.connections
+    let serving = Task { for await link in connections { Task { await reader.serve(link) } } }
+
+    let terminal = try PaymentTerminal(
+        environment: gateway.baseURL,
+        credentials: .login(user: credentials.user, password: credentials.password),
+        journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: transport)
+    try await terminal.login()
+    try await terminal.connectReader(
+        transport: try await TCPTransport.connect(host: "127.0.0.1", port: server.port), secret: secret)
+
+    var amount: Int64 = 100  // 1.00 EUR upwards: small sales stay within the card's credit limit
+    let samples = try await sampleLatencies(warmUp: 20, count: 300) {
+        // Distinct amounts that trigger no sandbox scenario.
+        amount += 1
+        if (amount % 1000) >= 120 && (amount % 1000) <= 140 { amount += 21 }
+        let result = try await terminal.sale(
+            PaymentParameters(amount: amount, currency: .eur, duplicateCheck: false))
+        guard result.status == .approved else {
+            throw BenchmarkFailure("sale of \(amount) was \(result.status.rawValue)")
+        }
+    }
+    emitLatency(name: name, unit: "ms", nanoseconds: samples)
+
+    await terminal.disconnect()
+    await server.close()
+    serving.cancel()
+    await gateway.shutdown()
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {

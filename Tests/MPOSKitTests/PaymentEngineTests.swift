@@ -53,6 +53,19 @@ struct PaymentEngineTests {
         for case .journal(let entry) in effects { #expect(entry.maskedPAN == "411111******1111") }
     }
 
+    @Test func onlyTheFirstRecordAndTheOutcomeMustBeSynced() {
+        var engine = Self.engine()
+        var effects = engine.handle(.start)
+        effects += engine.handle(.reader(Self.authorization))
+        effects += engine.handle(.gatewayAnswered(.transaction(Self.approved())))
+        effects += engine.handle(.reader(Self.outcome(.tc)))
+        #expect(Self.finished(effects)?.status == .approved)
+        var writes: [(JournalEntry.State, Bool)] = []
+        for case .journal(let entry) in effects { writes.append((entry.state, entry.mustBeDurable)) }
+        #expect(writes.map(\.0) == [.created, .authorizing, .approved, .finished])
+        #expect(writes.map(\.1) == [true, false, false, true])
+    }
+
     @Test func aLostAnswerIsLookedUpAndNeverResentWhenFound() {
         var engine = Self.engine()
         _ = engine.handle(.start)
@@ -132,7 +145,8 @@ struct PaymentEngineTests {
         #expect(last.contains { if case .sendToReader(.hostResponse(let host)) = $0 { !host.approved } else { false } })
         let effects = engine.handle(.reader(Self.outcome(.aac, .cardCancelled)))
         #expect(Self.finished(effects)?.status == .failed)
-        for case .journal(let entry) in effects { #expect(entry.state == .authorizing) }
+        // Unfinished, but an outcome: synced before the result returns.
+        for case .journal(let entry) in effects { #expect(entry.state == .authorizing && entry.mustBeDurable) }
         #expect(engine.entry.state == .authorizing)
     }
 

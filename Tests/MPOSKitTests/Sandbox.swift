@@ -1,6 +1,7 @@
 import Foundation
 import GatewayAPI
 import MPOSCore
+import MPOSKitNIO
 import ReaderLink
 import ReaderLinkTCP
 import ReaderSimulator
@@ -48,9 +49,10 @@ final class Sandbox: Sendable {
     }
 
     /// A terminal logged in with the bootstrap credentials and, unless told otherwise,
-    /// connected to the reader over TCP.
+    /// connected to the reader over TCP. Its gateway transport is the SwiftNIO one, as in an
+    /// app on Linux; ``URLSessionEndToEndTests`` covers the SDK's default.
     func terminal(
-        transport: any GatewayTransport = URLSessionGatewayTransport(), clock: any Clock<Duration> = ContinuousClock(),
+        transport: any GatewayTransport = NIOGatewayTransport(), clock: any Clock<Duration> = ContinuousClock(),
         connect: Bool = true
     ) async throws -> PaymentTerminal {
         let terminal = try PaymentTerminal(
@@ -112,8 +114,11 @@ final class Sandbox: Sendable {
 /// A gateway transport that drops the answer to chosen requests after they reached the
 /// gateway, as a lost connection would.
 final class DroppingTransport: GatewayTransport {
-    private let base = URLSessionGatewayTransport()
+    private let base: any GatewayTransport
     private let state = Locked(State())
+
+    /// - Parameter base: the transport that really sends.
+    init(base: any GatewayTransport = NIOGatewayTransport()) { self.base = base }
 
     struct State {
         var dropAnswersTo: [String: Int] = [:]
@@ -170,7 +175,7 @@ final class Locked<Value>: @unchecked Sendable {
 /// A gateway transport that runs `hook` when the answer to `path` arrives, before handing
 /// it over (to cut the reader link, or to cancel, at that exact moment).
 final class HookTransport: GatewayTransport {
-    private let base = URLSessionGatewayTransport()
+    private let base: any GatewayTransport = NIOGatewayTransport()
     private let path: String
     private let hook: @Sendable () async -> Void
 

@@ -1,13 +1,17 @@
 import Foundation
 import GRDB
 import MPOSCore
+import Synchronization
 
 /// One journaled attempt: enough to finish it after a crash, never card data beyond the
 /// masked PAN (first 6 / last 4).
 struct JournalEntry: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
     /// Where an attempt stands.
     enum State: String, Sendable, Hashable, Codable, DatabaseValueConvertible {
-        /// Written before any request left the device; nothing was sent to the gateway yet.
+        /// Written, and synced, when the attempt starts, before its gateway request can leave.
+        /// The updates up to the outcome are not synced (see ``JournalEntry/mustBeDurable``),
+        /// so after a crash an entry may still say `created` although its request reached the
+        /// gateway: recovery asks the gateway about it as about `authorizing`.
         case created
         /// The gateway request may have left: its outcome is known only to the gateway.
         case authorizing
@@ -44,13 +48,23 @@ struct JournalEntry: Sendable, Hashable, Codable, FetchableRecord, PersistableRe
     /// The idempotency key of the reversal of this attempt: derived, so a retry after a
     /// restart reuses it.
     var reversalKey: IdempotencyKey { IdempotencyKey(rawValue: String((key + "-rev").prefix(64)))! }
+
+    /// Whether this write must reach the disk (an fsync) before the operation goes on: the
+    /// attempt's first record, which recovery needs before any gateway request may leave, and
+    /// every record of an outcome, which must outlive a crash once the app is told. The
+    /// states in between only save recovery a lookup: SQLite orders them in its log, and the
+    /// next synced write makes them durable too.
+    var mustBeDurable: Bool { state == .created || outcome != nil || state == .finished }
 }
 
-/// The durable record of payment attempts: a SQLite file in WAL mode with
-/// `synchronous=FULL`, so an entry the engine wrote survives a crash before the request
-/// that follows it leaves the device.
+/// The durable record of payment attempts: a SQLite file in WAL mode. Writes that must
+/// survive a power loss commit with `synchronous=FULL` (an fsync of the log): an attempt is on
+/// disk before its gateway request leaves the device, and its outcome before the app hears
+/// of it. The updates in between commit with `NORMAL`, ordered in the log without a sync.
 final class PaymentJournal: Sendable {
     private let queue: DatabaseQueue
+    /// The queued writes in flight and those that failed.
+    private let queued = Mutex(QueuedWrites())
 
     /// Opens (creating if needed) the journal at `path`.
     init(path: String) throws(MPOSError) {
@@ -91,11 +105,95 @@ final class PaymentJournal: Sendable {
         }
     }
 
-    /// Inserts or replaces `entry`, durably.
+    /// Inserts or replaces `entry`, durably, and returns when it is on disk.
     func write(_ entry: JournalEntry) throws(MPOSError) {
-        do { try queue.write { db in try entry.save(db) } } catch {
-            throw MPOSError.journalFailed.withMessage("The payment journal could not be written: \(Self.describe(error)).")
+        do { try queue.writeWithoutTransaction { db in try Self.save(entry, durable: true, in: db) } } catch {
+            throw Self.writeFailure(error)
         }
+    }
+
+    /// Queues the write of `entry` and returns at once, so that the caller goes on (talking to
+    /// the reader) while SQLite writes and syncs on the journal's own queue. Writes run in the
+    /// order they were queued, ``write(_:)``'s included (it waits for the queue first).
+    ///
+    /// - Parameter durable: whether the commit is synced to disk (`synchronous=FULL`) or only
+    ///   ordered in the write-ahead log (`NORMAL`: it survives the app's crash, and the next
+    ///   durable write carries it to disk). ``settleDurable()`` waits for the durable ones.
+    func enqueue(_ entry: JournalEntry, durable: Bool) {
+        if durable { queued.withLock { $0.durableQueued() } }
+        queue.asyncWriteWithoutTransaction { [self] db in
+            var failure: QueuedWriteFailure?
+            do { try Self.save(entry, durable: durable, in: db) } catch {
+                failure = QueuedWriteFailure(entry: entry, durable: durable, error: Self.writeFailure(error))
+            }
+            let waiters = queued.withLock { $0.finished(durable: durable, failure: failure) }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Waits until every queued durable write is on disk (or failed) and returns the queued
+    /// writes that failed since the last call, in order. Returns at once when no durable
+    /// write is pending, as is usual by the time a sale goes online.
+    func settleDurable() async -> [QueuedWriteFailure] {
+        let done = queued.withLock { $0.pendingDurable == 0 }
+        if !done {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = queued.withLock { state -> Bool in
+                    guard state.pendingDurable > 0 else { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+        return queued.withLock { $0.takeFailures() }
+    }
+
+    /// A queued write that failed.
+    struct QueuedWriteFailure: Sendable {
+        var entry: JournalEntry
+        var durable: Bool
+        var error: MPOSError
+    }
+
+    /// The bookkeeping of queued writes: how many durable ones are still on their way, who
+    /// waits for them, and which writes failed.
+    struct QueuedWrites {
+        private(set) var pendingDurable = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        private var failures: [QueuedWriteFailure] = []
+
+        mutating func durableQueued() { pendingDurable += 1 }
+
+        /// Records a finished write; returns the waiters to resume when no durable write is
+        /// pending any more.
+        mutating func finished(durable: Bool, failure: QueuedWriteFailure?) -> [CheckedContinuation<Void, Never>] {
+            if let failure { failures.append(failure) }
+            guard durable else { return [] }
+            pendingDurable -= 1
+            guard pendingDurable == 0 else { return [] }
+            defer { waiters = [] }
+            return waiters
+        }
+
+        mutating func takeFailures() -> [QueuedWriteFailure] {
+            defer { failures = [] }
+            return failures
+        }
+    }
+
+    private static func save(_ entry: JournalEntry, durable: Bool, in db: Database) throws {
+        // Set per write: the connection keeps the last value, and a durable write must never
+        // run with the relaxed one.
+        try db.execute(sql: durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+        try db.inTransaction {
+            try entry.save(db)
+            return .commit
+        }
+    }
+
+    private static func writeFailure(_ error: any Error) -> MPOSError {
+        MPOSError.journalFailed.withMessage("The payment journal could not be written: \(describe(error)).")
     }
 
     /// The entry with `key`, if any.

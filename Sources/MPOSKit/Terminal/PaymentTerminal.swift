@@ -310,11 +310,9 @@ public actor PaymentTerminal {
         for var entry in try journal.unfinished() {
             var done = false
             switch entry.state {
-            case .created:
-                // Nothing left the device.
-                entry.outcome = PaymentStatus.failed.rawValue
-                done = true
-            case .authorizing:
+            case .created, .authorizing:
+                // A `created` entry's request may have left too: its later states are not
+                // synced (see `JournalEntry.mustBeDurable`). The gateway knows.
                 switch await client.lookup(IdempotencyKey(rawValue: entry.key) ?? IdempotencyKey()) {
                 case .found(.transaction(let transaction)):
                     entry.gatewayTransactionID = transaction.id.rawValue
@@ -361,19 +359,16 @@ public actor PaymentTerminal {
         switch effect {
         case .journal(var entry):
             entry.updatedAt = Date()
-            do {
-                try journal.write(entry)
-            } catch {
-                // Before the gateway request the entry is the promise that makes recovery
-                // possible: without it nothing may leave. Later writes only record what the
-                // gateway already knows, so the payment goes on (and is looked up by key).
-                guard entry.gatewayTransactionID == nil, entry.outcome == nil else { return nil }
-                if entry.state == .authorizing, let id = entry.readerTransactionID {
-                    _ = try? await connection.request(.hostResponse(HostResponse(
-                        transactionID: id, approved: false, authorizationResponseCode: "")))
-                }
-                throw error
+            guard entry.outcome != nil else {
+                // Queued: the reader exchange goes on while SQLite syncs. The attempt's first
+                // record is on disk before the gateway request leaves (see `settleJournal`).
+                journal.enqueue(entry, durable: entry.mustBeDurable)
+                return nil
             }
+            // An outcome: written and synced now (after what is queued), before the app hears
+            // of it. If it fails the payment still goes on: the gateway knows the outcome, and
+            // the attempt is looked up by key at the next start.
+            try? journal.write(entry)
         case .sendToReader(let message):
             do {
                 _ = try await connection.request(message)
@@ -387,6 +382,7 @@ public actor PaymentTerminal {
                 }
             }
         case .authorize(let request, let key):
+            try await settleJournal(key, connection: connection)
             do {
                 let answer: GatewayAnswer
                 if engine?.kind == .sepa {
@@ -430,6 +426,21 @@ public actor PaymentTerminal {
             return result
         }
         return nil
+    }
+
+    /// Waits until the attempt's first record is on disk before its gateway request leaves
+    /// (usually it is: it was queued when the reader started). Without it nothing may leave:
+    /// the card is told to decline (it then completes with a refusal) and the operation fails
+    /// with the journal's error. The unsynced updates since only save recovery a lookup, so
+    /// their failure does not stop the payment.
+    private func settleJournal(_ key: IdempotencyKey, connection: ReaderConnection) async throws(MPOSError) {
+        let failures = await journal.settleDurable()
+        guard let failure = failures.first(where: { $0.entry.key == key.rawValue && $0.durable }) else { return }
+        if let id = failure.entry.readerTransactionID {
+            _ = try? await connection.request(.hostResponse(HostResponse(
+                transactionID: id, approved: false, authorizationResponseCode: "")))
+        }
+        throw failure.error
     }
 
     /// Reverses idempotently; true once the gateway confirmed (or the transaction can no

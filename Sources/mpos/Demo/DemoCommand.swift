@@ -3,6 +3,7 @@ import Foundation
 import GatewayAPI
 import MPOSCore
 import MPOSKit
+import MPOSKitNIO
 import ReaderLink
 import ReaderLinkTCP
 import ReaderSimulator
@@ -50,7 +51,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         let terminal = try PaymentTerminal(
             environment: gateway.baseURL, credentials: .login(user: credentials.user, password: credentials.password),
-            journalPath: directory.appendingPathComponent("journal.sqlite").path)
+            journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: NIOGatewayTransport())
         // Printed as they happen: the terminal calls the handler before the sale goes on.
         await terminal.addEventHandler { event in
             if let line = Self.describe(event) { CLIOutput.line("  · \(line)") }

@@ -1,6 +1,7 @@
 import Foundation
 import MPOSCore
 import MPOSKit
+import MPOSKitNIO
 import ReaderLink
 import ReaderLinkTCP
 import ReaderSimulator
@@ -108,7 +109,7 @@ final class TerminalSession {
         do {
             terminal = try PaymentTerminal(
                 environment: url, credentials: credentials,
-                journalPath: directory.appendingPathComponent("journal.sqlite").path)
+                journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: NIOGatewayTransport())
         } catch {
             await embeddedGateway?.shutdown()
             try? FileManager.default.removeItem(at: directory)
