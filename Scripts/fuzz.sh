@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds and runs a libFuzzer target.
 #
-#   Scripts/fuzz.sh tlv|frame [SECONDS] [extra libFuzzer flags…]
+#   Scripts/fuzz.sh tlv|frame|discovery [SECONDS] [extra libFuzzer flags…]
 #
-#   tlv    the EMV BER-TLV decoder and value decoders (module EMV)
-#   frame  the ReaderLink streaming frame decoder, reassembly and message codec (module
-#          ReaderLink, linked with its dependencies EMV, MPOSCore and swift-crypto)
+#   tlv        the EMV BER-TLV decoder and value decoders (module EMV)
+#   frame      the ReaderLink streaming frame decoder, reassembly and message codec (module
+#              ReaderLink, linked with its dependencies EMV, MPOSCore and swift-crypto)
+#   discovery  the UDP discovery datagram codec, decoded, re-encoded and decoded again (module
+#              ReaderLink, linked as for frame)
 #
 # SwiftPM cannot link a fuzz executable, so the module's objects are built with the fuzzer and
 # address sanitizers in their own scratch folder (.build-fuzz), then linked here with the
@@ -21,11 +23,12 @@ seconds=${2:-60}
 shift $(( $# > 2 ? 2 : $# ))
 case "$target" in
   tlv) module=EMV; entry=Fuzz/TLV/Entry.swift; deps=() ;;
-  frame)
-    module=ReaderLink; entry=Fuzz/Frame/Entry.swift
+  frame | discovery)
+    module=ReaderLink
+    if [ "$target" = frame ]; then entry=Fuzz/Frame/Entry.swift; else entry=Fuzz/Discovery/Entry.swift; fi
     deps=(EMV MPOSCore Crypto CryptoBoringWrapper CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims)
     ;;
-  *) echo "unknown fuzz target: $target (known: tlv, frame)" >&2; exit 2 ;;
+  *) echo "unknown fuzz target: $target (known: tlv, frame, discovery)" >&2; exit 2 ;;
 esac
 
 scratch=.build-fuzz
