@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Builds and runs a libFuzzer target.
 #
-#   Scripts/fuzz.sh tlv|frame [SECONDS] [extra libFuzzer flags…]
+#   Scripts/fuzz.sh tlv|frame|discovery|issuer [SECONDS] [extra libFuzzer flags…]
 #
-#   tlv    the EMV BER-TLV decoder and value decoders (module EMV)
-#   frame  the ReaderLink streaming frame decoder, reassembly and message codec (module
-#          ReaderLink, linked with its dependencies EMV, MPOSCore and swift-crypto)
+#   tlv        the EMV BER-TLV decoder and value decoders (module EMV)
+#   frame      the ReaderLink streaming frame decoder, reassembly and message codec (module
+#              ReaderLink, linked with its dependencies EMV, MPOSCore and swift-crypto)
+#   discovery  the UDP discovery datagram codec, decoded, re-encoded and decoded again (module
+#              ReaderLink, linked as for frame)
+#   issuer     the sandbox issuer's verification of an authorization request, the card data
+#              envelope and KSN parsing (module SandboxCards, linked with EMV, MPOSCore,
+#              CardCrypto and swift-crypto)
 #
 # SwiftPM cannot link a fuzz executable, so the module's objects are built with the fuzzer and
 # address sanitizers in their own scratch folder (.build-fuzz), then linked here with the
@@ -21,11 +26,17 @@ seconds=${2:-60}
 shift $(( $# > 2 ? 2 : $# ))
 case "$target" in
   tlv) module=EMV; entry=Fuzz/TLV/Entry.swift; deps=() ;;
-  frame)
-    module=ReaderLink; entry=Fuzz/Frame/Entry.swift
+  frame | discovery)
+    module=ReaderLink
+    if [ "$target" = frame ]; then entry=Fuzz/Frame/Entry.swift; else entry=Fuzz/Discovery/Entry.swift; fi
     deps=(EMV MPOSCore Crypto CryptoBoringWrapper CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims)
     ;;
-  *) echo "unknown fuzz target: $target (known: tlv, frame)" >&2; exit 2 ;;
+  issuer)
+    module=SandboxCards; entry=Fuzz/Issuer/Entry.swift
+    deps=(EMV MPOSCore CardCrypto Crypto CryptoExtras _CryptoExtras SwiftASN1 CryptoBoringWrapper CCryptoBoringSSL
+      CCryptoBoringSSLShims CXKCP CXKCPShims)
+    ;;
+  *) echo "unknown fuzz target: $target (known: tlv, frame, discovery, issuer)" >&2; exit 2 ;;
 esac
 
 scratch=.build-fuzz

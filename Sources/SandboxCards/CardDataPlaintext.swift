@@ -78,13 +78,16 @@ public struct CardDataPlaintext: Sendable, Hashable, CustomStringConvertible, Cu
             throw SandboxIssuerError(
                 .malformedCardData, "card data has no valid expiry (5F24)", maskedPAN: pan.masked)
         }
-        let psn = tree[0x5F34]
-        if let psn, psn.count != 1 || psn.first! >> 4 > 9 || psn.first! & 0x0F > 9 {
-            throw SandboxIssuerError(.malformedCardData, "5F34 is not one BCD byte", maskedPAN: pan.masked)
+        var panSequenceNumber: UInt8?
+        if let psn = tree[0x5F34] {
+            guard psn.count == 1, let byte = psn.first, byte >> 4 <= 9, byte & 0x0F <= 9 else {
+                throw SandboxIssuerError(.malformedCardData, "5F34 is not one BCD byte", maskedPAN: pan.masked)
+            }
+            panSequenceNumber = byte
         }
         self.pan = pan
         self.expiry = Hex.encode(date.prefix(2))
-        self.panSequenceNumber = psn?.first
+        self.panSequenceNumber = panSequenceNumber
         self.track2Equivalent = tree[0x57].map(Array.init)
         self.cardholderName = tree[0x5F20].map { String(decoding: $0, as: UTF8.self) }
     }

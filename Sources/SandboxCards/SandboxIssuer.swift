@@ -27,7 +27,8 @@ public struct SandboxIssuer: Sendable {
     ///
     /// Steps: decode the KSN; open the envelope with ``SandboxKeys/bdk``; decode the
     /// ``CardDataPlaintext``; find the card by PAN; check the clear EMV data agrees with it (5F34
-    /// and any 5A, expiry, `maskedPAN` first 6 / last 4); derive the session key from the ICC
+    /// and any 5A, expiry, `maskedPAN` first 6 / last 4); decode any 9F02 and 5F2A, which the
+    /// decision compares with the request (n 12 and n 3); derive the session key from the ICC
     /// master key and the ATC (9F36); verify 9F26 over ``CryptogramInput/init(tree:)``. A request
     /// without 9F26 is accepted only as a swipe: the card data must carry Track 2 and the card
     /// a stripe.
@@ -84,6 +85,13 @@ public struct SandboxIssuer: Sendable {
             throw SandboxIssuerError(
                 .cardDataMismatch, "the masked PAN differs from the card data", maskedPAN: masked)
         }
+        // The decision compares these with the request; a malformed one is refused, not skipped.
+        let amount = try SandboxIssuer.value(0x9F02, in: tree, maskedPAN: masked) { (value) throws(EMVValueError) in
+            try EMVAmount(numeric: value).minorUnits
+        }
+        let currencyCode = try SandboxIssuer.value(0x5F2A, in: tree, maskedPAN: masked) { (value) throws(EMVValueError) in
+            try CurrencyCode(value).numericCode
+        }
 
         var atc: UInt16?
         var arqc: [UInt8]?
@@ -115,8 +123,7 @@ public struct SandboxIssuer: Sendable {
         }
         return VerifiedAuthorization(
             card: card, cardData: plaintext, ksn: serial, atc: atc, arqc: arqc,
-            amount: tree[0x9F02].flatMap { try? EMVAmount(numeric: $0).minorUnits },
-            currencyCode: tree[0x5F2A].flatMap(SandboxIssuer.bcdNumber),
+            amount: amount, currencyCode: currencyCode,
             tvr: tree[0x95].map(Array.init),
             cardVerificationResults: tree[0x9F10].flatMap {
                 CardVerificationResults(issuerApplicationData: $0)
@@ -291,15 +298,19 @@ public struct SandboxIssuer: Sendable {
             && masked.suffix(4) == digits.suffix(4)
     }
 
-    /// A BCD number such as 5F2A `0978` → 978; `nil` for a non-BCD nibble.
-    static func bcdNumber(_ bytes: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for byte in bytes {
-            let high = Int(byte >> 4)
-            let low = Int(byte & 0x0F)
-            guard high <= 9, low <= 9 else { return nil }
-            value = value * 100 + high * 10 + low
+    /// The value of `tag` (its first occurrence) through `decode`, or `nil` when the tag is
+    /// absent.
+    /// - Throws: ``SandboxIssuerError/Kind/malformedEMVData`` naming the tag when the value
+    ///   does not decode.
+    static func value<T>(
+        _ tag: EMVTag, in tree: TLVTree, maskedPAN: String,
+        _ decode: (ArraySlice<UInt8>) throws(EMVValueError) -> T
+    ) throws(SandboxIssuerError) -> T? {
+        guard let bytes = tree[tag] else { return nil }
+        do {
+            return try decode(bytes)
+        } catch {
+            throw SandboxIssuerError(.malformedEMVData, "\(tag.hex): \(error)", maskedPAN: maskedPAN)
         }
-        return value
     }
 }

@@ -27,7 +27,8 @@ public struct SandboxIssuerError: Error, Sendable, Hashable, CustomStringConvert
         public static let unknownCard = Kind(6204, "unknownCard")
         /// 6205: the clear EMV data disagrees with the encrypted card data (PSN, masked PAN).
         public static let cardDataMismatch = Kind(6205, "cardDataMismatch")
-        /// 6206: the EMV data is not well-formed BER-TLV.
+        /// 6206: the EMV data is not well-formed BER-TLV, or its amount (9F02) or currency
+        /// (5F2A) is not the BCD number it must be.
         public static let malformedEMVData = Kind(6206, "malformedEMVData")
         /// 6207: a data element the cryptogram needs is missing or has the wrong length.
         public static let missingEMVData = Kind(6207, "missingEMVData")

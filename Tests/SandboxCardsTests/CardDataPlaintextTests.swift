@@ -41,6 +41,18 @@ import Testing
         }
     }
 
+    @Test func aPANSequenceNumberMustBeOneBCDByte() throws {
+        let pan: [UInt8] = [0x41, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11]
+        func decode(psn: [UInt8]) throws -> CardDataPlaintext {
+            try CardDataPlaintext(
+                decoding: TLV.encode([TLV(0x5A, value: pan), TLV(0x5F24, value: [0x30, 0x12, 0x31]), TLV(0x5F34, value: psn)]))
+        }
+        #expect(try decode(psn: [0x09]).panSequenceNumber == 0x09)
+        for bad: [UInt8] in [[], [0x0A], [0xA0], [0x01, 0x01]] {
+            #expect(throws: SandboxIssuerError(.malformedCardData, ""), "\(bad)") { try decode(psn: bad) }
+        }
+    }
+
     @Test func printsMasked() throws {
         let card = try #require(SandboxCards.card(id: "visa-credit"))
         let plain = CardDataPlaintext(card: card)

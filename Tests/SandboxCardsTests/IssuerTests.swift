@@ -158,6 +158,35 @@ struct ChipRequest {
         }
     }
 
+    /// A swipe carries no cryptogram, so nothing but the issuer's own checks stands between
+    /// its clear EMV data and the decision.
+    func swipe(_ emvData: [UInt8]) throws -> VerifiedAuthorization {
+        var reader = try DUKPTReader(
+            bdk: SandboxKeys.bdk, initialKeyID: SandboxKeys.initialKeyID(derivationID: 9), counter: 3)
+        let (ksn, sealed) = try CardDataEnvelope.seal(
+            CardDataPlaintext(card: card("magstripe-only")).encoded(), reader: &reader)
+        return try issuer.verify(emvData: emvData, encryptedCardData: sealed, ksn: ksn.bytes)
+    }
+
+    @Test func aSwipesAmountAndCurrencyMustBeBCDNumbers() throws {
+        let amount = TLV(0x9F02, value: ChipRequest.bcd(500, bytes: 6))
+        let verified = try swipe(TLV.encode([amount, TLV(0x5F2A, value: [0x09, 0x78])]))
+        #expect(verified.amount == 500 && verified.currencyCode == 978)
+        // A 20-digit 5F2A used to overflow Int and trap the gateway.
+        let malformed: [[TLV]] = [
+            [amount, TLV(0x5F2A, value: [UInt8](repeating: 0x99, count: 10))],
+            [amount, TLV(0x5F2A, value: [0x09, 0x7A])],
+            [amount, TLV(0x5F2A, value: [0x09])],
+            [TLV(0x9F02, value: [0, 0, 0, 0, 0x05, 0x0F])],
+            [TLV(0x9F02, value: [UInt8](repeating: 0x99, count: 12))],
+        ]
+        for objects in malformed {
+            #expect(throws: SandboxIssuerError(.malformedEMVData, ""), "\(objects)") {
+                try swipe(TLV.encode(objects))
+            }
+        }
+    }
+
     func decide(
         _ id: String, amount: Int64,
         cvr: CardVerificationResults = CardVerificationResults(firstGenerateAC: .arqc),
