@@ -105,6 +105,26 @@ import Testing
         Self.expectNoPAN(run)
     }
 
+    @Test func aSaleWithABasketPrintsItsLinesAndTax() throws {
+        let run = try Self.run([
+            "sale", "--amount", "12.34", "--item", "Cappuccino:2:3.90:7", "--item", "Cheesecake:1:4.54:19",
+            "--descriptor", "Corner Cafe", "--descriptor-suffix", "Table 4",
+        ])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        for row in ["2 x Cappuccino", "7.80 EUR", "1 x Cheesecake", "Tax 7 %", "0.51 EUR", "Tax 19 %", "0.72 EUR"] {
+            #expect(run.out.contains(row), "\(row)")
+        }
+        // A basket that does not add up, and lines that do not parse, never reach a reader.
+        let short = try Self.run(["sale", "--amount", "12.00", "--item", "Cappuccino:2:3.90:7"])
+        #expect(short.status == 1 && short.err.contains("adds up to 780"), "\(short.err)")
+        for item in ["Cappuccino:two:3.90", "Cappuccino:2", ":1:1.00", "Cappuccino:1:abc", "Cappuccino:1:1.00:7.555"] {
+            let bad = try Self.run(["sale", "--amount", "1.00", "--item", item])
+            #expect(bad.status == 1 && bad.err.contains("invalid item '\(item)'"), "\(item): \(bad.err)")
+        }
+        let suffix = try Self.run(["sale", "--amount", "1.00", "--descriptor-suffix", "Table 4"])
+        #expect(suffix.status == 1 && suffix.err.contains("needs a statementDescriptor"), "\(suffix.err)")
+    }
+
     @Test func theDeclineAmountExitsTwo() throws {
         let run = try Self.run(["sale", "--amount", "10.00", "--currency", "EUR", "--json"])
         #expect(run.status == 2, "stderr: \(run.err)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GatewayAPI
 import MPOSCore
 import MPOSKit
 
@@ -85,6 +86,8 @@ struct SaleCommand: AsyncParsableCommand {
             Examples:
               mpos sale --amount 12.34 --currency EUR
               mpos sale --amount 10.00 --json          # the sandbox declines 10.00 (exit 2)
+              mpos sale --amount 12.34 --item Cappuccino:2:3.90:7 --item Cheesecake:1:4.54:19 \
+                --descriptor "Corner Cafe" --descriptor-suffix "Table 4"
             """)
 
     @OptionGroup var money: MoneyOptions
@@ -95,12 +98,32 @@ struct SaleCommand: AsyncParsableCommand {
     @Flag(help: "Allow the tip to be set later with `mpos tip` (until the batch closes).")
     var tipAdjustable = false
 
+    @Option(help: "The statement descriptor (1-22 characters, a letter, none of < > \" ').")
+    var descriptor: String?
+
+    @Option(help: "Details after the descriptor, shown as DESCRIPTOR* SUFFIX (22 characters in all).")
+    var descriptorSuffix: String?
+
+    @Option(
+        name: .customLong("item"),
+        help: ArgumentHelp(
+            "A basket line, NAME:QUANTITY:PRICE[:TAX%] (price in major units, tax included); repeat for "
+                + "more. The lines must add up to --amount; they print on the receipt with their tax.",
+            valueName: "item"))
+    var items: [String] = []
+
     @OptionGroup var options: TerminalOptions
 
     func run() async throws {
         var parameters = try money.parameters()
         parameters.customerReference = reference
         if tipAdjustable { parameters.captureMode = .tipAdjustment }
+        parameters.statementDescriptor = descriptor
+        parameters.statementDescriptorSuffix = descriptorSuffix
+        if !items.isEmpty {
+            let currency = parameters.currency
+            parameters.basket = Basket(items: try items.map { try BasketArgument.item($0, currency: currency) })
+        }
         try await PaymentCommandHelp.run(options, needsReader: true, receipt: true) {
             terminal throws(MPOSError) in
             try await terminal.sale(parameters)
