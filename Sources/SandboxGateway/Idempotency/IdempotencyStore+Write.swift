@@ -69,13 +69,9 @@ extension IdempotencyStore {
         }
         switch outcome {
         case .conflict:
-            throw GatewayError(
-                code: GatewayErrorCode.idempotencyConflict,
-                "The idempotency key was used before with a different request.")
+            throw Self.conflict
         case .inProgress:
-            throw GatewayError(
-                code: GatewayErrorCode.idempotencyInProgress,
-                "A request with this idempotency key is still being processed; retry later.")
+            throw Self.inProgress
         case .replay(let status, let data):
             return (Self.replayResponse(status: status, data: data), nil)
         case .answered(let status, let data, let effect):
@@ -98,6 +94,14 @@ extension IdempotencyStore {
 
 /// What the one transaction of an idempotent write found or did.
 extension IdempotencyStore {
+    /// 409/4090: the key was used before with another request.
+    static let conflict = GatewayError(
+        code: GatewayErrorCode.idempotencyConflict, "The idempotency key was used before with a different request.")
+    /// 409/4091: the key's first request has not finished.
+    static let inProgress = GatewayError(
+        code: GatewayErrorCode.idempotencyInProgress,
+        "A request with this idempotency key is still being processed; retry later.")
+
     /// What a key already holds within the retention period.
     enum ExistingKey { case replay(Int, Data), conflict, inProgress }
 

@@ -60,13 +60,9 @@ public struct IdempotencyStore: Sendable {
         }
         switch claim {
         case .conflict:
-            throw GatewayError(
-                code: GatewayErrorCode.idempotencyConflict,
-                "The idempotency key was used before with a different request.")
+            throw Self.conflict
         case .inProgress:
-            throw GatewayError(
-                code: GatewayErrorCode.idempotencyInProgress,
-                "A request with this idempotency key is still being processed; retry later.")
+            throw Self.inProgress
         case .replay(let status, let data):
             return Self.replayResponse(status: status, data: data)
         case .claimed:

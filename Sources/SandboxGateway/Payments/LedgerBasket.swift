@@ -20,6 +20,8 @@ enum LedgerBasket {
 
     /// Stores `lines` for `transactionID` in the caller's transaction.
     static func insert(_ lines: [ReceiptLine], transactionID: String, _ db: Database) throws {
+        // Most payments have no basket: no statement lookup on the writer's path for them.
+        guard !lines.isEmpty else { return }
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO payment_basket_line
