@@ -12,6 +12,8 @@ public struct GatewayStore: Sendable {
     public let writer: DatabasePool
 
     /// Opens (creating if needed) the database at `path` and migrates it.
+    ///
+    /// - Throws: GRDB's error when the file cannot be opened, put in WAL mode or migrated.
     public init(path: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !directory.isEmpty {
@@ -20,10 +22,11 @@ public struct GatewayStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         writer = try DatabasePool(path: path, configuration: configuration)
+        // Set on the writer's connection once the pool is open: GRDB turns WAL on after
+        // `prepareDatabase` runs and sets `synchronous=NORMAL` as it does, which would leave
+        // every commit unsynced (durable against a crash of the process, not of the machine).
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         var migrator = DatabaseMigrator()
         GatewayMigrations.register(&migrator)
         try migrator.migrate(writer)
