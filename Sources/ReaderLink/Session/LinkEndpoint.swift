@@ -58,6 +58,32 @@ struct LinkEndpoint {
         }
     }
 
+    /// Frames (and secures) several messages, in order, and hands them to the transport in as
+    /// few writes as it allows: one, on a link without a write limit (a socket), so a burst of
+    /// events costs the peer one read and one wake-up instead of one per frame. Returns false
+    /// when the transport refused them: the link is gone.
+    mutating func send(batch messages: [(type: FrameType, data: [UInt8])]) -> Bool {
+        guard transport.maximumWriteLength == nil, messages.count > 1 else {
+            for message in messages where !send(type: message.type, data: message.data) { return false }
+            return true
+        }
+        guard !isOutputClosed else { return true }
+        var bytes: [UInt8] = []
+        for message in messages {
+            for write in wire.writes(type: message.type, data: message.data) { bytes += write }
+        }
+        guard let immediate else {
+            outbound?.yield(bytes)
+            return true
+        }
+        do {
+            try immediate.enqueue(bytes)
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// Records how pairing ended and wakes whoever waits for it; later outcomes are ignored.
     mutating func finishPairing(_ result: Result<Void, ReaderLinkError>) {
         guard pairingResult == nil else { return }

@@ -87,6 +87,15 @@ public actor ReaderDeviceSession {
         guard case .open = state else { throw closeReason ?? .linkClosed }
     }
 
+    /// Sends unsolicited messages, in order, in one write where the transport allows: a reader
+    /// that produced several events at once (statuses, PIN digits, the authorization request)
+    /// hands them over together.
+    public func emit(_ events: [ReaderMessage]) async throws(ReaderLinkError) {
+        guard case .open = state else { throw closeReason ?? .linkClosed }
+        if !endpoint.send(batch: events.map { (type: .event, data: $0.encoded()) }) { shutdown(reason: .linkClosed) }
+        guard case .open = state else { throw closeReason ?? .linkClosed }
+    }
+
     /// Closes the link; `requests` finishes.
     public func close() async {
         await shutdownAndWait(reason: nil)
