@@ -51,6 +51,11 @@ public actor SimulatedReader {
     private var waiterTimeout: Task<Void, Never>?
     private var bufferedInputs: [SDKInput] = []
     private var unresponsive = false
+    /// Whether events wait in `heldEvents` instead of leaving at once: while a transaction
+    /// works without waiting for anyone (reading the card, PIN digits with no human delay,
+    /// the kernel's cryptogram), its events leave together when it next waits or ends.
+    private var holdingEvents = false
+    private var heldEvents: [ReaderMessage] = []
     /// What the reader announces to discovery (name, serial number, model, protocol version).
     public nonisolated let announcement: ReaderAnnouncement
     /// Transactions the reader has finished since power-on.
@@ -267,7 +272,11 @@ public actor SimulatedReader {
         guard start.amountMinorUnits > 0 else { return .error(.invalidData, detail: "the amount must be positive") }
         transactionID = start.transactionID
         bufferedInputs = []
-        transaction = Task { await self.run(start, currency: currency) }
+        transaction = Task {
+            await self.holdEvents()
+            await self.run(start, currency: currency)
+            await self.releaseEvents()
+        }
         return .ack
     }
 
@@ -406,6 +415,10 @@ public actor SimulatedReader {
     /// sees the link drop, a frame fail its MAC, or silence, and must find the outcome at the
     /// host.
     private func linkFails(_ failure: SandboxScenario.LinkError, before: Bool) async -> Bool {
+        // What the reader said before the failure reaches the SDK first, as it would have.
+        let held = holdingEvents
+        await releaseEvents()
+        holdingEvents = held
         switch (failure, before) {
         case (.dropBeforeAuthorization, true), (.dropAfterAuthorization, false):
             record(.info, "scenario: the link drops")
@@ -492,6 +505,8 @@ public actor SimulatedReader {
     }
 
     private func abandonTransaction() {
+        holdingEvents = false
+        heldEvents = []
         transaction?.cancel()
         transaction = nil
         transactionID = nil
@@ -516,6 +531,11 @@ public actor SimulatedReader {
     /// Waits for the SDK's next input, or `.timedOut` after `timeout`.
     private func awaitInput(timeout: Duration?) async -> SDKInput {
         if !bufferedInputs.isEmpty { return bufferedInputs.removeFirst() }
+        // Everything said so far reaches the SDK before the reader waits for it; while the
+        // transaction waits, other events (a scan, the battery) leave at once.
+        let held = holdingEvents
+        await releaseEvents()
+        defer { holdingEvents = held }
         return await withCheckedContinuation { (continuation: CheckedContinuation<SDKInput, Never>) in
             waiter = continuation
             if let timeout {
@@ -618,7 +638,24 @@ public actor SimulatedReader {
 
     private func emit(_ message: ReaderMessage) async {
         guard let session, !unresponsive else { return }
+        if holdingEvents {
+            heldEvents.append(message)
+            return
+        }
         do { try await session.emit(message) } catch { record(.debug, "emit failed: \(error)") }
+    }
+
+    /// From now on, events wait for ``releaseEvents()``.
+    private func holdEvents() { holdingEvents = true }
+
+    /// Sends the held events, in order and together, and stops holding.
+    private func releaseEvents() async {
+        holdingEvents = false
+        guard !heldEvents.isEmpty else { return }
+        let events = heldEvents
+        heldEvents = []
+        guard let session, !unresponsive else { return }
+        do { try await session.emit(events) } catch { record(.debug, "emit failed: \(error)") }
     }
 
     private func status(_ code: ReaderStatusCode, _ message: String, cancelAllowed: Bool) async {
