@@ -106,15 +106,27 @@ final class PaymentJournal: Sendable {
     }
 
     /// Inserts or replaces `entry`, durably, and returns when it is on disk.
-    func write(_ entry: JournalEntry) throws(MPOSError) {
-        do { try queue.writeWithoutTransaction { db in try Self.save(entry, durable: true, in: db) } } catch {
-            throw Self.writeFailure(error)
+    ///
+    /// The write runs on the journal's serial queue, after every write already queued with
+    /// ``enqueue(_:durable:)``, and the caller awaits it: no Swift concurrency thread is
+    /// blocked during the fsync, and the caller still goes on only once the entry is on disk.
+    func write(_ entry: JournalEntry) async throws(MPOSError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, MPOSError>, Never>) in
+            queue.asyncWriteWithoutTransaction { db in
+                do {
+                    try Self.save(entry, durable: true, in: db)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(Self.writeFailure(error)))
+                }
+            }
         }
+        try result.get()
     }
 
     /// Queues the write of `entry` and returns at once, so that the caller goes on (talking to
     /// the reader) while SQLite writes and syncs on the journal's own queue. Writes run in the
-    /// order they were queued, ``write(_:)``'s included (it waits for the queue first).
+    /// order they were queued, ``write(_:)``'s included (it is queued behind them).
     ///
     /// - Parameter durable: whether the commit is synced to disk (`synchronous=FULL`) or only
     ///   ordered in the write-ahead log (`NORMAL`: it survives the app's crash, and the next
