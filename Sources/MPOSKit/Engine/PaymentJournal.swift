@@ -45,6 +45,39 @@ struct JournalEntry: Sendable, Hashable, Codable, FetchableRecord, PersistableRe
     var createdAt: Date
     var updatedAt: Date
 
+    /// The table's columns, each with how its value is bound: the one list both the journal's
+    /// insert statement and its arguments are built from, so that the two cannot disagree.
+    /// Values are bound as GRDB's `Codable` encoding binds them (`Date.databaseValue`, a
+    /// state's raw value), so rows read back through `FetchableRecord` are the same whichever
+    /// wrote them. A stored property added to the entry must be added here too (a test checks).
+    static let columns: [(name: String, value: @Sendable (JournalEntry) -> DatabaseValue)] = [
+        ("key", { $0.key.databaseValue }),
+        ("operation", { $0.operation.databaseValue }),
+        ("readerTransactionID", { $0.readerTransactionID.databaseValue }),
+        ("originalTransactionID", { $0.originalTransactionID.databaseValue }),
+        ("amount", { $0.amount.databaseValue }),
+        ("currency", { $0.currency.databaseValue }),
+        ("state", { $0.state.rawValue.databaseValue }),
+        ("maskedPAN", { $0.maskedPAN.databaseValue }),
+        ("gatewayTransactionID", { $0.gatewayTransactionID.databaseValue }),
+        ("outcome", { $0.outcome.databaseValue }),
+        ("createdAt", { $0.createdAt.databaseValue }),
+        ("updatedAt", { $0.updatedAt.databaseValue }),
+    ]
+
+    /// Inserts an entry, or replaces every column but the key of the entry with its key: what
+    /// GRDB's generic `save` does, as one statement SQLite prepares once per connection.
+    static let upsertSQL: String = {
+        let names = columns.map { "\"\($0.name)\"" }
+        let updates = names.dropFirst().map { "\($0) = excluded.\($0)" }
+        return "INSERT INTO \"\(databaseTableName)\" (\(names.joined(separator: ", "))) "
+            + "VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", "))) "
+            + "ON CONFLICT(\(names[0])) DO UPDATE SET \(updates.joined(separator: ", "))"
+    }()
+
+    /// The arguments of ``upsertSQL`` for this entry, in the order of ``columns``.
+    var upsertArguments: StatementArguments { StatementArguments(Self.columns.map { $0.value(self) }) }
+
     /// The idempotency key of the reversal of this attempt: derived, so a retry after a
     /// restart reuses it.
     var reversalKey: IdempotencyKey { IdempotencyKey(rawValue: String((key + "-rev").prefix(64)))! }
@@ -198,10 +231,8 @@ final class PaymentJournal: Sendable {
         // Set per write: the connection keeps the last value, and a durable write must never
         // run with the relaxed one.
         try db.execute(sql: durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
-        try db.inTransaction {
-            try entry.save(db)
-            return .commit
-        }
+        // One statement, committed on its own (SQLite's autocommit): no transaction to open.
+        try db.cachedStatement(sql: JournalEntry.upsertSQL).execute(arguments: entry.upsertArguments)
     }
 
     private static func writeFailure(_ error: any Error) -> MPOSError {
