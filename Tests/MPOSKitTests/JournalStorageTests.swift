@@ -151,4 +151,40 @@ import Testing
         }
         #expect(table == columns)
     }
+
+    @Test func aDurableWriteAfterRelaxedOnesCommitsWithFull() async throws {
+        let files = Files()
+        defer { files.remove() }
+        let journal = try PaymentJournal(path: files.journalPath)
+        var entry = Self.entry(key: "sale-1")
+        journal.enqueue(entry, durable: true)
+        entry.state = .authorizing
+        journal.enqueue(entry, durable: false)
+        entry.state = .approved
+        journal.enqueue(entry, durable: false)
+        // `pragma` runs on the journal's queue, behind the queued writes: the relaxed ones
+        // left NORMAL (1).
+        #expect(try journal.pragma("synchronous") == "1")
+
+        entry.state = .finished
+        entry.outcome = "approved"
+        journal.enqueue(entry, durable: true)
+        var next = Self.entry(key: "sale-2")
+        journal.enqueue(next, durable: true)
+        next.state = .authorizing
+        journal.enqueue(next, durable: false)
+        next.state = .reversing
+        journal.enqueue(next, durable: true)
+        #expect(await journal.settleDurable().isEmpty)
+        // The last write was durable: FULL (2).
+        #expect(try journal.pragma("synchronous") == "2")
+
+        next.state = .approved
+        journal.enqueue(next, durable: false)
+        next.state = .finished
+        next.outcome = "declined"
+        try await journal.write(next)
+        #expect(try journal.pragma("synchronous") == "2")
+        #expect(try journal.all().map(\.state) == [.finished, .finished])
+    }
 }

@@ -98,6 +98,24 @@ final class PaymentJournal: Sendable {
     private let queue: DatabaseQueue
     /// The queued writes in flight and those that failed.
     private let queued = Mutex(QueuedWrites())
+    /// The `synchronous` value last set on the connection by a write (nil: not known, so the
+    /// next write sets it). Only the journal's writes change the pragma, and they all run one
+    /// at a time on the queue's single connection, so this is what the connection has: a
+    /// write that finds the value it needs here skips the statement, and one that needs the
+    /// other value (a durable write after a relaxed one) always sets it first. The lock is
+    /// never contended; it only makes the class `Sendable` without unchecked code.
+    private let synchronous = Mutex<Synchronous?>(nil)
+
+    /// A value of `PRAGMA synchronous`.
+    enum Synchronous: Sendable {
+        /// Every commit syncs the log: for writes that must survive a power loss.
+        case full
+        /// Commits are ordered in the log, synced at the next durable write or checkpoint.
+        case normal
+
+        /// The statement that sets it.
+        var sql: String { self == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL" }
+    }
 
     /// Opens (creating if needed) the journal at `path`.
     init(path: String) throws(MPOSError) {
@@ -145,9 +163,9 @@ final class PaymentJournal: Sendable {
     /// blocked during the fsync, and the caller still goes on only once the entry is on disk.
     func write(_ entry: JournalEntry) async throws(MPOSError) {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, MPOSError>, Never>) in
-            queue.asyncWriteWithoutTransaction { db in
+            queue.asyncWriteWithoutTransaction { [self] db in
                 do {
-                    try Self.save(entry, durable: true, in: db)
+                    try save(entry, durable: true, in: db)
                     continuation.resume(returning: .success(()))
                 } catch {
                     continuation.resume(returning: .failure(Self.writeFailure(error)))
@@ -168,7 +186,7 @@ final class PaymentJournal: Sendable {
         if durable { queued.withLock { $0.durableQueued() } }
         queue.asyncWriteWithoutTransaction { [self] db in
             var failure: QueuedWriteFailure?
-            do { try Self.save(entry, durable: durable, in: db) } catch {
+            do { try save(entry, durable: durable, in: db) } catch {
                 failure = QueuedWriteFailure(entry: entry, durable: durable, error: Self.writeFailure(error))
             }
             let waiters = queued.withLock { $0.finished(durable: durable, failure: failure) }
@@ -227,10 +245,19 @@ final class PaymentJournal: Sendable {
         }
     }
 
-    private static func save(_ entry: JournalEntry, durable: Bool, in db: Database) throws {
-        // Set per write: the connection keeps the last value, and a durable write must never
-        // run with the relaxed one.
-        try db.execute(sql: durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+    /// Inserts or replaces `entry` on the journal's queue, with the `synchronous` value its
+    /// durability needs. Must run on the queue: it reads and sets ``synchronous``.
+    private func save(_ entry: JournalEntry, durable: Bool, in db: Database) throws {
+        // The connection keeps the last value: set it only when it changes, and never let a
+        // durable write run with the relaxed one.
+        let needed: Synchronous = durable ? .full : .normal
+        if synchronous.withLock({ $0 }) != needed {
+            synchronous.withLock { $0 = nil }
+            // Not a cached statement: SQLite applies this pragma while it compiles it, so a
+            // prepared one run again would change nothing.
+            try db.execute(sql: needed.sql)
+            synchronous.withLock { $0 = needed }
+        }
         // One statement, committed on its own (SQLite's autocommit): no transaction to open.
         try db.cachedStatement(sql: JournalEntry.upsertSQL).execute(arguments: entry.upsertArguments)
     }
