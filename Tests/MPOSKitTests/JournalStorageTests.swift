@@ -152,38 +152,39 @@ import Testing
         #expect(table == columns)
     }
 
+    /// Queues a write of the entry with `key` in each state in turn, durable as `durable`
+    /// says; the last one carries `outcome`.
+    static func enqueue(
+        _ key: String, _ states: [JournalEntry.State], durable: [Bool], outcome: String? = nil, on journal: PaymentJournal
+    ) -> JournalEntry {
+        var entry = entry(key: key)
+        for (index, (state, durable)) in zip(states, durable).enumerated() {
+            entry.state = state
+            entry.outcome = index == states.count - 1 ? outcome : nil
+            journal.enqueue(entry, durable: durable)
+        }
+        return entry
+    }
+
     @Test func aDurableWriteAfterRelaxedOnesCommitsWithFull() async throws {
         let files = Files()
         defer { files.remove() }
         let journal = try PaymentJournal(path: files.journalPath)
-        var entry = Self.entry(key: "sale-1")
-        journal.enqueue(entry, durable: true)
-        entry.state = .authorizing
-        journal.enqueue(entry, durable: false)
-        entry.state = .approved
-        journal.enqueue(entry, durable: false)
+        _ = Self.enqueue("sale-1", [.created, .authorizing, .approved], durable: [true, false, false], on: journal)
         // `pragma` runs on the journal's queue, behind the queued writes: the relaxed ones
         // left NORMAL (1).
         #expect(try journal.pragma("synchronous") == "1")
 
-        entry.state = .finished
-        entry.outcome = "approved"
-        journal.enqueue(entry, durable: true)
-        var next = Self.entry(key: "sale-2")
-        journal.enqueue(next, durable: true)
-        next.state = .authorizing
-        journal.enqueue(next, durable: false)
-        next.state = .reversing
-        journal.enqueue(next, durable: true)
+        _ = Self.enqueue("sale-1", [.finished], durable: [true], outcome: "approved", on: journal)
+        _ = Self.enqueue("sale-2", [.created, .authorizing, .reversing], durable: [true, false, true], on: journal)
         #expect(await journal.settleDurable().isEmpty)
         // The last write was durable: FULL (2).
         #expect(try journal.pragma("synchronous") == "2")
 
-        next.state = .approved
-        journal.enqueue(next, durable: false)
-        next.state = .finished
-        next.outcome = "declined"
-        try await journal.write(next)
+        var last = Self.enqueue("sale-2", [.approved], durable: [false], on: journal)
+        last.state = .finished
+        last.outcome = "declined"
+        try await journal.write(last)
         #expect(try journal.pragma("synchronous") == "2")
         #expect(try journal.all().map(\.state) == [.finished, .finished])
     }
