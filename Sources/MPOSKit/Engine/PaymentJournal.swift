@@ -45,6 +45,39 @@ struct JournalEntry: Sendable, Hashable, Codable, FetchableRecord, PersistableRe
     var createdAt: Date
     var updatedAt: Date
 
+    /// The table's columns, each with how its value is bound: the one list both the journal's
+    /// insert statement and its arguments are built from, so that the two cannot disagree.
+    /// Values are bound as GRDB's `Codable` encoding binds them (`Date.databaseValue`, a
+    /// state's raw value), so rows read back through `FetchableRecord` are the same whichever
+    /// wrote them. A stored property added to the entry must be added here too (a test checks).
+    static let columns: [(name: String, value: @Sendable (JournalEntry) -> DatabaseValue)] = [
+        ("key", { $0.key.databaseValue }),
+        ("operation", { $0.operation.databaseValue }),
+        ("readerTransactionID", { $0.readerTransactionID.databaseValue }),
+        ("originalTransactionID", { $0.originalTransactionID.databaseValue }),
+        ("amount", { $0.amount.databaseValue }),
+        ("currency", { $0.currency.databaseValue }),
+        ("state", { $0.state.rawValue.databaseValue }),
+        ("maskedPAN", { $0.maskedPAN.databaseValue }),
+        ("gatewayTransactionID", { $0.gatewayTransactionID.databaseValue }),
+        ("outcome", { $0.outcome.databaseValue }),
+        ("createdAt", { $0.createdAt.databaseValue }),
+        ("updatedAt", { $0.updatedAt.databaseValue }),
+    ]
+
+    /// Inserts an entry, or replaces every column but the key of the entry with its key: what
+    /// GRDB's generic `save` does, as one statement SQLite prepares once per connection.
+    static let upsertSQL: String = {
+        let names = columns.map { "\"\($0.name)\"" }
+        let updates = names.dropFirst().map { "\($0) = excluded.\($0)" }
+        return "INSERT INTO \"\(databaseTableName)\" (\(names.joined(separator: ", "))) "
+            + "VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", "))) "
+            + "ON CONFLICT(\(names[0])) DO UPDATE SET \(updates.joined(separator: ", "))"
+    }()
+
+    /// The arguments of ``upsertSQL`` for this entry, in the order of ``columns``.
+    var upsertArguments: StatementArguments { StatementArguments(Self.columns.map { $0.value(self) }) }
+
     /// The idempotency key of the reversal of this attempt: derived, so a retry after a
     /// restart reuses it.
     var reversalKey: IdempotencyKey { IdempotencyKey(rawValue: String((key + "-rev").prefix(64)))! }
@@ -65,6 +98,24 @@ final class PaymentJournal: Sendable {
     private let queue: DatabaseQueue
     /// The queued writes in flight and those that failed.
     private let queued = Mutex(QueuedWrites())
+    /// The `synchronous` value last set on the connection by a write (nil: not known, so the
+    /// next write sets it). Only the journal's writes change the pragma, and they all run one
+    /// at a time on the queue's single connection, so this is what the connection has: a
+    /// write that finds the value it needs here skips the statement, and one that needs the
+    /// other value (a durable write after a relaxed one) always sets it first. The lock is
+    /// never contended; it only makes the class `Sendable` without unchecked code.
+    private let synchronous = Mutex<Synchronous?>(nil)
+
+    /// A value of `PRAGMA synchronous`.
+    enum Synchronous: Sendable {
+        /// Every commit syncs the log: for writes that must survive a power loss.
+        case full
+        /// Commits are ordered in the log, synced at the next durable write or checkpoint.
+        case normal
+
+        /// The statement that sets it.
+        var sql: String { self == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL" }
+    }
 
     /// Opens (creating if needed) the journal at `path`.
     init(path: String) throws(MPOSError) {
@@ -106,15 +157,27 @@ final class PaymentJournal: Sendable {
     }
 
     /// Inserts or replaces `entry`, durably, and returns when it is on disk.
-    func write(_ entry: JournalEntry) throws(MPOSError) {
-        do { try queue.writeWithoutTransaction { db in try Self.save(entry, durable: true, in: db) } } catch {
-            throw Self.writeFailure(error)
+    ///
+    /// The write runs on the journal's serial queue, after every write already queued with
+    /// ``enqueue(_:durable:)``, and the caller awaits it: no Swift concurrency thread is
+    /// blocked during the fsync, and the caller still goes on only once the entry is on disk.
+    func write(_ entry: JournalEntry) async throws(MPOSError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, MPOSError>, Never>) in
+            queue.asyncWriteWithoutTransaction { [self] db in
+                do {
+                    try save(entry, durable: true, in: db)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(Self.writeFailure(error)))
+                }
+            }
         }
+        try result.get()
     }
 
     /// Queues the write of `entry` and returns at once, so that the caller goes on (talking to
     /// the reader) while SQLite writes and syncs on the journal's own queue. Writes run in the
-    /// order they were queued, ``write(_:)``'s included (it waits for the queue first).
+    /// order they were queued, ``write(_:)``'s included (it is queued behind them).
     ///
     /// - Parameter durable: whether the commit is synced to disk (`synchronous=FULL`) or only
     ///   ordered in the write-ahead log (`NORMAL`: it survives the app's crash, and the next
@@ -123,7 +186,7 @@ final class PaymentJournal: Sendable {
         if durable { queued.withLock { $0.durableQueued() } }
         queue.asyncWriteWithoutTransaction { [self] db in
             var failure: QueuedWriteFailure?
-            do { try Self.save(entry, durable: durable, in: db) } catch {
+            do { try save(entry, durable: durable, in: db) } catch {
                 failure = QueuedWriteFailure(entry: entry, durable: durable, error: Self.writeFailure(error))
             }
             let waiters = queued.withLock { $0.finished(durable: durable, failure: failure) }
@@ -182,14 +245,21 @@ final class PaymentJournal: Sendable {
         }
     }
 
-    private static func save(_ entry: JournalEntry, durable: Bool, in db: Database) throws {
-        // Set per write: the connection keeps the last value, and a durable write must never
-        // run with the relaxed one.
-        try db.execute(sql: durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
-        try db.inTransaction {
-            try entry.save(db)
-            return .commit
+    /// Inserts or replaces `entry` on the journal's queue, with the `synchronous` value its
+    /// durability needs. Must run on the queue: it reads and sets ``synchronous``.
+    private func save(_ entry: JournalEntry, durable: Bool, in db: Database) throws {
+        // The connection keeps the last value: set it only when it changes, and never let a
+        // durable write run with the relaxed one.
+        let needed: Synchronous = durable ? .full : .normal
+        if synchronous.withLock({ $0 }) != needed {
+            synchronous.withLock { $0 = nil }
+            // Not a cached statement: SQLite applies this pragma while it compiles it, so a
+            // prepared one run again would change nothing.
+            try db.execute(sql: needed.sql)
+            synchronous.withLock { $0 = needed }
         }
+        // One statement, committed on its own (SQLite's autocommit): no transaction to open.
+        try db.cachedStatement(sql: JournalEntry.upsertSQL).execute(arguments: entry.upsertArguments)
     }
 
     private static func writeFailure(_ error: any Error) -> MPOSError {

@@ -318,7 +318,7 @@ public actor PaymentTerminal {
                     entry.gatewayTransactionID = transaction.id.rawValue
                     if CardOperation.isCardOperation(entry.operation) && transaction.status.isApproval {
                         entry.state = .reversing
-                        try journal.write(entry)
+                        try await journal.write(entry)
                         done = await reverse(transaction.id, key: entry.reversalKey, reason: .timeout)
                         entry.outcome = PaymentStatus.declined.rawValue
                     } else {
@@ -334,7 +334,7 @@ public actor PaymentTerminal {
             case .approved, .reversing:
                 if let id = entry.gatewayTransactionID.flatMap(TransactionID.init(rawValue:)) {
                     entry.state = .reversing
-                    try journal.write(entry)
+                    try await journal.write(entry)
                     done = await reverse(id, key: entry.reversalKey, reason: .terminalError)
                     entry.outcome = PaymentStatus.declined.rawValue
                 }
@@ -344,7 +344,7 @@ public actor PaymentTerminal {
             if done {
                 entry.state = .finished
                 entry.updatedAt = Date()
-                try journal.write(entry)
+                try await journal.write(entry)
                 finished += 1
             }
         }
@@ -368,7 +368,7 @@ public actor PaymentTerminal {
             // An outcome: written and synced now (after what is queued), before the app hears
             // of it. If it fails the payment still goes on: the gateway knows the outcome, and
             // the attempt is looked up by key at the next start.
-            try? journal.write(entry)
+            try? await journal.write(entry)
         case .sendToReader(let message):
             do {
                 _ = try await connection.request(message)
@@ -495,7 +495,7 @@ public actor PaymentTerminal {
             key: key.rawValue, operation: operation, readerTransactionID: nil,
             originalTransactionID: original?.rawValue, amount: amount, currency: currency?.code, state: .authorizing,
             maskedPAN: nil, gatewayTransactionID: nil, outcome: nil, createdAt: now, updatedAt: now)
-        try journal.write(entry)
+        try await journal.write(entry)
         let answer = await idempotent(path, body: body, key: key)
         let merchant = await client.merchant?.name
         switch answer {
@@ -505,7 +505,7 @@ public actor PaymentTerminal {
             entry.gatewayTransactionID = transaction.id.rawValue
             entry.outcome = status.rawValue
             entry.updatedAt = Date()
-            try journal.write(entry)
+            try await journal.write(entry)
             emit(.completed(status))
             return PaymentResult(
                 status: status, kind: transaction.kind, requestedAmount: amount ?? transaction.requestedAmount,
@@ -517,7 +517,7 @@ public actor PaymentTerminal {
             entry.state = .finished
             entry.outcome = PaymentStatus.failed.rawValue
             entry.updatedAt = Date()
-            try journal.write(entry)
+            try await journal.write(entry)
             emit(.completed(.failed))
             return PaymentResult(
                 status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: currency ?? .eur,

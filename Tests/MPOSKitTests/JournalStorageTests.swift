@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import MPOSKit
+
+/// The journal writes an attempt with its own statement instead of GRDB's generic `save`: the
+/// rows it writes must be the ones GRDB would have written, so that reading them back (and
+/// journals written by earlier versions) is unchanged, and its durable writes must still sync.
+@Suite struct JournalStorageTests {
+    /// A journal file and a reference file with the same schema, in a directory of their own.
+    struct Files {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("journal-storage-\(UUID().uuidString)")
+        var journalPath: String { directory.appendingPathComponent("journal.sqlite").path }
+        var referencePath: String { directory.appendingPathComponent("reference.sqlite").path }
+
+        /// Removes the files.
+        func remove() { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// 2023-11-14 22:13:20 UTC, plus `milliseconds` (the text form GRDB stores keeps whole
+    /// milliseconds only, so an entry read back may differ from the one written there).
+    static func date(_ milliseconds: Double = 0) -> Date { Date(timeIntervalSince1970: 1_700_000_000 + milliseconds / 1000) }
+
+    static func entry(
+        key: String = "key-1", state: JournalEntry.State = .created, filled: Bool = false, text: String = "text",
+        createdAt: Date = date(), updatedAt: Date = date()
+    ) -> JournalEntry {
+        JournalEntry(
+            key: key, operation: "sale", readerTransactionID: filled ? "reader-\(text)" : nil,
+            originalTransactionID: filled ? "original-\(text)" : nil, amount: filled ? 9_223_372_036_854_775_807 : nil,
+            currency: filled ? "EUR" : nil, state: state, maskedPAN: filled ? "476173******0119" : nil,
+            gatewayTransactionID: filled ? "gateway-\(text)" : nil, outcome: filled ? "approved" : nil,
+            createdAt: createdAt, updatedAt: updatedAt)
+    }
+
+    /// Entries whose rows the journal must write as GRDB does.
+    static let entries: [JournalEntry] =
+        [
+            entry(key: "all-nil"),
+            entry(key: "all-filled", state: .finished, filled: true),
+            entry(key: "clé-ключ-鍵-🔑", filled: true, text: "Zürich «ü» ключ 鍵 🔑"),
+            entry(key: "milliseconds", createdAt: date(125), updatedAt: date(999.5)),
+            entry(key: "empty-strings", filled: true, text: ""),
+        ]
+        + [JournalEntry.State.created, .authorizing, .approved, .reversing, .finished].map { entry(key: "state-\($0.rawValue)", state: $0) }
+
+    /// The row with `key` in the file at `path`, read from a connection of its own.
+    static func row(key: String, at path: String) throws -> Row? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: path, configuration: configuration).read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM attempt WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// The entry with `key` in the file at `path`, read back through `FetchableRecord`.
+    static func fetched(key: String, at path: String) throws -> JournalEntry? {
+        try DatabaseQueue(path: path).read { db in try JournalEntry.fetchOne(db, key: key) }
+    }
+
+    /// Expects the two rows to hold the same columns with the same values, stored the same way.
+    static func expectSameRow(_ fast: Row?, _ reference: Row?, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let fast = try #require(fast, sourceLocation: sourceLocation)
+        let reference = try #require(reference, sourceLocation: sourceLocation)
+        #expect(Array(fast.columnNames) == Array(reference.columnNames), sourceLocation: sourceLocation)
+        for name in reference.columnNames {
+            let mine: DatabaseValue = fast[name]
+            let theirs: DatabaseValue = reference[name]
+            // The storage too: a date stored as a number would compare unequal to its text form
+            // only there.
+            #expect(
+                "\(mine.storage)" == "\(theirs.storage)", "column \(name)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(arguments: entries) func theJournalWritesTheRowGRDBWrites(entry: JournalEntry) async throws {
+        let files = Files()
+        defer { files.remove() }
+        let journal = try PaymentJournal(path: files.journalPath)
+        try await journal.write(entry)
+        _ = try PaymentJournal(path: files.referencePath)
+        try await DatabaseQueue(path: files.referencePath).write { db in try entry.insert(db) }
+
+        let fast = try Self.row(key: entry.key, at: files.journalPath)
+        let reference = try Self.row(key: entry.key, at: files.referencePath)
+        try Self.expectSameRow(fast, reference)
+        let readBack = try #require(try journal.entry(key: entry.key))
+        #expect(try readBack == Self.fetched(key: entry.key, at: files.referencePath))
+        #expect(readBack.key == entry.key && readBack.state == entry.state && readBack.maskedPAN == entry.maskedPAN)
+        #expect(abs(readBack.updatedAt.timeIntervalSince(entry.updatedAt)) < 0.001)
+    }
+
+    @Test func aQueuedWriteWritesTheSameRow() async throws {
+        let files = Files()
+        defer { files.remove() }
+        let entry = Self.entry(key: "queued", state: .authorizing, filled: true, updatedAt: Self.date(250))
+        let journal = try PaymentJournal(path: files.journalPath)
+        journal.enqueue(entry, durable: false)
+        // Behind the queued write on the journal's queue.
+        #expect(try journal.entry(key: entry.key) == entry)
+        _ = try PaymentJournal(path: files.referencePath)
+        try await DatabaseQueue(path: files.referencePath).write { db in try entry.insert(db) }
+        try Self.expectSameRow(
+            try Self.row(key: entry.key, at: files.journalPath), try Self.row(key: entry.key, at: files.referencePath))
+    }
+
+    @Test func aSecondWriteOfAnAttemptReplacesItsRow() async throws {
+        let files = Files()
+        defer { files.remove() }
+        let first = Self.entry(key: "update", state: .created, createdAt: Self.date(1), updatedAt: Self.date(1))
+        var changed = first
+        changed.state = .finished
+        changed.outcome = "declined"
+        changed.gatewayTransactionID = "gw-42"
+        changed.maskedPAN = "476173******0119"
+        changed.updatedAt = Self.date(500)
+        let second = changed
+        let journal = try PaymentJournal(path: files.journalPath)
+        try await journal.write(first)
+        try await journal.write(second)
+        _ = try PaymentJournal(path: files.referencePath)
+        try await DatabaseQueue(path: files.referencePath).write { db in
+            try first.insert(db)
+            try second.save(db)
+        }
+
+        try Self.expectSameRow(
+            try Self.row(key: second.key, at: files.journalPath), try Self.row(key: second.key, at: files.referencePath))
+        let all = try journal.all()
+        #expect(try all == [Self.fetched(key: second.key, at: files.referencePath)])
+        #expect(all.first?.state == .finished && all.first?.outcome == "declined" && all.first?.gatewayTransactionID == "gw-42")
+        #expect(all.first.map { abs($0.updatedAt.timeIntervalSince(second.updatedAt)) < 0.001 } == true)
+        #expect(all.first.map { abs($0.createdAt.timeIntervalSince(first.createdAt)) < 0.001 } == true)
+    }
+
+    @Test func theColumnListHasEveryStoredPropertyAndEveryColumnOfTheTable() async throws {
+        let entry = Self.entry(filled: true)
+        let properties = Mirror(reflecting: entry).children.compactMap(\.label)
+        let columns = JournalEntry.columns.map(\.name)
+        #expect(Mirror(reflecting: entry).children.count == JournalEntry.columns.count)
+        #expect(properties == columns)
+        // The statement names the key first: it is what a conflict is on.
+        #expect(columns.first == "key")
+
+        let files = Files()
+        defer { files.remove() }
+        _ = try PaymentJournal(path: files.journalPath)
+        let table = try await DatabaseQueue(path: files.journalPath).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('attempt') ORDER BY cid")
+        }
+        #expect(table == columns)
+    }
+
+    /// Queues a write of the entry with `key` in each state in turn, durable as `durable`
+    /// says; the last one carries `outcome`.
+    static func enqueue(
+        _ key: String, _ states: [JournalEntry.State], durable: [Bool], outcome: String? = nil, on journal: PaymentJournal
+    ) -> JournalEntry {
+        var entry = entry(key: key)
+        for (index, (state, durable)) in zip(states, durable).enumerated() {
+            entry.state = state
+            entry.outcome = index == states.count - 1 ? outcome : nil
+            journal.enqueue(entry, durable: durable)
+        }
+        return entry
+    }
+
+    @Test func aDurableWriteAfterRelaxedOnesCommitsWithFull() async throws {
+        let files = Files()
+        defer { files.remove() }
+        let journal = try PaymentJournal(path: files.journalPath)
+        _ = Self.enqueue("sale-1", [.created, .authorizing, .approved], durable: [true, false, false], on: journal)
+        // `pragma` runs on the journal's queue, behind the queued writes: the relaxed ones
+        // left NORMAL (1).
+        #expect(try journal.pragma("synchronous") == "1")
+
+        _ = Self.enqueue("sale-1", [.finished], durable: [true], outcome: "approved", on: journal)
+        _ = Self.enqueue("sale-2", [.created, .authorizing, .reversing], durable: [true, false, true], on: journal)
+        #expect(await journal.settleDurable().isEmpty)
+        // The last write was durable: FULL (2).
+        #expect(try journal.pragma("synchronous") == "2")
+
+        var last = Self.enqueue("sale-2", [.approved], durable: [false], on: journal)
+        last.state = .finished
+        last.outcome = "declined"
+        try await journal.write(last)
+        #expect(try journal.pragma("synchronous") == "2")
+        #expect(try journal.all().map(\.state) == [.finished, .finished])
+    }
+}
