@@ -21,32 +21,74 @@ public enum GatewayValidation {
             }
     }
 
-    /// The problem with a statement descriptor and its suffix, or `nil` when they are valid:
-    /// the descriptor has 1...22 characters, at least one letter, none of `< > " '`; the
-    /// suffix has none of those characters either, and `descriptor + "* " + suffix` has at
-    /// most 22 characters.
+    /// The problem with a statement descriptor and its suffix, or `nil` when they are valid.
+    ///
+    /// The rules apply to the text the gateway stores (see ``statementDescriptor(_:suffix:)``):
+    /// non-ASCII characters are removed and spaces at either end trimmed first, as the ECP
+    /// rules say the gateway does. What remains of the descriptor has 1...22 characters, at
+    /// least one letter A–Z and none of `< > " '`; the suffix has none of those characters
+    /// either, and `descriptor + "* " + suffix` has at most 22 characters. A suffix that is
+    /// empty once normalized counts as no suffix. Checking the normalized text is what keeps
+    /// the SDK, which calls this before any I/O, from accepting a descriptor the gateway
+    /// then refuses (or the reverse). The message names the field and never echoes the text.
     public static func statementDescriptorProblem(_ descriptor: String?, suffix: String?) -> String? {
-        guard let descriptor else {
-            return suffix == nil ? nil : "statementDescriptorSuffix needs a statementDescriptor"
+        let parts = normalizedDescriptor(descriptor, suffix: suffix)
+        guard let base = parts.base else {
+            return parts.suffix == nil ? nil : "statementDescriptorSuffix needs a statementDescriptor"
         }
-        if descriptor.isEmpty || descriptor.count > statementDescriptorMaximumLength {
-            return "statementDescriptor must have 1 to \(statementDescriptorMaximumLength) characters"
+        if base.isEmpty || base.count > statementDescriptorMaximumLength {
+            return "statementDescriptor must have 1 to \(statementDescriptorMaximumLength) characters "
+                + "once non-ASCII characters and spaces at either end are removed"
         }
-        if !descriptor.contains(where: \.isLetter) {
-            return "statementDescriptor must contain at least one letter"
+        if !base.contains(where: \.isLetter) {
+            return "statementDescriptor must contain at least one ASCII letter"
         }
-        if descriptor.contains(where: forbiddenDescriptorCharacters.contains) {
+        if base.contains(where: forbiddenDescriptorCharacters.contains) {
             return "statementDescriptor may not contain < > \" or '"
         }
-        if let suffix {
-            if suffix.contains(where: forbiddenDescriptorCharacters.contains) {
+        if let tail = parts.suffix {
+            if tail.contains(where: forbiddenDescriptorCharacters.contains) {
                 return "statementDescriptorSuffix may not contain < > \" or '"
             }
-            if descriptor.count + 2 + suffix.count > statementDescriptorMaximumLength {
-                return "statementDescriptor with its suffix ('* ' + suffix) exceeds \(statementDescriptorMaximumLength) characters"
+            if base.count + 2 + tail.count > statementDescriptorMaximumLength {
+                return "statementDescriptor with its suffix ('* ' + suffix) exceeds "
+                    + "\(statementDescriptorMaximumLength) characters"
             }
         }
         return nil
+    }
+
+    /// The statement descriptor the gateway stores and the cardholder's statement shows:
+    /// `BASE* SUFFIX` (or `BASE` without a suffix), upper case, with non-ASCII characters
+    /// removed and spaces at either end trimmed from each part; `nil` when there is no
+    /// descriptor.
+    ///
+    /// It applies the same normalization as ``statementDescriptorProblem(_:suffix:)`` but does
+    /// not check the rules: call that first and use this only for text it accepts.
+    public static func statementDescriptor(_ descriptor: String?, suffix: String?) -> String? {
+        let parts = normalizedDescriptor(descriptor, suffix: suffix)
+        guard let base = parts.base else { return nil }
+        let full = parts.suffix.map { base + "* " + $0 } ?? base
+        return full.uppercased()
+    }
+
+    /// A descriptor and suffix as the gateway keeps them: ASCII characters only, then spaces
+    /// and tabs at either end trimmed. `base` is `nil` only when no descriptor was given (it
+    /// may be empty); `suffix` is `nil` when none was given or nothing is left of it.
+    private static func normalizedDescriptor(_ descriptor: String?, suffix: String?)
+        -> (base: String?, suffix: String?)
+    {
+        func normalized(_ text: String) -> String {
+            // A UTF-8 byte below 0x80 is an ASCII scalar; every byte of a longer scalar is above.
+            let ascii = text.utf8.filter { $0 < 0x80 }
+            let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            guard let first = ascii.firstIndex(where: { !isBlank($0) }),
+                let last = ascii.lastIndex(where: { !isBlank($0) })
+            else { return "" }
+            return String(decoding: ascii[first...last], as: UTF8.self)
+        }
+        let tail = suffix.map(normalized)
+        return (descriptor.map(normalized), tail?.isEmpty == false ? tail : nil)
     }
 
     /// Whether an external id is 1...50 characters.

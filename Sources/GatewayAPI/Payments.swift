@@ -118,7 +118,8 @@ public struct Installments: Codable, Sendable, Hashable {
 /// Rules the gateway checks (4001 when broken): `amount` > 0; a currency with minor units;
 /// hex fields are even-length hex; `externalID` ≤ 50 characters; `statementDescriptor`
 /// 1...22 characters with at least one letter and none of `< > " '`, and with the suffix
-/// (`descriptor + "* " + suffix`) still ≤ 22; see ``GatewayValidation``.
+/// (`descriptor + "* " + suffix`) still ≤ 22, counted after non-ASCII characters are
+/// stripped and spaces at either end trimmed; see ``GatewayValidation``.
 public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
     /// What to do.
     public var kind: CardPaymentKind
@@ -145,7 +146,7 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
     /// The merchant's unique id for the payment, ≤ 50 characters.
     public var externalID: String?
     /// Text on the cardholder's statement, ≤ 22 characters, at least one letter, none of
-    /// `< > " '`.
+    /// `< > " '`; non-ASCII characters are stripped and the gateway stores it upper case.
     public var statementDescriptor: String?
     /// Detail appended to the descriptor as `descriptor* suffix`; the whole ≤ 22 characters.
     public var statementDescriptorSuffix: String?

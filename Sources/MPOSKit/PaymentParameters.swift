@@ -14,7 +14,8 @@ public struct PaymentParameters: Sendable, Hashable {
     /// The merchant's unique id for the payment, at most 50 characters.
     public var externalID: String?
     /// Text on the cardholder's statement: 1...22 characters, at least one letter, none of
-    /// `< > " '`.
+    /// `< > " '`, counted after non-ASCII characters are stripped and spaces at either end
+    /// trimmed (the gateway stores that text, upper case).
     public var statementDescriptor: String?
     /// Details after the descriptor, shown as `DESCRIPTOR* SUFFIX`: none of `< > " '`, and
     /// the whole at most 22 characters. Needs a ``statementDescriptor``.

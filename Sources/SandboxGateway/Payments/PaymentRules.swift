@@ -1,4 +1,5 @@
 import Foundation
+import GatewayAPI
 import MPOSCore
 
 /// The gateway's payment rules as pure functions: input validation, the duplicate check and
@@ -7,10 +8,6 @@ import MPOSCore
 /// Nothing here touches the database or the clock; callers pass in what the rule needs, so
 /// every rule is unit-tested on its own and the routes stay thin.
 public enum PaymentRules {
-    /// The longest statement descriptor, suffix included.
-    public static let descriptorMaximumLength = 22
-    /// Characters a statement descriptor may not contain.
-    public static let descriptorForbiddenCharacters: Set<Character> = ["<", ">", "\"", "'"]
     /// The longest external id.
     public static let externalIDMaximumLength = 50
     /// The largest amount the sandbox accepts in minor units (EMV 9F02 holds 12 digits).
@@ -42,44 +39,24 @@ public enum PaymentRules {
         return currency
     }
 
-    /// Builds the statement descriptor the cardholder sees from a descriptor and an optional
-    /// suffix, following the ECP rules: non-ASCII characters are stripped, the result is upper
-    /// case, it holds at least one letter and none of `< > " '`, and a suffix is joined as
-    /// `"DESCRIPTOR* SUFFIX"`; the complete text is at most 22 characters.
+    /// The statement descriptor the cardholder sees, built from a descriptor and an optional
+    /// suffix by ``GatewayValidation/statementDescriptor(_:suffix:)`` after the ECP rules of
+    /// ``GatewayValidation/statementDescriptorProblem(_:suffix:)``: non-ASCII characters are
+    /// stripped and spaces trimmed, the result holds at least one letter and none of
+    /// `< > " '`, is upper case, and a suffix is joined as `"DESCRIPTOR* SUFFIX"`; the
+    /// complete text is at most 22 characters. The SDK checks the same function before any
+    /// I/O, so what it accepts the gateway stores.
     ///
-    /// - Returns: `nil` when neither is given.
+    /// - Returns: `nil` when no descriptor is given.
     /// - Throws: ``PaymentRuleViolation/Reason/invalidDescriptor``.
     public static func statementDescriptor(_ descriptor: String?, suffix: String?)
         throws(PaymentRuleViolation)
         -> String?
     {
-        let base = descriptor.map(asciiOnly)
-        let tail = suffix.map(asciiOnly)
-        guard let base, !base.isEmpty else {
-            if let tail, !tail.isEmpty {
-                throw PaymentRuleViolation(.invalidDescriptor, "A descriptor suffix needs a descriptor.")
-            }
-            if descriptor != nil {
-                throw PaymentRuleViolation(.invalidDescriptor, "The statement descriptor is empty.")
-            }
-            return nil
+        if let problem = GatewayValidation.statementDescriptorProblem(descriptor, suffix: suffix) {
+            throw PaymentRuleViolation(.invalidDescriptor, problem + ".")
         }
-        for part in [base, tail ?? ""] where part.contains(where: descriptorForbiddenCharacters.contains) {
-            throw PaymentRuleViolation(
-                .invalidDescriptor, "The statement descriptor may not contain < > \" or ' characters.")
-        }
-        guard base.contains(where: \.isLetter) else {
-            throw PaymentRuleViolation(.invalidDescriptor, "The statement descriptor must contain a letter.")
-        }
-        var full = base
-        if let tail, !tail.isEmpty { full += "* " + tail }
-        guard full.count <= descriptorMaximumLength else {
-            throw PaymentRuleViolation(
-                .invalidDescriptor,
-                "The statement descriptor is \(full.count) characters with its suffix; at most "
-                    + "\(descriptorMaximumLength) are allowed.")
-        }
-        return full.uppercased()
+        return GatewayValidation.statementDescriptor(descriptor, suffix: suffix)
     }
 
     /// Checks an optional external id: 1 to 50 characters.
@@ -91,11 +68,6 @@ public enum PaymentRules {
                 .invalidExternalID,
                 "external id must be 1 to \(externalIDMaximumLength) characters, got \(id.count).")
         }
-    }
-
-    private static func asciiOnly(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter(\.isASCII)))
-            .trimmingCharacters(in: .whitespaces)
     }
 
     // MARK: Duplicate check
