@@ -43,12 +43,12 @@ public enum GatewayValidation {
         if !base.contains(where: \.isLetter) {
             return "statementDescriptor must contain at least one ASCII letter"
         }
-        if base.contains(where: forbiddenDescriptorCharacters.contains) {
-            return "statementDescriptor may not contain < > \" or '"
+        if hasForbiddenCharacter(base) {
+            return "statementDescriptor may not contain < > \" ' or control characters"
         }
         if let tail = parts.suffix {
-            if tail.contains(where: forbiddenDescriptorCharacters.contains) {
-                return "statementDescriptorSuffix may not contain < > \" or '"
+            if hasForbiddenCharacter(tail) {
+                return "statementDescriptorSuffix may not contain < > \" ' or control characters"
             }
             if base.count + 2 + tail.count > statementDescriptorMaximumLength {
                 return "statementDescriptor with its suffix ('* ' + suffix) exceeds "
@@ -75,6 +75,14 @@ public enum GatewayValidation {
     /// A descriptor and suffix as the gateway keeps them: ASCII characters only, then spaces
     /// and tabs at either end trimmed. `base` is `nil` only when no descriptor was given (it
     /// may be empty); `suffix` is `nil` when none was given or nothing is left of it.
+    /// Whether `text` has one of `< > " '` or an ASCII control character (a line break or a
+    /// tab inside the text): none of them belongs on a card statement.
+    private static func hasForbiddenCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F || forbiddenDescriptorCharacters.contains(Character(scalar))
+        }
+    }
+
     private static func normalizedDescriptor(_ descriptor: String?, suffix: String?)
         -> (base: String?, suffix: String?)
     {

@@ -48,6 +48,10 @@ struct StatementDescriptorAgreementTests {
         Case(descriptor: "ABCDEFGHIJKLMNOPQRSTÄÖÜ", suffix: nil, stored: "ABCDEFGHIJKLMNOPQRST"),
         Case(descriptor: "  ABCDEFGHIJKLMNOPQRST  ", suffix: nil, stored: "ABCDEFGHIJKLMNOPQRST"),
         Case(descriptor: "  Shop ", suffix: " Table 4 ", stored: "SHOP* TABLE 4"),
+        // Control characters inside the text never reach a statement.
+        Case(descriptor: "Shop\nLine", suffix: nil, stored: nil),
+        Case(descriptor: "Shop", suffix: "Table\t4", stored: nil),
+        Case(descriptor: "Shop\u{7F}", suffix: nil, stored: nil),
     ]
 
     @Test(arguments: cases)
