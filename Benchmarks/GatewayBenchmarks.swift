@@ -13,7 +13,8 @@ import SandboxGateway
 ///   database opened exactly as the gateway opens its own (``GatewayStore``: WAL,
 ///   `synchronous=FULL`, busy timeout), one writer, one row per commit.
 /// - `gateway.authorize.throughput`: card authorisations per second from 32 concurrent
-///   keep-alive clients over loopback HTTP, each request with a fresh, valid ARQC and DUKPT
+///   keep-alive clients over loopback HTTP (connections kept busy by one `poll(2)` thread,
+///   ``LoopbackLoadGenerator``, as wrk does), each request with a fresh, valid ARQC and DUKPT
 ///   envelope made by the reader simulator's kernel; with the raw commit rate of the same run
 ///   and their ratio, and the process's CPU time per authorization (server, clients and
 ///   kernel together: `cpu_us_per_auth`), which holds up when other work shares the machine.
@@ -85,14 +86,11 @@ enum GatewayBenchmarks {
     /// with no body, database or crypto: what the HTTP path alone costs, the floor under
     /// any authorization figure on this machine.
     static func emitHealthFloor(port: Int) async throws {
-        let requests = [Int](0..<(clients * requestsPerClient * 2))
-        _ = try await drive(port: port, requests: Array(requests.prefix(clients * warmUpPerClient))) { client, _ in
-            try client.send(method: "GET", path: GatewayPaths.health, headers: [], body: [])
-        }
+        let request = httpRequestBytes(method: "GET", path: GatewayPaths.health, headers: [], body: [])
+        let requests = [[UInt8]](repeating: request, count: clients * requestsPerClient * 2)
+        _ = try await drive(port: port, requests: Array(requests.prefix(clients * warmUpPerClient)))
         let cpuBefore = processCPUMicroseconds()
-        let (seconds, _) = try await drive(port: port, requests: requests) { client, _ in
-            try client.send(method: "GET", path: GatewayPaths.health, headers: [], body: [])
-        }
+        let (seconds, _) = try await drive(port: port, requests: requests)
         emit(
             name: "gateway.health.throughput", unit: "req/s", value: Double(requests.count) / seconds,
             extra: [
@@ -180,86 +178,34 @@ enum GatewayBenchmarks {
         return bodies
     }
 
-    /// Sends `bodies` as card authorizations from `clients` threads, each on its own
-    /// keep-alive connection; returns the wall time and every request's latency in ms.
+    /// Sends `bodies` as card authorizations from `clients` concurrent keep-alive
+    /// connections; returns the wall time and every request's latency in ms.
     static func drive(port: Int, token: String, bodies: [[UInt8]]) async throws -> (Double, [Double]) {
         // Requests are made up front, keys included, as a load generator such as wrk does.
-        let requests = bodies.map { (IdempotencyKey().rawValue, $0) }
         let authorization = "Bearer \(token)"
-        return try await drive(port: port, requests: requests) { client, request in
-            try client.send(
+        let requests = bodies.map { body in
+            httpRequestBytes(
                 method: "POST", path: GatewayPaths.authorizeCard,
                 headers: [
                     ("Content-Type", "application/json"), ("Authorization", authorization),
-                    ("Idempotency-Key", request.0),
-                ], body: request.1)
+                    ("Idempotency-Key", IdempotencyKey().rawValue),
+                ], body: body)
         }
+        return try await drive(port: port, requests: requests)
     }
 
-    /// Sends each of `requests` through `send`, from `clients` threads, each on its own
-    /// keep-alive connection; every answer must be 200.
-    static func drive<Request: Sendable>(
-        port: Int, requests: [Request],
-        send: @escaping @Sendable (LoopbackHTTPClient, Request) throws -> (Int, [UInt8])
-    ) async throws -> (Double, [Double]) {
-        let results = ResultsBox(count: clients)
-        let group = DispatchGroup()
-        let start = monotonicNanoseconds()
-        for c in 0..<clients {
-            group.enter()
-            let slice = stride(from: c, to: requests.count, by: clients).map { requests[$0] }
+    /// Sends each of `requests` over `clients` concurrent connections, from one thread of
+    /// its own (``LoopbackLoadGenerator``); every answer must be 200.
+    static func drive(port: Int, requests: [[UInt8]]) async throws -> (Double, [Double]) {
+        let clients = self.clients
+        return try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                defer { group.leave() }
-                do {
-                    let client = try LoopbackHTTPClient(port: port)
-                    var latencies: [Double] = []
-                    for request in slice {
-                        let began = monotonicNanoseconds()
-                        let (status, reply) = try send(client, request)
-                        guard status == 200 else {
-                            throw LoopbackHTTPClient.Failure(
-                                description:
-                                    "answered \(status): \(String(decoding: reply.prefix(200), as: UTF8.self))"
-                            )
-                        }
-                        latencies.append(Double(monotonicNanoseconds() - began) / 1e6)
-                    }
-                    results.set(c, .success(latencies))
-                } catch { results.set(c, .failure(error)) }
+                continuation.resume(
+                    with: Result { try LoopbackLoadGenerator.run(port: port, connections: clients, requests: requests) })
             }
             thread.stackSize = 1 << 20
             thread.start()
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            group.notify(queue: .global()) { continuation.resume() }
-        }
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
-        var all: [Double] = []
-        for result in results.all {
-            switch result {
-            case .success(let latencies): all += latencies
-            case .failure(let error): throw error
-            case nil: throw LoopbackHTTPClient.Failure(description: "a client thread did not finish")
-            }
-        }
-        return (seconds, all)
-    }
-}
-
-/// Per-thread results, each slot written once by its thread before the group is left.
-final class ResultsBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<[Double], any Error>?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<[Double], any Error>) {
-        lock.lock()
-        slots[index] = result
-        lock.unlock()
-    }
-    var all: [Result<[Double], any Error>?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
     }
 }
 
