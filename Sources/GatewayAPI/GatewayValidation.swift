@@ -26,8 +26,8 @@ public enum GatewayValidation {
     /// The rules apply to the text the gateway stores (see ``statementDescriptor(_:suffix:)``):
     /// non-ASCII characters are removed and spaces at either end trimmed first, as the ECP
     /// rules say the gateway does. What remains of the descriptor has 1...22 characters, at
-    /// least one letter A–Z and none of `< > " '`; the suffix has none of those characters
-    /// either, and `descriptor + "* " + suffix` has at most 22 characters. A suffix that is
+    /// least one letter A–Z and none of `< > " '` or ASCII control characters; the suffix has
+    /// none of those characters either, and `descriptor + "* " + suffix` has at most 22 characters. A suffix that is
     /// empty once normalized counts as no suffix. Checking the normalized text is what keeps
     /// the SDK, which calls this before any I/O, from accepting a descriptor the gateway
     /// then refuses (or the reverse). The message names the field and never echoes the text.
@@ -72,9 +72,6 @@ public enum GatewayValidation {
         return full.uppercased()
     }
 
-    /// A descriptor and suffix as the gateway keeps them: ASCII characters only, then spaces
-    /// and tabs at either end trimmed. `base` is `nil` only when no descriptor was given (it
-    /// may be empty); `suffix` is `nil` when none was given or nothing is left of it.
     /// Whether `text` has one of `< > " '` or an ASCII control character (a line break or a
     /// tab inside the text): none of them belongs on a card statement.
     private static func hasForbiddenCharacter(_ text: String) -> Bool {
@@ -83,6 +80,9 @@ public enum GatewayValidation {
         }
     }
 
+    /// A descriptor and suffix as the gateway keeps them: ASCII characters only, then spaces
+    /// and tabs at either end trimmed. `base` is `nil` only when no descriptor was given (it
+    /// may be empty); `suffix` is `nil` when none was given or nothing is left of it.
     private static func normalizedDescriptor(_ descriptor: String?, suffix: String?)
         -> (base: String?, suffix: String?)
     {

@@ -43,7 +43,7 @@ public enum PaymentRules {
     /// suffix by ``GatewayValidation/statementDescriptor(_:suffix:)`` after the ECP rules of
     /// ``GatewayValidation/statementDescriptorProblem(_:suffix:)``: non-ASCII characters are
     /// stripped and spaces trimmed, the result holds at least one letter and none of
-    /// `< > " '`, is upper case, and a suffix is joined as `"DESCRIPTOR* SUFFIX"`; the
+    /// `< > " '` or control characters, is upper case, and a suffix is joined as `"DESCRIPTOR* SUFFIX"`; the
     /// complete text is at most 22 characters. The SDK checks the same function before any
     /// I/O, so what it accepts the gateway stores.
     ///
