@@ -29,17 +29,7 @@ final class LoopbackHTTPClient {
     func send(method: String, path: String, headers: [(String, String)], body: [UInt8]) throws -> (
         Int, [UInt8]
     ) {
-        var request: [UInt8] = []
-        request.reserveCapacity(256 + body.count)
-        request += "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n".utf8
-        for (name, value) in headers {
-            request += name.utf8
-            request += ": ".utf8
-            request += value.utf8
-            request += "\r\n".utf8
-        }
-        request += "\r\n".utf8
-        request += body
+        let request = httpRequestBytes(method: method, path: path, headers: headers, body: body)
         var sent = 0
         while sent < request.count {
             let n = request[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

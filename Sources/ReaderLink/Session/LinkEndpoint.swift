@@ -45,17 +45,7 @@ struct LinkEndpoint {
     /// Returns false when the transport refused them: the link is gone.
     mutating func send(type: FrameType, data: [UInt8]) -> Bool {
         guard !isOutputClosed else { return true }
-        let writes = wire.writes(type: type, data: data)
-        guard let immediate else {
-            for bytes in writes { outbound?.yield(bytes) }
-            return true
-        }
-        do {
-            for bytes in writes { try immediate.enqueue(bytes) }
-            return true
-        } catch {
-            return false
-        }
+        return hand(wire.writes(type: type, data: data))
     }
 
     /// Frames (and secures) several messages, in order, and hands them to the transport in as
@@ -72,12 +62,18 @@ struct LinkEndpoint {
         for message in messages {
             for write in wire.writes(type: message.type, data: message.data) { bytes += write }
         }
+        return hand([bytes])
+    }
+
+    /// Hands framed bytes to the transport, in order: straight to an immediate transport, or
+    /// to the writer task. False when the transport refused them (the link is gone).
+    private func hand(_ writes: [[UInt8]]) -> Bool {
         guard let immediate else {
-            outbound?.yield(bytes)
+            for bytes in writes { outbound?.yield(bytes) }
             return true
         }
         do {
-            try immediate.enqueue(bytes)
+            for bytes in writes { try immediate.enqueue(bytes) }
             return true
         } catch {
             return false

@@ -82,9 +82,7 @@ public actor ReaderDeviceSession {
 
     /// Sends an unsolicited message (status report, card event, authorization request …).
     public func emit(_ event: ReaderMessage) async throws(ReaderLinkError) {
-        guard case .open = state else { throw closeReason ?? .linkClosed }
-        send(type: .event, data: event.encoded())
-        guard case .open = state else { throw closeReason ?? .linkClosed }
+        try await emit([event])
     }
 
     /// Sends unsolicited messages, in order, in one write where the transport allows: a reader
