@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MPOSCore
 import Testing
 
 @testable import SandboxGateway

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MPOSCore
 
 extension LedgerTransaction {
     /// The stored columns, in the order of ``storedValues``. The names are those

@@ -1,5 +1,6 @@
 import Foundation
 import GatewayAPI
+import MPOSCore
 
 /// Writes a ``GatewayAPI/Transaction`` as JSON by hand, byte for byte what
 /// `GatewayJSON.makeEncoder()` writes (keys sorted, nil fields left out, slashes not

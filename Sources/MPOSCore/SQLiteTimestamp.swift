@@ -4,8 +4,8 @@ import Foundation
 /// millisecond, as its `DateFormatter` rounds), made by arithmetic instead.
 ///
 /// GRDB binds a `Date` through a shared `DateFormatter`, which goes through ICU and costs
-/// tens of microseconds; the authorization path binds three dates inside the serialized
-/// writer for every request. Binding this string instead stores exactly the same text (a
+/// tens of microseconds: the gateway's authorization path binds three dates inside its
+/// serialized writer for every request, and the SDK's journal two for every record. Binding this string instead stores exactly the same text (a
 /// test compares the two over many dates), so queries, ordering and reading dates back are
 /// unchanged.
 public enum SQLiteTimestamp {
@@ -25,11 +25,11 @@ public enum SQLiteTimestamp {
     }
 
     /// A date's UTC calendar fields, to the millisecond.
-    struct UTCTime {
-        var year, month, day, hour, minute, second, millisecond: Int64
+    package struct UTCTime {
+        package var year, month, day, hour, minute, second, millisecond: Int64
 
         /// The fields of `date`, its milliseconds rounded to the nearest (halves up) or cut off.
-        init(_ date: Date, roundingToNearestMillisecond: Bool) {
+        package init(_ date: Date, roundingToNearestMillisecond: Bool) {
             // The same sum as Foundation hands to ICU: seconds since 1970, in milliseconds.
             let exact = (date.timeIntervalSinceReferenceDate + Date.timeIntervalBetween1970AndReferenceDate) * 1000
             let milliseconds = Int64((roundingToNearestMillisecond ? exact + 0.5 : exact).rounded(.down))
@@ -42,12 +42,12 @@ public enum SQLiteTimestamp {
         }
 
         /// `yyyy-MM-dd`.
-        func appendDate(to bytes: inout [UInt8]) {
+        package func appendDate(to bytes: inout [UInt8]) {
             Self.append((year, 4), (month, 2), (day, 2), separatedBy: UInt8(ascii: "-"), to: &bytes)
         }
 
         /// `HH:mm:ss`.
-        func appendTime(to bytes: inout [UInt8]) {
+        package func appendTime(to bytes: inout [UInt8]) {
             Self.append((hour, 2), (minute, 2), (second, 2), separatedBy: UInt8(ascii: ":"), to: &bytes)
         }
 
@@ -87,7 +87,7 @@ public enum SQLiteTimestamp {
     }
 
     /// Appends `value` in decimal, zero-padded to `width` digits (higher digits are dropped).
-    static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+    package static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
         var scale: Int64 = 1
         for _ in 1..<width { scale *= 10 }
         while scale > 0 {
