@@ -139,6 +139,24 @@ struct AccountTests {
         }
     }
 
+    @Test func aPasswordResetEndsSessionsAlreadyInUse() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let other = try await harness.login()
+            // Both sessions are in use (and resolved without the database from now on).
+            #expect(try await harness.send(.get, GatewayPaths.merchant, token: token).status == 200)
+            #expect(try await harness.send(.get, GatewayPaths.merchant, token: other).status == 200)
+            #expect(try await harness.send(.post, GatewayPaths.logout, token: other).status == 204)
+            #expect(try await harness.send(.get, GatewayPaths.merchant, token: other).status == 401)
+            #expect(try await harness.send(.get, GatewayPaths.merchant, token: token).status == 200)
+            _ = try await harness.send(
+                .post, GatewayPaths.resetPassword, json: ResetPasswordRequest(user: harness.credentials.user))
+            let ended = try await harness.send(.get, GatewayPaths.merchant, token: token)
+            #expect(ended.status == 401)
+            #expect(ended.error?.code == GatewayErrorCode.unauthorized)
+        }
+    }
+
     @Test func changePasswordChecksOldPolicyAndConfirmation() async throws {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()

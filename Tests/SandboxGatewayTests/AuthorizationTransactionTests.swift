@@ -276,15 +276,33 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
         }
     }
 
-    @Test func theClientTokenCacheStaysBounded() {
-        let cache = ClientTokenCache(capacity: 2)
+    @Test func aTokenRemovedDuringItsResolutionIsNotCachedAgain() {
+        let cache = TokenCache<AccessTokenEntry>()
         let now = Date(timeIntervalSince1970: 1_000)
-        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(-1)), for: "old", now: now)
-        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "a", now: now)
-        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "b", now: now)
+        let entry = AccessTokenEntry(merchantID: "m", userID: "u", expiresAt: now.addingTimeInterval(60))
+        // A request reads the generation, then the row; a logout commits and removes meanwhile.
+        let before = cache.generation
+        cache.remove { key, _ in key == "t" }
+        cache.insert(entry, for: "t", now: now, unlessRemovedSince: before)
+        #expect(cache["t"] == nil)
+        // Without a removal in between, the row is kept; a removal by user drops it.
+        cache.insert(entry, for: "t", now: now, unlessRemovedSince: cache.generation)
+        #expect(cache["t"] == entry)
+        cache.remove { _, entry in entry.userID == "other" }
+        #expect(cache["t"] == entry)
+        cache.remove { _, entry in entry.userID == "u" }
+        #expect(cache["t"] == nil && cache.count == 0)
+    }
+
+    @Test func theClientTokenCacheStaysBounded() {
+        let cache = TokenCache<ClientTokenEntry>(capacity: 2)
+        let now = Date(timeIntervalSince1970: 1_000)
+        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(-1)), for: "old", now: now, unlessRemovedSince: 0)
+        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "a", now: now, unlessRemovedSince: 0)
+        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "b", now: now, unlessRemovedSince: 0)
         // Full: the expired token made room.
         #expect(cache["old"] == nil && cache["a"] != nil && cache["b"] != nil)
-        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "c", now: now)
+        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "c", now: now, unlessRemovedSince: 0)
         #expect(cache.count <= 2 && cache["c"]?.merchantID == "m")
     }
 }

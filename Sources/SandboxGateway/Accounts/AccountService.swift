@@ -26,7 +26,10 @@ public struct AccountService: Sendable {
     let store: GatewayStore
     let configuration: SandboxGatewayConfiguration
     /// Client tokens already read from the database (they are never revoked, only expire).
-    let clientTokens = ClientTokenCache()
+    let clientTokens = TokenCache<ClientTokenEntry>()
+    /// Access tokens already read from the database, with the expiry last written: every
+    /// write that ends sessions removes them from here after it commits.
+    let accessTokens = TokenCache<AccessTokenEntry>()
 
     var now: Date { configuration.now() }
 
@@ -145,6 +148,7 @@ public struct AccountService: Sendable {
                     """,
                 arguments: [Secrets.sha256Hex(token), merchantID, user, expiresAt, now])
         }
+        accessTokens.remove { _, entry in entry.expiresAt <= now }
         return Session(
             accessToken: token, expiresAt: expiresAt,
             merchant: try merchantInfo(merchantID: merchantID, userID: user))
@@ -152,9 +156,11 @@ public struct AccountService: Sendable {
 
     /// Ends the session of `token` (an access token).
     public func logout(token: String) throws {
+        let hash = Secrets.sha256Hex(token)
         try store.writer.write { db in
-            try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [Secrets.sha256Hex(token)])
+            try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [hash])
         }
+        accessTokens.remove { key, _ in key == hash }
     }
 
     /// Resolves a bearer token: an access token (whose expiry slides forward by the session
@@ -164,53 +170,71 @@ public struct AccountService: Sendable {
     public func resolveBearer(_ token: String) throws -> Result<GatewayPrincipal, GatewayError> {
         let hash = Secrets.sha256Hex(token)
         let now = self.now
+        // Read before the lookup: a session ended after this point is not cached again.
+        let generation = (access: accessTokens.generation, client: clientTokens.generation)
+        if let cached = accessTokens[hash] {
+            return try session(cached, hash: hash, now: now, generation: generation.access)
+        }
         if let cached = clientTokens[hash] {
             return Self.clientPrincipal(merchantID: cached.merchantID, expiresAt: cached.expiresAt, now: now)
         }
-        let lifetime = configuration.sessionLifetime
-        // A read resolves the token (WAL readers run concurrently and never wait for an fsync);
-        // a write happens only when an access token has expired, or when its sliding expiry is
-        // due to move by more than a minute: not on every request.
-        enum Found { case access(Row), client(Row), none }
+        // Not seen yet: a read resolves the token (WAL readers run concurrently and never wait
+        // for an fsync), and the caches answer the token's next uses.
+        enum Found { case access(AccessTokenEntry), client(ClientTokenEntry), none }
         let found: Found = try store.writer.read { db in
             if let row = try Row.fetchOne(
                 db, sql: "SELECT merchantId, userId, expiresAt FROM accessToken WHERE tokenHash = ?",
                 arguments: [hash])
             {
-                return .access(row)
+                return .access(
+                    AccessTokenEntry(merchantID: row["merchantId"], userID: row["userId"], expiresAt: row["expiresAt"]))
             }
             if let row = try Row.fetchOne(
                 db, sql: "SELECT merchantId, expiresAt FROM clientToken WHERE tokenHash = ?", arguments: [hash])
             {
-                return .client(row)
+                return .client(ClientTokenEntry(merchantID: row["merchantId"], expiresAt: row["expiresAt"]))
             }
             return .none
         }
         switch found {
-        case .access(let row):
-            let expiresAt: Date = row["expiresAt"]
-            guard expiresAt > now else {
-                try store.writer.write { db in
-                    try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [hash])
-                }
-                return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The access token has expired; log in again."))
-            }
-            let extended = now.addingTimeInterval(lifetime)
-            if extended.timeIntervalSince(expiresAt) > Self.slidingExpiryGranularity {
-                try store.writer.write { db in
-                    try db.execute(
-                        sql: "UPDATE accessToken SET expiresAt = ? WHERE tokenHash = ?", arguments: [extended, hash])
-                }
-            }
-            return .success(GatewayPrincipal(merchantID: row["merchantId"], userID: row["userId"], kind: .accessToken))
-        case .client(let row):
-            let expiresAt: Date = row["expiresAt"]
-            let merchantID: String = row["merchantId"]
-            clientTokens.insert(.init(merchantID: merchantID, expiresAt: expiresAt), for: hash, now: now)
-            return Self.clientPrincipal(merchantID: merchantID, expiresAt: expiresAt, now: now)
+        case .access(let entry):
+            return try session(entry, hash: hash, now: now, generation: generation.access)
+        case .client(let entry):
+            clientTokens.insert(entry, for: hash, now: now, unlessRemovedSince: generation.client)
+            return Self.clientPrincipal(merchantID: entry.merchantID, expiresAt: entry.expiresAt, now: now)
         case .none:
             return .failure(.unauthorized("Unknown token."))
         }
+    }
+
+    /// The principal of an access token's session, or 4011 once it has expired (the row is
+    /// then deleted). A write happens only then, or when the sliding expiry is due to move by
+    /// more than a minute: not on every request. `generation` is the cache's, read before
+    /// `entry` was looked up.
+    private func session(
+        _ entry: AccessTokenEntry, hash: String, now: Date, generation: UInt64
+    ) throws -> Result<GatewayPrincipal, GatewayError> {
+        guard entry.expiresAt > now else {
+            try store.writer.write { db in
+                try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [hash])
+            }
+            accessTokens.remove { key, _ in key == hash }
+            return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The access token has expired; log in again."))
+        }
+        var entry = entry
+        let extended = now.addingTimeInterval(configuration.sessionLifetime)
+        if extended.timeIntervalSince(entry.expiresAt) > Self.slidingExpiryGranularity {
+            let changed = try store.writer.write { db in
+                try db.execute(
+                    sql: "UPDATE accessToken SET expiresAt = ? WHERE tokenHash = ?", arguments: [extended, hash])
+                return db.changesCount
+            }
+            // Ended meanwhile (a logout, a password reset): the session is gone.
+            guard changed > 0 else { return .failure(.unauthorized("Unknown token.")) }
+            entry.expiresAt = extended
+        }
+        accessTokens.insert(entry, for: hash, now: now, unlessRemovedSince: generation)
+        return .success(GatewayPrincipal(merchantID: entry.merchantID, userID: entry.userID, kind: .accessToken))
     }
 
     /// The principal of a client token that expires at `expiresAt`, or 4011 once it has.
@@ -291,6 +315,7 @@ public struct AccountService: Sendable {
                 arguments: [hash, user])
             try db.execute(sql: "DELETE FROM accessToken WHERE userId = ?", arguments: [user])
         }
+        accessTokens.remove { _, entry in entry.userID == user }
         try writeOutbox(
             merchantID: row["merchantId"], channel: .email, recipient: row["email"],
             subject: "Your MPOSKit sandbox password was reset",

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A cached token's facts; the cache needs its expiry to make room.
+protocol CachedToken: Sendable {
+    var expiresAt: Date { get }
+}
+
+/// Tokens the gateway has already resolved, by the SHA-256 hex of the token, so that a
+/// payment's authentication reads no database.
+///
+/// Every change of a token's row goes through the cache too: a write that ends sessions
+/// (logout, password reset, expiry) removes them here after its commit, and a resolution read
+/// from the database is kept only if no removal happened since the read began
+/// (``generation``), so a session ended while another request was resolving it cannot come
+/// back. One gateway process owns its database file: changes made by another process would
+/// not be seen. Holds at most ``capacity`` tokens: when full, the expired ones are dropped,
+/// and if none had, all.
+final class TokenCache<Entry: CachedToken>: @unchecked Sendable {
+    /// The most tokens kept.
+    let capacity: Int
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    private var removals: UInt64 = 0
+
+    /// An empty cache.
+    init(capacity: Int = 4_096) { self.capacity = max(1, capacity) }
+
+    /// The entry of a token hash.
+    subscript(hash: String) -> Entry? { lock.withLock { entries[hash] } }
+
+    /// A value that changes whenever tokens are removed: read it before reading a token from
+    /// the database, and hand it to ``insert(_:for:now:unlessRemovedSince:)``.
+    var generation: UInt64 { lock.withLock { removals } }
+
+    /// Keeps `entry` for `hash`, making room first when full (by the injected clock's `now`),
+    /// unless tokens were removed since `generation` was read (the entry may be stale).
+    func insert(_ entry: Entry, for hash: String, now: Date, unlessRemovedSince generation: UInt64) {
+        lock.withLock {
+            guard removals == generation else { return }
+            if entries[hash] == nil, entries.count >= capacity {
+                entries = entries.filter { $0.value.expiresAt > now }
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            }
+            entries[hash] = entry
+        }
+    }
+
+    /// Forgets the tokens `where` picks; call after the database change has committed.
+    func remove(where shouldRemove: (String, Entry) -> Bool) {
+        lock.withLock {
+            removals &+= 1
+            entries = entries.filter { !shouldRemove($0.key, $0.value) }
+        }
+    }
+
+    /// How many tokens are kept.
+    var count: Int { lock.withLock { entries.count } }
+}
+
+/// What a client token resolves to. A client token is never revoked or changed once minted:
+/// it only expires, and the expiry is checked against the injected clock on every use.
+struct ClientTokenEntry: CachedToken, Hashable {
+    var merchantID: String
+    var expiresAt: Date
+}
+
+/// What an access token resolves to: its session's merchant and user, and the expiry last
+/// written to the database (it slides with use).
+struct AccessTokenEntry: CachedToken, Hashable {
+    var merchantID: String
+    var userID: String
+    var expiresAt: Date
+}
