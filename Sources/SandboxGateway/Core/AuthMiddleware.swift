@@ -18,9 +18,7 @@ struct GatewayAuthMiddleware: RouterMiddleware {
         var context = context
         context.bodyLimit = environment.configuration.bodyLimit
         if let value = request.headers[.authorization] {
-            let prefix = GatewayHeaders.bearerPrefix
-            if value.count > prefix.count, value.lowercased().hasPrefix(prefix.lowercased()) {
-                let token = String(value.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            if let token = ASCIIText.credentials(value, scheme: GatewayHeaders.bearerPrefix) {
                 switch try environment.accounts.resolveBearer(token) {
                 case .success(let principal): context.principal = principal
                 case .failure(let error): context.authenticationFailure = error

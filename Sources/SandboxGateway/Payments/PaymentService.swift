@@ -201,7 +201,7 @@ public struct PaymentService: Sendable {
         }
         func hex(_ tag: EMVTag) -> String? { tree[tag].map { Hex.encode($0) } }
         func text(_ tag: EMVTag) -> String? {
-            tree[tag].flatMap { String(bytes: $0, encoding: .ascii) }?.trimmingCharacters(in: .whitespaces)
+            tree[tag].flatMap { ASCIIText.trimmedString($0) }
         }
         return EMVFacts(
             aid: hex(0x4F) ?? hex(0x84) ?? hex(0x9F06), label: text(0x50), tvr: hex(0x95), tsi: hex(0x9B),
