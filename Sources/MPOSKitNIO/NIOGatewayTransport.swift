@@ -41,6 +41,8 @@ public final class NIOGatewayTransport: GatewayTransport {
     private let clock: (any Clock<Duration>)?
     private let tlsFallback: (any GatewayTransport)?
     private let pool: Mutex<IdleConnectionPool<Origin, any Channel>>
+    /// The base URL last sent to, parsed.
+    private let lastTarget = Mutex<(url: URL, target: Target)?>(nil)
 
     /// Creates a transport.
     ///
@@ -84,34 +86,30 @@ public final class NIOGatewayTransport: GatewayTransport {
     public func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError)
         -> GatewayHTTPResponse
     {
-        guard let components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
-            let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
-        else { throw GatewayTransportError(reason: "malformed URL") }
-        switch scheme {
+        let target = try target(of: baseURL)
+        switch target.scheme {
         case "http":
             break
         case "https":
             guard let tlsFallback else { throw GatewayTransportError(reason: "https needs a TLS transport") }
             return try await tlsFallback.send(request, to: baseURL)
         default:
-            throw GatewayTransportError(reason: "unsupported URL scheme \(scheme)")
+            throw GatewayTransportError(reason: "unsupported URL scheme \(target.scheme)")
         }
         guard let method = Self.method(request.method) else {
             throw GatewayTransportError(reason: "malformed method")
         }
-        let origin = Origin(host: host, port: components.port ?? 80)
-        var path = components.percentEncodedPath
-        while path.hasSuffix("/") { path.removeLast() }
-        var head = HTTPRequestHead(version: .http1_1, method: method, uri: path + request.path)
+        let origin = target.origin
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: target.path + request.path)
         for (name, value) in request.headers { head.headers.replaceOrAdd(name: name, value: value) }
-        head.headers.replaceOrAdd(name: "Host", value: origin.port == 80 ? host : "\(host):\(origin.port)")
+        head.headers.replaceOrAdd(name: "Host", value: target.hostHeader)
         if let body = request.body {
             head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
         } else if method != .GET && method != .HEAD {
             head.headers.replaceOrAdd(name: "Content-Length", value: "0")
         }
         let repeatable = method == .GET || method == .HEAD || request.headers.keys.contains {
-            $0.caseInsensitiveCompare(GatewayHeaders.idempotencyKey) == .orderedSame
+            $0.lowercased() == Self.idempotencyKeyHeader
         }
 
         var (channel, reused) = try await connection(to: origin)
@@ -136,6 +134,36 @@ public final class NIOGatewayTransport: GatewayTransport {
     }
 
     // MARK: - Internals
+
+    /// What a request needs from the gateway's base URL.
+    struct Target: Sendable {
+        /// The scheme, lowercased.
+        var scheme: String
+        var origin: Origin
+        /// The `Host` header: the host, and the port unless it is 80.
+        var hostHeader: String
+        /// The base URL's path without trailing slashes; request paths are appended to it.
+        var path: String
+    }
+
+    private static let idempotencyKeyHeader = GatewayHeaders.idempotencyKey.lowercased()
+
+    /// The target of `baseURL`, parsed once: a terminal sends every request to the same base
+    /// URL, and Foundation's URL parsing cost more than the rest of a request's setup.
+    private func target(of baseURL: URL) throws(GatewayTransportError) -> Target {
+        if let last = lastTarget.withLock({ $0 }), last.url == baseURL { return last.target }
+        guard let components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
+            let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
+        else { throw GatewayTransportError(reason: "malformed URL") }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        let port = components.port ?? 80
+        let target = Target(
+            scheme: scheme, origin: Origin(host: host, port: port), hostHeader: port == 80 ? host : "\(host):\(port)",
+            path: path)
+        lastTarget.withLock { $0 = (baseURL, target) }
+        return target
+    }
 
     /// An idle connection to `origin`, or a new one.
     private func connection(to origin: Origin) async throws(GatewayTransportError) -> (any Channel, reused: Bool) {

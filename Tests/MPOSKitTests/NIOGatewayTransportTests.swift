@@ -93,6 +93,26 @@ import Testing
         await server.close()
     }
 
+    @Test func eachBaseURLKeepsItsOwnPathAndServer() async throws {
+        func echo(_ name: String) async throws -> ScriptedHTTPServer {
+            try await ScriptedHTTPServer { request in .send(ScriptedHTTPServer.answer(200, "\(name) \(request.line)")) }
+        }
+        let first = try await echo("first"), second = try await echo("second")
+        let transport = NIOGatewayTransport()
+        func get(_ base: String) async throws -> String {
+            let response = try await transport.send(GatewayHTTPRequest(method: "GET", path: "/health"), to: URL(string: base)!)
+            return String(decoding: response.body, as: UTF8.self)
+        }
+        // The parsed base URL is reused only for the same URL: another path or port is parsed anew.
+        #expect(try await get("http://127.0.0.1:\(first.port)/gw//") == "first GET /gw/health")
+        #expect(try await get("http://127.0.0.1:\(first.port)/gw//") == "first GET /gw/health")
+        #expect(try await get("http://127.0.0.1:\(second.port)") == "second GET /health")
+        #expect(try await get("http://127.0.0.1:\(first.port)/other") == "first GET /other/health")
+        await transport.shutdown()
+        await first.close()
+        await second.close()
+    }
+
     @Test func reconnectsWhenTheServerClosedAKeptConnection() async throws {
         // Every connection answers one request and then closes, although its answer said
         // keep-alive.
