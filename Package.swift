@@ -96,6 +96,7 @@ let package = Package(
             dependencies: [
                 "MPOSCore", "EMV", "ReaderLink", "GatewayAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // MPOSKit's gateway transport over SwiftNIO (HTTP/1.1, keep-alive), for apps on Linux;
@@ -154,6 +155,7 @@ let package = Package(
             name: "SandboxGatewayTests",
             dependencies: [
                 "SandboxGateway", "GatewayAPI", "CardCrypto", "EMV", "MPOSCore", "SandboxCards", "ReaderSimulator",
+                "MPOSTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

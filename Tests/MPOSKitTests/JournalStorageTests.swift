@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MPOSCore
 import Testing
 
 @testable import MPOSKit
@@ -89,6 +90,45 @@ import Testing
         #expect(try readBack == Self.fetched(key: entry.key, at: files.referencePath))
         #expect(readBack.key == entry.key && readBack.state == entry.state && readBack.maskedPAN == entry.maskedPAN)
         #expect(abs(readBack.updatedAt.timeIntervalSince(entry.updatedAt)) < 0.001)
+    }
+
+    @Test func theLogHasRoomReservedAndKeepsItAcrossAReopen() async throws {
+        let files = Files()
+        defer { files.remove() }
+        let log = files.journalPath + "-wal"
+        let room = WriteAheadLogRoom.bytes(pages: 1000 + 125, pageSize: 4096)
+        do {
+            let journal = try PaymentJournal(path: files.journalPath)
+            #expect(try Self.size(log) >= room)
+            try await journal.write(Self.entry(key: "before-close"))
+        }
+        // Closed: SQLite checkpoints, and the log is kept with its room instead of deleted.
+        #expect(try Self.size(log) >= room)
+        let reopened = try PaymentJournal(path: files.journalPath)
+        #expect(try reopened.entry(key: "before-close")?.key == "before-close")
+    }
+
+    @Test func durableWritesSurviveACrashWithRoomReservedInTheLog() async throws {
+        let files = Files()
+        defer { files.remove() }
+        let journal = try PaymentJournal(path: files.journalPath)
+        let entries = (0..<40).map { Self.entry(key: "crash-\($0)", state: .finished, filled: true, text: "\($0)") }
+        for entry in entries { try await journal.write(entry) }
+        // What a power cut leaves: the database and its log as they are on disk now, with the
+        // commits only in the log (no checkpoint ran) followed by the reserved zeros.
+        let copy = files.directory.appendingPathComponent("crash")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(
+                atPath: files.journalPath + suffix, toPath: copy.appendingPathComponent("journal.sqlite").path + suffix)
+        }
+        let recovered = try PaymentJournal(path: copy.appendingPathComponent("journal.sqlite").path).all()
+        #expect(recovered.map(\.key).sorted() == entries.map(\.key).sorted())
+        #expect(recovered.allSatisfy { $0.state == .finished && $0.maskedPAN == "476173******0119" })
+    }
+
+    static func size(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
     }
 
     @Test func aQueuedWriteWritesTheSameRow() async throws {

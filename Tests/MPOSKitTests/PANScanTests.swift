@@ -1,4 +1,5 @@
 import Foundation
+import MPOSTestSupport
 import SandboxCards
 import Testing
 
@@ -23,5 +24,20 @@ struct PANScanTests {
                 "journal.sqlite-wal: visa-credit as BCD", "journal.sqlite: visa-credit as digits",
             ])
         #expect(Sandbox.packedBCD("123") == [0x12, 0x3F])
+    }
+
+    @Test func theByteSearchFindsEveryPlacementAndNothingElse() {
+        let needle: [UInt8] = [7, 7, 8]
+        #expect(ByteSearch.contains(needle, needle))
+        #expect(ByteSearch.contains([7, 7, 7, 8], needle))  // after a false start on the same byte
+        #expect(ByteSearch.contains([0, 0, 7, 7, 8], needle))  // at the very end
+        #expect(ByteSearch.contains([7, 7, 8, 0], needle))  // at the very start
+        #expect(!ByteSearch.contains([7, 7, 9, 7, 8], needle))
+        #expect(!ByteSearch.contains([7, 7], needle))
+        #expect(!ByteSearch.contains([1, 2, 3], []))
+        var big = [UInt8](repeating: 0, count: 4_000_000)
+        #expect(!ByteSearch.contains(big, needle))
+        big.replaceSubrange(3_999_997..<4_000_000, with: needle)
+        #expect(ByteSearch.contains(big, needle))
     }
 }

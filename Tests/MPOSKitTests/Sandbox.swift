@@ -2,6 +2,7 @@ import Foundation
 import GatewayAPI
 import MPOSCore
 import MPOSKitNIO
+import MPOSTestSupport
 import ReaderLink
 import ReaderLinkTCP
 import ReaderSimulator
@@ -92,12 +93,7 @@ final class Sandbox: Sendable {
         return stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
     }
 
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { start in
-            haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle)
-        }
-    }
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool { ByteSearch.contains(haystack, needle) }
 
     /// Stops the reader server and the gateway, checks the journal holds no PAN, and removes
     /// the files.

@@ -4,6 +4,7 @@ import GatewayAPI
 import Hummingbird
 import Logging
 import MPOSCore
+import MPOSTestSupport
 import SandboxCards
 import SandboxGateway
 import Synchronization
@@ -256,17 +257,5 @@ final class CapturedLogs: @unchecked Sendable {
         }
     }
 
-    private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        let first = needle[0]
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first, Array(haystack[index..<(index + needle.count)]) == needle {
-                return true
-            }
-            index += 1
-        }
-        return false
-    }
+    private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool { ByteSearch.contains(haystack, needle) }
 }

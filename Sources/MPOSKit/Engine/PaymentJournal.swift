@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import MPOSCore
 import Synchronization
 
@@ -130,6 +131,10 @@ final class PaymentJournal: Sendable {
             configuration.busyMode = .timeout(5)
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
+                // Keep the write-ahead log when the journal closes, with the room reserved in
+                // it below: the next start reuses it instead of growing a new one.
+                var keep: Int32 = 1
+                _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &keep)
             }
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.writeWithoutTransaction { db in
@@ -153,9 +158,19 @@ final class PaymentJournal: Sendable {
                 }
             }
             try migrator.migrate(queue)
+            try queue.writeWithoutTransaction { db in try Self.reserveLogRoom(db, path: path) }
         } catch {
             throw MPOSError.journalFailed.withMessage("The payment journal could not be opened: \(Self.describe(error)).")
         }
+    }
+
+    /// Reserves room in the write-ahead log for the frames written between two checkpoints,
+    /// so that every durable write overwrites instead of growing the file (see
+    /// `WriteAheadLogRoom`). Runs inside the queue's exclusive access.
+    static func reserveLogRoom(_ db: Database, path: String) throws {
+        try WriteAheadLogRoom.reserve(
+            checkpointPages: try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1000,
+            pageSize: try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096, inLogAt: path + "-wal")
     }
 
     /// Inserts or replaces `entry`, durably, and returns when it is on disk.
