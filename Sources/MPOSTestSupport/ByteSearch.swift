@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finding bytes in files, for the tests that scan everything a run wrote for card numbers.
@@ -22,7 +22,9 @@ public enum ByteSearch {
                 var offset = 0
                 while offset <= last {
                     // The next candidate: where the needle's first byte occurs.
-                    guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+                    guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else {
+                        return false
+                    }
                     offset = base.distance(to: UnsafeRawPointer(hit))
                     if memcmp(base + offset, wanted, n.count) == 0 { return true }
                     offset += 1

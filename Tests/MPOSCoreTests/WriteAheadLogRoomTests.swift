@@ -4,7 +4,8 @@ import Testing
 
 /// Reserving room in a log only ever appends zeros: the bytes already there stay as they were.
 @Suite struct WriteAheadLogRoomTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wal-room-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "wal-room-\(UUID().uuidString)")
 
     func file(_ bytes: [UInt8]) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -3,11 +3,12 @@ import Testing
 @testable import SandboxGateway
 
 @Suite struct ASCIITextTests {
-    @Test(arguments: [
-        ("Bearer abc", "abc"), ("bearer abc", "abc"), ("BEARER \tabc \t", "abc"), ("Bearer  a b ", "a b"),
-        ("Bearer ", nil), ("Bearer", nil), ("Basic abc", nil), ("Bearerabc", nil), ("Béarer abc", nil),
-        ("Bearer    ", ""), ("", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("Bearer abc", "abc"), ("bearer abc", "abc"), ("BEARER \tabc \t", "abc"), ("Bearer  a b ", "a b"),
+            ("Bearer ", nil), ("Bearer", nil), ("Basic abc", nil), ("Bearerabc", nil), ("Béarer abc", nil),
+            ("Bearer    ", ""), ("", nil),
+        ] as [(String, String?)])
     func bearerCredentials(value: String, expected: String?) {
         #expect(ASCIIText.credentials(value, scheme: "Bearer ") == expected)
     }
