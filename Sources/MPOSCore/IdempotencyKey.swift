@@ -41,24 +41,32 @@ public struct IdempotencyKey: RawRepresentable, Hashable, Sendable, Codable, Cus
 
     /// A new random key drawn from `generator`, as a version 4 UUID in lower-case hex.
     /// Use the system generator in production; a seeded one makes tests repeatable.
+    /// The 16 bytes are two draws of 64 bits, little-endian (one `getrandom` each from the
+    /// system generator, not one per byte).
     public init(using generator: inout some RandomNumberGenerator) {
-        var bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        for _ in 0..<2 {
+            let word = generator.next()
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> shift)) }
+        }
         bytes[6] = bytes[6] & 0x0F | 0x40  // version 4
         bytes[8] = bytes[8] & 0x3F | 0x80  // RFC 9562 variant
-        var text = ""
+        let digits = Self.hexDigits
+        var text: [UInt8] = []
         text.reserveCapacity(36)
         for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append("-") }
-            text.append(Self.hexDigits[Int(byte >> 4)])
-            text.append(Self.hexDigits[Int(byte & 0x0F)])
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
         }
-        self.rawValue = text
+        self.rawValue = String(decoding: text, as: UTF8.self)
     }
 
     /// The key's text.
     public var description: String { rawValue }
 
-    private static let hexDigits = Array("0123456789abcdef")
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func isValid(_ text: String) -> Bool {
         let bytes = text.utf8

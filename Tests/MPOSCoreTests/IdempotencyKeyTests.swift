@@ -14,6 +14,20 @@ struct IdempotencyKeyTests {
         #expect(Set((0..<100).map { _ in IdempotencyKey() }).count == 100)
     }
 
+    /// Two fixed 64-bit draws, for a key whose every digit is known.
+    struct TwoWords: RandomNumberGenerator {
+        var words: [UInt64] = [0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210]
+        mutating func next() -> UInt64 { words.removeFirst() }
+    }
+
+    @Test func theBytesAreTwoLittleEndianDrawsWithVersionAndVariantSet() {
+        var generator = TwoWords()
+        // Bytes ef cd ab 89 67 45 23 01 10 32 54 76 98 ba dc fe; 0x23 gets version 4 (0x43),
+        // 0x10 the variant bits (0x90).
+        #expect(IdempotencyKey(using: &generator).rawValue == "efcdab89-6745-4301-9032-547698badcfe")
+        #expect(generator.words.isEmpty)
+    }
+
     @Test func acceptsOneToSixtyFourSafeCharacters() throws {
         #expect(IdempotencyKey(rawValue: "a")?.rawValue == "a")
         #expect(IdempotencyKey(rawValue: "Order_42-retry") != nil)

@@ -13,8 +13,15 @@ enum Secrets {
 
     /// `count` bytes from the system's secure generator.
     static func randomBytes(_ count: Int) -> [UInt8] {
+        // Eight bytes per draw: the system generator makes a `getrandom` call per draw.
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            let word = generator.next()
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> shift)) }
+        }
+        return Array(bytes.prefix(count))
     }
 
     /// Lower-case hex SHA-256 of the UTF-8 text.
@@ -25,14 +32,16 @@ enum Secrets {
 
     /// Lower-case hex.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// A random identifier such as `"tx_3f0c9a526a1e4c1b"`: prefix and 8 random bytes.
     static func newID(prefix: String) -> String { prefix + hex(randomBytes(8)) }

@@ -42,9 +42,7 @@ public struct PaymentService: Sendable {
 
     /// A new transaction id: `txn_` and 24 random hex digits.
     public static func newTransactionID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return "txn_"
-            + Hex.encode((0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }).lowercased()
+        "txn_" + Secrets.hex(Secrets.randomBytes(12))
     }
 
     // MARK: Card payments
