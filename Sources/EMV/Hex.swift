@@ -1,12 +1,17 @@
 /// Hex text to bytes and back, as EMV tools and logs write them.
 public enum Hex {
     /// Upper-case hex of the bytes, no separators (`[0x9F, 0x26]` → `"9F26"`).
+    ///
+    /// Inlinable, so that callers in other modules get a version specialized for their
+    /// collection instead of the generic one (the SDK and the gateway hex-encode card data on
+    /// every payment).
+    @inlinable
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
-            out.append(upperDigits[Int(byte >> 4)])
-            out.append(upperDigits[Int(byte & 0x0F)])
+            out.append(hexUpperDigits[Int(byte >> 4)])
+            out.append(hexUpperDigits[Int(byte & 0x0F)])
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -61,4 +66,4 @@ public enum HexError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-private let upperDigits = Array("0123456789ABCDEF".utf8)
+@usableFromInline let hexUpperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
