@@ -41,15 +41,9 @@ public struct IdempotencyKey: RawRepresentable, Hashable, Sendable, Codable, Cus
 
     /// A new random key drawn from `generator`, as a version 4 UUID in lower-case hex.
     /// Use the system generator in production; a seeded one makes tests repeatable.
-    /// The 16 bytes are two draws of 64 bits, little-endian (one `getrandom` each from the
-    /// system generator, not one per byte).
+    /// The 16 bytes are two draws of 64 bits, little-endian (``RandomBytes``).
     public init(using generator: inout some RandomNumberGenerator) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        for _ in 0..<2 {
-            let word = generator.next()
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> shift)) }
-        }
+        var bytes = RandomBytes.make(16, using: &generator)
         bytes[6] = bytes[6] & 0x0F | 0x40  // version 4
         bytes[8] = bytes[8] & 0x3F | 0x80  // RFC 9562 variant
         let digits = Self.hexDigits

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// GRDB binds a `Date` through a shared `DateFormatter`, which goes through ICU and costs
 /// tens of microseconds: the gateway's authorization path binds three dates inside its
-/// serialized writer for every request, and the SDK's journal two for every record. Binding this string instead stores exactly the same text (a
-/// test compares the two over many dates), so queries, ordering and reading dates back are
-/// unchanged.
+/// serialized writer for every request, and the SDK's journal two for every record. Binding
+/// this string instead stores exactly the same text (a test compares the two over many
+/// dates), so queries, ordering and reading dates back are unchanged.
 public enum SQLiteTimestamp {
     private static let millisecondsPerDay: Int64 = 86_400_000
 

@@ -167,7 +167,7 @@ final class PaymentJournal: Sendable {
     /// Reserves room in the write-ahead log for the frames written between two checkpoints,
     /// so that every durable write overwrites instead of growing the file (see
     /// `WriteAheadLogRoom`). Runs inside the queue's exclusive access.
-    static func reserveLogRoom(_ db: Database, path: String) throws {
+    private static func reserveLogRoom(_ db: Database, path: String) throws {
         try WriteAheadLogRoom.reserve(
             checkpointPages: try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1000,
             pageSize: try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096, inLogAt: path + "-wal")

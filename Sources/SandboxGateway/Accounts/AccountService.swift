@@ -156,11 +156,15 @@ public struct AccountService: Sendable {
 
     /// Ends the session of `token` (an access token).
     public func logout(token: String) throws {
-        let hash = Secrets.sha256Hex(token)
+        try endSession(hash: Secrets.sha256Hex(token))
+    }
+
+    /// Deletes the session whose token hashes to `hash`, then forgets it in the cache.
+    private func endSession(hash: String) throws {
         try store.writer.write { db in
             try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [hash])
         }
-        accessTokens.remove { key, _ in key == hash }
+        accessTokens.remove(hash: hash)
     }
 
     /// Resolves a bearer token: an access token (whose expiry slides forward by the session
@@ -215,10 +219,7 @@ public struct AccountService: Sendable {
         _ entry: AccessTokenEntry, hash: String, now: Date, generation: UInt64
     ) throws -> Result<GatewayPrincipal, GatewayError> {
         guard entry.expiresAt > now else {
-            try store.writer.write { db in
-                try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [hash])
-            }
-            accessTokens.remove { key, _ in key == hash }
+            try endSession(hash: hash)
             return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The access token has expired; log in again."))
         }
         var entry = entry

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import MPOSCore
 
 /// Random secrets and their one-way forms. Tokens and API keys are 32 random bytes, given
 /// to the client once and stored only as SHA-256 hex; passwords are stored as salted
@@ -13,15 +14,8 @@ enum Secrets {
 
     /// `count` bytes from the system's secure generator.
     static func randomBytes(_ count: Int) -> [UInt8] {
-        // Eight bytes per draw: the system generator makes a `getrandom` call per draw.
         var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count + 7)
-        while bytes.count < count {
-            let word = generator.next()
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> shift)) }
-        }
-        return Array(bytes.prefix(count))
+        return RandomBytes.make(count, using: &generator)
     }
 
     /// Lower-case hex SHA-256 of the UTF-8 text.

@@ -45,6 +45,14 @@ final class TokenCache<Entry: CachedToken>: @unchecked Sendable {
         }
     }
 
+    /// Forgets the token with `hash`; call after the database change has committed.
+    func remove(hash: String) {
+        lock.withLock {
+            removals &+= 1
+            entries.removeValue(forKey: hash)
+        }
+    }
+
     /// Forgets the tokens `where` picks; call after the database change has committed.
     func remove(where shouldRemove: (String, Entry) -> Bool) {
         lock.withLock {
