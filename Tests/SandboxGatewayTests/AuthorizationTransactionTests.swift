@@ -216,6 +216,32 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
         }
     }
 
+    /// Every index is one more page in each authorisation's commit: the ledger and the
+    /// idempotency keys keep only those a query uses, and the refund lookup still finds its
+    /// original through the partial index.
+    @Test func eachLedgerIndexServesAQuery() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("indexes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+        try store.writer.read { db in
+            func indexes(_ table: String) throws -> Set<String> {
+                Set(try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                    arguments: [table]))
+            }
+            #expect(try indexes("payment_transaction") == [
+                "payment_transaction_merchant_time", "payment_transaction_fingerprint", "payment_transaction_original",
+                "payment_transaction_batch",
+            ])
+            #expect(try indexes("idempotencyKey") == ["idempotencyKey_on_createdAt"])
+            let plan = try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN SELECT * FROM payment_transaction WHERE merchant_id = ? AND original_id = ?",
+                arguments: ["m_1", "txn_1"]
+            ).map { $0["detail"] as String? ?? "" }.joined(separator: "; ")
+            #expect(plan.contains("payment_transaction_original"), "\(plan)")
+        }
+    }
+
     @Test func aLedgerRowRoundTripsThroughItsHandWrittenColumns() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ledger-\(UUID().uuidString)")

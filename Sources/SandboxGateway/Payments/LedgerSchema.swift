@@ -127,6 +127,20 @@ public enum LedgerSchema {
             columns: ["card_fingerprint", "kind", "status"])
     }
 
+    /// Fewer b-trees to change per ledger row: each index is one more page in the write-ahead
+    /// log of every authorisation's commit, and the commit's fsync grows with the pages.
+    /// - The card-spend index served the summing query that `payment_card_spend` replaced
+    ///   (``createCardSpend(_:)``); nothing reads through it any more.
+    /// - Only refunds and voids have an original transaction: a partial index leaves the
+    ///   other rows out, and `original_id = ?` (which implies `IS NOT NULL`) still uses it.
+    @Sendable static func trimIndexes(_ db: Database) throws {
+        try db.drop(index: "payment_transaction_card_spend")
+        try db.drop(index: "payment_transaction_original")
+        try db.create(
+            index: "payment_transaction_original", on: "payment_transaction", columns: ["original_id"],
+            condition: Column("original_id") != nil)
+    }
+
     /// What a ledger row adds to its card's spend: approved sales and authorisations not
     /// reversed, with tips, less refunds (SQL over `row`, `NEW` or `OLD`).
     static func spendContribution(_ row: String) -> String {

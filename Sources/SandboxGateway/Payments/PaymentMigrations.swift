@@ -7,5 +7,6 @@ extension GatewayMigrations {
         GatewayMigration("payments-2-card-spend-index", migrate: LedgerSchema.indexCardSpend),
         GatewayMigration("payments-3-card-spend", migrate: LedgerSchema.createCardSpend),
         GatewayMigration("payments-4-basket-lines", migrate: LedgerBasket.createTable),
+        GatewayMigration("payments-5-fewer-indexes", migrate: LedgerSchema.trimIndexes),
     ]
 }
