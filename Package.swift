@@ -137,7 +137,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CardCryptoTests", dependencies: ["CardCrypto", "EMV"]),
-        .testTarget(name: "ReaderLinkTests", dependencies: ["ReaderLink", "EMV", "MPOSCore", "MPOSTestSupport"]),
+        .testTarget(
+            name: "ReaderLinkTests",
+            dependencies: [
+                "ReaderLink", "EMV", "MPOSCore", "MPOSTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "ReaderLinkTCPTests",
             dependencies: [
