@@ -40,19 +40,16 @@ public struct KernelTransaction: Sendable, Hashable {
 
     /// 9A, `YYMMDD` BCD, UTC.
     var dateBCD: [UInt8] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return [(parts.year ?? 2000) % 100, parts.month ?? 1, parts.day ?? 1].map {
-            UInt8((($0 / 10) << 4) | ($0 % 10))
-        }
+        let time = SQLiteTimestamp.UTCTime(date, roundingToNearestMillisecond: false)
+        return [time.year % 100, time.month, time.day].map { UInt8((($0 / 10) << 4) | ($0 % 10)) }
     }
 
     /// The UTC year and month of ``date``.
+    ///
+    /// Both read the date through `SQLiteTimestamp.UTCTime`: a calendar and a time zone made
+    /// per call cost more than the rest of the emulated card's first GENERATE AC.
     var yearMonth: (year: Int, month: Int) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month], from: date)
-        return (parts.year ?? 2000, parts.month ?? 1)
+        let time = SQLiteTimestamp.UTCTime(date, roundingToNearestMillisecond: false)
+        return (Int(time.year), Int(time.month))
     }
 }
