@@ -86,6 +86,18 @@ public enum SQLiteTimestamp {
         return (year, month, day)
     }
 
+    /// The day number, counted from 1970-01-01, of a proleptic Gregorian date: the inverse
+    /// of ``civilDate(daysSince1970:)``, in the same 400-year eras starting on 1 March.
+    package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let marchYear = month <= 2 ? year - 1 : year
+        let era = floorDivision(marchYear, 400).0
+        let yearOfEra = marchYear - era * 400
+        let monthFromMarch = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// Appends `value` in decimal, zero-padded to `width` digits (higher digits are dropped).
     package static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
         var scale: Int64 = 1

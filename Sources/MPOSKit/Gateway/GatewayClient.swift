@@ -169,10 +169,10 @@ actor GatewayClient {
     }
 
     static func answer(_ response: GatewayHTTPResponse) -> GatewayAnswer {
-        let decoder = GatewayJSON.makeDecoder()
-        if (200..<300).contains(response.status), let transaction = try? decoder.decode(Transaction.self, from: response.body) {
+        if (200..<300).contains(response.status), let transaction = try? Transaction.decodeGatewayJSON(response.body) {
             return .transaction(transaction)
         }
+        let decoder = GatewayJSON.makeDecoder()
         let body =
             (try? decoder.decode(GatewayErrorBody.self, from: response.body))
             ?? GatewayErrorBody(code: response.status * 10, message: "The gateway answered \(response.status).")

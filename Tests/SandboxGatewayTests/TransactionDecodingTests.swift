@@ -1,0 +1,126 @@
+import Foundation
+import MPOSCore
+import Testing
+
+@testable import GatewayAPI
+@testable import SandboxGateway
+
+/// `Transaction.decodeGatewayJSON` must give what `JSONDecoder` gives, value or error, and
+/// read the gateway's own answers by hand (not by falling back).
+@Suite struct TransactionDecodingTests {
+    /// A decoding's value, or its error as text (the same bytes give the same error).
+    enum Outcome: Equatable {
+        case success(Transaction)
+        case failure(String)
+    }
+
+    static func reference(_ data: Data) -> Outcome {
+        do { return .success(try GatewayJSON.makeDecoder().decode(Transaction.self, from: data)) } catch {
+            return .failure(String(describing: error))
+        }
+    }
+
+    static func decoded(_ data: Data) -> Outcome {
+        do { return .success(try Transaction.decodeGatewayJSON(data)) } catch {
+            return .failure(String(describing: error))
+        }
+    }
+
+    static func text(_ json: String) -> Data { Data(json.utf8) }
+
+    @Test(arguments: ["plain", "", "quote \" backslash \\ slash / tab \t newline \n return \r"])
+    func theGatewaysAnswersAreReadByHandAsJSONDecoderReadsThem(text: String) throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let seconds = Double(Int64.random(in: -2_000_000_000...4_102_444_800, using: &generator))
+            let filled = TransactionJSONTests.filled(text: text, seconds: seconds)
+            for data in [TransactionJSON.data(filled), try GatewayJSON.makeEncoder().encode(filled)] {
+                let hand = try Transaction.handDecoded(data)
+                #expect(hand == filled, "at \(seconds)")
+                #expect(Self.reference(data) == .success(hand))
+            }
+        }
+        let empty = Transaction(
+            id: TransactionJSONTests.id, kind: .sale, status: .declined, requestedAmount: 1, approvedAmount: 0,
+            totalAmount: 0, currency: .eur, createdAt: Date(timeIntervalSince1970: 0))
+        #expect(try Transaction.handDecoded(TransactionJSON.data(empty)) == empty)
+    }
+
+    /// Texts the hand reader passes to JSONDecoder (non-ASCII, `\u` escapes, fractions) or
+    /// that JSONDecoder refuses: the answer is JSONDecoder's either way.
+    @Test func everythingElseGetsJSONDecodersAnswer() throws {
+        let base = String(decoding: TransactionJSON.data(TransactionJSONTests.filled(text: "x", seconds: 1_700_000_000)), as: UTF8.self)
+        let variants: [String] = [
+            base,
+            base.replacingOccurrences(of: "\"acquirerMessage\":\"x\"", with: "\"acquirerMessage\":\"Ünïcödé 🙂\""),
+            base.replacingOccurrences(of: "\"acquirerMessage\":\"x\"", with: "\"acquirerMessage\":\"\\u00e9\\ud83d\\ude42\""),
+            base.replacingOccurrences(of: "\"requestedAmount\":1234", with: "\"requestedAmount\":1234.0"),
+            base.replacingOccurrences(of: "\"requestedAmount\":1234", with: "\"requestedAmount\":1.5"),
+            base.replacingOccurrences(of: "\"requestedAmount\":1234", with: "\"requestedAmount\":12e2"),
+            base.replacingOccurrences(of: "\"requestedAmount\":1234", with: "\"requestedAmount\":\"1234\""),
+            base.replacingOccurrences(of: "\"requestedAmount\":1234", with: "\"requestedAmount\":99999999999999999999"),
+            base.replacingOccurrences(of: "\"requestedAmount\":1234", with: "\"requestedAmount\":01234"),
+            base.replacingOccurrences(of: "\"requestedAmount\":1234", with: "\"requestedAmount\":-0"),
+            base.replacingOccurrences(of: "\"requestedAmount\":1234,", with: ""),
+            base.replacingOccurrences(of: "\"requestedAmount\":1234", with: "\"requestedAmount\":null"),
+            base.replacingOccurrences(of: "\"kind\":\"refund\"", with: "\"kind\":\"teleport\""),
+            base.replacingOccurrences(of: "\"currency\":\"JPY\"", with: "\"currency\":\"XYZ\""),
+            base.replacingOccurrences(of: "\"currency\":\"JPY\"", with: "\"currency\":\"jpy\""),
+            base.replacingOccurrences(of: "\"id\":\"txn_0123456789abcdef01234567\"", with: "\"id\":\"\""),
+            base.replacingOccurrences(of: "\"batchID\":\"17\"", with: "\"batchID\":null"),
+            base.replacingOccurrences(of: "\"batchID\":\"17\"", with: "\"batchID\":17"),
+            base.replacingOccurrences(of: "\"cvm\":\"pinAndSignature\"", with: "\"cvm\":null"),
+            base.replacingOccurrences(of: "\"createdAt\":\"2023-11-14T22:13:20Z\"", with: "\"createdAt\":\"2023-11-14T22:13:20.5Z\""),
+            base.replacingOccurrences(of: "\"createdAt\":\"2023-11-14T22:13:20Z\"", with: "\"createdAt\":\"2023-11-14T23:13:20+01:00\""),
+            base.replacingOccurrences(of: "\"createdAt\":\"2023-11-14T22:13:20Z\"", with: "\"createdAt\":\"2023-02-29T22:13:20Z\""),
+            base.replacingOccurrences(of: "\"createdAt\":\"2023-11-14T22:13:20Z\"", with: "\"createdAt\":\"2023-11-14T24:00:00Z\""),
+            base.replacingOccurrences(of: "\"createdAt\":\"2023-11-14T22:13:20Z\"", with: "\"createdAt\":1700000000"),
+            base.replacingOccurrences(of: "\"scheme\":\"visa\"", with: "\"scheme\":null"),
+            base.replacingOccurrences(of: "\"signatureRequired\":true", with: "\"signatureRequired\":1"),
+            base.replacingOccurrences(of: "\"card\":{", with: "\"card\":null,\"cardX\":{"),
+            base.replacingOccurrences(of: "{\"acquirerMessage\"", with: "{\"unknown\":[1,{\"a\":[true,null,\"]\"]},-2],\"acquirerMessage\""),
+            base.replacingOccurrences(of: "{\"acquirerMessage\"", with: "{\"acquirerMessage\":\"y\",\"acquirerMessage\""),
+            base.replacingOccurrences(of: ",", with: " ,\n\t"),
+            base + " ",
+            base + "x",
+            base + "{}",
+            String(base.dropLast()),
+            String(base.dropLast()) + ",}",
+            "[" + base + "]",
+            "",
+            "null",
+            "{}",
+        ]
+        for variant in variants {
+            let data = Self.text(variant)
+            #expect(Self.decoded(data) == Self.reference(data), "\(variant)")
+        }
+        // The whitespace, unknown-member and plain variants are read by hand.
+        for index in [0, 27, 29, 30] {
+            #expect(throws: Never.self) { try Transaction.handDecoded(Self.text(variants[index])) }
+        }
+    }
+
+    /// Every byte string cut short or with one byte changed: still JSONDecoder's answer, and
+    /// never a crash.
+    @Test func damagedTextsGetJSONDecodersAnswer() {
+        let bytes = [UInt8](TransactionJSON.data(TransactionJSONTests.filled(text: "a\"b", seconds: 1_700_000_000)))
+        for length in stride(from: 0, to: bytes.count, by: 3) {
+            let data = Data(bytes[..<length])
+            #expect(Self.decoded(data) == Self.reference(data))
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<400 {
+            var damaged = bytes
+            damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            let data = Data(damaged)
+            #expect(Self.decoded(data) == Self.reference(data), "\(String(decoding: damaged, as: UTF8.self))")
+        }
+    }
+
+    /// A field added to `Transaction` must be added to the hand reader too.
+    @Test func theReaderKnowsEveryField() {
+        #expect(Mirror(reflecting: TransactionJSONTests.filled(text: "x", seconds: 0)).children.count
+            == Transaction.handDecodedFieldCount)
+    }
+}
