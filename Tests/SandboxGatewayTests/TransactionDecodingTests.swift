@@ -124,3 +124,32 @@ import Testing
             == Transaction.handDecodedFieldCount)
     }
 }
+
+/// The hand-written card authorization request must be exactly what `JSONEncoder` writes.
+@Suite struct AuthorizeCardRequestJSONTests {
+    static func encoderBytes(_ request: AuthorizeCardRequest) throws -> Data {
+        try GatewayJSON.makeEncoder().encode(request)
+    }
+
+    @Test(arguments: ["plain", "", "quote \" backslash \\ slash / tab \t newline \n", "Ünïcödé € 🙂 \u{1f}"])
+    func aRequestMatchesJSONEncoder(text: String) throws {
+        var request = AuthorizeCardRequest(
+            kind: .preAuthorization, amount: Int64.max, currency: .jpy, emvData: "9F2608" + text,
+            encryptedCardData: text, ksn: "FFFF", maskedPAN: "411111******1111", entryMode: .contactless,
+            cvm: .pinAndSignature, cardholderPresent: false, customerReference: text, externalID: text,
+            statementDescriptor: text, statementDescriptorSuffix: text, duplicateCheck: false,
+            allowPartialApproval: true, captureMode: .tipAdjustment)
+        #expect(try request.gatewayJSON() == (try Self.encoderBytes(request)))
+        request = AuthorizeCardRequest(kind: .sale, amount: -1, currency: .eur, entryMode: .chip, cvm: .notRequired)
+        #expect(try request.gatewayJSON() == (try Self.encoderBytes(request)))
+        // Instalments and baskets take JSONEncoder's path, with the same bytes by definition.
+        request.installments = Installments(count: 3)
+        #expect(try request.gatewayJSON() == (try Self.encoderBytes(request)))
+    }
+
+    /// A field added to the request must be added to the writer too.
+    @Test func theWriterKnowsEveryField() {
+        let request = AuthorizeCardRequest(kind: .sale, amount: 1, currency: .eur, entryMode: .chip, cvm: .notRequired)
+        #expect(Mirror(reflecting: request).children.count == AuthorizeCardRequest.handEncodedFieldCount)
+    }
+}
