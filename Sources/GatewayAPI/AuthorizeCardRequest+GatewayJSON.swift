@@ -37,4 +37,71 @@ extension AuthorizeCardRequest {
         w.string("statementDescriptorSuffix", statementDescriptorSuffix)
         return Data(w.finished())
     }
+
+    /// Decodes a request as `GatewayJSON.makeDecoder()` does, with the same result or the same
+    /// error, reading the usual request (no instalments, no basket) by hand: `JSONDecoder`
+    /// cost about 1 % of a sale's CPU in the gateway. Whatever the hand reader does not vouch
+    /// for goes to `JSONDecoder` (see ``Transaction/decodeGatewayJSON(_:)``).
+    public static func decodeGatewayJSON(_ data: Data) throws -> AuthorizeCardRequest {
+        if let request = try? handDecoded(data) { return request }
+        return try GatewayJSON.makeDecoder().decode(AuthorizeCardRequest.self, from: data)
+    }
+
+    package static func handDecoded(_ data: Data) throws(JSONBytesReader.Surprise) -> AuthorizeCardRequest {
+        typealias Surprise = JSONBytesReader.Surprise
+        var reader = JSONBytesReader(data)
+        var kind: CardPaymentKind?, amount: Int64?, currency: Currency?, entryMode: CardEntryMode?
+        var cvm: CardholderVerification?, captureMode: CaptureMode?
+        var emvData: String?, encryptedCardData: String?, ksn: String?, maskedPAN: String?
+        var customerReference: String?, externalID: String?, statementDescriptor: String?
+        var statementDescriptorSuffix: String?
+        var cardholderPresent: Bool?, duplicateCheck: Bool?, allowPartialApproval: Bool?
+
+        func raw<T: RawRepresentable>(_ reader: inout JSONBytesReader, _ type: T.Type) throws(Surprise) -> T
+        where T.RawValue == String {
+            guard let value = T(rawValue: try reader.string()) else { throw Surprise() }
+            return value
+        }
+        func optionalString(_ reader: inout JSONBytesReader) throws(Surprise) -> String? {
+            reader.null() ? nil : try reader.string()
+        }
+        func optionalBool(_ reader: inout JSONBytesReader) throws(Surprise) -> Bool? {
+            reader.null() ? nil : try reader.boolean()
+        }
+
+        try reader.object { reader, key throws(Surprise) in
+            switch key {
+            case "kind": kind = try raw(&reader, CardPaymentKind.self)
+            case "amount": amount = try reader.integer()
+            case "currency":
+                guard let code = Currency(code: try reader.string()) else { throw Surprise() }
+                currency = code
+            case "emvData": emvData = try optionalString(&reader)
+            case "encryptedCardData": encryptedCardData = try optionalString(&reader)
+            case "ksn": ksn = try optionalString(&reader)
+            case "maskedPAN": maskedPAN = try optionalString(&reader)
+            case "entryMode": entryMode = try raw(&reader, CardEntryMode.self)
+            case "cvm": cvm = try raw(&reader, CardholderVerification.self)
+            case "cardholderPresent": cardholderPresent = try optionalBool(&reader)
+            case "customerReference": customerReference = try optionalString(&reader)
+            case "externalID": externalID = try optionalString(&reader)
+            case "statementDescriptor": statementDescriptor = try optionalString(&reader)
+            case "statementDescriptorSuffix": statementDescriptorSuffix = try optionalString(&reader)
+            case "duplicateCheck": duplicateCheck = try optionalBool(&reader)
+            case "allowPartialApproval": allowPartialApproval = try optionalBool(&reader)
+            case "captureMode": captureMode = reader.null() ? nil : try raw(&reader, CaptureMode.self)
+            // Instalments and baskets are JSONDecoder's (an explicit null is nothing).
+            case "installments", "basket": guard reader.null() else { throw Surprise() }
+            default: try reader.skip()
+            }
+        }
+        try reader.finish()
+        guard let kind, let amount, let currency, let entryMode, let cvm else { throw Surprise() }
+        return AuthorizeCardRequest(
+            kind: kind, amount: amount, currency: currency, emvData: emvData, encryptedCardData: encryptedCardData,
+            ksn: ksn, maskedPAN: maskedPAN, entryMode: entryMode, cvm: cvm, cardholderPresent: cardholderPresent ?? true,
+            customerReference: customerReference, externalID: externalID, statementDescriptor: statementDescriptor,
+            statementDescriptorSuffix: statementDescriptorSuffix, duplicateCheck: duplicateCheck ?? true,
+            allowPartialApproval: allowPartialApproval ?? false, captureMode: captureMode ?? .completedSale)
+    }
 }

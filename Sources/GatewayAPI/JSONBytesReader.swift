@@ -14,9 +14,9 @@ import MPOSCore
 /// with non-ASCII bytes, a repeated key, text after the value) throws ``Surprise``: the caller then
 /// decodes the same bytes with `JSONDecoder`, whose answer (a value or its error) is the
 /// reference. The reader never decides what `JSONDecoder` would reject.
-struct JSONBytesReader {
+package struct JSONBytesReader {
     /// Not a text this reader vouches for; decode it with `JSONDecoder`.
-    struct Surprise: Error {}
+    package struct Surprise: Error {}
 
     private let bytes: [UInt8]
     private var index = 0

@@ -153,3 +153,63 @@ import Testing
         #expect(Mirror(reflecting: request).children.count == AuthorizeCardRequest.handEncodedFieldCount)
     }
 }
+
+/// The gateway reads the usual card authorization request by hand: the same value or the
+/// same error as `JSONDecoder`.
+@Suite struct AuthorizeCardRequestDecodingTests {
+    static func outcome(_ decode: () throws -> AuthorizeCardRequest) -> String {
+        do { return "\(try decode())" } catch { return "error: \(error)" }
+    }
+
+    static func expectSameAnswer(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let data = Data(text.utf8)
+        let reference = outcome { try GatewayJSON.makeDecoder().decode(AuthorizeCardRequest.self, from: data) }
+        #expect(outcome { try AuthorizeCardRequest.decodeGatewayJSON(data) } == reference, "\(text)",
+            sourceLocation: sourceLocation)
+    }
+
+    @Test func theSDKsRequestsAreReadByHand() throws {
+        let full = AuthorizeCardRequest(
+            kind: .authorization, amount: 12_34, currency: .usd, emvData: "9F2608AA", encryptedCardData: "00FF",
+            ksn: "FFFF9876543210E00001", maskedPAN: "476173******0119", entryMode: .chip, cvm: .pin,
+            cardholderPresent: false, customerReference: "ref \"1\"", externalID: "ext/1", statementDescriptor: "SHOP",
+            statementDescriptorSuffix: "42", duplicateCheck: false, allowPartialApproval: true,
+            captureMode: .authUntilCapture)
+        let minimal = AuthorizeCardRequest(kind: .sale, amount: 1, currency: .eur, entryMode: .contactless, cvm: .notRequired)
+        for request in [full, minimal] {
+            #expect(try AuthorizeCardRequest.handDecoded(try request.gatewayJSON()) == request)
+            Self.expectSameAnswer(String(decoding: try request.gatewayJSON(), as: UTF8.self))
+        }
+        // Omitted flags take their defaults, explicit nulls too.
+        let defaults = try AuthorizeCardRequest.handDecoded(Data(
+            #"{"kind":"sale","amount":5,"currency":"EUR","entryMode":"chip","cvm":"pin","duplicateCheck":null,"basket":null}"#.utf8))
+        #expect(defaults.cardholderPresent && defaults.duplicateCheck && !defaults.allowPartialApproval)
+        #expect(defaults.captureMode == .completedSale)
+    }
+
+    @Test func everythingElseGetsJSONDecodersAnswer() throws {
+        let base = String(decoding: try AuthorizeCardRequest(
+            kind: .sale, amount: 100, currency: .eur, emvData: "9F02", entryMode: .chip, cvm: .pin).gatewayJSON(),
+            as: UTF8.self)
+        for (old, new) in [
+            ("\"amount\":100", "\"amount\":100.0"), ("\"amount\":100", "\"amount\":\"100\""),
+            ("\"amount\":100", "\"amount\":null"), ("\"amount\":100,", ""), ("\"kind\":\"sale\"", "\"kind\":\"gift\""),
+            ("\"currency\":\"EUR\"", "\"currency\":\"EURO\""), ("\"cvm\":\"pin\"", "\"cvm\":7"),
+            ("\"emvData\":\"9F02\"", "\"emvData\":\"9F\\u0030\""), ("\"emvData\":\"9F02\"", "\"emvData\":\"9F€\""),
+            ("\"duplicateCheck\":true", "\"duplicateCheck\":\"yes\""),
+            ("{", "{\"installments\":{\"count\":3},"), ("{", "{\"installments\":{\"count\":1},"),
+            ("{", "{\"basket\":{\"items\":[]},"), ("{", "{\"basket\":7,"), ("{", "{\"extra\":[1,2,{}],"),
+            ("{", "{\"kind\":\"sale\","), ("}", "}}"), ("}", ""), ("\"", "'"),
+        ] {
+            Self.expectSameAnswer(base.replacingOccurrences(of: old, with: new))
+        }
+        for text in ["", "{}", "[]", "null", base + " ", " \n" + base] { Self.expectSameAnswer(text) }
+        var generator = SystemRandomNumberGenerator()
+        var bytes = Array(base.utf8)
+        for _ in 0..<300 {
+            bytes = Array(base.utf8)
+            bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            Self.expectSameAnswer(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}

@@ -18,7 +18,8 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.authorizeCard) { request, context in
         let merchant = try context.requireMerchant()
         let body = try await readBody(request, context: context)
-        let input = try decodeJSON(AuthorizeCardRequest.self, from: body)
+        // The usual request is read by hand; anything else (and every error) is JSONDecoder's.
+        let input = try (try? AuthorizeCardRequest.handDecoded(body)) ?? decodeJSON(AuthorizeCardRequest.self, from: body)
         let command = try CardPaymentCommand(input)
         // The CPU work (rules, DUKPT, ARQC) runs here, concurrently; the idempotency record,
         // the decision and the ledger row then share one transaction (and one fsync with the
