@@ -15,7 +15,9 @@ import SandboxGateway
 ///
 /// The terminal reaches the gateway over SwiftNIO (`MPOSKitNIO`), as an app on Linux does.
 /// `sale.e2e.urlsession.latency` is the same sale over the SDK's default transport
-/// (`URLSession`, libcurl on Linux), for comparison in the same run.
+/// (`URLSession`, libcurl on Linux), and `sale.e2e.inprocess.latency` the same sale with the
+/// simulated reader found by `SimulatedReaderScanner` (the same protocol over an in-process
+/// link instead of loopback TCP), for comparison in the same run.
 func saleBenchmarks() -> [AsyncBenchmark] {
     [
         AsyncBenchmark(name: "sale.e2e.latency") {
@@ -26,12 +28,17 @@ func saleBenchmarks() -> [AsyncBenchmark] {
         AsyncBenchmark(name: "sale.e2e.urlsession.latency") {
             try await measureSales(name: "sale.e2e.urlsession.latency", transport: URLSessionGatewayTransport())
         },
+        AsyncBenchmark(name: "sale.e2e.inprocess.latency") {
+            let transport = NIOGatewayTransport()
+            try await measureSales(name: "sale.e2e.inprocess.latency", transport: transport, readerOverTCP: false)
+            await transport.shutdown()
+        },
     ]
 }
 
 /// Starts a sandbox gateway and a simulated reader, then times 300 sales (after 20 to warm
 /// up) through a terminal that reaches the gateway over `transport`.
-private func measureSales(name: String, transport: any GatewayTransport) async throws {
+private func measureSales(name: String, transport: any GatewayTransport, readerOverTCP: Bool = true) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "mpos-bench-sale-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -55,8 +62,12 @@ private func measureSales(name: String, transport: any GatewayTransport) async t
         credentials: .login(user: credentials.user, password: credentials.password),
         journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: transport)
     try await terminal.login()
-    try await terminal.connectReader(
-        transport: try await TCPTransport.connect(host: "127.0.0.1", port: server.port), secret: secret)
+    if readerOverTCP {
+        try await terminal.connectReader(
+            transport: try await TCPTransport.connect(host: "127.0.0.1", port: server.port), secret: secret)
+    } else {
+        try await terminal.connectReader(reader.discovered, secret: secret)
+    }
 
     var amount: Int64 = 100  // 1.00 EUR upwards: small sales stay within the card's credit limit
     let warmUp = 20, count = 300
