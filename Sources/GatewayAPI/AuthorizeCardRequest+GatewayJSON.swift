@@ -57,39 +57,27 @@ extension AuthorizeCardRequest {
         var statementDescriptorSuffix: String?
         var cardholderPresent: Bool?, duplicateCheck: Bool?, allowPartialApproval: Bool?
 
-        func raw<T: RawRepresentable>(_ reader: inout JSONBytesReader, _ type: T.Type) throws(Surprise) -> T
-        where T.RawValue == String {
-            guard let value = T(rawValue: try reader.string()) else { throw Surprise() }
-            return value
-        }
-        func optionalString(_ reader: inout JSONBytesReader) throws(Surprise) -> String? {
-            reader.null() ? nil : try reader.string()
-        }
-        func optionalBool(_ reader: inout JSONBytesReader) throws(Surprise) -> Bool? {
-            reader.null() ? nil : try reader.boolean()
-        }
-
         try reader.object { reader, key throws(Surprise) in
             switch key {
-            case "kind": kind = try raw(&reader, CardPaymentKind.self)
+            case "kind": kind = try reader.named(CardPaymentKind.self)
             case "amount": amount = try reader.integer()
             case "currency":
                 guard let code = Currency(code: try reader.string()) else { throw Surprise() }
                 currency = code
-            case "emvData": emvData = try optionalString(&reader)
-            case "encryptedCardData": encryptedCardData = try optionalString(&reader)
-            case "ksn": ksn = try optionalString(&reader)
-            case "maskedPAN": maskedPAN = try optionalString(&reader)
-            case "entryMode": entryMode = try raw(&reader, CardEntryMode.self)
-            case "cvm": cvm = try raw(&reader, CardholderVerification.self)
-            case "cardholderPresent": cardholderPresent = try optionalBool(&reader)
-            case "customerReference": customerReference = try optionalString(&reader)
-            case "externalID": externalID = try optionalString(&reader)
-            case "statementDescriptor": statementDescriptor = try optionalString(&reader)
-            case "statementDescriptorSuffix": statementDescriptorSuffix = try optionalString(&reader)
-            case "duplicateCheck": duplicateCheck = try optionalBool(&reader)
-            case "allowPartialApproval": allowPartialApproval = try optionalBool(&reader)
-            case "captureMode": captureMode = reader.null() ? nil : try raw(&reader, CaptureMode.self)
+            case "emvData": emvData = try reader.optionalString()
+            case "encryptedCardData": encryptedCardData = try reader.optionalString()
+            case "ksn": ksn = try reader.optionalString()
+            case "maskedPAN": maskedPAN = try reader.optionalString()
+            case "entryMode": entryMode = try reader.named(CardEntryMode.self)
+            case "cvm": cvm = try reader.named(CardholderVerification.self)
+            case "cardholderPresent": cardholderPresent = try reader.optionalBoolean()
+            case "customerReference": customerReference = try reader.optionalString()
+            case "externalID": externalID = try reader.optionalString()
+            case "statementDescriptor": statementDescriptor = try reader.optionalString()
+            case "statementDescriptorSuffix": statementDescriptorSuffix = try reader.optionalString()
+            case "duplicateCheck": duplicateCheck = try reader.optionalBoolean()
+            case "allowPartialApproval": allowPartialApproval = try reader.optionalBoolean()
+            case "captureMode": captureMode = try reader.optionalNamed(CaptureMode.self)
             // Instalments and baskets are JSONDecoder's (an explicit null is nothing).
             case "installments", "basket": guard reader.null() else { throw Surprise() }
             default: try reader.skip()

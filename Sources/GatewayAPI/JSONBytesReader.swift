@@ -62,6 +62,28 @@ package struct JSONBytesReader {
         return true
     }
 
+    /// A string, or nil for `null`.
+    mutating func optionalString() throws(Surprise) -> String? {
+        null() ? nil : try string()
+    }
+
+    /// A boolean, or nil for `null`.
+    mutating func optionalBoolean() throws(Surprise) -> Bool? {
+        null() ? nil : try boolean()
+    }
+
+    /// The value a string names; a name the type does not know is a surprise.
+    mutating func named<T: RawRepresentable>(_ type: T.Type) throws(Surprise) -> T where T.RawValue == String {
+        guard let value = T(rawValue: try string()) else { throw Surprise() }
+        return value
+    }
+
+    /// The value a string names, or nil for `null`.
+    mutating func optionalNamed<T: RawRepresentable>(_ type: T.Type) throws(Surprise) -> T?
+    where T.RawValue == String {
+        null() ? nil : try named(type)
+    }
+
     /// A string of ASCII characters, without `\u` escapes.
     mutating func string() throws(Surprise) -> String {
         try expect(UInt8(ascii: "\""))

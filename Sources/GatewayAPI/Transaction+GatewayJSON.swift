@@ -39,39 +39,30 @@ extension Transaction {
             guard let value else { throw Surprise() }
             return value
         }
-        func optionalString(_ reader: inout JSONBytesReader) throws(Surprise) -> String? {
-            reader.null() ? nil : try reader.string()
-        }
-        func raw<T: RawRepresentable>(_ reader: inout JSONBytesReader, _ type: T.Type) throws(Surprise) -> T?
-        where T.RawValue == String {
-            if reader.null() { return nil }
-            return try required(T(rawValue: try reader.string()))
-        }
-
         try reader.object { reader, key throws(Surprise) in
             switch key {
             case "id": id = try required(TransactionID(rawValue: try reader.string()))
             case "originalID":
                 originalID = reader.null() ? nil : try required(TransactionID(rawValue: try reader.string()))
-            case "kind": kind = try raw(&reader, TransactionKind.self)
-            case "status": status = try raw(&reader, FinancialStatus.self)
+            case "kind": kind = try reader.named(TransactionKind.self)
+            case "status": status = try reader.named(FinancialStatus.self)
             case "requestedAmount": requestedAmount = try reader.integer()
             case "approvedAmount": approvedAmount = try reader.integer()
             case "tipAmount": tipAmount = try reader.integer()
             case "totalAmount": totalAmount = try reader.integer()
             case "currency": currency = try required(Currency(code: try reader.string()))
             case "createdAt": createdAt = try reader.date()
-            case "authorizationCode": authorizationCode = try optionalString(&reader)
-            case "responseCode": responseCode = try optionalString(&reader)
-            case "issuerAuthenticationData": issuerAuthenticationData = try optionalString(&reader)
-            case "issuerScripts": issuerScripts = try optionalString(&reader)
-            case "acquirerMessage": acquirerMessage = try optionalString(&reader)
-            case "batchID": batchID = try optionalString(&reader)
-            case "customerReference": customerReference = try optionalString(&reader)
-            case "externalID": externalID = try optionalString(&reader)
-            case "statementDescriptor": statementDescriptor = try optionalString(&reader)
-            case "entryMode": entryMode = try raw(&reader, CardEntryMode.self)
-            case "cvm": cvm = try raw(&reader, CardholderVerification.self)
+            case "authorizationCode": authorizationCode = try reader.optionalString()
+            case "responseCode": responseCode = try reader.optionalString()
+            case "issuerAuthenticationData": issuerAuthenticationData = try reader.optionalString()
+            case "issuerScripts": issuerScripts = try reader.optionalString()
+            case "acquirerMessage": acquirerMessage = try reader.optionalString()
+            case "batchID": batchID = try reader.optionalString()
+            case "customerReference": customerReference = try reader.optionalString()
+            case "externalID": externalID = try reader.optionalString()
+            case "statementDescriptor": statementDescriptor = try reader.optionalString()
+            case "entryMode": entryMode = try reader.optionalNamed(CardEntryMode.self)
+            case "cvm": cvm = try reader.optionalNamed(CardholderVerification.self)
             case "card": card = reader.null() ? nil : try CardSummary.handDecoded(&reader)
             case "emv": emv = reader.null() ? nil : try EMVSummary.handDecoded(&reader)
             case "receipt": receipt = reader.null() ? nil : try ReceiptInfo.handDecoded(&reader)
@@ -99,7 +90,7 @@ extension CardSummary {
             switch key {
             case "scheme": scheme = try reader.string()
             case "maskedPAN": maskedPAN = try reader.string()
-            case "cardholderName": cardholderName = reader.null() ? nil : try reader.string()
+            case "cardholderName": cardholderName = try reader.optionalString()
             case "expiryMonth": expiryMonth = reader.null() ? nil : Int(try reader.integer())
             case "expiryYear": expiryYear = reader.null() ? nil : Int(try reader.integer())
             default: try reader.skip()
@@ -118,10 +109,10 @@ extension EMVSummary {
         try reader.object { reader, key throws(JSONBytesReader.Surprise) in
             switch key {
             case "aid": aid = try reader.string()
-            case "applicationLabel": applicationLabel = reader.null() ? nil : try reader.string()
-            case "tvr": tvr = reader.null() ? nil : try reader.string()
-            case "tsi": tsi = reader.null() ? nil : try reader.string()
-            case "applicationCryptogram": applicationCryptogram = reader.null() ? nil : try reader.string()
+            case "applicationLabel": applicationLabel = try reader.optionalString()
+            case "tvr": tvr = try reader.optionalString()
+            case "tsi": tsi = try reader.optionalString()
+            case "applicationCryptogram": applicationCryptogram = try reader.optionalString()
             default: try reader.skip()
             }
         }
@@ -138,7 +129,7 @@ extension ReceiptInfo {
             switch key {
             case "receiptNumber": receiptNumber = Int(try reader.integer())
             case "signatureRequired": signatureRequired = try reader.boolean()
-            case "terminalID": terminalID = reader.null() ? nil : try reader.string()
+            case "terminalID": terminalID = try reader.optionalString()
             default: try reader.skip()
             }
         }
