@@ -147,10 +147,7 @@ public actor PaymentTerminal {
             throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(error).")
         }
         connection = link
-        readerPump = Task { [weak self] in
-            for await message in link.events { await self?.readerSaid(message) }
-            await self?.readerClosed(link)
-        }
+        readerPump = Task { await self.listen(to: link) }
         let info = try? await deviceInfo()
         emit(.readerConnection(connected: true, info: info))
     }
@@ -531,6 +528,14 @@ public actor PaymentTerminal {
                 status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: currency ?? .eur,
                 idempotencyKey: key, error: MPOSError.gatewayUnreachable, merchantName: merchant, date: now)
         }
+    }
+
+    /// Takes the reader's messages on the terminal's own executor: each one resumes this
+    /// loop on the actor, instead of waking a task elsewhere that then hops onto the actor.
+    /// The loop holds the terminal until the link closes or ``disconnect()`` cancels it.
+    private func listen(to link: ReaderConnection) async {
+        for await message in link.events { readerSaid(message) }
+        readerClosed(link)
     }
 
     private func readerSaid(_ message: ReaderMessage) {
