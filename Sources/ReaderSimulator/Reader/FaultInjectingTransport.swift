@@ -4,13 +4,23 @@ import ReaderLink
 /// write (counting from 1 over the link's life) can drop the link, be delayed, arrive with a
 /// flipped byte, or be the first of many that never arrive. `reboot` faults are reported to
 /// the reader through `onReboot` and drop the link.
-final class FaultInjectingTransport: ReaderTransport, @unchecked Sendable {
-    // @unchecked: `writes` and `plan` are only touched under `lock`.
+///
+/// Writes are counted and planned when the session hands them over. A write with no fault
+/// goes straight to a base transport that writes without suspending (a socket), so a
+/// fault-free link costs no task switch per write; a write with a fault, and every write
+/// after it until the backlog is gone, waits in order for a drain task that applies the
+/// faults (a delay holds back what follows it, as on a real link).
+final class FaultInjectingTransport: ImmediateWriteTransport, @unchecked Sendable {
+    // @unchecked: `writes`, `plan`, `backlog` and `draining` are only touched under `lock`.
     private let base: any ReaderTransport
+    private let immediateBase: (any ImmediateWriteTransport)?
     private let clock: any Clock<Duration>
     private let lock = Mutex()
     private var writes = 0
     private var plan: FaultPlan
+    private var backlog: [(bytes: [UInt8], faults: [FaultPlan.Fault])] = []
+    private var draining = false
+    private var broken = false
     private let onReboot: @Sendable () async -> Void
 
     init(
@@ -18,6 +28,7 @@ final class FaultInjectingTransport: ReaderTransport, @unchecked Sendable {
         onReboot: @escaping @Sendable () async -> Void
     ) {
         self.base = base
+        self.immediateBase = base as? any ImmediateWriteTransport
         self.plan = plan
         self.clock = clock
         self.onReboot = onReboot
@@ -35,29 +46,85 @@ final class FaultInjectingTransport: ReaderTransport, @unchecked Sendable {
     var writeCount: Int { lock.withLock { writes } }
 
     func send(_ bytes: [UInt8]) async throws(ReaderLinkError) {
-        let faults: [FaultPlan.Fault] = lock.withLock {
+        try enqueue(bytes)
+    }
+
+    /// Counts the write, looks its faults up, and writes it now when nothing is held back
+    /// and it has none; otherwise queues it behind the backlog for the drain task.
+    func enqueue(_ bytes: [UInt8]) throws(ReaderLinkError) {
+        enum Step { case now, queued, startDrain, closed }
+        let step: Step = lock.withLock {
+            if broken { return .closed }
             writes += 1
-            return plan.faults(forMessage: writes)
+            let faults = plan.faults(forMessage: writes)
+            if faults.isEmpty, !draining, immediateBase != nil { return .now }
+            backlog.append((bytes, faults))
+            if draining { return .queued }
+            draining = true
+            return .startDrain
         }
+        switch step {
+        case .closed: throw .linkClosed
+        case .now: try immediateBase!.enqueue(bytes)
+        case .queued: break
+        case .startDrain: Task { await drain() }
+        }
+    }
+
+    /// Writes the backlog in order, applying each write's faults, until it is empty.
+    private func drain() async {
+        while true {
+            let next: (bytes: [UInt8], faults: [FaultPlan.Fault])? = lock.withLock {
+                if backlog.isEmpty {
+                    draining = false
+                    return nil
+                }
+                return backlog.removeFirst()
+            }
+            guard let next else { return }
+            if await !write(next.bytes, faults: next.faults) { return }
+        }
+    }
+
+    /// Refuses every later write and forgets the backlog: the link is going.
+    private func breakLink() {
+        lock.withLock {
+            broken = true
+            backlog.removeAll()
+            draining = false
+        }
+    }
+
+    /// One write with its faults; false when the link is gone.
+    private func write(_ bytes: [UInt8], faults: [FaultPlan.Fault]) async -> Bool {
         var payload = bytes
         for fault in faults {
             switch fault {
             case .dropLink:
+                breakLink()
                 await base.close()
-                throw .linkClosed
+                return false
             case .reboot:
-                await base.close()
+                // The reader's state resets before its peer can see the link drop.
+                breakLink()
                 await onReboot()
-                throw .linkClosed
+                await base.close()
+                return false
             case .stopResponding:
-                return
+                return true
             case .delay(_, let duration):
                 try? await clock.sleep(for: duration)
             case .corruptFrame:
                 if !payload.isEmpty { payload[payload.count / 2] ^= 0x5A }
             }
         }
-        try await base.send(payload)
+        do {
+            try await base.send(payload)
+            return true
+        } catch {
+            breakLink()
+            return false
+        }
     }
 
     func close() async { await base.close() }
