@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "ReaderLinkTCP",
             dependencies: [
-                "ReaderLink",
+                "ReaderLink", "MPOSCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -1,3 +1,4 @@
+import MPOSCore
 import NIOCore
 import NIOPosix
 import ReaderLink
@@ -49,8 +50,8 @@ public final class TCPReaderServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
-                    let (bytes, bytesContinuation) = AsyncStream.makeStream(of: [UInt8].self)
-                    try child.pipeline.syncOperations.addHandler(InboundBytesHandler(bytesContinuation))
+                    let bytes = AsyncPipe<[UInt8]>()
+                    try child.pipeline.syncOperations.addHandler(InboundBytesHandler(bytes))
                     continuation.yield(TCPTransport(channel: child, incoming: bytes))
                 }
             }

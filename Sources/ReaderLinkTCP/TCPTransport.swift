@@ -1,3 +1,4 @@
+import MPOSCore
 import NIOCore
 import NIOPosix
 import ReaderLink
@@ -8,17 +9,19 @@ import ReaderLink
 /// Bytes arrive on `incoming` in the order the socket delivers them; chunk boundaries mean
 /// nothing, ReaderLink's frame decoder reassembles. `send` completes when the bytes are written
 /// to the socket's queue.
-public final class TCPTransport: ImmediateWriteTransport, Sendable {
+public final class TCPTransport: ImmediateWriteTransport, PipedIncomingTransport, Sendable {
     public let maximumWriteLength: Int? = nil
     public let incoming: AsyncStream<[UInt8]>
+    package let incomingPipe: AsyncPipe<[UInt8]>?
     let channel: any Channel
 
     /// "HOST:PORT" of the peer, for logs and errors.
     public let peerDescription: String
 
-    init(channel: any Channel, incoming: AsyncStream<[UInt8]>) {
+    init(channel: any Channel, incoming: AsyncPipe<[UInt8]>) {
         self.channel = channel
-        self.incoming = incoming
+        self.incomingPipe = incoming
+        self.incoming = incoming.stream()
         self.peerDescription = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
     }
 
@@ -34,25 +37,25 @@ public final class TCPTransport: ImmediateWriteTransport, Sendable {
         host: String, port: Int, connectTimeout: Duration = .seconds(15),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(ReaderLinkError) -> TCPTransport {
-        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+        let pipe = AsyncPipe<[UInt8]>()
         let millis = Int64(connectTimeout.components.seconds * 1000 + connectTimeout.components.attoseconds / 1_000_000_000_000_000)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(.milliseconds(max(1, millis)))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(InboundBytesHandler(continuation))
+                    try channel.pipeline.syncOperations.addHandler(InboundBytesHandler(pipe))
                 }
             }
         do {
             let channel = try await bootstrap.connect(host: host, port: port).get()
-            return TCPTransport(channel: channel, incoming: stream)
+            return TCPTransport(channel: channel, incoming: pipe)
         } catch let error as ChannelError {
-            continuation.finish()
+            pipe.finish()
             if case .connectTimeout = error { throw .timeout }
             throw .linkClosed
         } catch {
-            continuation.finish()
+            pipe.finish()
             throw .linkClosed
         }
     }
@@ -77,37 +80,37 @@ public final class TCPTransport: ImmediateWriteTransport, Sendable {
     }
 }
 
-/// Turns the socket's reads into the transport's `incoming` stream and finishes it when the
-/// connection goes away. Backpressure is left to TCP: the stream buffers what arrives.
+/// Turns the socket's reads into the transport's incoming pipe and finishes it when the
+/// connection goes away. Backpressure is left to TCP: the pipe buffers what arrives.
 final class InboundBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
-    private let continuation: AsyncStream<[UInt8]>.Continuation
+    private let pipe: AsyncPipe<[UInt8]>
 
-    init(_ continuation: AsyncStream<[UInt8]>.Continuation) {
-        self.continuation = continuation
+    init(_ pipe: AsyncPipe<[UInt8]>) {
+        self.pipe = pipe
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
         if let bytes = buffer.readBytes(length: buffer.readableBytes), !bytes.isEmpty {
-            continuation.yield(bytes)
+            pipe.yield(bytes)
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        continuation.finish()
+        pipe.finish()
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A reset or a read error ends the link; ReaderLink sees the stream finish.
-        continuation.finish()
+        pipe.finish()
         context.close(promise: nil)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        continuation.finish()
+        pipe.finish()
     }
 }
 

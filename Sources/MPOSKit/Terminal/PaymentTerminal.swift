@@ -46,7 +46,7 @@ public actor PaymentTerminal {
     /// When the reader's battery counts as low, and whether that was already said.
     var batteryWatch = BatteryWatch()
     var busy = false
-    private var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
+    private var inbox: AsyncPipe<PaymentEngine.Event>?
     private var engine: PaymentEngine?
     private var signatureHandler: SignatureHandler?
     private var applicationHandler: ApplicationSelectionHandler?
@@ -224,24 +224,24 @@ public actor PaymentTerminal {
         guard let connection else { throw MPOSError.readerNotConnected }
         let key = IdempotencyKey()
         let readerID = "sdk-" + key.rawValue.prefix(8)
-        let (stream, continuation) = AsyncStream.makeStream(of: PaymentEngine.Event.self)
-        inbox = continuation
+        let events = AsyncPipe<PaymentEngine.Event>()
+        inbox = events
         defer {
             inbox = nil
             engine = nil
-            continuation.finish()
+            events.finish()
         }
         engine = PaymentEngine(
             parameters: parameters, kind: kind, key: key, readerTransactionID: String(readerID),
             merchantName: await client.merchant?.name, now: Date())
         engine?.mandateReference = mandateReference
-        continuation.yield(.start)
-        for await event in stream {
+        events.yield(.start)
+        while let event = await events.next() {
             guard var current = engine else { break }
             let effects = current.handle(event)
             engine = current
             for effect in effects {
-                if let result = try await perform(effect, connection: connection, inbox: continuation) { return result }
+                if let result = try await perform(effect, connection: connection, inbox: events) { return result }
             }
         }
         throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
@@ -351,7 +351,7 @@ public actor PaymentTerminal {
     // MARK: - Internals
 
     private func perform(
-        _ effect: PaymentEngine.Effect, connection: ReaderConnection, inbox: AsyncStream<PaymentEngine.Event>.Continuation
+        _ effect: PaymentEngine.Effect, connection: ReaderConnection, inbox: AsyncPipe<PaymentEngine.Event>
     ) async throws(MPOSError) -> PaymentResult? {
         switch effect {
         case .journal(var entry):
@@ -534,7 +534,7 @@ public actor PaymentTerminal {
     /// loop on the actor, instead of waking a task elsewhere that then hops onto the actor.
     /// The loop holds the terminal until the link closes or ``disconnect()`` cancels it.
     private func listen(to link: ReaderConnection) async {
-        for await message in link.events { readerSaid(message) }
+        while let message = await link.eventPipe.next() { readerSaid(message) }
         readerClosed(link)
     }
 

@@ -13,6 +13,9 @@ public actor ReaderConnection {
     /// Unsolicited messages from the reader (status reports, card events, authorization
     /// requests …), in arrival order. Finishes when the link closes.
     public nonisolated let events: AsyncStream<ReaderMessage>
+    /// The queue behind ``events``, for the package's own consumers: read directly, it skips
+    /// `AsyncStream`'s generic bookkeeping. Each message goes to one reader, this or `events`.
+    package nonisolated let eventPipe = AsyncPipe<ReaderMessage>()
     /// The protocol version agreed during pairing.
     public private(set) var version: UInt8 = 0
     /// Why the link closed: nil while open or after a plain `close()`.
@@ -32,7 +35,6 @@ public actor ReaderConnection {
     private let timeout: Duration
     private let clock: any Clock<Duration>
     private let linkClock: LinkClock
-    private let eventContinuation: AsyncStream<ReaderMessage>.Continuation
     private var endpoint: LinkEndpoint
     private var state: State
     private var pending: [UInt32: CheckedContinuation<Result<ReaderMessage, ReaderLinkError>, Never>] = [:]
@@ -55,7 +57,7 @@ public actor ReaderConnection {
         self.timeout = timeout
         self.clock = clock
         self.linkClock = LinkClock(clock)
-        (events, eventContinuation) = AsyncStream.makeStream(of: ReaderMessage.self)
+        events = eventPipe.stream()
         endpoint = LinkEndpoint(transport: transport)
         state = .hello(nonce: PairingCrypto.nonce())
     }
@@ -147,7 +149,7 @@ public actor ReaderConnection {
     /// Reads the transport on this actor's executor, so a frame costs no extra task switch;
     /// ends the session when the link closes.
     private func pumpIncoming() async {
-        for await chunk in endpoint.transport.incoming { receive(chunk) }
+        await endpoint.transport.forEachIncoming { receive($0) }
         await shutdownAndWait(reason: .linkClosed)
     }
 
@@ -269,7 +271,7 @@ public actor ReaderConnection {
             }
         case (.open, .event):
             do {
-                eventContinuation.yield(try ReaderMessage(decoding: message.data))
+                eventPipe.yield(try ReaderMessage(decoding: message.data))
             } catch {
                 sendError(.invalidData, .malformedFrame, Self.detail(of: error))
             }
@@ -347,7 +349,7 @@ public actor ReaderConnection {
         finishPairing(.failure(reason ?? .linkClosed))
         let failure = reason ?? .linkClosed
         for id in Array(pending.keys) { finish(request: id, with: .failure(failure)) }
-        eventContinuation.finish()
+        eventPipe.finish()
         endpoint.closeOutput()
         keepAliveTask?.cancel()
         watchdog?.cancel()

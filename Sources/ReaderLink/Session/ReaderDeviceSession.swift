@@ -24,6 +24,9 @@ public struct IncomingRequest: Sendable, Hashable {
 public actor ReaderDeviceSession {
     /// Requests from the SDK, in arrival order. Finishes when the link closes.
     public nonisolated let requests: AsyncStream<IncomingRequest>
+    /// The queue behind ``requests``, for the package's own consumers: read directly, it
+    /// skips `AsyncStream`'s generic bookkeeping. Each request goes to one reader.
+    package nonisolated let requestPipe = AsyncPipe<IncomingRequest>()
     /// The protocol version agreed during pairing.
     public private(set) var version: UInt8 = 0
     /// Why the link closed: nil while open or after a plain `close()`.
@@ -38,7 +41,6 @@ public actor ReaderDeviceSession {
 
     private let secret: SharedSecret
     private let versions: [UInt8]
-    private let requestContinuation: AsyncStream<IncomingRequest>.Continuation
     private var endpoint: LinkEndpoint
     private var state: State = .awaitingHello
     private var unanswered: Set<UInt32> = []
@@ -47,7 +49,7 @@ public actor ReaderDeviceSession {
     private init(transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8]) {
         self.secret = secret
         self.versions = versions
-        (requests, requestContinuation) = AsyncStream.makeStream(of: IncomingRequest.self)
+        requests = requestPipe.stream()
         endpoint = LinkEndpoint(transport: transport)
     }
 
@@ -110,7 +112,7 @@ public actor ReaderDeviceSession {
     /// Reads the transport on this actor's executor (a ping is answered without a task
     /// switch); ends the session when the link closes.
     private func pumpIncoming() async {
-        for await chunk in endpoint.transport.incoming { receive(chunk) }
+        await endpoint.transport.forEachIncoming { receive($0) }
         await shutdownAndWait(reason: .linkClosed)
     }
 
@@ -199,7 +201,7 @@ public actor ReaderDeviceSession {
                 return
             }
             unanswered.insert(id)
-            requestContinuation.yield(IncomingRequest(id: id, message: request))
+            requestPipe.yield(IncomingRequest(id: id, message: request))
         case (.open, _):
             sendError(
                 .commandNotAllowed, .unknownFrameType, "frame type \(message.type) not accepted by the reader"
@@ -240,7 +242,7 @@ public actor ReaderDeviceSession {
         if closeReason == nil, let reason, reason != .linkClosed { closeReason = reason }
         finishPairing(.failure(reason ?? .linkClosed))
         unanswered.removeAll()
-        requestContinuation.finish()
+        requestPipe.finish()
         endpoint.closeOutput()
     }
 

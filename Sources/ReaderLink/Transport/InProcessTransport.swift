@@ -1,26 +1,26 @@
 import Foundation
+import MPOSCore
 
 /// Two connected in-memory transports, for tests and for running the simulator in-process.
 /// Bytes arrive in order; closing either end finishes `incoming` on both.
-public struct InProcessTransport: ImmediateWriteTransport {
+public struct InProcessTransport: ImmediateWriteTransport, PipedIncomingTransport {
     /// The write limit given to `makePair`; a larger `send` throws `.malformed`, so tests
     /// catch a sender that forgot to chunk.
     public let maximumWriteLength: Int?
     /// Bytes from the other end.
     public let incoming: AsyncStream<[UInt8]>
+    package var incomingPipe: AsyncPipe<[UInt8]>? { pipe.toward(first: isFirst) }
     private let pipe: Pipe
     private let isFirst: Bool
 
     /// A connected pair; `maximumWriteLength` of 20 behaves like a BLE characteristic.
     public static func makePair(maximumWriteLength: Int? = nil) -> (InProcessTransport, InProcessTransport) {
-        let (aStream, aContinuation) = AsyncStream.makeStream(of: [UInt8].self)
-        let (bStream, bContinuation) = AsyncStream.makeStream(of: [UInt8].self)
-        let pipe = Pipe(toFirst: aContinuation, toSecond: bContinuation)
+        let pipe = Pipe(toFirst: AsyncPipe(), toSecond: AsyncPipe())
         return (
             InProcessTransport(
-                maximumWriteLength: maximumWriteLength, incoming: aStream, pipe: pipe, isFirst: true),
+                maximumWriteLength: maximumWriteLength, incoming: pipe.toFirst.stream(), pipe: pipe, isFirst: true),
             InProcessTransport(
-                maximumWriteLength: maximumWriteLength, incoming: bStream, pipe: pipe, isFirst: false)
+                maximumWriteLength: maximumWriteLength, incoming: pipe.toSecond.stream(), pipe: pipe, isFirst: false)
         )
     }
 
@@ -51,15 +51,17 @@ public struct InProcessTransport: ImmediateWriteTransport {
     /// Both directions; a lock keeps each direction's writes in order and makes close final.
     private final class Pipe: @unchecked Sendable {
         // @unchecked: `closed` is only touched under `lock` (NSLock: Mutex needs iOS 18).
-        private let toFirst: AsyncStream<[UInt8]>.Continuation
-        private let toSecond: AsyncStream<[UInt8]>.Continuation
+        let toFirst: AsyncPipe<[UInt8]>
+        let toSecond: AsyncPipe<[UInt8]>
         private let lock = NSLock()
         private var closed = false
 
-        init(toFirst: AsyncStream<[UInt8]>.Continuation, toSecond: AsyncStream<[UInt8]>.Continuation) {
+        init(toFirst: AsyncPipe<[UInt8]>, toSecond: AsyncPipe<[UInt8]>) {
             self.toFirst = toFirst
             self.toSecond = toSecond
         }
+
+        func toward(first: Bool) -> AsyncPipe<[UInt8]> { first ? toFirst : toSecond }
 
         func deliver(_ bytes: [UInt8], toFirst first: Bool) throws(ReaderLinkError) {
             let delivered = lock.withLock {

@@ -1,3 +1,5 @@
+import MPOSCore
+
 /// A byte link between the SDK and a reader: Bluetooth LE on a phone, a TCP socket here, or an
 /// in-process pipe in tests. ReaderLink frames, fragments and secures what crosses it; a
 /// transport only moves bytes, in order, and says when the link is gone.
@@ -24,4 +26,23 @@ public protocol ImmediateWriteTransport: ReaderTransport {
     /// Queues bytes for the peer and returns. Throws `ReaderLinkError.linkClosed` once the
     /// link is gone.
     func enqueue(_ bytes: [UInt8]) throws(ReaderLinkError)
+}
+
+/// A transport whose incoming bytes queue in an ``AsyncPipe`` that the package's sessions
+/// read directly, skipping `AsyncStream`'s generic bookkeeping on every chunk. `incoming`
+/// reads the same queue: each chunk goes to one reader.
+package protocol PipedIncomingTransport: ReaderTransport {
+    /// The queue behind `incoming`, when there is one.
+    var incomingPipe: AsyncPipe<[UInt8]>? { get }
+}
+
+extension ReaderTransport {
+    /// Reads the incoming bytes until the link closes, through the pipe when there is one.
+    func forEachIncoming(isolation actor: isolated (any Actor)? = #isolation, _ body: ([UInt8]) -> Void) async {
+        if let pipe = (self as? any PipedIncomingTransport)?.incomingPipe {
+            while let chunk = await pipe.next() { body(chunk) }
+        } else {
+            for await chunk in incoming { body(chunk) }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import MPOSCore
 import ReaderLink
 
 /// Wraps the reader's side of a link and applies a `FaultPlan` to the reader's writes: the Nth
@@ -10,7 +11,7 @@ import ReaderLink
 /// fault-free link costs no task switch per write; a write with a fault, and every write
 /// after it until the backlog is gone, waits in order for a drain task that applies the
 /// faults (a delay holds back what follows it, as on a real link).
-final class FaultInjectingTransport: ImmediateWriteTransport, @unchecked Sendable {
+final class FaultInjectingTransport: ImmediateWriteTransport, PipedIncomingTransport, @unchecked Sendable {
     // @unchecked: `writes`, `plan`, `backlog` and `draining` are only touched under `lock`.
     private let base: any ReaderTransport
     private let immediateBase: (any ImmediateWriteTransport)?
@@ -36,6 +37,7 @@ final class FaultInjectingTransport: ImmediateWriteTransport, @unchecked Sendabl
 
     var maximumWriteLength: Int? { base.maximumWriteLength }
     var incoming: AsyncStream<[UInt8]> { base.incoming }
+    var incomingPipe: AsyncPipe<[UInt8]>? { (base as? any PipedIncomingTransport)?.incomingPipe }
 
     /// Replaces the plan; the write count carries on.
     func replacePlan(_ newPlan: FaultPlan) {

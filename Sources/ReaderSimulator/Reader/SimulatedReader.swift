@@ -109,7 +109,7 @@ public actor SimulatedReader {
         transport = faulty
         unresponsive = false
         record(.info, "paired, protocol version \(await device.version)")
-        for await request in device.requests {
+        while let request = await device.requestPipe.next() {
             await handle(request, on: device)
         }
         if session === device {
