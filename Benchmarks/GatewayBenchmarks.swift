@@ -77,7 +77,10 @@ enum GatewayBenchmarks {
         let sorted = latencies.sorted()
         emit(
             name: "gateway.authorize.latency", unit: "ms", value: percentile(sorted, 0.5),
-            extra: ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)], count: sorted.count)
+            extra: [
+                "p50": percentile(sorted, 0.5), "p90": percentile(sorted, 0.9), "p99": percentile(sorted, 0.99),
+                "p999": percentile(sorted, 0.999), "min": sorted.first ?? 0,
+            ], count: sorted.count)
         try await emitHealthFloor(port: gateway.port)
         return true
     }
