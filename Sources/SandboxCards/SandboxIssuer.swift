@@ -137,10 +137,10 @@ public struct SandboxIssuer: Sendable {
         _ v: VerifiedAuthorization, amount: Int64, currency: Currency, now: Date, allowPartial: Bool,
         spentSoFar: Int64
     ) -> IssuerDecision {
-        let parts = SandboxIssuer.utcCalendar.dateComponents([.year, .month], from: now)
+        let (year, month) = SandboxIssuer.utcYearMonth(of: now)
         return decide(
-            v, amount: amount, currency: currency, year: parts.year ?? 2000, month: parts.month ?? 1,
-            allowPartial: allowPartial, spentSoFar: spentSoFar)
+            v, amount: amount, currency: currency, year: year, month: month, allowPartial: allowPartial,
+            spentSoFar: spentSoFar)
     }
 
     /// A decision made before the card's spend so far is known, to be finished with it:
@@ -153,8 +153,7 @@ public struct SandboxIssuer: Sendable {
     public func pendingDecision(
         _ v: VerifiedAuthorization, amount: Int64, currency: Currency, now: Date, allowPartial: Bool
     ) -> PendingDecision {
-        let parts = SandboxIssuer.utcCalendar.dateComponents([.year, .month], from: now)
-        let (year, month) = (parts.year ?? 2000, parts.month ?? 1)
+        let (year, month) = SandboxIssuer.utcYearMonth(of: now)
         let withoutSpend = decide(
             v, amount: amount, currency: currency, year: year, month: month, allowPartial: allowPartial,
             spentSoFar: 0)
@@ -193,13 +192,12 @@ public struct SandboxIssuer: Sendable {
         }
     }
 
-    /// The UTC Gregorian calendar, made once: building a calendar and looking its time zone
-    /// up on every decision cost more than the rest of the decision.
-    static let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar
-    }()
+    /// The UTC year and month of `date`, by arithmetic: `Calendar.dateComponents` went
+    /// through ICU on every authorization (about 0.35 % of a sale's CPU, gateway included).
+    static func utcYearMonth(of date: Date) -> (year: Int, month: Int) {
+        let time = SQLiteTimestamp.UTCTime(date, roundingToNearestMillisecond: false)
+        return (Int(time.year), Int(time.month))
+    }
 
     /// Decides on a verified request, in this order:
     ///
