@@ -32,8 +32,15 @@ public final class AsyncPipe<Element: Sendable>: @unchecked Sendable {
     @usableFromInline var waiters: [(id: UInt64, continuation: UnsafeContinuation<Element?, Never>)] = []
     @usableFromInline var nextWaiterID: UInt64 = 0
     @usableFromInline var finished = false
+    /// How many elements the pipe keeps while nobody takes them; older ones are dropped.
+    @usableFromInline let newest: Int
 
-    @inlinable public init() {
+    /// An empty pipe.
+    ///
+    /// - Parameter limit: when set, the pipe keeps only the newest `limit` elements (at
+    ///   least one) while nobody takes them, as `AsyncStream`'s `.bufferingNewest` does.
+    @inlinable public init(keepingNewest limit: Int? = nil) {
+        newest = max(1, limit ?? .max)
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -59,6 +66,7 @@ public final class AsyncPipe<Element: Sendable>: @unchecked Sendable {
             return true
         }
         buffer.append(element)
+        if buffer.count - head > newest { advanceHeadLocked() }
         pthread_mutex_unlock(mutex)
         return true
     }
@@ -124,6 +132,12 @@ public final class AsyncPipe<Element: Sendable>: @unchecked Sendable {
     @inlinable func takeLocked() -> Element? {
         guard head < buffer.count else { return nil }
         let element = buffer[head]
+        advanceHeadLocked()
+        return element
+    }
+
+    /// Moves past the first queued element; the caller holds `mutex`.
+    @inlinable func advanceHeadLocked() {
         head += 1
         if head == buffer.count {
             buffer.removeAll(keepingCapacity: true)
@@ -133,7 +147,6 @@ public final class AsyncPipe<Element: Sendable>: @unchecked Sendable {
             buffer.removeFirst(head)
             head = 0
         }
-        return element
     }
 
     /// The pipe as an `AsyncStream`, for public API that promises one. Each element goes to

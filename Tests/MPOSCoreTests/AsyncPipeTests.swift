@@ -90,6 +90,17 @@ import Testing
         #expect(pipe.buffer.count <= 128)
     }
 
+    @Test func aBoundedPipeKeepsTheNewestWhileNobodyTakes() async {
+        let pipe = AsyncPipe<Int>(keepingNewest: 3)
+        for value in 1...500 { pipe.yield(value) }
+        pipe.finish()
+        // The dropped ones are let go along the way, not kept until someone reads.
+        #expect(pipe.buffer.count <= 64 * 2 + 3)
+        var received: [Int] = []
+        while let value = await pipe.next() { received.append(value) }
+        #expect(received == [498, 499, 500])
+    }
+
     @Test func itsStreamReadsTheSamePipe() async {
         let pipe = AsyncPipe<Int>()
         let stream = pipe.stream()

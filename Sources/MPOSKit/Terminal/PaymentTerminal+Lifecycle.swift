@@ -76,7 +76,7 @@ extension PaymentTerminal {
         guard !busy else { throw MPOSError.terminalBusy }
         await disconnect()
         await client.endSession()
-        for (_, continuation) in subscribers { continuation.finish() }
+        for (_, pipe) in subscribers { pipe.finish() }
         subscribers.removeAll()
         eventHandlers.removeAll()
     }

@@ -31,8 +31,10 @@ public actor PaymentTerminal {
     /// cancel).
     public typealias ApplicationSelectionHandler = @Sendable ([ApplicationCandidate]) async -> Int?
 
-    private let eventsContinuation: AsyncStream<TerminalEvent>.Continuation
-    var subscribers: [(Set<TerminalEventCategory>, AsyncStream<TerminalEvent>.Continuation)] = []
+    /// The queue behind ``events``: newest first, so that a terminal nobody listens to does
+    /// not hoard events.
+    private let eventsPipe = AsyncPipe<TerminalEvent>(keepingNewest: 256)
+    var subscribers: [(Set<TerminalEventCategory>, AsyncPipe<TerminalEvent>)] = []
     var eventHandlers: [(Set<TerminalEventCategory>, EventHandler)] = []
     let client: GatewayClient
     private let journal: PaymentJournal
@@ -72,17 +74,16 @@ public actor PaymentTerminal {
         client = GatewayClient(baseURL: environment, credentials: credentials, transport: transport)
         self.clock = clock
         self.signatureTimeout = signatureTimeout
-        // Newest first: a terminal nobody listens to must not hoard events.
-        (events, eventsContinuation) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
+        events = eventsPipe.stream()
     }
 
     /// A stream of the events in `categories` only.
     public func subscribe(_ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases))
         -> AsyncStream<TerminalEvent>
     {
-        let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
-        subscribers.append((categories, continuation))
-        return stream
+        let pipe = AsyncPipe<TerminalEvent>()
+        subscribers.append((categories, pipe))
+        return pipe.stream()
     }
 
     /// Calls `handler` with each event in `categories` as it happens, before the operation
@@ -562,10 +563,8 @@ public actor PaymentTerminal {
     }
 
     func emit(_ event: TerminalEvent) {
-        eventsContinuation.yield(event)
+        eventsPipe.yield(event)
         for (filter, handler) in eventHandlers where filter.contains(event.category) { handler(event) }
-        for (filter, continuation) in subscribers where filter.contains(event.category) {
-            continuation.yield(event)
-        }
+        for (filter, pipe) in subscribers where filter.contains(event.category) { pipe.yield(event) }
     }
 }
