@@ -67,7 +67,7 @@ final class FaultInjectingTransport: ImmediateWriteTransport, PipedIncomingTrans
         }
         switch step {
         case .closed: throw .linkClosed
-        case .now: try immediateBase!.enqueue(bytes)
+        case .now: try immediateBase?.enqueue(bytes)
         case .queued: break
         case .startDrain: Task { await drain() }
         }
