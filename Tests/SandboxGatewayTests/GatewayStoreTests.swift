@@ -26,4 +26,16 @@ import Testing
         #expect(try Self.writerPragma(reopened, "synchronous") == "2")
         #expect(try Self.writerPragma(reopened, "journal_mode") == "wal")
     }
+
+    /// A group commit runs each request in a savepoint; with temporary files on disk SQLite
+    /// spilled each large group's sub-journal to a file in /var/tmp (opened, written page by
+    /// page and deleted per commit). In memory, on the writer and on the readers alike.
+    @Test func temporaryFilesStayInMemory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try GatewayStore(path: directory.appendingPathComponent("gateway.sqlite").path)
+        // 2 is MEMORY; SQLite's default is 0 (the compile-time choice, a file here).
+        #expect(try Self.writerPragma(store, "temp_store") == "2")
+        #expect(try store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA temp_store") } == "2")
+    }
 }

@@ -22,6 +22,12 @@ public struct GatewayStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
+        // Temporary files in memory: a group commit runs each request in a savepoint, and
+        // SQLite keeps the pages a savepoint may roll back in a sub-journal that it spills
+        // to a file of its own in /var/tmp past 64 KiB. With the default, every group of a
+        // dozen authorizations opened, wrote page by page, and deleted such a file: more
+        // `pwrite` calls than the write-ahead log itself took.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
         writer = try DatabasePool(path: path, configuration: configuration)
         // Set on the writer's connection once the pool is open: GRDB turns WAL on after
         // `prepareDatabase` runs and sets `synchronous=NORMAL` as it does, which would leave
