@@ -1,9 +1,11 @@
+import Foundation
+
 /// A key that makes a request safe to retry: the gateway performs the first request it
 /// sees with a given key and answers repeats with the same result, so a sale retried
 /// after a lost connection cannot charge the cardholder twice.
 ///
 /// A key is 1 to 64 characters from `A-Z`, `a-z`, `0-9`, `-` and `_`. ``init()`` makes a
-/// fresh random one in UUID form (`"3f0c9a52-6a1e-4c1b-9d55-0b8f2f4f7e21"`); keep it with
+/// fresh one in UUID form (`"019d7a3c-5e21-7c1b-9d55-0b8f2f4f7e21"`, version 7: time-ordered); keep it with
 /// the pending request and reuse it for every retry of that request.
 ///
 /// Encodes as its string; decoding validates it.
@@ -33,18 +35,31 @@ public struct IdempotencyKey: RawRepresentable, Hashable, Sendable, Codable, Cus
         self = key
     }
 
-    /// A new random key: a version 4 UUID in lower-case hex, 36 characters.
+    /// A new key: a version 7 UUID in lower-case hex, 36 characters: the time in milliseconds
+    /// since 1970, then 74 random bits.
+    ///
+    /// Keys made later sort later, so a server that indexes them (the sandbox gateway keeps
+    /// every key with its answer) adds each one at the end of its index instead of at a
+    /// random page: a commit of many payments then writes a page or two of that index, not
+    /// one per payment. The 74 random bits keep keys of the same millisecond apart.
     public init() {
         var generator = SystemRandomNumberGenerator()
-        self.init(using: &generator)
+        self.init(using: &generator, at: Date())
     }
 
-    /// A new random key drawn from `generator`, as a version 4 UUID in lower-case hex.
-    /// Use the system generator in production; a seeded one makes tests repeatable.
-    /// The 16 bytes are two draws of 64 bits, little-endian (``RandomBytes``).
-    public init(using generator: inout some RandomNumberGenerator) {
-        var bytes = RandomBytes.make(16, using: &generator)
-        bytes[6] = bytes[6] & 0x0F | 0x40  // version 4
+    /// A new key for `time` drawn from `generator`, as a version 7 UUID (RFC 9562) in
+    /// lower-case hex. Use the system generator and the current time in production; a seeded
+    /// generator and a fixed time make tests repeatable.
+    ///
+    /// The first 6 bytes are the milliseconds since 1970, big-endian (a time before 1970
+    /// counts as 0); the other 10 are two draws of 64 bits, little-endian (``RandomBytes``),
+    /// with the version and variant bits set.
+    public init(using generator: inout some RandomNumberGenerator, at time: Date = Date()) {
+        let milliseconds = time.timeIntervalSince1970 * 1000
+        let stamp: UInt64 = milliseconds > 0 ? min(UInt64(milliseconds), (1 << 48) - 1) : 0
+        var bytes = (0..<6).map { UInt8(truncatingIfNeeded: stamp >> (40 - 8 * UInt64($0))) }
+        bytes += RandomBytes.make(10, using: &generator)
+        bytes[6] = bytes[6] & 0x0F | 0x70  // version 7
         bytes[8] = bytes[8] & 0x3F | 0x80  // RFC 9562 variant
         let digits = Self.hexDigits
         var text: [UInt8] = []

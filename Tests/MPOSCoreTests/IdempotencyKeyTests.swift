@@ -3,15 +3,29 @@ import MPOSCore
 import Testing
 
 struct IdempotencyKeyTests {
-    @Test func generatesRandomVersion4UUIDs() {
+    @Test func generatesVersion7UUIDs() {
         let key = IdempotencyKey()
         let parts = key.rawValue.split(separator: "-", omittingEmptySubsequences: false)
         #expect(parts.map(\.count) == [8, 4, 4, 4, 12])
-        #expect(parts[2].first == "4")
+        #expect(parts[2].first == "7")
         #expect(["8", "9", "a", "b"].contains(parts[3].first))
         #expect(key.rawValue.allSatisfy { "0123456789abcdef-".contains($0) })
         #expect(IdempotencyKey(rawValue: key.rawValue) == key)
         #expect(Set((0..<100).map { _ in IdempotencyKey() }).count == 100)
+    }
+
+    @Test func keysMadeLaterSortLater() {
+        var generator = SystemRandomNumberGenerator()
+        let start = Date(timeIntervalSince1970: 1_764_000_000)
+        let keys = (0..<50).map { step in
+            IdempotencyKey(using: &generator, at: start.addingTimeInterval(Double(step) * 0.01)).rawValue
+        }
+        #expect(keys == keys.sorted())
+        #expect(Set(keys).count == keys.count)
+        // The same millisecond: the random bits still set them apart.
+        let sameTime = (0..<50).map { _ in IdempotencyKey(using: &generator, at: start).rawValue }
+        #expect(Set(sameTime).count == sameTime.count)
+        #expect(sameTime.allSatisfy { $0.hasPrefix("019ab697-e800-7") })
     }
 
     /// Two fixed 64-bit draws, for a key whose every digit is known.
@@ -20,12 +34,19 @@ struct IdempotencyKeyTests {
         mutating func next() -> UInt64 { words.removeFirst() }
     }
 
-    @Test func theBytesAreTwoLittleEndianDrawsWithVersionAndVariantSet() {
+    @Test func theBytesAreTheTimeThenTwoLittleEndianDrawsWithVersionAndVariantSet() {
         var generator = TwoWords()
-        // Bytes ef cd ab 89 67 45 23 01 10 32 54 76 98 ba dc fe; 0x23 gets version 4 (0x43),
-        // 0x10 the variant bits (0x90).
-        #expect(IdempotencyKey(using: &generator).rawValue == "efcdab89-6745-4301-9032-547698badcfe")
+        // 1,764,000,000,123 ms is 0x019ab697e87b. The draws give ef cd ab 89 67 45 23 01 10 32
+        // (the rest is dropped); 0xef gets version 7 (0x7f), 0xab the variant bits (0xab).
+        let time = Date(timeIntervalSince1970: 1_764_000_000.123_4)
+        #expect(IdempotencyKey(using: &generator, at: time).rawValue == "019ab697-e87b-7fcd-ab89-674523011032")
         #expect(generator.words.isEmpty)
+    }
+
+    @Test func aTimeBefore1970CountsAsZero() {
+        var generator = TwoWords()
+        let key = IdempotencyKey(using: &generator, at: Date(timeIntervalSince1970: -5))
+        #expect(key.rawValue == "00000000-0000-7fcd-ab89-674523011032")
     }
 
     @Test func acceptsOneToSixtyFourSafeCharacters() throws {

@@ -24,6 +24,14 @@ import Testing
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.hasPrefix("txn_") && $0.count == 28 })
         #expect(ids.allSatisfy { $0.dropFirst(4).allSatisfy { "0123456789abcdef".contains($0) } })
+        // Made later, sorted later; the same millisecond, still apart.
+        let start = Date(timeIntervalSince1970: 1_764_000_000)
+        let timed = (0..<50).map { PaymentService.newTransactionID(at: start.addingTimeInterval(Double($0) / 100)) }
+        #expect(timed == timed.sorted())
+        #expect(timed.allSatisfy { $0.hasPrefix("txn_019ab697") })
+        let sameTime = (0..<50).map { _ in PaymentService.newTransactionID(at: start) }
+        #expect(Set(sameTime).count == sameTime.count)
+        #expect(PaymentService.newTransactionID(at: Date(timeIntervalSince1970: -1)).hasPrefix("txn_000000000000"))
         // Every byte position takes many values (a draw is spread over all eight bytes).
         let samples = (0..<200).map { _ in Secrets.randomBytes(16) }
         for position in 0..<16 { #expect(Set(samples.map { $0[position] }).count > 100) }

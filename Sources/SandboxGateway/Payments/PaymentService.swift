@@ -40,9 +40,18 @@ public struct PaymentService: Sendable {
         self.logger = logger
     }
 
-    /// A new transaction id: `txn_` and 24 random hex digits.
-    public static func newTransactionID() -> String {
-        "txn_" + Secrets.hex(Secrets.randomBytes(12))
+    /// A new transaction id: `txn_`, 12 hex digits of `time` in milliseconds since 1970 and
+    /// 12 random hex digits (48 bits).
+    ///
+    /// Ids made later sort later, so each insert adds to the end of the unique index on
+    /// them: a group commit of a dozen payments writes one or two pages of that index
+    /// instead of a page per payment at random places. The random half keeps ids of the
+    /// same millisecond apart.
+    public static func newTransactionID(at time: Date = Date()) -> String {
+        let milliseconds = time.timeIntervalSince1970 * 1000
+        let stamp: UInt64 = milliseconds > 0 ? min(UInt64(milliseconds), (1 << 48) - 1) : 0
+        let bytes = (0..<6).map { UInt8(truncatingIfNeeded: stamp >> (40 - 8 * UInt64($0))) } + Secrets.randomBytes(6)
+        return "txn_" + Secrets.hex(bytes)
     }
 
     // MARK: Card payments
@@ -87,7 +96,7 @@ public struct PaymentService: Sendable {
         let fingerprint = fingerprinter.fingerprint(verification.pan)
 
         var template = LedgerTransaction(
-            id: Self.newTransactionID(), merchantId: merchant, kind: kind, status: .declined,
+            id: Self.newTransactionID(at: time), merchantId: merchant, kind: kind, status: .declined,
             amount: command.amount,
             currency: currency, now: time)
         template.cardFingerprint = fingerprint
@@ -249,7 +258,7 @@ public struct PaymentService: Sendable {
     ) throws -> LedgerTransaction {
         let currency = try PaymentRules.currency(code: original.currency)
         var row = LedgerTransaction(
-            id: newTransactionID(), merchantId: original.merchantId, kind: kind, status: .approved,
+            id: newTransactionID(at: now), merchantId: original.merchantId, kind: kind, status: .approved,
             amount: amount,
             currency: currency, now: now)
         row.originalId = original.id
@@ -363,7 +372,7 @@ public struct PaymentService: Sendable {
         try PaymentRules.validateExternalID(command.externalID)
         let time = now()
         var row = LedgerTransaction(
-            id: Self.newTransactionID(), merchantId: merchant, kind: command.kind == .sale ? .cash : .refund,
+            id: Self.newTransactionID(at: time), merchantId: merchant, kind: command.kind == .sale ? .cash : .refund,
             status: .approved, amount: command.amount, currency: currency, now: time)
         row.amountApproved = command.amount
         row.amountCaptured = command.amount
@@ -402,7 +411,7 @@ public struct PaymentService: Sendable {
                 amount: command.amount, currency: currency, kind: .sepa, maskedPAN: command.maskedPAN),
             allowPartial: false, now: time)
         var row = LedgerTransaction(
-            id: Self.newTransactionID(), merchantId: merchant, kind: .sepa, status: .approved,
+            id: Self.newTransactionID(at: time), merchantId: merchant, kind: .sepa, status: .approved,
             amount: command.amount,
             currency: currency, now: time)
         row.amountApproved = command.amount
