@@ -96,7 +96,7 @@ import Testing
         let files = Files()
         defer { files.remove() }
         let log = files.journalPath + "-wal"
-        let room = WriteAheadLogRoom.bytes(pages: 1000 + 125, pageSize: 4096)
+        let room = WriteAheadLogRoom.bytes(pages: 1000 + 125, pageSize: PaymentJournal.pageSize)
         do {
             let journal = try PaymentJournal(path: files.journalPath)
             #expect(try Self.size(log) >= room)
@@ -125,6 +125,37 @@ import Testing
         let recovered = try PaymentJournal(path: copy.appendingPathComponent("journal.sqlite").path).all()
         #expect(recovered.map(\.key).sorted() == entries.map(\.key).sorted())
         #expect(recovered.allSatisfy { $0.state == .finished && $0.maskedPAN == "476173******0119" })
+    }
+
+    static func pageSize(at path: String) throws -> Int? {
+        try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+    }
+
+    @Test func aNewJournalHasSmallPagesAndAnOldOneKeepsItsOwn() async throws {
+        let files = Files()
+        defer { files.remove() }
+        do {
+            let journal = try PaymentJournal(path: files.journalPath)
+            try await journal.write(Self.entry(key: "new"))
+        }
+        #expect(try Self.pageSize(at: files.journalPath) == 1024)
+        // A journal made before (4 KiB pages) opens, keeps its pages and its entries, and
+        // takes new ones, with room reserved for its own page size.
+        try FileManager.default.createDirectory(at: files.directory, withIntermediateDirectories: true)
+        let old = files.referencePath
+        try await DatabaseQueue(path: old).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "CREATE TABLE unrelated (x)")
+        }
+        do {
+            let journal = try PaymentJournal(path: old)
+            try await journal.write(Self.entry(key: "old-1"))
+            #expect(try Self.size(old + "-wal") >= WriteAheadLogRoom.bytes(pages: 1000 + 125, pageSize: 4096))
+        }
+        let reopened = try PaymentJournal(path: old)
+        #expect(try reopened.entry(key: "old-1")?.key == "old-1")
+        #expect(try Self.pageSize(at: old) == 4096)
     }
 
     static func size(_ path: String) throws -> Int {

@@ -38,4 +38,29 @@ import Testing
         #expect(try Self.writerPragma(store, "temp_store") == "2")
         #expect(try store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA temp_store") } == "2")
     }
+
+    /// Small pages for a new database, since a synced commit's cost follows the bytes it
+    /// writes; a database made with 4 KiB pages keeps them and its rows.
+    @Test func aNewDatabaseHasSmallPagesAndAnOldOneKeepsItsOwn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("gateway.sqlite").path
+        do {
+            let store = try GatewayStore(path: path)
+            #expect(try Self.writerPragma(store, "page_size") == "1024")
+        }
+        #expect(try Self.writerPragma(try GatewayStore(path: path), "page_size") == "1024")
+
+        let old = directory.appendingPathComponent("old.sqlite").path
+        try DatabaseQueue(path: old).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "CREATE TABLE kept (x)")
+            try db.execute(sql: "INSERT INTO kept VALUES ('row')")
+        }
+        let store = try GatewayStore(path: old)
+        #expect(try Self.writerPragma(store, "page_size") == "4096")
+        #expect(try store.writer.read { db in try String.fetchOne(db, sql: "SELECT x FROM kept") } == "row")
+        #expect(try store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM merchant") } != nil)
+    }
 }
