@@ -212,4 +212,40 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
         }
         #expect(try await ledger.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") } == 25)
     }
+
+    /// The savepoints of the group commit are nested (the job's, then the idempotent write's
+    /// own): an inner failure undoes only the inner writes, an outer one undoes all of them,
+    /// inner writes already released included.
+    @Test func cachedSavepointsNestAsSQLiteSavepointsDo() async throws {
+        struct Refused: Error {}
+        let writer = GroupCommitLedgerWriter(database: ledger.pool)
+        try await writer.write { db in try db.execute(sql: "CREATE TABLE s (v TEXT)") }
+        try await writer.write { db in
+            try db.execute(sql: "INSERT INTO s VALUES ('outer')")
+            do {
+                try db.inCachedSavepoint {
+                    try db.execute(sql: "INSERT INTO s VALUES ('inner refused')")
+                    throw Refused()
+                }
+                Issue.record("the savepoint did not throw")
+            } catch is Refused {}
+            try db.inCachedSavepoint { try db.execute(sql: "INSERT INTO s VALUES ('inner kept')") }
+        }
+        do {
+            try await writer.write { db in
+                try db.inCachedSavepoint { try db.execute(sql: "INSERT INTO s VALUES ('released, then undone')") }
+                throw Refused()
+            }
+            Issue.record("the write did not throw")
+        } catch is Refused {}
+        let rows = try await ledger.pool.read { try String.fetchAll($0, sql: "SELECT v FROM s ORDER BY rowid") }
+        #expect(rows == ["outer", "inner kept"])
+        // Outside a transaction it opens one of its own.
+        try await ledger.pool.writeWithoutTransaction { db in
+            #expect(!db.isInsideTransaction)
+            try db.inCachedSavepoint { try db.execute(sql: "INSERT INTO s VALUES ('alone')") }
+            #expect(!db.isInsideTransaction)
+        }
+        #expect(try await ledger.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM s") } == 3)
+    }
 }

@@ -49,12 +49,7 @@ extension IdempotencyStore {
             }
             let answer: (status: Int, data: Data, effect: Effect?)
             do {
-                var done: (HTTPResponse.Status, Data, Effect)?
-                try db.inSavepoint {
-                    done = try write(db)
-                    return .commit
-                }
-                guard let done else { throw GatewayError.internalError() }
+                let done = try db.inCachedSavepoint { try write(db) }
                 answer = (done.0.code, done.1, done.2)
             } catch let error as GatewayError {
                 answer = (error.status.code, try GatewayResponse.jsonData(error.body), nil)

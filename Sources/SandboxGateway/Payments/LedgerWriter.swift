@@ -64,12 +64,7 @@ public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
             let job = Job(
                 run: { db in
                     do {
-                        var value: T?
-                        try db.inSavepoint {
-                            value = try body(db)
-                            return .commit
-                        }
-                        box.result = .success(value!)
+                        box.result = .success(try db.inCachedSavepoint { try body(db) })
                     } catch { box.result = .failure(error) }
                 },
                 commitFailed: { box.result = .failure($0) },
@@ -99,10 +94,16 @@ public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
             if group.isEmpty { return }
             do {
                 try database.writeWithoutTransaction { db in
-                    try db.inTransaction {
-                        for job in group { job.run(db) }
-                        return .commit
+                    try db.beginCachedImmediateTransaction()
+                    for job in group {
+                        // A job whose failure ended the transaction (SQLite does so for some
+                        // I/O errors) leaves the others nothing to run in: the commit below
+                        // then fails and every job of the group hears of it, instead of the
+                        // rest each committing on their own outside the group.
+                        guard db.isInsideTransaction else { break }
+                        job.run(db)
                     }
+                    try db.commitCachedTransaction()
                 }
             } catch {
                 for job in group { job.commitFailed(error) }
