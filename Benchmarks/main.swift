@@ -30,6 +30,16 @@ if prefix.hasPrefix("readerlink") {
     readerLinkEventLoops = loops
 }
 
+// The sale figures run on Swift's default executor, as an app's would. `MPOS_SALE_LOOPS=N`
+// runs them with Swift concurrency on N NIO event loops instead, as a POS host process on
+// Linux may (`ReaderLinkTCPRuntime`): with one, the SDK, the emulated reader and the gateway's
+// handlers hand work to each other without waking threads, and the figure is closer to the
+// sale's own CPU and syncs than to the machine's thread wake-ups. SQLite runs on GRDB's and
+// the group commit's own threads either way.
+if prefix.hasPrefix("sale"), let loops = ProcessInfo.processInfo.environment["MPOS_SALE_LOOPS"].flatMap(Int.init) {
+    ReaderLinkTCPRuntime.runConcurrencyOnEventLoops(threads: max(1, loops))
+}
+
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
     let synchronous = try tlvBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
