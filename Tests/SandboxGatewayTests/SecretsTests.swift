@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func randomIdentifiersDoNotRepeat() {
-        let ids = (0..<200).map { _ in PaymentService.newTransactionID() }
+        let ids = (0..<200).map { _ in PaymentService.newTransactionID(at: Date()) }
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.hasPrefix("txn_") && $0.count == 28 })
         #expect(ids.allSatisfy { $0.dropFirst(4).allSatisfy { "0123456789abcdef".contains($0) } })

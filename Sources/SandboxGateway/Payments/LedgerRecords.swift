@@ -18,7 +18,7 @@ public struct LedgerTransaction: Codable, Sendable, Hashable, FetchableRecord, M
 
     /// The row number, set on insert; it orders rows created in the same millisecond.
     public var seq: Int64?
-    /// The public id, `txn_` and 24 hex digits.
+    /// The public id, `txn_` and 24 hex digits (the creation time in milliseconds, then 48 random bits).
     public var id: String
     /// The owning merchant.
     public var merchantId: String

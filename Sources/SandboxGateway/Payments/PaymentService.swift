@@ -47,7 +47,7 @@ public struct PaymentService: Sendable {
     /// them: a group commit of a dozen payments writes one or two pages of that index
     /// instead of a page per payment at random places. The random half keeps ids of the
     /// same millisecond apart.
-    public static func newTransactionID(at time: Date = Date()) -> String {
+    public static func newTransactionID(at time: Date) -> String {
         let milliseconds = time.timeIntervalSince1970 * 1000
         let stamp: UInt64 = milliseconds > 0 ? min(UInt64(milliseconds), (1 << 48) - 1) : 0
         let bytes = (0..<6).map { UInt8(truncatingIfNeeded: stamp >> (40 - 8 * UInt64($0))) } + Secrets.randomBytes(6)
