@@ -5,8 +5,8 @@ import Foundation
 /// after a lost connection cannot charge the cardholder twice.
 ///
 /// A key is 1 to 64 characters from `A-Z`, `a-z`, `0-9`, `-` and `_`. ``init()`` makes a
-/// fresh one in UUID form (`"019d7a3c-5e21-7c1b-9d55-0b8f2f4f7e21"`, version 7: time-ordered); keep it with
-/// the pending request and reuse it for every retry of that request.
+/// fresh one in UUID form, version 7 (time-ordered, `"019d7a3c-5e21-7c1b-9d55-0b8f2f4f7e21"`);
+/// keep it with the pending request and reuse it for every retry of that request.
 ///
 /// Encodes as its string; decoding validates it.
 public struct IdempotencyKey: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {

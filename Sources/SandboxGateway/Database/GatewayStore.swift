@@ -25,11 +25,6 @@ public struct GatewayStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
-        // Temporary files in memory: a group commit runs each request in a savepoint, and
-        // SQLite keeps the pages a savepoint may roll back in a sub-journal that it spills
-        // to a file of its own in /var/tmp past 64 KiB. With the default, every group of a
-        // dozen authorizations opened, wrote page by page, and deleted such a file: more
-        // `pwrite` calls than the write-ahead log itself took.
         configuration.prepareDatabase { db in
             // 1 KiB pages for a new database (an existing one keeps its size): a synced
             // commit costs this disk about 50 µs per 4 KiB page it writes, and an
@@ -37,6 +32,11 @@ public struct GatewayStore: Sendable {
             // its indexes, the card's spend, the idempotency key), so smaller pages took a
             // tenth of a millisecond off every sale's commit. Before WAL is turned on.
             try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
+            // Temporary files in memory: a group commit runs each request in a savepoint,
+            // and SQLite keeps the pages a savepoint may roll back in a sub-journal that it
+            // spills to a file of its own in /var/tmp past 64 KiB. With the default, every
+            // group of a dozen authorizations opened, wrote page by page, and deleted such a
+            // file: more `pwrite` calls than the write-ahead log itself took.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         writer = try DatabasePool(path: path, configuration: configuration)
