@@ -55,10 +55,7 @@ public struct IdempotencyKey: RawRepresentable, Hashable, Sendable, Codable, Cus
     /// counts as 0); the other 10 are two draws of 64 bits, little-endian (``RandomBytes``),
     /// with the version and variant bits set.
     public init(using generator: inout some RandomNumberGenerator, at time: Date = Date()) {
-        let milliseconds = time.timeIntervalSince1970 * 1000
-        let stamp: UInt64 = milliseconds > 0 ? min(UInt64(milliseconds), (1 << 48) - 1) : 0
-        var bytes = (0..<6).map { UInt8(truncatingIfNeeded: stamp >> (40 - 8 * UInt64($0))) }
-        bytes += RandomBytes.make(10, using: &generator)
+        var bytes = TimeOrderedPrefix.bytes(of: time) + RandomBytes.make(10, using: &generator)
         bytes[6] = bytes[6] & 0x0F | 0x70  // version 7
         bytes[8] = bytes[8] & 0x3F | 0x80  // RFC 9562 variant
         let digits = Self.hexDigits

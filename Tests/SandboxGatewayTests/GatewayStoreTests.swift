@@ -8,12 +8,17 @@ import Testing
 /// `synchronous=FULL` (an fsync of the write-ahead log per commit) in WAL mode, on a new file
 /// and on one opened again.
 @Suite struct GatewayStoreTests {
+    /// A directory of its own under the temporary directory, for one test's database files.
+    static func scratchDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gateway-store-\(UUID().uuidString)")
+    }
+
     static func writerPragma(_ store: GatewayStore, _ name: String) throws -> String? {
         try store.writer.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
     }
 
     @Test func theWriterCommitsDurablyInWALMode() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-store-\(UUID().uuidString)")
+        let directory = Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("gateway.sqlite").path
         do {
@@ -31,7 +36,7 @@ import Testing
     /// spilled each large group's sub-journal to a file in /var/tmp (opened, written page by
     /// page and deleted per commit). In memory, on the writer and on the readers alike.
     @Test func temporaryFilesStayInMemory() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-store-\(UUID().uuidString)")
+        let directory = Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try GatewayStore(path: directory.appendingPathComponent("gateway.sqlite").path)
         // 2 is MEMORY; SQLite's default is 0 (the compile-time choice, a file here).
@@ -42,7 +47,7 @@ import Testing
     /// Small pages for a new database, since a synced commit's cost follows the bytes it
     /// writes; a database made with 4 KiB pages keeps them and its rows.
     @Test func aNewDatabaseHasSmallPagesAndAnOldOneKeepsItsOwn() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-store-\(UUID().uuidString)")
+        let directory = Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("gateway.sqlite").path
         do {

@@ -48,10 +48,7 @@ public struct PaymentService: Sendable {
     /// instead of a page per payment at random places. The random half keeps ids of the
     /// same millisecond apart.
     public static func newTransactionID(at time: Date) -> String {
-        let milliseconds = time.timeIntervalSince1970 * 1000
-        let stamp: UInt64 = milliseconds > 0 ? min(UInt64(milliseconds), (1 << 48) - 1) : 0
-        let bytes = (0..<6).map { UInt8(truncatingIfNeeded: stamp >> (40 - 8 * UInt64($0))) } + Secrets.randomBytes(6)
-        return "txn_" + Secrets.hex(bytes)
+        "txn_" + Secrets.hex(TimeOrderedPrefix.bytes(of: time) + Secrets.randomBytes(6))
     }
 
     // MARK: Card payments
