@@ -1,3 +1,5 @@
+import Foundation
+
 /// A benchmark whose operation is asynchronous (a round trip over a socket, an HTTP request).
 /// It prints its own JSON lines through `emit`.
 struct AsyncBenchmark {
@@ -5,7 +7,8 @@ struct AsyncBenchmark {
     let run: () async throws -> Void
 }
 
-/// Latency samples of `operation`, one per call, in nanoseconds, sorted.
+/// Latency samples of `operation`, one per call, in nanoseconds, sorted. With
+/// `MPOS_BENCH_SERIES` set, also prints them in the order they were taken (µs) on stderr.
 func sampleLatencies(
     warmUp: Int, count: Int, _ operation: () async throws -> Void
 ) async rethrows -> [Double] {
@@ -16,6 +19,9 @@ func sampleLatencies(
         let start = monotonicNanoseconds()
         try await operation()
         samples.append(Double(monotonicNanoseconds() - start))
+    }
+    if ProcessInfo.processInfo.environment["MPOS_BENCH_SERIES"] != nil {
+        printError(samples.map { String(Int($0 / 1000)) }.joined(separator: " "))
     }
     samples.sort()
     return samples

@@ -33,6 +33,10 @@ public struct DirectLedgerWriter: LedgerWriter {
 /// as soon as a commit returns: the drain never waits for a turn on Swift's concurrency
 /// threads, which are busy with the requests' own work, so the database writer does not sit
 /// idle between groups.
+///
+/// A commit that takes the write-ahead log past its checkpoint threshold does not checkpoint
+/// inside the `COMMIT`, as SQLite would: the group is answered first, and the checkpoint runs
+/// before the next group (``DeferredCheckpoint``).
 public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
     /// One queued body: runs it in a savepoint, records a failed commit, resumes its caller.
     private struct Job: Sendable {
@@ -50,12 +54,19 @@ public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
     private var pending: [Job] = []
     private var draining = false
     private let queue = DispatchQueue(label: "mposkit.sandbox-gateway.group-commit")
+    /// The hook on the database's writer connection, installed by the first group. Only
+    /// touched on `queue`.
+    private var checkpoints: DeferredCheckpoint?
 
     /// Creates a writer over `database`.
     public init(database: any DatabaseWriter, maximumGroupSize: Int = 256) {
         self.database = database
         self.maximumGroupSize = max(1, maximumGroupSize)
     }
+
+    /// How many checkpoints the writer's groups deferred, and how many other writes on the
+    /// same connection ran inside their commit (nil before the first group).
+    var checkpointCounts: (deferred: Int, inline: Int)? { queue.sync { checkpoints?.counts } }
 
     /// Queues `body` for the next group and waits for its commit.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -94,21 +105,29 @@ public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
             if group.isEmpty { return }
             do {
                 try database.writeWithoutTransaction { db in
-                    try db.beginCachedImmediateTransaction()
-                    for job in group {
-                        // A job whose failure ended the transaction (SQLite does so for some
-                        // I/O errors) leaves the others nothing to run in: the commit below
-                        // then fails and every job of the group hears of it, instead of the
-                        // rest each committing on their own outside the group.
-                        guard db.isInsideTransaction else { break }
-                        job.run(db)
+                    if checkpoints == nil { checkpoints = try DeferredCheckpoint.install(on: db) }
+                    try checkpoints?.deferring {
+                        try db.beginCachedImmediateTransaction()
+                        for job in group {
+                            // A job whose failure ended the transaction (SQLite does so for
+                            // some I/O errors) leaves the others nothing to run in: the commit
+                            // below then fails and every job of the group hears of it, instead
+                            // of the rest each committing on their own outside the group.
+                            guard db.isInsideTransaction else { break }
+                            job.run(db)
+                        }
+                        try db.commitCachedTransaction()
                     }
-                    try db.commitCachedTransaction()
                 }
             } catch {
                 for job in group { job.commitFailed(error) }
             }
             for job in group { job.resume() }
+            // The group has its answers; the checkpoint its commit made due delays only the
+            // groups after it.
+            if let checkpoints, checkpoints.isDue {
+                database.writeWithoutTransaction { db in checkpoints.checkpointIfDue(db) }
+            }
         }
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import SandboxGateway
+
+/// A group commit answers its callers before the checkpoint its commit made due; writes
+/// outside the group checkpoint in their commit, as SQLite does; either way the write-ahead
+/// log stays near its threshold instead of growing.
+@Suite struct DeferredCheckpointTests {
+    /// The checkpoint threshold these tests set, in frames (pages of 1 KiB).
+    static let threshold = 24
+
+    /// A store whose writer checkpoints past `threshold` frames, and a table to fill.
+    static func makeStore(in directory: URL) throws -> GatewayStore {
+        let store = try GatewayStore(path: directory.appendingPathComponent("gateway.sqlite").path)
+        try store.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(threshold)")
+            try db.execute(sql: "CREATE TABLE filler (id INTEGER PRIMARY KEY, body BLOB NOT NULL)")
+        }
+        return store
+    }
+
+    /// Three pages of data and an index page or so per row: a commit of its own writes 3–5 frames.
+    static func insertRow(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO filler (body) VALUES (zeroblob(3000))")
+    }
+
+    /// Frames in the log since it last restarted, which a checkpoint lets the next write do.
+    static func logFrames(_ store: GatewayStore) throws -> Int {
+        try store.writer.writeWithoutTransaction { db in
+            // busy, log, checkpointed
+            try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")?[1] ?? -1
+        }
+    }
+
+    @Test func aGroupLeavesItsCheckpointUntilItsCallersHaveTheirAnswers() async throws {
+        let directory = GatewayStoreTests.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.makeStore(in: directory)
+        let writer = GroupCommitLedgerWriter(database: store.writer)
+
+        for _ in 0..<60 { try await writer.write { db in try Self.insertRow(db) } }
+
+        let counts = try #require(writer.checkpointCounts)
+        // 60 commits of 3–5 frames cross a threshold of 24 about ten times: every one deferred.
+        #expect(counts.deferred >= 5)
+        #expect(counts.inline == 0)
+        // Each deferred checkpoint ran: the log restarted instead of holding all 200-odd frames.
+        #expect(try Self.logFrames(store) <= Self.threshold + 8)
+        let rows = try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM filler") }
+        #expect(rows == 60)
+    }
+
+    @Test func writesOutsideAGroupCheckpointInTheirCommit() async throws {
+        let directory = GatewayStoreTests.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.makeStore(in: directory)
+        let writer = GroupCommitLedgerWriter(database: store.writer)
+        try await writer.write { db in try Self.insertRow(db) }  // installs the hook
+
+        for _ in 0..<60 { try await store.writer.write { db in try Self.insertRow(db) } }
+
+        let counts = try #require(writer.checkpointCounts)
+        #expect(counts.inline >= 5)
+        #expect(try Self.logFrames(store) <= Self.threshold + 8)
+    }
+
+    @Test func aSecondWriterOnTheSameDatabaseTakesOverTheHook() async throws {
+        let directory = GatewayStoreTests.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.makeStore(in: directory)
+        let first = GroupCommitLedgerWriter(database: store.writer)
+        let second = GroupCommitLedgerWriter(database: store.writer)
+        try await first.write { db in try Self.insertRow(db) }
+        try await second.write { db in try Self.insertRow(db) }  // replaces the first's hook
+
+        for index in 0..<60 {
+            let writer = index.isMultiple(of: 2) ? first : second
+            try await writer.write { db in try Self.insertRow(db) }
+        }
+
+        // The connection calls the second's hook only: the first's commits, not deferring in
+        // its eyes, checkpoint inline; the second's are deferred. Both keep the log short.
+        #expect(try #require(first.checkpointCounts) == (deferred: 0, inline: 0))
+        let counts = try #require(second.checkpointCounts)
+        #expect(counts.deferred >= 2)
+        #expect(counts.inline >= 2)
+        #expect(try Self.logFrames(store) <= Self.threshold + 8)
+        let rows = try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM filler") }
+        #expect(rows == 62)
+    }
+}
