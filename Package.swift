@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "MPOSCoreTests", dependencies: ["MPOSCore"]),
         .testTarget(
             name: "EMVTests",
-            dependencies: ["EMV"],
+            dependencies: ["EMV", "MPOSTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CardCryptoTests", dependencies: ["CardCrypto", "EMV"]),

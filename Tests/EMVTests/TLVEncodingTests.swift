@@ -1,4 +1,5 @@
 import EMV
+import MPOSTestSupport
 import Testing
 
 struct TLVEncodingTests {
@@ -39,16 +40,7 @@ struct TLVEncodingTests {
 /// Encoding random trees and decoding them gives the trees back.
 struct TLVRoundTripTests {
     /// A small deterministic generator so failures reproduce.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SplitMix = SplitMix64
 
     static func randomTag(constructed: Bool, using rng: inout SplitMix) -> EMVTag {
         let classBits = UInt32(UInt8.random(in: 0...3, using: &rng)) << 6
@@ -81,7 +73,7 @@ struct TLVRoundTripTests {
 
     @Test(arguments: 0..<200)
     func randomTreesSurviveEncodeThenDecode(seed: Int) throws {
-        var rng = SplitMix(state: UInt64(seed))
+        var rng = SplitMix(seed: UInt64(seed))
         let objects = (0..<Int.random(in: 1...6, using: &rng)).map { _ in Self.randomObject(depth: 0, using: &rng) }
         let bytes = try TLV.encode(objects)
         let tree = try TLVTree(decoding: bytes)

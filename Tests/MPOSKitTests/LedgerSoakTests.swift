@@ -1,0 +1,278 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+import MPOSKitNIO
+import MPOSTestSupport
+import ReaderLinkTCP
+import ReaderSimulator
+import SandboxCards
+import Testing
+
+@testable import MPOSKit
+
+/// The promise, checked against the gateway's own ledger after a run of sales with faults
+/// chosen at random: requests lost before they reach the gateway, answers lost after it
+/// acted, the reader link dropping or the reader rebooting at the scenario amounts, issuer
+/// and cardholder refusals, and the app dying mid-authorization and starting again on the
+/// same journal.
+///
+/// After the run: every sale the app was told was approved is charged once, for the amount
+/// it was told; nothing else is charged; the journal holds nothing unfinished and no card
+/// number. `MPOS_SOAK_SEED` and `MPOS_SOAK_SALES` replay or lengthen a run (the seed is in
+/// every failure message).
+@Suite struct LedgerSoakTests {
+    static let seed = ProcessInfo.processInfo.environment["MPOS_SOAK_SEED"].flatMap(UInt64.init) ?? 20_261_125
+    static let sales = ProcessInfo.processInfo.environment["MPOS_SOAK_SALES"].flatMap(Int.init) ?? 48
+    /// `MPOS_SOAK_TRACE=1` prints each step and the run's tally.
+    static let trace = ProcessInfo.processInfo.environment["MPOS_SOAK_TRACE"] != nil
+
+    /// What a step does to the sale it runs.
+    enum Fault: CaseIterable {
+        /// Nothing goes wrong.
+        case none
+        /// Gateway requests fail at random, before or after the gateway acted.
+        case network
+        /// The reader side misbehaves (a scenario amount: the link drops before the
+        /// authorization or after the host answered, or the reader reboots).
+        case reader
+        /// The issuer or the cardholder says no (a scenario amount).
+        case refusal
+        /// The app dies once the authorization has reached the gateway; a new terminal on
+        /// the same journal starts.
+        case crash
+    }
+
+    @Test func noSaleIsLostOrChargedTwiceUnderRandomFaults() async throws {
+        let context = Comment(rawValue: "seed \(Self.seed)")
+        var random = SplitMix64(seed: Self.seed)
+        // On external power: a long run must not drain the reader to its refusal threshold.
+        let sandbox = try await Sandbox { $0.battery = Battery(percentage: 100, isCharging: true, drainPerTransaction: 0) }
+        var chaos = ChaosTransport(seed: random.next())
+        var terminal = try await sandbox.terminal(transport: chaos)
+        var abandoned: [Task<PaymentResult, any Error>] = []
+        var abandonedTerminals: [PaymentTerminal] = []
+
+        /// What the app was told: approved sales by gateway id, with their approved amount.
+        var charged: [TransactionID: Int64] = [:]
+        var faultsSeen: [Fault: Int] = [:]
+        var amount: Int64 = 1_00
+        /// Authorizations the network lost before they reached the gateway, and after.
+        var lost = (before: 0, after: 0)
+        func tally(_ chaos: ChaosTransport) {
+            lost.before += chaos.lostAuthorizations.before
+            lost.after += chaos.lostAuthorizations.after
+        }
+
+        for step in 0..<Self.sales {
+            let fault = Fault.allCases[Int(random.next() % UInt64(Fault.allCases.count))]
+            faultsSeen[fault, default: 0] += 1
+            amount = Self.nextOrdinaryAmount(after: amount)
+            if Self.trace { print("step", step, fault, amount) }
+            switch fault {
+            case .none, .network:
+                if fault == .network {
+                    // The authorization itself is always lost (before or after the gateway
+                    // acted, half each); any request after it may be.
+                    chaos.loseNextAuthorization(afterSending: random.next() % 2 == 0)
+                    chaos.failureRate = 0.3
+                }
+                let result = try await terminal.sale(Self.sale(amount))
+                chaos.failureRate = 0
+                try Self.record(result, into: &charged, context)
+            case .reader:
+                // Not 90.03 or 90.05: the SDK finds those out by its keep-alive, after 15 s of
+                // silence (ScenarioEndToEndTests plays them on a manual clock).
+                let scenario: Int64 = [90_01, 90_02, 90_04][Int(random.next() % 3)]
+                let result = try await terminal.sale(Self.sale(scenario))
+                try Self.record(result, into: &charged, context)
+            case .refusal:
+                let scenario: Int64 = [10_00, 20_00, 2_124, 3_125, 4_134][Int(random.next() % 5)]
+                let result = try await terminal.sale(Self.sale(scenario))
+                #expect(result.status != .approved, "step \(step): \(scenario) approved")
+                try Self.record(result, into: &charged, context)
+            case .crash:
+                chaos.blockAfterAuthorization()
+                let dying = terminal, dyingAmount = amount
+                let finished = Locked<PaymentResult?>(nil)
+                let sale = Task {
+                    let result = try await dying.sale(Self.sale(dyingAmount))
+                    finished.withLock { $0 = result }
+                    return result
+                }
+                while !chaos.isBlocked, finished.withLock({ $0 }) == nil {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                if let result = finished.withLock({ $0 }) {
+                    // It ended before reaching the gateway (the reader refused it): an
+                    // ordinary outcome, and the app lives on.
+                    if Self.trace { print("  ended before the gateway:", result.status, result.error as Any) }
+                    chaos.cancelBlock()
+                    try Self.record(result, into: &charged, context)
+                    break
+                }
+                abandoned.append(sale)
+                // The app is gone: its reader link closes with it, and a new terminal starts on
+                // the same journal (its login finishes the abandoned attempt).
+                await dying.disconnect()
+                abandonedTerminals.append(dying)
+                tally(chaos)
+                chaos = ChaosTransport(seed: random.next())
+                terminal = try await sandbox.terminal(transport: chaos)
+                #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty, context)
+            }
+            if await terminal.connection == nil {
+                let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
+                try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+            }
+        }
+
+        tally(chaos)
+        if Self.trace {
+            print("charged \(charged.count) of \(Self.sales); steps by fault: \(faultsSeen); lost \(lost)")
+        }
+        // Whatever is still open (a reversal the network kept from being confirmed) is
+        // finished now, as the next start would.
+        _ = try await terminal.recoverUnfinished()
+        #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty, context)
+
+        let ledger = try await Self.allTransactions(terminal)
+        let sales = ledger.filter { $0.kind == .sale }
+        let moneyMoved = sales.filter { [.approved, .partiallyApproved, .processed].contains($0.status) }
+        let movedIDs = Set(moneyMoved.map(\.id))
+        for (id, approved) in charged {
+            let booked = sales.first { $0.id == id }
+            #expect(booked != nil, "approved sale \(id) missing from the ledger; \(context)")
+            #expect(movedIDs.contains(id), "approved sale \(id) is \(booked?.status.rawValue ?? "-"); \(context)")
+            #expect(booked?.approvedAmount == approved, "sale \(id): \(context)")
+        }
+        for sale in moneyMoved where charged[sale.id] == nil {
+            Issue.record("charged without the app knowing: \(sale.id) \(sale.status.rawValue) \(sale.approvedAmount); \(context)")
+        }
+        // Every kind of step ran, so the run proves what it says.
+        #expect(Set(faultsSeen.keys) == Set(Fault.allCases), "faults seen: \(faultsSeen); \(context)")
+        // Authorizations were lost both ways: the lookup by key and the resend both ran.
+        #expect(lost.before > 0 && lost.after > 0, "authorizations lost: \(lost); \(context)")
+
+        for task in abandoned { task.cancel() }
+        for dying in abandonedTerminals { await dying.disconnect() }
+        try await sandbox.close(terminal)
+    }
+
+    static func sale(_ amount: Int64) -> PaymentParameters {
+        PaymentParameters(amount: amount, currency: .eur, duplicateCheck: false)
+    }
+
+    /// The next amount after `amount` that triggers no scenario and stays within the test
+    /// card's credit.
+    static func nextOrdinaryAmount(after amount: Int64) -> Int64 {
+        var next = amount + 37
+        if next > 90_00 { next = 1_00 + next % 97 }
+        while SandboxScenario.forAmount(minor: next) != nil { next += 1 }
+        return next
+    }
+
+    /// Notes an approved result as charged, after checking it says what an approval says.
+    static func record(_ result: PaymentResult, into charged: inout [TransactionID: Int64], _ context: Comment) throws {
+        guard result.status == .approved else {
+            #expect(result.approvedAmount == 0 || result.reversed, "\(result.status) with \(result.approvedAmount); \(context)")
+            return
+        }
+        let id = try #require(result.transactionID, context)
+        #expect(charged[id] == nil, "\(id) reported approved twice; \(context)")
+        charged[id] = result.approvedAmount
+    }
+
+    /// Every transaction of the merchant, page by page.
+    static func allTransactions(_ terminal: PaymentTerminal) async throws -> [GatewayAPI.Transaction] {
+        var all: [GatewayAPI.Transaction] = []
+        var page = 1
+        while true {
+            let result = try await terminal.searchTransactions(TransactionSearchRequest(page: page, pageSize: 200))
+            all += result.items
+            if result.items.count < 200 { return all }
+            page += 1
+        }
+    }
+}
+
+/// A gateway transport that loses requests at random: before they reach the gateway (the
+/// gateway never saw it) or after it acted (the answer is lost). Login and reporting pass
+/// untouched; payment requests and attempt lookups are fair game. It can also play the
+/// app's death: after the next authorization reaches the gateway, nothing answers again.
+final class ChaosTransport: GatewayTransport {
+    private let base = NIOGatewayTransport()
+    private let state: Locked<State>
+
+    struct State {
+        var random: SplitMix64
+        var failureRate = 0.0
+        var blockAfterAuthorization = false
+        var loseNextAuthorization: Plan?
+        var lostAuthorizations = (before: 0, after: 0)
+        var blocked = false
+    }
+
+    init(seed: UInt64) { state = Locked(State(random: SplitMix64(seed: seed))) }
+
+    /// The chance that a payment request or lookup is lost, half before and half after the
+    /// gateway acts.
+    var failureRate: Double {
+        get { state.withLock { $0.failureRate } }
+        set { state.withLock { $0.failureRate = newValue } }
+    }
+
+    var isBlocked: Bool { state.withLock { $0.blocked } }
+
+    /// After the next authorization reaches the gateway, nothing answers any more.
+    func blockAfterAuthorization() { state.withLock { $0.blockAfterAuthorization = true } }
+
+    /// Loses the next authorization request: before it reaches the gateway, or its answer
+    /// after the gateway acted.
+    func loseNextAuthorization(afterSending: Bool) {
+        state.withLock { $0.loseNextAuthorization = afterSending ? .loseAfter : .loseBefore }
+    }
+
+    /// Authorizations lost before they reached the gateway, and after it acted.
+    var lostAuthorizations: (before: Int, after: Int) { state.withLock { $0.lostAuthorizations } }
+
+    /// Takes back ``blockAfterAuthorization()`` when no authorization came.
+    func cancelBlock() { state.withLock { $0.blockAfterAuthorization = false } }
+
+    enum Plan { case pass, loseBefore, loseAfter }
+
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+        let faultable = request.path.hasPrefix("/v1/payments/") || request.path.hasPrefix("/v1/attempts/")
+            || request.path.hasSuffix("/reverse")
+        let plan: Plan = state.withLock { state in
+            guard faultable, !state.blocked else { return .pass }
+            var plan = Plan.pass
+            if request.path == GatewayPaths.authorizeCard, let forced = state.loseNextAuthorization {
+                state.loseNextAuthorization = nil
+                plan = forced
+            } else if state.failureRate > 0 {
+                let draw = Double(state.random.next() % 1_000_000) / 1_000_000
+                if draw < state.failureRate { plan = draw < state.failureRate / 2 ? .loseBefore : .loseAfter }
+            }
+            guard plan != .pass else { return .pass }
+            if request.path == GatewayPaths.authorizeCard {
+                if plan == .loseBefore { state.lostAuthorizations.before += 1 } else { state.lostAuthorizations.after += 1 }
+            }
+            return plan
+        }
+        if state.withLock({ $0.blocked }) {
+            // The app died: its requests never leave.
+            try? await Task.sleep(for: .seconds(3600))
+            throw GatewayTransportError(reason: "the app is gone")
+        }
+        if plan == .loseBefore { throw GatewayTransportError(reason: "connection refused (injected)") }
+        let response = try await base.send(request, to: baseURL)
+        let block = state.withLock { state in
+            guard state.blockAfterAuthorization, request.path == GatewayPaths.authorizeCard else { return false }
+            state.blockAfterAuthorization = false
+            state.blocked = true
+            return true
+        }
+        if block || plan == .loseAfter { throw GatewayTransportError(reason: "connection reset after sending (injected)") }
+        return response
+    }
+}
