@@ -340,6 +340,49 @@ import Testing
         try await sandbox.close(terminal)
     }
 
+    /// The gateway made the refund, then stayed out of reach through every lookup: the app
+    /// hears "unreachable". Asking for the same refund again resumes it under its key, and
+    /// the gateway answers the refund it made: one refund, not two.
+    @Test func aRefundWhoseOutcomeStayedUnknownIsResumedNotMadeTwice() async throws {
+        let sandbox = try await Sandbox()
+        let seller = try await sandbox.terminal()
+        let sale = try await seller.sale(Self.sale(40_00))
+        let id = try #require(sale.transactionID)
+        await seller.disconnect()
+
+        let refundPath = GatewayPaths.transaction(GatewayPaths.refund, id: id.rawValue)
+        let outage = OutageTransport(path: refundPath)
+        let clock = ManualClock()
+        let terminal = try await sandbox.terminal(transport: outage, clock: clock, connect: false)
+        outage.begin()
+        let done = Locked(false)
+        let first = Task {
+            defer { done.withLock { $0 = true } }
+            return try await terminal.refund(transactionID: id, amount: 15_00)
+        }
+        // The lookups wait on the terminal's clock between tries: let them all run.
+        while !done.withLock({ $0 }) {
+            if clock.sleeperCount > 0 { clock.advance(by: .seconds(60)) } else { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        let unknown = try await first.value
+        #expect(outage.lost == 1 + PaymentEngine.maximumLookups)
+        #expect(unknown.status == .failed && unknown.error == .gatewayUnreachable)
+        #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().map(\.key) == [unknown.idempotencyKey.rawValue])
+
+        outage.end()
+        let again = try await terminal.refund(transactionID: id, amount: 15_00)
+        #expect(again.status == .approved && again.approvedAmount == 15_00)
+        #expect(again.idempotencyKey == unknown.idempotencyKey)
+        let refunds = try await terminal.searchTransactions().items.filter { $0.kind == .refund }
+        #expect(refunds.map(\.id) == [try #require(again.transactionID)])
+        #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty)
+
+        // A refund asked for afresh (another amount) is a new one.
+        let more = try await terminal.refund(transactionID: id, amount: 5_00)
+        #expect(more.status == .approved && more.idempotencyKey != unknown.idempotencyKey)
+        try await sandbox.close(terminal)
+    }
+
     @Test func aLostRefundAnswerIsResolvedByKeyWithoutASecondRefund() async throws {
         let sandbox = try await Sandbox()
         let transport = DroppingTransport()

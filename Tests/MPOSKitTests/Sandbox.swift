@@ -186,3 +186,36 @@ final class HookTransport: GatewayTransport {
         return response
     }
 }
+
+/// A gateway transport with an outage to switch on: the first request to `path` during it
+/// reaches the gateway but its answer is lost, and every other request is lost before it
+/// leaves (the lookups by key among them), until the outage ends.
+final class OutageTransport: GatewayTransport {
+    private let base = NIOGatewayTransport()
+    private let path: String
+    private let state = Locked((down: false, reachedGateway: false, lost: 0))
+
+    init(path: String) { self.path = path }
+
+    func begin() { state.withLock { $0 = (down: true, reachedGateway: false, lost: 0) } }
+    func end() { state.withLock { $0.down = false } }
+    /// Requests lost during the outage.
+    var lost: Int { state.withLock { $0.lost } }
+
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+        let reach = state.withLock { state -> Bool? in
+            guard state.down else { return nil }
+            state.lost += 1
+            guard request.path == path, !state.reachedGateway else { return false }
+            state.reachedGateway = true
+            return true
+        }
+        switch reach {
+        case nil: return try await base.send(request, to: baseURL)
+        case false?: throw GatewayTransportError(reason: "network down (injected)")
+        case true?:
+            _ = try await base.send(request, to: baseURL)
+            throw GatewayTransportError(reason: "connection reset after sending (injected)")
+        }
+    }
+}

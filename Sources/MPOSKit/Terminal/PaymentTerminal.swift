@@ -476,6 +476,14 @@ public actor PaymentTerminal {
     /// Sends one gateway-only operation (no card) idempotently, journaled first: a follow-up
     /// of `original` (refund, void, capture, tip) or a record of its own (cash).
     ///
+    /// A follow-up whose outcome an earlier call could not learn (the gateway unreachable
+    /// through every lookup: the result said ``MPOSError/gatewayUnreachable``) is still in
+    /// the journal, unfinished. Asking for the same operation on the same original with the
+    /// same amount resumes it under its idempotency key instead of making a second one: the
+    /// gateway answers what it did the first time, or does it now if it never saw it. (Cash
+    /// records have no original, so a second one of the same amount may be meant: they are
+    /// not resumed; the next login finishes them.)
+    ///
     /// - Parameters:
     ///   - kind: the kind a result reports when the gateway recorded nothing.
     ///   - currency: the currency a result reports when the gateway recorded nothing.
@@ -487,13 +495,23 @@ public actor PaymentTerminal {
         busy = true
         defer { busy = false }
         guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
-        let key = IdempotencyKey()
         let now = Date()
-        var entry = JournalEntry(
-            key: key.rawValue, operation: operation, readerTransactionID: nil,
-            originalTransactionID: original?.rawValue, amount: amount, currency: currency?.code, state: .authorizing,
-            maskedPAN: nil, gatewayTransactionID: nil, outcome: nil, createdAt: now, updatedAt: now)
-        try await journal.write(entry)
+        let key: IdempotencyKey
+        var entry: JournalEntry
+        if let original, let unknown = try unfinishedFollowUp(operation, of: original, amount: amount),
+            let unknownKey = IdempotencyKey(rawValue: unknown.key)
+        {
+            key = unknownKey
+            entry = unknown
+        } else {
+            key = IdempotencyKey()
+            entry = JournalEntry(
+                key: key.rawValue, operation: operation, readerTransactionID: nil,
+                originalTransactionID: original?.rawValue, amount: amount, currency: currency?.code,
+                state: .authorizing, maskedPAN: nil, gatewayTransactionID: nil, outcome: nil, createdAt: now,
+                updatedAt: now)
+            try await journal.write(entry)
+        }
         let answer = await idempotent(path, body: body, key: key)
         let merchant = await client.merchant?.name
         switch answer {
@@ -523,11 +541,28 @@ public actor PaymentTerminal {
                 error: MPOSError.gatewayRefused.withMessage("The gateway answered \(status): \(body.description)"),
                 merchantName: merchant, date: now)
         case nil:
-            // Unknown: the journal keeps it; the next login finishes it.
+            // Unknown: the journal keeps it; asking again resumes it, the next login finishes it.
             emit(.completed(.failed))
+            let resume = original == nil
+                ? "the next login finishes it"
+                : "asking for the same \(operation) again resumes it under the same idempotency key (never a second one), and the next login finishes it otherwise"
             return PaymentResult(
                 status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: currency ?? .eur,
-                idempotencyKey: key, error: MPOSError.gatewayUnreachable, merchantName: merchant, date: now)
+                idempotencyKey: key,
+                error: MPOSError.gatewayUnreachable.withMessage(
+                    "The gateway could not be reached to learn whether the \(operation) was made: \(resume)."),
+                merchantName: merchant, date: now)
+        }
+    }
+
+    /// The journal's unfinished `operation` on `original` for `amount`, left by a call that
+    /// could not learn its outcome.
+    private func unfinishedFollowUp(_ operation: String, of original: TransactionID, amount: Int64?) throws(MPOSError)
+        -> JournalEntry?
+    {
+        try journal.unfinished().first {
+            $0.operation == operation && $0.originalTransactionID == original.rawValue && $0.amount == amount
+                && $0.state == .authorizing
         }
     }
 
