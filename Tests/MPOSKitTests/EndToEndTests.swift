@@ -340,6 +340,35 @@ import Testing
         try await sandbox.close(terminal)
     }
 
+    /// The gateway approved a sale whose answer and every lookup after it were lost: the card
+    /// declined it and the app heard "unreachable", while the approval stood at the gateway.
+    /// The next sale reverses it before it starts, instead of leaving the customer charged
+    /// twice until the next login.
+    @Test func aSaleWhoseOutcomeStayedUnknownIsReversedBeforeTheNextOne() async throws {
+        let sandbox = try await Sandbox()
+        let outage = OutageTransport(path: GatewayPaths.authorizeCard)
+        // The lookups' back-off (0.5–8 s) passes at once; the reader link's timers (10 s and
+        // more) never fire, so the link stays up through the outage.
+        let clock = ShortWaitsPassClock(upTo: .seconds(8))
+        let terminal = try await sandbox.terminal(transport: outage, clock: clock)
+        outage.begin()
+        let unknown = try await terminal.sale(Self.sale(21_00))
+        #expect(outage.lost == 1 + PaymentEngine.maximumLookups)
+        #expect(unknown.status == .failed && unknown.error == .gatewayUnreachable)
+        #expect(unknown.transactionID == nil)
+        outage.end()
+        let standing = try await terminal.searchTransactions().items.filter { $0.kind == .sale }
+        #expect(standing.map(\.status) == [.approved])
+
+        let second = try await terminal.sale(Self.sale(22_00))
+        #expect(second.status == .approved)
+        let sales = try await terminal.searchTransactions().items.filter { $0.kind == .sale }
+        #expect(sales.first { $0.id == second.transactionID }?.status == .approved)
+        #expect(sales.first { $0.id == standing.first?.id }?.status == .reversed)
+        #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty)
+        try await sandbox.close(terminal)
+    }
+
     /// The gateway made the refund, then stayed out of reach through every lookup: the app
     /// hears "unreachable". Asking for the same refund again resumes it under its key, and
     /// the gateway answers the refund it made: one refund, not two.

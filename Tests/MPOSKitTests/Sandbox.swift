@@ -219,3 +219,28 @@ final class OutageTransport: GatewayTransport {
         }
     }
 }
+
+/// A clock on which a wait of at most `limit` passes at once (the time moves on by it) and a
+/// longer one lasts until it is cancelled: retries and back-offs run through while the
+/// timeouts beyond `limit` never fire.
+final class ShortWaitsPassClock: Clock, @unchecked Sendable {
+    typealias Instant = ManualClock.Instant
+    private let lock = NSLock()
+    private var offset: Duration = .zero
+    let limit: Duration
+
+    init(upTo limit: Duration) { self.limit = limit }
+
+    var now: Instant { lock.withLock { Instant(offset: offset) } }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        if now.duration(to: deadline) <= limit {
+            lock.withLock { offset = max(offset, deadline.offset) }
+            await Task.yield()
+            try Task.checkCancellation()
+            return
+        }
+        try await Task.sleep(for: .seconds(86_400))
+    }
+}

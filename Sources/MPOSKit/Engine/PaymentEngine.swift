@@ -73,6 +73,10 @@ struct PaymentEngine: Sendable {
     let merchantName: String?
     private(set) var phase: Phase = .idle
     private(set) var entry: JournalEntry
+
+    /// Whether the attempt's journal entry is left unfinished (its outcome unknown, or its
+    /// reversal not confirmed): a later pass must finish it.
+    var leavesJournalUnfinished: Bool { entry.state != .finished }
     private var request: AuthorizeCardRequest?
     private var authorization: AuthorizationRequest?
     private var host: Transaction?

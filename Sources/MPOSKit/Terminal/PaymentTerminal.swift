@@ -48,6 +48,10 @@ public actor PaymentTerminal {
     /// When the reader's battery counts as low, and whether that was already said.
     var batteryWatch = BatteryWatch()
     var busy = false
+    /// Whether the journal may hold card attempts left unfinished (their outcome unknown, or
+    /// a reversal not confirmed): set when an operation ends so, cleared by a pass that
+    /// finishes them all. Until the first pass (at login) the journal is not known.
+    var cardAttemptsMayBeUnfinished = true
     private var inbox: AsyncPipe<PaymentEngine.Event>?
     private var engine: PaymentEngine?
     private var signatureHandler: SignatureHandler?
@@ -223,6 +227,13 @@ public actor PaymentTerminal {
         defer { busy = false }
         guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
         guard let connection else { throw MPOSError.readerNotConnected }
+        if cardAttemptsMayBeUnfinished {
+            // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may
+            // stand approved at the gateway although its card declined: reverse it before
+            // the customer presents a card again, not at the next login. One try each, so a
+            // gateway still down does not hold the new payment up; what is left stays for later.
+            _ = try? await finishUnfinished(cardAttemptsOnly: true, patiently: false)
+        }
         let key = IdempotencyKey()
         let readerID = "sdk-" + key.rawValue.prefix(8)
         let events = AsyncPipe<PaymentEngine.Event>()
@@ -304,8 +315,18 @@ public actor PaymentTerminal {
         guard !busy else { return 0 }
         busy = true
         defer { busy = false }
+        return try await finishUnfinished(cardAttemptsOnly: false)
+    }
+
+    /// Finishes the journal's unfinished attempts (card attempts only, or every one) and
+    /// notes whether card attempts are left. With `patiently` false a reversal the gateway
+    /// cannot confirm at once is left for later instead of retried on the clock.
+    private func finishUnfinished(cardAttemptsOnly: Bool, patiently: Bool = true) async throws(MPOSError) -> Int {
         var finished = 0
+        var cardAttemptsLeft = false
         for var entry in try journal.unfinished() {
+            let isCard = CardOperation.isCardOperation(entry.operation)
+            if cardAttemptsOnly && !isCard { continue }
             var done = false
             switch entry.state {
             case .created, .authorizing:
@@ -314,10 +335,10 @@ public actor PaymentTerminal {
                 switch await client.lookup(IdempotencyKey(rawValue: entry.key) ?? IdempotencyKey()) {
                 case .found(.transaction(let transaction)):
                     entry.gatewayTransactionID = transaction.id.rawValue
-                    if CardOperation.isCardOperation(entry.operation) && transaction.status.isApproval {
+                    if isCard && transaction.status.isApproval {
                         entry.state = .reversing
                         try await journal.write(entry)
-                        done = await reverse(transaction.id, key: entry.reversalKey, reason: .timeout)
+                        done = await reverse(transaction.id, key: entry.reversalKey, reason: .timeout, patiently: patiently)
                         entry.outcome = PaymentStatus.declined.rawValue
                     } else {
                         entry.outcome = transaction.status.isApproval ? PaymentStatus.approved.rawValue : PaymentStatus.declined.rawValue
@@ -333,7 +354,7 @@ public actor PaymentTerminal {
                 if let id = entry.gatewayTransactionID.flatMap(TransactionID.init(rawValue:)) {
                     entry.state = .reversing
                     try await journal.write(entry)
-                    done = await reverse(id, key: entry.reversalKey, reason: .terminalError)
+                    done = await reverse(id, key: entry.reversalKey, reason: .terminalError, patiently: patiently)
                     entry.outcome = PaymentStatus.declined.rawValue
                 }
             case .finished:
@@ -344,8 +365,11 @@ public actor PaymentTerminal {
                 entry.updatedAt = Date()
                 try await journal.write(entry)
                 finished += 1
+            } else if isCard {
+                cardAttemptsLeft = true
             }
         }
+        cardAttemptsMayBeUnfinished = cardAttemptsLeft
         return finished
     }
 
@@ -421,6 +445,7 @@ public actor PaymentTerminal {
                 }
             }
         case .finish(let result):
+            if engine?.leavesJournalUnfinished == true { cardAttemptsMayBeUnfinished = true }
             return result
         }
         return nil
@@ -443,31 +468,35 @@ public actor PaymentTerminal {
 
     /// Reverses idempotently; true once the gateway confirmed (or the transaction can no
     /// longer be reversed), false when it could not be asked.
-    private func reverse(_ id: TransactionID, key: IdempotencyKey, reason: ReversalReason) async -> Bool {
+    private func reverse(_ id: TransactionID, key: IdempotencyKey, reason: ReversalReason, patiently: Bool = true)
+        async -> Bool
+    {
         let path = GatewayPaths.transaction(GatewayPaths.reverse, id: id.rawValue)
-        return await idempotent(path, body: ReverseRequest(reason: reason), key: key) != nil
+        return await idempotent(path, body: ReverseRequest(reason: reason), key: key, patiently: patiently) != nil
     }
 
     /// Sends with `key` until the answer is known: a lost answer is looked up by key, and
-    /// the request is sent again only when the gateway never saw it. Nil when unknowable now.
-    private func idempotent<Body: Encodable & Sendable>(_ path: String, body: Body, key: IdempotencyKey) async
-        -> GatewayAnswer?
-    {
+    /// the request is sent again only when the gateway never saw it. Nil when unknowable now;
+    /// with `patiently` false, after one lookup instead of several spaced on the clock.
+    private func idempotent<Body: Encodable & Sendable>(
+        _ path: String, body: Body, key: IdempotencyKey, patiently: Bool = true
+    ) async -> GatewayAnswer? {
+        let maximumLookups = patiently ? PaymentEngine.maximumLookups : 1
         for _ in 0...PaymentEngine.maximumResends {
             do {
                 return try await client.send("POST", path, body: body, key: key)
             } catch {
                 var lookups = 0
-                lookup: while lookups < PaymentEngine.maximumLookups {
+                lookup: while lookups < maximumLookups {
                     switch await client.lookup(key) {
                     case .found(let answer): return answer
                     case .notFound: break lookup
                     case .inProgress, .unreachable:
                         lookups += 1
-                        try? await clock.sleep(for: .milliseconds(250 << min(lookups, 5)))
+                        if lookups < maximumLookups { try? await clock.sleep(for: .milliseconds(250 << min(lookups, 5))) }
                     }
                 }
-                if lookups >= PaymentEngine.maximumLookups { return nil }
+                if lookups >= maximumLookups { return nil }
             }
         }
         return nil
