@@ -10,15 +10,16 @@ import Testing
 
 @testable import MPOSKit
 
-/// The promise, checked against the gateway's own ledger after a run of sales with faults
-/// chosen at random: requests lost before they reach the gateway, answers lost after it
-/// acted, the reader link dropping or the reader rebooting at the scenario amounts, issuer
-/// and cardholder refusals, and the app dying mid-authorization and starting again on the
-/// same journal.
+/// The promise, checked against the gateway's own ledger during and after a run of sales
+/// with faults chosen at random: requests lost before they reach the gateway, answers lost
+/// after it acted, an outage that leaves an authorization's outcome unknown, the reader link
+/// dropping or the reader rebooting at the scenario amounts, issuer and cardholder
+/// refusals, and the app dying mid-authorization and starting again on the same journal.
 ///
-/// After the run: every sale the app was told was approved is charged once, for the amount
-/// it was told; nothing else is charged; the journal holds nothing unfinished and no card
-/// number. `MPOS_SOAK_SEED` and `MPOS_SOAK_SALES` replay or lengthen a run (the seed is in
+/// Whenever a customer pays over a sound network, no approval the app does not know of
+/// stands beside the payment. After the run: every sale the app was told was approved is
+/// charged once, for the amount it was told; nothing else is charged; the journal holds
+/// nothing unfinished and no card number. `MPOS_SOAK_SEED` and `MPOS_SOAK_SALES` replay or lengthen a run (the seed is in
 /// every failure message).
 @Suite struct LedgerSoakTests {
     static let seed = ProcessInfo.processInfo.environment["MPOS_SOAK_SEED"].flatMap(UInt64.init) ?? 20_261_125
@@ -40,6 +41,9 @@ import Testing
         /// The app dies once the authorization has reached the gateway; a new terminal on
         /// the same journal starts.
         case crash
+        /// The authorization reaches the gateway, then the network is down until the sale
+        /// ends: every lookup fails and the outcome stays unknown.
+        case outage
     }
 
     @Test func noSaleIsLostOrChargedTwiceUnderRandomFaults() async throws {
@@ -47,14 +51,18 @@ import Testing
         var random = SplitMix64(seed: Self.seed)
         // On external power: a long run must not drain the reader to its refusal threshold.
         let sandbox = try await Sandbox { $0.battery = Battery(percentage: 100, isCharging: true, drainPerTransaction: 0) }
+        // The engine's back-off between lookups (0.5–8 s) passes at once; the reader link's
+        // timers never fire.
+        let clock = ShortWaitsPassClock(upTo: .seconds(8))
         var chaos = ChaosTransport(seed: random.next())
-        var terminal = try await sandbox.terminal(transport: chaos)
+        var terminal = try await sandbox.terminal(transport: chaos, clock: clock)
         var abandoned: [Task<PaymentResult, any Error>] = []
         var abandonedTerminals: [PaymentTerminal] = []
 
         /// What the app was told: approved sales by gateway id, with their approved amount.
         var charged: [TransactionID: Int64] = [:]
         var faultsSeen: [Fault: Int] = [:]
+        var paymentsChecked = 0
         var amount: Int64 = 1_00
         /// Authorizations the network lost before they reached the gateway, and after.
         var lost = (before: 0, after: 0)
@@ -78,6 +86,12 @@ import Testing
                 }
                 let result = try await terminal.sale(Self.sale(amount))
                 chaos.failureRate = 0
+                try Self.record(result, into: &charged, context)
+            case .outage:
+                chaos.isDown = true
+                let result = try await terminal.sale(Self.sale(amount))
+                chaos.isDown = false
+                #expect(result.status != .approved, "step \(step): approved through an outage; \(context)")
                 try Self.record(result, into: &charged, context)
             case .reader:
                 // Not 90.03 or 90.05: the SDK finds those out by its keep-alive, after 15 s of
@@ -117,12 +131,22 @@ import Testing
                 abandonedTerminals.append(dying)
                 tally(chaos)
                 chaos = ChaosTransport(seed: random.next())
-                terminal = try await sandbox.terminal(transport: chaos)
+                terminal = try await sandbox.terminal(transport: chaos, clock: clock)
                 #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty, context)
             }
             if await terminal.connection == nil {
                 let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
                 try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+            }
+            if fault == .none, charged.count > paymentsChecked {
+                // A customer just paid, over a sound network: no approval the app does not know
+                // of may stand beside it (one whose outcome stayed unknown is reversed before
+                // the next payment that reaches the gateway).
+                paymentsChecked = charged.count
+                let standing = try await Self.allTransactions(terminal).filter {
+                    $0.kind == .sale && [.approved, .partiallyApproved, .processed].contains($0.status) && charged[$0.id] == nil
+                }
+                #expect(standing.isEmpty, "step \(step): standing beside a payment: \(standing.map(\.id)); \(context)")
             }
         }
 
@@ -206,6 +230,7 @@ final class ChaosTransport: GatewayTransport {
     struct State {
         var random: SplitMix64
         var failureRate = 0.0
+        var down = false
         var blockAfterAuthorization = false
         var loseNextAuthorization: Plan?
         var lostAuthorizations = (before: 0, after: 0)
@@ -222,6 +247,13 @@ final class ChaosTransport: GatewayTransport {
     }
 
     var isBlocked: Bool { state.withLock { $0.blocked } }
+
+    /// While down, an authorization reaches the gateway but its answer is lost, and every
+    /// other payment request or lookup is lost before it leaves.
+    var isDown: Bool {
+        get { state.withLock { $0.down } }
+        set { state.withLock { $0.down = newValue } }
+    }
 
     /// After the next authorization reaches the gateway, nothing answers any more.
     func blockAfterAuthorization() { state.withLock { $0.blockAfterAuthorization = true } }
@@ -246,7 +278,9 @@ final class ChaosTransport: GatewayTransport {
         let plan: Plan = state.withLock { state in
             guard faultable, !state.blocked else { return .pass }
             var plan = Plan.pass
-            if request.path == GatewayPaths.authorizeCard, let forced = state.loseNextAuthorization {
+            if state.down {
+                plan = request.path == GatewayPaths.authorizeCard ? .loseAfter : .loseBefore
+            } else if request.path == GatewayPaths.authorizeCard, let forced = state.loseNextAuthorization {
                 state.loseNextAuthorization = nil
                 plan = forced
             } else if state.failureRate > 0 {
