@@ -14,16 +14,18 @@ import Testing
 /// with faults chosen at random: requests lost before they reach the gateway, answers lost
 /// after it acted, an outage that leaves an authorization's outcome unknown, the reader link
 /// dropping or the reader rebooting at the scenario amounts, issuer and cardholder
-/// refusals, and the app dying mid-authorization and starting again on the same journal.
+/// refusals, the app dying mid-authorization and starting again on the same journal, and
+/// refunds and voids of earlier sales under lost requests, lost answers and outages.
 ///
 /// Whenever a customer pays over a sound network, no approval the app does not know of
 /// stands beside the payment. After the run: every sale the app was told was approved is
-/// charged once, for the amount it was told; nothing else is charged; the journal holds
-/// nothing unfinished and no card number. `MPOS_SOAK_SEED` and `MPOS_SOAK_SALES` replay or lengthen a run (the seed is in
+/// charged once, for the amount it was told, and stands refunded, voided or approved as the
+/// app was told; each refund the app heard of is booked once; nothing else is charged; the
+/// journal holds nothing unfinished and no card number. `MPOS_SOAK_SEED` and `MPOS_SOAK_SALES` replay or lengthen a run (the seed is in
 /// every failure message).
 @Suite struct LedgerSoakTests {
     static let seed = ProcessInfo.processInfo.environment["MPOS_SOAK_SEED"].flatMap(UInt64.init) ?? 20_261_125
-    static let sales = ProcessInfo.processInfo.environment["MPOS_SOAK_SALES"].flatMap(Int.init) ?? 48
+    static let sales = ProcessInfo.processInfo.environment["MPOS_SOAK_SALES"].flatMap(Int.init) ?? 64
     /// `MPOS_SOAK_TRACE=1` prints each step and the run's tally.
     static let trace = ProcessInfo.processInfo.environment["MPOS_SOAK_TRACE"] != nil
 
@@ -44,6 +46,11 @@ import Testing
         /// The authorization reaches the gateway, then the network is down until the sale
         /// ends: every lookup fails and the outcome stays unknown.
         case outage
+        /// A refund (in part or of what remains) of an earlier sale, its request or answer
+        /// lost, or its outcome left unknown by an outage and the refund then asked for again.
+        case refund
+        /// A void of an earlier sale with nothing refunded, under the same faults as a refund.
+        case void
     }
 
     @Test func noSaleIsLostOrChargedTwiceUnderRandomFaults() async throws {
@@ -59,8 +66,14 @@ import Testing
         var abandoned: [Task<PaymentResult, any Error>] = []
         var abandonedTerminals: [PaymentTerminal] = []
 
-        /// What the app was told: approved sales by gateway id, with their approved amount.
+        /// What the app was told: approved sales by gateway id, with their approved amount;
+        /// what was refunded of each; the approved refunds; the sales voided.
         var charged: [TransactionID: Int64] = [:]
+        var refunded: [TransactionID: Int64] = [:]
+        var refunds: Set<TransactionID> = []
+        var voided: Set<TransactionID> = []
+        /// Refunds and voids whose outcome stayed unknown and that the app asked for again.
+        var askedAgain = 0
         var faultsSeen: [Fault: Int] = [:]
         var paymentsChecked = 0
         var amount: Int64 = 1_00
@@ -93,6 +106,49 @@ import Testing
                 chaos.isDown = false
                 #expect(result.status != .approved, "step \(step): approved through an outage; \(context)")
                 try Self.record(result, into: &charged, context)
+            case .refund, .void:
+                // An earlier sale this can apply to; without one the step takes a plain sale.
+                let candidates = charged.keys.filter { id in
+                    !voided.contains(id) && (fault == .void ? refunded[id, default: 0] == 0 : refunded[id, default: 0] < charged[id]!)
+                }.sorted { $0.rawValue < $1.rawValue }
+                guard !candidates.isEmpty else {
+                    try Self.record(try await terminal.sale(Self.sale(amount)), into: &charged, context)
+                    break
+                }
+                let original = candidates[Int(random.next() % UInt64(candidates.count))]
+                let remaining = charged[original]! - refunded[original, default: 0]
+                // Half the refunds name an amount (at most what remains); the others take what remains.
+                let part: Int64? = fault == .void || random.next() % 2 == 0 ? nil : 1 + Int64(random.next() % UInt64(remaining))
+                let path = GatewayPaths.transaction(fault == .void ? GatewayPaths.void : GatewayPaths.refund, id: original.rawValue)
+                let ask: () async throws -> PaymentResult = {
+                    fault == .void ? try await terminal.void(transactionID: original)
+                        : try await terminal.refund(transactionID: original, amount: part)
+                }
+                let outage = random.next() % 3 == 0
+                if outage { chaos.goDown(reaching: path) } else { chaos.loseNext(path, afterSending: random.next() % 2 == 0) }
+                chaos.failureRate = outage ? 0 : 0.3
+                var result = try await ask()
+                chaos.isDown = false
+                chaos.failureRate = 0
+                if result.status == .failed, result.error == .gatewayUnreachable {
+                    // The app was told the outcome is unknown: it asks again, and the request
+                    // resumes under the same key.
+                    askedAgain += 1
+                    let again = try await ask()
+                    #expect(again.idempotencyKey == result.idempotencyKey, "step \(step): asked again under another key; \(context)")
+                    result = again
+                }
+                #expect(result.status == .approved, "step \(step): \(fault) \(result.status) \(result.error as Any); \(context)")
+                if result.status == .approved, let id = result.transactionID {
+                    if fault == .void {
+                        voided.insert(original)
+                    } else {
+                        #expect(!refunds.contains(id), "refund \(id) reported twice; \(context)")
+                        refunds.insert(id)
+                        refunded[original, default: 0] += result.approvedAmount
+                        #expect(result.approvedAmount == (part ?? remaining), "step \(step): refunded \(result.approvedAmount); \(context)")
+                    }
+                }
             case .reader:
                 // Not 90.03 or 90.05: the SDK finds those out by its keep-alive, after 15 s of
                 // silence (ScenarioEndToEndTests plays them on a manual clock).
@@ -152,7 +208,7 @@ import Testing
 
         tally(chaos)
         if Self.trace {
-            print("charged \(charged.count) of \(Self.sales); steps by fault: \(faultsSeen); lost \(lost)")
+            print("charged \(charged.count) of \(Self.sales); refunds \(refunds.count), voids \(voided.count), asked again \(askedAgain); steps by fault: \(faultsSeen); lost \(lost)")
         }
         // Whatever is still open (a reversal the network kept from being confirmed) is
         // finished now, as the next start would.
@@ -166,16 +222,31 @@ import Testing
         for (id, approved) in charged {
             let booked = sales.first { $0.id == id }
             #expect(booked != nil, "approved sale \(id) missing from the ledger; \(context)")
-            #expect(movedIDs.contains(id), "approved sale \(id) is \(booked?.status.rawValue ?? "-"); \(context)")
+            let expected: FinancialStatus = voided.contains(id) ? .reversed : refunded[id] == approved ? .refunded : .approved
+            #expect(booked?.status == expected, "sale \(id) is \(booked?.status.rawValue ?? "-"), not \(expected); \(context)")
             #expect(booked?.approvedAmount == approved, "sale \(id): \(context)")
         }
-        for sale in moneyMoved where charged[sale.id] == nil {
+        // Each refund the app heard of is in the ledger once, and no other: per sale, the
+        // refunds add up to what the app was told.
+        let bookedRefunds = ledger.filter { $0.kind == .refund && $0.status != .declined && $0.status != .failed }
+        #expect(Set(bookedRefunds.map(\.id)) == refunds && bookedRefunds.count == refunds.count, "refunds: \(context)")
+        for (id, amount) in refunded {
+            let sum = bookedRefunds.filter { $0.originalID == id }.reduce(Int64(0)) { $0 + $1.approvedAmount }
+            #expect(sum == amount, "sale \(id): refunds add up to \(sum), the app was told \(amount); \(context)")
+        }
+        // Voids and reversals of sales the app was told were approved: exactly its voids (the
+        // engine's own reversals undo approvals the app never heard of).
+        let bookedVoids = ledger.filter { $0.kind == .saleVoid && $0.originalID.map { charged[$0] != nil } == true }
+        #expect(Set(bookedVoids.compactMap(\.originalID)) == voided && bookedVoids.count == voided.count, "voids: \(context)")
+        for sale in moneyMoved where charged[sale.id] == nil && !voided.contains(sale.id) {
             Issue.record("charged without the app knowing: \(sale.id) \(sale.status.rawValue) \(sale.approvedAmount); \(context)")
         }
         // Every kind of step ran, so the run proves what it says.
         #expect(Set(faultsSeen.keys) == Set(Fault.allCases), "faults seen: \(faultsSeen); \(context)")
-        // Authorizations were lost both ways: the lookup by key and the resend both ran.
+        // Authorizations were lost both ways: the lookup by key and the resend both ran; and a
+        // follow-up whose outcome stayed unknown was asked for again.
         #expect(lost.before > 0 && lost.after > 0, "authorizations lost: \(lost); \(context)")
+        #expect(askedAgain > 0 && !refunds.isEmpty && !voided.isEmpty, "follow-ups: \(askedAgain) asked again; \(context)")
 
         for task in abandoned { task.cancel() }
         for dying in abandonedTerminals { await dying.disconnect() }
@@ -231,8 +302,11 @@ final class ChaosTransport: GatewayTransport {
         var random: SplitMix64
         var failureRate = 0.0
         var down = false
+        /// While down, the path whose first request reaches the gateway (its answer lost).
+        var reaching: String?
         var blockAfterAuthorization = false
         var loseNextAuthorization: Plan?
+        var loseNext: (path: String, plan: Plan)?
         var lostAuthorizations = (before: 0, after: 0)
         var blocked = false
     }
@@ -252,7 +326,15 @@ final class ChaosTransport: GatewayTransport {
     /// other payment request or lookup is lost before it leaves.
     var isDown: Bool {
         get { state.withLock { $0.down } }
-        set { state.withLock { $0.down = newValue } }
+        set { state.withLock { $0.down = newValue; $0.reaching = newValue ? GatewayPaths.authorizeCard : nil } }
+    }
+
+    /// Goes down with `path` as the one request that reaches the gateway (once).
+    func goDown(reaching path: String) { state.withLock { $0.down = true; $0.reaching = path } }
+
+    /// Loses the next request to `path`: before it reaches the gateway, or its answer after.
+    func loseNext(_ path: String, afterSending: Bool) {
+        state.withLock { $0.loseNext = (path, afterSending ? .loseAfter : .loseBefore) }
     }
 
     /// After the next authorization reaches the gateway, nothing answers any more.
@@ -274,12 +356,20 @@ final class ChaosTransport: GatewayTransport {
 
     func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
         let faultable = request.path.hasPrefix("/v1/payments/") || request.path.hasPrefix("/v1/attempts/")
-            || request.path.hasSuffix("/reverse")
+            || request.path.hasSuffix("/reverse") || request.path.hasSuffix("/refund") || request.path.hasSuffix("/void")
         let plan: Plan = state.withLock { state in
             guard faultable, !state.blocked else { return .pass }
             var plan = Plan.pass
             if state.down {
-                plan = request.path == GatewayPaths.authorizeCard ? .loseAfter : .loseBefore
+                if request.path == state.reaching {
+                    state.reaching = nil
+                    plan = .loseAfter
+                } else {
+                    plan = .loseBefore
+                }
+            } else if let next = state.loseNext, next.path == request.path {
+                state.loseNext = nil
+                plan = next.plan
             } else if request.path == GatewayPaths.authorizeCard, let forced = state.loseNextAuthorization {
                 state.loseNextAuthorization = nil
                 plan = forced
