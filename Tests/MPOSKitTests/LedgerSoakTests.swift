@@ -15,14 +15,15 @@ import Testing
 /// after it acted, an outage that leaves an authorization's outcome unknown, the reader link
 /// dropping or the reader rebooting at the scenario amounts, issuer and cardholder
 /// refusals, the app dying mid-authorization and starting again on the same journal, and
-/// refunds and voids of earlier sales under lost requests, lost answers and outages.
+/// refunds and voids of earlier sales and captures of new authorizations under lost
+/// requests, lost answers and outages.
 ///
 /// Whenever a customer pays over a sound network, no approval the app does not know of
 /// stands beside the payment. After the run: every sale the app was told was approved is
 /// charged once, for the amount it was told, and stands refunded, voided or approved as the
-/// app was told; each refund the app heard of is booked once; nothing else is charged; the
-/// journal holds nothing unfinished and no card number. `MPOS_SOAK_SEED` and `MPOS_SOAK_SALES` replay or lengthen a run (the seed is in
-/// every failure message).
+/// app was told; each refund and capture the app heard of is booked once; nothing else is
+/// charged; the journal holds nothing unfinished and no card number. `MPOS_SOAK_SEED` and
+/// `MPOS_SOAK_SALES` replay or lengthen a run (the seed is in every failure message).
 @Suite struct LedgerSoakTests {
     static let seed = ProcessInfo.processInfo.environment["MPOS_SOAK_SEED"].flatMap(UInt64.init) ?? 20_261_125
     static let sales = ProcessInfo.processInfo.environment["MPOS_SOAK_SALES"].flatMap(Int.init) ?? 64
@@ -51,6 +52,8 @@ import Testing
         case refund
         /// A void of an earlier sale with nothing refunded, under the same faults as a refund.
         case void
+        /// An authorization, then its capture (in part or in full) under the same faults.
+        case capture
     }
 
     @Test func noSaleIsLostOrChargedTwiceUnderRandomFaults() async throws {
@@ -74,6 +77,9 @@ import Testing
         var voided: Set<TransactionID> = []
         /// Refunds and voids whose outcome stayed unknown and that the app asked for again.
         var askedAgain = 0
+        /// Authorizations the app was told were approved, and what it was told it captured.
+        var authorized: [TransactionID: Int64] = [:]
+        var captured: [TransactionID: Int64] = [:]
         var faultsSeen: [Fault: Int] = [:]
         var paymentsChecked = 0
         var amount: Int64 = 1_00
@@ -82,6 +88,27 @@ import Testing
         func tally(_ chaos: ChaosTransport) {
             lost.before += chaos.lostAuthorizations.before
             lost.after += chaos.lostAuthorizations.after
+        }
+
+        /// Runs a follow-up whose request to `path` is lost (before or after the gateway acts,
+        /// later requests lost at random) or that an outage leaves unknown; after an unknown
+        /// outcome the app asks again, which must resume under the same key.
+        func underFaults(
+            _ path: String, step: Int, _ ask: () async throws -> PaymentResult
+        ) async throws -> PaymentResult {
+            let outage = random.next() % 3 == 0
+            if outage { chaos.goDown(reaching: path) } else { chaos.loseNext(path, afterSending: random.next() % 2 == 0) }
+            chaos.failureRate = outage ? 0 : 0.3
+            var result = try await ask()
+            chaos.isDown = false
+            chaos.failureRate = 0
+            if result.status == .failed, result.error == .gatewayUnreachable {
+                askedAgain += 1
+                let again = try await ask()
+                #expect(again.idempotencyKey == result.idempotencyKey, "step \(step): asked again under another key; \(context)")
+                result = again
+            }
+            return result
         }
 
         for step in 0..<Self.sales {
@@ -120,23 +147,9 @@ import Testing
                 // Half the refunds name an amount (at most what remains); the others take what remains.
                 let part: Int64? = fault == .void || random.next() % 2 == 0 ? nil : 1 + Int64(random.next() % UInt64(remaining))
                 let path = GatewayPaths.transaction(fault == .void ? GatewayPaths.void : GatewayPaths.refund, id: original.rawValue)
-                let ask: () async throws -> PaymentResult = {
+                let result = try await underFaults(path, step: step) {
                     fault == .void ? try await terminal.void(transactionID: original)
                         : try await terminal.refund(transactionID: original, amount: part)
-                }
-                let outage = random.next() % 3 == 0
-                if outage { chaos.goDown(reaching: path) } else { chaos.loseNext(path, afterSending: random.next() % 2 == 0) }
-                chaos.failureRate = outage ? 0 : 0.3
-                var result = try await ask()
-                chaos.isDown = false
-                chaos.failureRate = 0
-                if result.status == .failed, result.error == .gatewayUnreachable {
-                    // The app was told the outcome is unknown: it asks again, and the request
-                    // resumes under the same key.
-                    askedAgain += 1
-                    let again = try await ask()
-                    #expect(again.idempotencyKey == result.idempotencyKey, "step \(step): asked again under another key; \(context)")
-                    result = again
                 }
                 #expect(result.status == .approved, "step \(step): \(fault) \(result.status) \(result.error as Any); \(context)")
                 if result.status == .approved, let id = result.transactionID {
@@ -148,6 +161,22 @@ import Testing
                         refunded[original, default: 0] += result.approvedAmount
                         #expect(result.approvedAmount == (part ?? remaining), "step \(step): refunded \(result.approvedAmount); \(context)")
                     }
+                }
+            case .capture:
+                let authorization = try await terminal.authorize(Self.sale(amount))
+                guard authorization.status == .approved, let id = authorization.transactionID else {
+                    #expect(authorization.status == .approved, "step \(step): authorization \(authorization.status); \(context)")
+                    break
+                }
+                authorized[id] = authorization.approvedAmount
+                let part: Int64? = random.next() % 2 == 0 ? nil : 1 + Int64(random.next() % UInt64(authorization.approvedAmount))
+                let result = try await underFaults(GatewayPaths.transaction(GatewayPaths.capture, id: id.rawValue), step: step) {
+                    try await terminal.capture(transactionID: id, amount: part)
+                }
+                #expect(result.status == .approved, "step \(step): capture \(result.status) \(result.error as Any); \(context)")
+                if result.status == .approved {
+                    #expect(result.approvedAmount == (part ?? authorization.approvedAmount), "step \(step): captured \(result.approvedAmount); \(context)")
+                    captured[id] = result.approvedAmount
                 }
             case .reader:
                 // Not 90.03 or 90.05: the SDK finds those out by its keep-alive, after 15 s of
@@ -200,7 +229,8 @@ import Testing
                 // the next payment that reaches the gateway).
                 paymentsChecked = charged.count
                 let standing = try await Self.allTransactions(terminal).filter {
-                    $0.kind == .sale && [.approved, .partiallyApproved, .processed].contains($0.status) && charged[$0.id] == nil
+                    [.sale, .authorization].contains($0.kind) && [.approved, .partiallyApproved, .processed].contains($0.status)
+                        && charged[$0.id] == nil && authorized[$0.id] == nil
                 }
                 #expect(standing.isEmpty, "step \(step): standing beside a payment: \(standing.map(\.id)); \(context)")
             }
@@ -208,7 +238,7 @@ import Testing
 
         tally(chaos)
         if Self.trace {
-            print("charged \(charged.count) of \(Self.sales); refunds \(refunds.count), voids \(voided.count), asked again \(askedAgain); steps by fault: \(faultsSeen); lost \(lost)")
+            print("charged \(charged.count) of \(Self.sales); refunds \(refunds.count), voids \(voided.count), captures \(captured.count), asked again \(askedAgain); steps by fault: \(faultsSeen); lost \(lost)")
         }
         // Whatever is still open (a reversal the network kept from being confirmed) is
         // finished now, as the next start would.
@@ -236,6 +266,14 @@ import Testing
         }
         // Voids and reversals of sales the app was told were approved: exactly its voids (the
         // engine's own reversals undo approvals the app never heard of).
+        // Each authorization the app heard of is booked; its captures are exactly those the app
+        // was told of, for their amounts.
+        for (id, amount) in authorized {
+            let booked = ledger.first { $0.id == id }
+            #expect(booked?.kind == .authorization && booked?.approvedAmount == amount, "authorization \(id); \(context)")
+            let captures = ledger.filter { $0.kind == .capture && $0.originalID == id }
+            #expect(captures.map(\.approvedAmount) == (captured[id].map { [$0] } ?? []), "captures of \(id): \(captures.map(\.approvedAmount)); \(context)")
+        }
         let bookedVoids = ledger.filter { $0.kind == .saleVoid && $0.originalID.map { charged[$0] != nil } == true }
         #expect(Set(bookedVoids.compactMap(\.originalID)) == voided && bookedVoids.count == voided.count, "voids: \(context)")
         for sale in moneyMoved where charged[sale.id] == nil && !voided.contains(sale.id) {
@@ -246,7 +284,7 @@ import Testing
         // Authorizations were lost both ways: the lookup by key and the resend both ran; and a
         // follow-up whose outcome stayed unknown was asked for again.
         #expect(lost.before > 0 && lost.after > 0, "authorizations lost: \(lost); \(context)")
-        #expect(askedAgain > 0 && !refunds.isEmpty && !voided.isEmpty, "follow-ups: \(askedAgain) asked again; \(context)")
+        #expect(askedAgain > 0 && !refunds.isEmpty && !voided.isEmpty && !captured.isEmpty, "follow-ups: \(askedAgain) asked again; \(context)")
 
         for task in abandoned { task.cancel() }
         for dying in abandonedTerminals { await dying.disconnect() }
