@@ -346,17 +346,17 @@ import Testing
     /// twice until the next login.
     @Test func aSaleWhoseOutcomeStayedUnknownIsReversedBeforeTheNextOne() async throws {
         let sandbox = try await Sandbox()
-        let outage = OutageTransport(path: GatewayPaths.authorizeCard)
+        let outage = ChaosTransport()
         // The lookups' back-off (0.5–8 s) passes at once; the reader link's timers (10 s and
         // more) never fire, so the link stays up through the outage.
         let clock = ShortWaitsPassClock(upTo: .seconds(8))
         let terminal = try await sandbox.terminal(transport: outage, clock: clock)
-        outage.begin()
+        outage.goDown(reaching: GatewayPaths.authorizeCard)
         let unknown = try await terminal.sale(Self.sale(21_00))
-        #expect(outage.lost == 1 + PaymentEngine.maximumLookups)
+        #expect(outage.lostWhileDown == 1 + PaymentEngine.maximumLookups)
         #expect(unknown.status == .failed && unknown.error == .gatewayUnreachable)
         #expect(unknown.transactionID == nil)
-        outage.end()
+        outage.comeBack()
         let standing = try await terminal.searchTransactions().items.filter { $0.kind == .sale }
         #expect(standing.map(\.status) == [.approved])
 
@@ -380,10 +380,10 @@ import Testing
         await seller.disconnect()
 
         let refundPath = GatewayPaths.transaction(GatewayPaths.refund, id: id.rawValue)
-        let outage = OutageTransport(path: refundPath)
+        let outage = ChaosTransport()
         let clock = ManualClock()
         let terminal = try await sandbox.terminal(transport: outage, clock: clock, connect: false)
-        outage.begin()
+        outage.goDown(reaching: refundPath)
         let done = Locked(false)
         let first = Task {
             defer { done.withLock { $0 = true } }
@@ -394,11 +394,11 @@ import Testing
             if clock.sleeperCount > 0 { clock.advance(by: .seconds(60)) } else { try await Task.sleep(for: .milliseconds(1)) }
         }
         let unknown = try await first.value
-        #expect(outage.lost == 1 + PaymentEngine.maximumLookups)
+        #expect(outage.lostWhileDown == 1 + PaymentEngine.maximumLookups)
         #expect(unknown.status == .failed && unknown.error == .gatewayUnreachable)
         #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().map(\.key) == [unknown.idempotencyKey.rawValue])
 
-        outage.end()
+        outage.comeBack()
         let again = try await terminal.refund(transactionID: id, amount: 15_00)
         #expect(again.status == .approved && again.approvedAmount == 15_00)
         #expect(again.idempotencyKey == unknown.idempotencyKey)

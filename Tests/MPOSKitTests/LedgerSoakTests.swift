@@ -100,7 +100,7 @@ import Testing
             if outage { chaos.goDown(reaching: path) } else { chaos.loseNext(path, afterSending: random.next() % 2 == 0) }
             chaos.failureRate = outage ? 0 : 0.3
             var result = try await ask()
-            chaos.isDown = false
+            chaos.comeBack()
             chaos.failureRate = 0
             if result.status == .failed, result.error == .gatewayUnreachable {
                 askedAgain += 1
@@ -121,16 +121,16 @@ import Testing
                 if fault == .network {
                     // The authorization itself is always lost (before or after the gateway
                     // acted, half each); any request after it may be.
-                    chaos.loseNextAuthorization(afterSending: random.next() % 2 == 0)
+                    chaos.loseNext(GatewayPaths.authorizeCard, afterSending: random.next() % 2 == 0)
                     chaos.failureRate = 0.3
                 }
                 let result = try await terminal.sale(Self.sale(amount))
                 chaos.failureRate = 0
                 try Self.record(result, into: &charged, context)
             case .outage:
-                chaos.isDown = true
+                chaos.goDown(reaching: GatewayPaths.authorizeCard)
                 let result = try await terminal.sale(Self.sale(amount))
-                chaos.isDown = false
+                chaos.comeBack()
                 #expect(result.status != .approved, "step \(step): approved through an outage; \(context)")
                 try Self.record(result, into: &charged, context)
             case .refund, .void:
@@ -325,116 +325,5 @@ import Testing
             if result.items.count < 200 { return all }
             page += 1
         }
-    }
-}
-
-/// A gateway transport that loses requests at random: before they reach the gateway (the
-/// gateway never saw it) or after it acted (the answer is lost). Login and reporting pass
-/// untouched; payment requests and attempt lookups are fair game. It can also play the
-/// app's death: after the next authorization reaches the gateway, nothing answers again.
-final class ChaosTransport: GatewayTransport {
-    private let base = NIOGatewayTransport()
-    private let state: Locked<State>
-
-    struct State {
-        var random: SplitMix64
-        var failureRate = 0.0
-        var down = false
-        /// While down, the path whose first request reaches the gateway (its answer lost).
-        var reaching: String?
-        var blockAfterAuthorization = false
-        var loseNextAuthorization: Plan?
-        var loseNext: (path: String, plan: Plan)?
-        var lostAuthorizations = (before: 0, after: 0)
-        var blocked = false
-    }
-
-    init(seed: UInt64) { state = Locked(State(random: SplitMix64(seed: seed))) }
-
-    /// The chance that a payment request or lookup is lost, half before and half after the
-    /// gateway acts.
-    var failureRate: Double {
-        get { state.withLock { $0.failureRate } }
-        set { state.withLock { $0.failureRate = newValue } }
-    }
-
-    var isBlocked: Bool { state.withLock { $0.blocked } }
-
-    /// While down, an authorization reaches the gateway but its answer is lost, and every
-    /// other payment request or lookup is lost before it leaves.
-    var isDown: Bool {
-        get { state.withLock { $0.down } }
-        set { state.withLock { $0.down = newValue; $0.reaching = newValue ? GatewayPaths.authorizeCard : nil } }
-    }
-
-    /// Goes down with `path` as the one request that reaches the gateway (once).
-    func goDown(reaching path: String) { state.withLock { $0.down = true; $0.reaching = path } }
-
-    /// Loses the next request to `path`: before it reaches the gateway, or its answer after.
-    func loseNext(_ path: String, afterSending: Bool) {
-        state.withLock { $0.loseNext = (path, afterSending ? .loseAfter : .loseBefore) }
-    }
-
-    /// After the next authorization reaches the gateway, nothing answers any more.
-    func blockAfterAuthorization() { state.withLock { $0.blockAfterAuthorization = true } }
-
-    /// Loses the next authorization request: before it reaches the gateway, or its answer
-    /// after the gateway acted.
-    func loseNextAuthorization(afterSending: Bool) {
-        state.withLock { $0.loseNextAuthorization = afterSending ? .loseAfter : .loseBefore }
-    }
-
-    /// Authorizations lost before they reached the gateway, and after it acted.
-    var lostAuthorizations: (before: Int, after: Int) { state.withLock { $0.lostAuthorizations } }
-
-    /// Takes back ``blockAfterAuthorization()`` when no authorization came.
-    func cancelBlock() { state.withLock { $0.blockAfterAuthorization = false } }
-
-    enum Plan { case pass, loseBefore, loseAfter }
-
-    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
-        let faultable = request.path.hasPrefix("/v1/payments/") || request.path.hasPrefix("/v1/attempts/")
-            || request.path.hasSuffix("/reverse") || request.path.hasSuffix("/refund") || request.path.hasSuffix("/void")
-        let plan: Plan = state.withLock { state in
-            guard faultable, !state.blocked else { return .pass }
-            var plan = Plan.pass
-            if state.down {
-                if request.path == state.reaching {
-                    state.reaching = nil
-                    plan = .loseAfter
-                } else {
-                    plan = .loseBefore
-                }
-            } else if let next = state.loseNext, next.path == request.path {
-                state.loseNext = nil
-                plan = next.plan
-            } else if request.path == GatewayPaths.authorizeCard, let forced = state.loseNextAuthorization {
-                state.loseNextAuthorization = nil
-                plan = forced
-            } else if state.failureRate > 0 {
-                let draw = Double(state.random.next() % 1_000_000) / 1_000_000
-                if draw < state.failureRate { plan = draw < state.failureRate / 2 ? .loseBefore : .loseAfter }
-            }
-            guard plan != .pass else { return .pass }
-            if request.path == GatewayPaths.authorizeCard {
-                if plan == .loseBefore { state.lostAuthorizations.before += 1 } else { state.lostAuthorizations.after += 1 }
-            }
-            return plan
-        }
-        if state.withLock({ $0.blocked }) {
-            // The app died: its requests never leave.
-            try? await Task.sleep(for: .seconds(3600))
-            throw GatewayTransportError(reason: "the app is gone")
-        }
-        if plan == .loseBefore { throw GatewayTransportError(reason: "connection refused (injected)") }
-        let response = try await base.send(request, to: baseURL)
-        let block = state.withLock { state in
-            guard state.blockAfterAuthorization, request.path == GatewayPaths.authorizeCard else { return false }
-            state.blockAfterAuthorization = false
-            state.blocked = true
-            return true
-        }
-        if block || plan == .loseAfter { throw GatewayTransportError(reason: "connection reset after sending (injected)") }
-        return response
     }
 }

@@ -187,36 +187,117 @@ final class HookTransport: GatewayTransport {
     }
 }
 
-/// A gateway transport with an outage to switch on: the first request to `path` during it
-/// reaches the gateway but its answer is lost, and every other request is lost before it
-/// leaves (the lookups by key among them), until the outage ends.
-final class OutageTransport: GatewayTransport {
+/// A gateway transport that loses requests on demand or at random: before they reach the
+/// gateway (the gateway never saw it) or after it acted (the answer is lost). Login and
+/// reporting pass untouched; payment requests, follow-ups and attempt lookups are fair game.
+/// It can also play an outage (one request reaches the gateway, its answer and every other
+/// request are lost until it ends) and the app's death (after the next authorization reaches
+/// the gateway, nothing answers again).
+final class ChaosTransport: GatewayTransport {
     private let base = NIOGatewayTransport()
-    private let path: String
-    private let state = Locked((down: false, reachedGateway: false, lost: 0))
+    private let state: Locked<State>
 
-    init(path: String) { self.path = path }
+    private enum Plan { case pass, loseBefore, loseAfter }
 
-    func begin() { state.withLock { $0 = (down: true, reachedGateway: false, lost: 0) } }
-    func end() { state.withLock { $0.down = false } }
-    /// Requests lost during the outage.
-    var lost: Int { state.withLock { $0.lost } }
+    private struct State {
+        var random: SplitMix64
+        var failureRate = 0.0
+        var down = false
+        /// While down, the path whose first request reaches the gateway (its answer lost).
+        var reaching: String?
+        var loseNext: (path: String, plan: Plan)?
+        var blockAfterAuthorization = false
+        var blocked = false
+        var lostAuthorizations = (before: 0, after: 0)
+        var lostWhileDown = 0
+    }
+
+    init(seed: UInt64 = 1) { state = Locked(State(random: SplitMix64(seed: seed))) }
+
+    /// The chance that a payment request or lookup is lost, half before and half after the
+    /// gateway acts.
+    var failureRate: Double {
+        get { state.withLock { $0.failureRate } }
+        set { state.withLock { $0.failureRate = newValue } }
+    }
+
+    /// Goes down: the first request to `path` reaches the gateway but its answer is lost, and
+    /// every other payment request or lookup is lost before it leaves, until ``comeBack()``.
+    func goDown(reaching path: String) {
+        state.withLock {
+            $0.down = true
+            $0.reaching = path
+        }
+    }
+
+    /// Ends the outage.
+    func comeBack() {
+        state.withLock {
+            $0.down = false
+            $0.reaching = nil
+        }
+    }
+
+    /// Loses the next request to `path`: before it reaches the gateway, or its answer after.
+    func loseNext(_ path: String, afterSending: Bool) {
+        state.withLock { $0.loseNext = (path, afterSending ? .loseAfter : .loseBefore) }
+    }
+
+    /// After the next authorization reaches the gateway, nothing answers any more.
+    func blockAfterAuthorization() { state.withLock { $0.blockAfterAuthorization = true } }
+
+    /// Takes back ``blockAfterAuthorization()`` when no authorization came.
+    func cancelBlock() { state.withLock { $0.blockAfterAuthorization = false } }
+
+    /// Whether an authorization reached the gateway after ``blockAfterAuthorization()``.
+    var isBlocked: Bool { state.withLock { $0.blocked } }
+
+    /// Authorizations lost before they reached the gateway, and after it acted.
+    var lostAuthorizations: (before: Int, after: Int) { state.withLock { $0.lostAuthorizations } }
+
+    /// Requests lost during outages.
+    var lostWhileDown: Int { state.withLock { $0.lostWhileDown } }
 
     func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
-        let reach = state.withLock { state -> Bool? in
-            guard state.down else { return nil }
-            state.lost += 1
-            guard request.path == path, !state.reachedGateway else { return false }
-            state.reachedGateway = true
+        let path = request.path
+        let faultable = path.hasPrefix("/v1/payments/") || path.hasPrefix("/v1/attempts/")
+            || path.hasSuffix("/reverse") || path.hasSuffix("/refund") || path.hasSuffix("/void")
+            || path.hasSuffix("/capture")
+        let plan: Plan = state.withLock { state in
+            guard faultable, !state.blocked else { return .pass }
+            var plan = Plan.pass
+            if state.down {
+                plan = path == state.reaching ? .loseAfter : .loseBefore
+                if path == state.reaching { state.reaching = nil }
+                state.lostWhileDown += 1
+            } else if let next = state.loseNext, next.path == path {
+                state.loseNext = nil
+                plan = next.plan
+            } else if state.failureRate > 0 {
+                let draw = Double(state.random.next() % 1_000_000) / 1_000_000
+                if draw < state.failureRate { plan = draw < state.failureRate / 2 ? .loseBefore : .loseAfter }
+            }
+            if path == GatewayPaths.authorizeCard {
+                if plan == .loseBefore { state.lostAuthorizations.before += 1 }
+                if plan == .loseAfter { state.lostAuthorizations.after += 1 }
+            }
+            return plan
+        }
+        if state.withLock({ $0.blocked }) {
+            // The app died: its requests never leave.
+            try? await Task.sleep(for: .seconds(3600))
+            throw GatewayTransportError(reason: "the app is gone")
+        }
+        if plan == .loseBefore { throw GatewayTransportError(reason: "connection refused (injected)") }
+        let response = try await base.send(request, to: baseURL)
+        let block = state.withLock { state in
+            guard state.blockAfterAuthorization, path == GatewayPaths.authorizeCard else { return false }
+            state.blockAfterAuthorization = false
+            state.blocked = true
             return true
         }
-        switch reach {
-        case nil: return try await base.send(request, to: baseURL)
-        case false?: throw GatewayTransportError(reason: "network down (injected)")
-        case true?:
-            _ = try await base.send(request, to: baseURL)
-            throw GatewayTransportError(reason: "connection reset after sending (injected)")
-        }
+        if block || plan == .loseAfter { throw GatewayTransportError(reason: "connection reset after sending (injected)") }
+        return response
     }
 }
 

@@ -48,10 +48,12 @@ public actor PaymentTerminal {
     /// When the reader's battery counts as low, and whether that was already said.
     var batteryWatch = BatteryWatch()
     var busy = false
-    /// Whether the journal may hold card attempts left unfinished (their outcome unknown, or
-    /// a reversal not confirmed): set when an operation ends so, cleared by a pass that
-    /// finishes them all. Until the first pass (at login) the journal is not known.
+    /// Whether the journal may hold card attempts, or follow-ups, left unfinished (their
+    /// outcome unknown, or a reversal not confirmed): set when an operation ends so, cleared
+    /// by a pass that finishes them all. Until the first pass (at login) the journal is not
+    /// known. While both are false no operation reads the journal before it starts.
     var cardAttemptsMayBeUnfinished = true
+    var followUpsMayBeUnfinished = true
     private var inbox: AsyncPipe<PaymentEngine.Event>?
     private var engine: PaymentEngine?
     private var signatureHandler: SignatureHandler?
@@ -323,7 +325,7 @@ public actor PaymentTerminal {
     /// cannot confirm at once is left for later instead of retried on the clock.
     private func finishUnfinished(cardAttemptsOnly: Bool, patiently: Bool = true) async throws(MPOSError) -> Int {
         var finished = 0
-        var cardAttemptsLeft = false
+        var cardAttemptsLeft = false, followUpsLeft = false
         for var entry in try journal.unfinished() {
             let isCard = CardOperation.isCardOperation(entry.operation)
             if cardAttemptsOnly && !isCard { continue }
@@ -367,9 +369,12 @@ public actor PaymentTerminal {
                 finished += 1
             } else if isCard {
                 cardAttemptsLeft = true
+            } else {
+                followUpsLeft = true
             }
         }
         cardAttemptsMayBeUnfinished = cardAttemptsLeft
+        if !cardAttemptsOnly { followUpsMayBeUnfinished = followUpsLeft }
         return finished
     }
 
@@ -527,7 +532,8 @@ public actor PaymentTerminal {
         let now = Date()
         let key: IdempotencyKey
         var entry: JournalEntry
-        if let original, let unknown = try unfinishedFollowUp(operation, of: original, amount: amount),
+        if let original, followUpsMayBeUnfinished,
+            let unknown = try unfinishedFollowUp(operation, of: original, amount: amount),
             let unknownKey = IdempotencyKey(rawValue: unknown.key)
         {
             key = unknownKey
@@ -571,6 +577,7 @@ public actor PaymentTerminal {
                 merchantName: merchant, date: now)
         case nil:
             // Unknown: the journal keeps it; asking again resumes it, the next login finishes it.
+            followUpsMayBeUnfinished = true
             emit(.completed(.failed))
             let resume = original == nil
                 ? "the next login finishes it"

@@ -13,8 +13,8 @@ import Synchronization
 ///
 /// Installed on a connection as its WAL hook (which replaces SQLite's automatic checkpoint
 /// on that connection), it checkpoints as SQLite would, in the commit, unless a caller has
-/// said it will checkpoint itself (``deferring(_:)``); then it notes that one is due, and
-/// ``checkpointIfDue(_:)`` runs it. Writes that do not defer — account changes, migrations, a
+/// said it will checkpoint itself (``deferring(_:)``); then it notes that one is due, which
+/// that caller takes (``takeDue()``) to run it. Writes that do not defer — account changes, migrations, a
 /// plain `write` on the pool — keep SQLite's behaviour.
 final class DeferredCheckpoint: Sendable {
     /// The log's size, in frames, from which a commit makes a checkpoint due.
@@ -31,13 +31,12 @@ final class DeferredCheckpoint: Sendable {
 
     private init(thresholdFrames: Int32) { self.thresholdFrames = max(1, thresholdFrames) }
 
-    /// Installs a hook on `db` and returns it. The connection's hook keeps it alive for as long
-    /// as the connection lives (it is small, and a connection takes one).
-    ///
-    /// - Parameter thresholdFrames: SQLite's `wal_autocheckpoint` when nil.
-    static func install(on db: Database, thresholdFrames: Int32? = nil) throws -> DeferredCheckpoint {
-        let threshold = try thresholdFrames ?? Int32(Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1000)
-        let hook = DeferredCheckpoint(thresholdFrames: threshold)
+    /// Installs a hook on `db`, at the connection's `wal_autocheckpoint` threshold, and
+    /// returns it. The connection's hook keeps it alive for as long as the connection lives
+    /// (it is small, and a connection takes one).
+    static func install(on db: Database) throws -> DeferredCheckpoint {
+        let hook = DeferredCheckpoint(
+            thresholdFrames: Int32(try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1000))
         let context = Unmanaged.passRetained(hook).toOpaque()
         let previous = sqlite3_wal_hook(db.sqliteConnection, { context, connection, name, frames in
             guard let context else { return SQLITE_OK }
@@ -63,26 +62,21 @@ final class DeferredCheckpoint: Sendable {
     }
 
     /// Runs `body` (one transaction on the hooked connection) with checkpoints deferred: a
-    /// commit inside it that crosses the threshold leaves the checkpoint to
-    /// ``checkpointIfDue(_:)``.
+    /// commit inside it that crosses the threshold leaves the checkpoint due (``takeDue()``).
     func deferring<T>(_ body: () throws -> T) rethrows -> T {
         state.withLock { $0.deferring = true }
         defer { state.withLock { $0.deferring = false } }
         return try body()
     }
 
-    /// Runs the checkpoint a deferred commit made due, if any: passive, like SQLite's own.
-    func checkpointIfDue(_ db: Database) {
-        let due = state.withLock { state in
+    /// Whether a deferred commit left a checkpoint to run; the caller then runs it (passive,
+    /// like SQLite's own), and it is no longer due.
+    func takeDue() -> Bool {
+        state.withLock { state in
             defer { state.due = false }
             return state.due
         }
-        guard due else { return }
-        _ = try? db.checkpoint(.passive)
     }
-
-    /// Whether a deferred commit left a checkpoint to run.
-    var isDue: Bool { state.withLock { $0.due } }
 
     /// How many checkpoints were deferred, and how many ran inside a commit.
     var counts: (deferred: Int, inline: Int) { state.withLock { ($0.deferred, $0.inline) } }

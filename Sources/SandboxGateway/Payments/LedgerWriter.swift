@@ -125,8 +125,8 @@ public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
             for job in group { job.resume() }
             // The group has its answers; the checkpoint its commit made due delays only the
             // groups after it.
-            if let checkpoints, checkpoints.isDue {
-                database.writeWithoutTransaction { db in checkpoints.checkpointIfDue(db) }
+            if checkpoints?.takeDue() == true {
+                database.writeWithoutTransaction { db in _ = try? db.checkpoint(.passive) }
             }
         }
     }
