@@ -9,7 +9,9 @@ extension ReceiptLine {
         }
         for (name, amount) in [("Service charge", basket.serviceCharge), ("Gratuity", basket.gratuity)] {
             guard let amount, amount > 0 else { continue }
-            lines.append(ReceiptLine(description: name, quantity: 1, unitPrice: amount, total: amount, taxBasisPoints: 0))
+            lines.append(
+                ReceiptLine(
+                    description: name, quantity: 1, unitPrice: amount, total: amount, taxBasisPoints: 0))
         }
         return lines
     }
@@ -21,7 +23,8 @@ extension ReceiptTax {
         let whole = basisPoints / 100
         let fraction = basisPoints % 100
         guard fraction != 0 else { return "\(whole) %" }
-        let decimals = fraction % 10 == 0 ? "\(fraction / 10)" : (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+        let decimals =
+            fraction % 10 == 0 ? "\(fraction / 10)" : (fraction < 10 ? "0\(fraction)" : "\(fraction)")
         return "\(whole).\(decimals) %"
     }
 
@@ -31,7 +34,9 @@ extension ReceiptTax {
     /// it (10 % of 10.00 is 0.90 tax on 9.10 net; of 9.00, 0.81 on 8.19).
     public static func summary(of lines: [ReceiptLine]) -> [ReceiptTax] {
         var gross: [Int: Int64] = [:]
-        for line in lines where line.taxBasisPoints > 0 { gross[line.taxBasisPoints, default: 0] += line.total }
+        for line in lines where line.taxBasisPoints > 0 {
+            gross[line.taxBasisPoints, default: 0] += line.total
+        }
         return gross.keys.sorted().map { rate in
             let total = gross[rate]!
             let (product, overflow) = total.multipliedReportingOverflow(by: Int64(rate))

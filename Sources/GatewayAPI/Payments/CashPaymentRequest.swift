@@ -1,0 +1,36 @@
+import MPOSCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `POST /v1/payments/cash`: record a cash sale or cash refund (no card involved).
+public struct CashPaymentRequest: Codable, Sendable, Hashable {
+    /// `sale` or `refund`.
+    public var kind: TransactionKind
+    /// Amount in minor units, > 0.
+    public var amount: Int64
+    /// The currency.
+    public var currency: Currency
+    /// The merchant's reference for the customer or order.
+    public var customerReference: String?
+    /// The merchant's unique id for the payment, ≤ 50 characters.
+    public var externalID: String?
+    /// What was bought.
+    public var basket: Basket?
+
+    /// Creates the request.
+    public init(
+        kind: TransactionKind = .sale, amount: Int64, currency: Currency,
+        customerReference: String? = nil, externalID: String? = nil, basket: Basket? = nil
+    ) {
+        self.kind = kind
+        self.amount = amount
+        self.currency = currency
+        self.customerReference = customerReference
+        self.externalID = externalID
+        self.basket = basket
+    }
+}
