@@ -10,7 +10,8 @@
 /// - Headers: ``GatewayHeaders``.
 /// - Errors: every non-2xx answer carries a ``GatewayErrorBody`` with a code from
 ///   ``GatewayErrorCode``.
-/// - JSON: ``GatewayJSON`` makes the encoder and decoder both sides use (ISO 8601 dates).
+/// - JSON: Codable throughout; ``GatewayJSON`` holds the one encoder and decoder both sides
+///   use (ISO 8601 dates, sorted keys).
 public enum GatewayAPIInfo {
     /// The API version prefix of every path.
     public static let pathPrefix = "/v1"

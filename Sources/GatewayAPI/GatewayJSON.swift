@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The JSON coding conventions of the gateway API, shared by client and server.
@@ -25,4 +25,11 @@ public enum GatewayJSON {
         decoder.dateDecodingStrategy = .iso8601
         return decoder
     }
+
+    /// One configured encoder for a whole process: configuring an encoder costs more than
+    /// encoding a small value, and a configured one is safe to share.
+    public static let encoder = makeEncoder()
+
+    /// One configured decoder for a whole process, as ``encoder``.
+    public static let decoder = makeDecoder()
 }

@@ -1,5 +1,7 @@
+import EMV
 import GatewayAPI
 import MPOSCore
+import ReaderLink
 
 /// What the app asks a sale for. Checked by ``validate()`` before any I/O.
 public struct PaymentParameters: Sendable, Hashable {
@@ -38,8 +40,10 @@ public struct PaymentParameters: Sendable, Hashable {
     /// Creates parameters; see the properties for the rules and defaults.
     public init(
         amount: Int64, currency: Currency, cardholderPresent: Bool = true, customerReference: String? = nil,
-        externalID: String? = nil, statementDescriptor: String? = nil, statementDescriptorSuffix: String? = nil,
-        duplicateCheck: Bool = true, allowPartialApproval: Bool = false, captureMode: CaptureMode = .completedSale,
+        externalID: String? = nil, statementDescriptor: String? = nil,
+        statementDescriptorSuffix: String? = nil,
+        duplicateCheck: Bool = true, allowPartialApproval: Bool = false,
+        captureMode: CaptureMode = .completedSale,
         installments: Installments? = nil, basket: Basket? = nil
     ) {
         self.amount = amount
@@ -82,7 +86,8 @@ public struct PaymentParameters: Sendable, Hashable {
         if let problem = GatewayValidation.statementDescriptorProblem(
             statementDescriptor, suffix: statementDescriptorSuffix)
         {
-            throw MPOSError.invalidStatementDescriptor.withMessage("Invalid statement descriptor: \(problem).")
+            throw MPOSError.invalidStatementDescriptor.withMessage(
+                "Invalid statement descriptor: \(problem).")
         }
         if let installments, let problem = GatewayValidation.installmentsProblem(installments) {
             throw MPOSError.invalidInstallments.withMessage("Invalid instalment plan: \(problem).")
@@ -90,5 +95,34 @@ public struct PaymentParameters: Sendable, Hashable {
         if let basket, let problem = GatewayValidation.basketProblem(basket, amount: amount) {
             throw MPOSError.invalidBasket.withMessage("Invalid basket: \(problem).")
         }
+    }
+}
+
+extension PaymentParameters {
+    /// The gateway request for a card the reader read under these parameters: the one place
+    /// where the SDK's payment fields become the gateway API's, for card payments and SEPA.
+    func authorizeCardRequest(kind: CardPaymentKind, card: AuthorizationRequest) -> AuthorizeCardRequest {
+        AuthorizeCardRequest(
+            kind: kind, amount: amount, currency: currency, emvData: Hex.encode(card.emvData),
+            encryptedCardData: Hex.encode(card.encryptedCardData), ksn: Hex.encode(card.ksn),
+            maskedPAN: card.maskedPAN, entryMode: card.entryMode, cvm: card.cvm,
+            cardholderPresent: cardholderPresent, customerReference: customerReference,
+            externalID: externalID,
+            statementDescriptor: statementDescriptor, statementDescriptorSuffix: statementDescriptorSuffix,
+            duplicateCheck: duplicateCheck, allowPartialApproval: allowPartialApproval,
+            captureMode: captureMode,
+            installments: installments, basket: basket)
+    }
+}
+
+extension AuthorizeCardRequest {
+    /// The SEPA direct debit for the same card read and parameters: the card identifies the
+    /// account, so the request carries the card fields and the order, not the card-payment flags.
+    func sepaPaymentRequest(mandateReference: String?) -> SEPAPaymentRequest {
+        SEPAPaymentRequest(
+            amount: amount, currency: currency, encryptedCardData: encryptedCardData, ksn: ksn,
+            emvData: emvData,
+            maskedPAN: maskedPAN, entryMode: entryMode, mandateReference: mandateReference,
+            customerReference: customerReference, externalID: externalID, basket: basket)
     }
 }

@@ -82,19 +82,27 @@ struct IdempotencyTests {
     static let probePath = "/test/idempotent-probe"
     static let failingPath = "/test/idempotent-failure"
 
-    static func routes(_ counter: WorkCounter) -> @Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void {
+    static func routes(_ counter: WorkCounter)
+        -> @Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void
+    {
         { router, environment in
             router.post(RouterPath(stringLiteral: probePath)) { request, context in
-                let body = try await readBody(request, context: context)
-                return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
+                var request = request
+                let body = try await readBody(&request, context: context)
+                return try await environment.idempotency.idempotent(
+                    request: request, context: context, body: body
+                ) {
                     let run = counter.increment()
                     let payload = #"{"run":\#(run),"nonce":"\#(UUID().uuidString)"}"#
                     return (.created, Data(payload.utf8))
                 }
             }
             router.post(RouterPath(stringLiteral: failingPath)) { request, context in
-                let body = try await readBody(request, context: context)
-                return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
+                var request = request
+                let body = try await readBody(&request, context: context)
+                return try await environment.idempotency.idempotent(
+                    request: request, context: context, body: body
+                ) {
                     _ = counter.increment()
                     throw GatewayError.declinedValidation("Refused for the test.")
                 }
@@ -107,10 +115,12 @@ struct IdempotencyTests {
         try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
             let token = try await harness.login()
             let body = Data(#"{"amount":100}"#.utf8)
-            let first = try await harness.send(.post, Self.probePath, body: body, token: token, idempotencyKey: "abc-1")
+            let first = try await harness.send(
+                .post, Self.probePath, body: body, token: token, idempotencyKey: "abc-1")
             #expect(first.status == 201)
             #expect(first.header(GatewayHeaders.idempotentReplayed) == nil)
-            let second = try await harness.send(.post, Self.probePath, body: body, token: token, idempotencyKey: "abc-1")
+            let second = try await harness.send(
+                .post, Self.probePath, body: body, token: token, idempotencyKey: "abc-1")
             #expect(second.status == 201)
             #expect(second.body == first.body)
             #expect(second.header(GatewayHeaders.idempotentReplayed) == "true")
@@ -120,7 +130,8 @@ struct IdempotencyTests {
             #expect(attempt.status == 201)
             #expect(attempt.body == first.body)
 
-            let other = try await harness.send(.post, Self.probePath, body: body, token: token, idempotencyKey: "abc-2")
+            let other = try await harness.send(
+                .post, Self.probePath, body: body, token: token, idempotencyKey: "abc-2")
             #expect(other.body != first.body)
             #expect(counter.count == 2)
         }
@@ -129,10 +140,14 @@ struct IdempotencyTests {
     @Test func repeatWhileTheFirstRunsIs4091ThenReplays() async throws {
         let gate = Gate()
         let counter = WorkCounter()
-        let routes: @Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void = { router, environment in
+        let routes: @Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void = {
+            router, environment in
             router.post("/test/slow") { request, context in
-                let body = try await readBody(request, context: context)
-                return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
+                var request = request
+                let body = try await readBody(&request, context: context)
+                return try await environment.idempotency.idempotent(
+                    request: request, context: context, body: body
+                ) {
                     _ = counter.increment()
                     await gate.wait()
                     return (.ok, Data(#"{"done":true}"#.utf8))
@@ -142,17 +157,22 @@ struct IdempotencyTests {
         try await GatewayHarness.with(additionalRoutes: routes) { harness in
             let token = try await harness.login()
             let body = Data("{}".utf8)
-            let first = Task { try await harness.send(.post, "/test/slow", body: body, token: token, idempotencyKey: "slow") }
+            let first = Task {
+                try await harness.send(.post, "/test/slow", body: body, token: token, idempotencyKey: "slow")
+            }
             await gate.untilEntered()
-            let second = try await harness.send(.post, "/test/slow", body: body, token: token, idempotencyKey: "slow")
+            let second = try await harness.send(
+                .post, "/test/slow", body: body, token: token, idempotencyKey: "slow")
             #expect(second.status == 409)
             #expect(second.error?.code == GatewayErrorCode.idempotencyInProgress)
-            #expect(try await harness.send(.get, GatewayPaths.attempt(key: "slow"), token: token).error?.code
-                == GatewayErrorCode.idempotencyInProgress)
+            #expect(
+                try await harness.send(.get, GatewayPaths.attempt(key: "slow"), token: token).error?.code
+                    == GatewayErrorCode.idempotencyInProgress)
             gate.open()
             let done = try await first.value
             #expect(done.status == 200)
-            let replay = try await harness.send(.post, "/test/slow", body: body, token: token, idempotencyKey: "slow")
+            let replay = try await harness.send(
+                .post, "/test/slow", body: body, token: token, idempotencyKey: "slow")
             #expect(replay.body == done.body)
             #expect(counter.count == 1)
         }
@@ -162,7 +182,8 @@ struct IdempotencyTests {
         let counter = WorkCounter()
         try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
             let token = try await harness.login()
-            _ = try await harness.send(.post, Self.probePath, body: Data(#"{"amount":100}"#.utf8), token: token, idempotencyKey: "k")
+            _ = try await harness.send(
+                .post, Self.probePath, body: Data(#"{"amount":100}"#.utf8), token: token, idempotencyKey: "k")
             let conflict = try await harness.send(
                 .post, Self.probePath, body: Data(#"{"amount":101}"#.utf8), token: token, idempotencyKey: "k")
             #expect(conflict.status == 409)
@@ -179,9 +200,13 @@ struct IdempotencyTests {
             let mine = try await harness.login()
             let theirs = try await harness.login(user: "other", password: "otherpass1")
             let body = Data(#"{"amount":100}"#.utf8)
-            _ = try await harness.send(.post, Self.probePath, body: body, token: mine, idempotencyKey: "shared")
-            #expect(try await harness.send(.get, GatewayPaths.attempt(key: "shared"), token: theirs).status == 404)
-            let second = try await harness.send(.post, Self.probePath, body: body, token: theirs, idempotencyKey: "shared")
+            _ = try await harness.send(
+                .post, Self.probePath, body: body, token: mine, idempotencyKey: "shared")
+            #expect(
+                try await harness.send(.get, GatewayPaths.attempt(key: "shared"), token: theirs).status == 404
+            )
+            let second = try await harness.send(
+                .post, Self.probePath, body: body, token: theirs, idempotencyKey: "shared")
             #expect(second.status == 201)
             #expect(counter.count == 2)
         }
@@ -191,9 +216,11 @@ struct IdempotencyTests {
         let counter = WorkCounter()
         try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
             let token = try await harness.login()
-            let first = try await harness.send(.post, Self.failingPath, body: Data("{}".utf8), token: token, idempotencyKey: "f")
+            let first = try await harness.send(
+                .post, Self.failingPath, body: Data("{}".utf8), token: token, idempotencyKey: "f")
             #expect(first.status == 422)
-            let second = try await harness.send(.post, Self.failingPath, body: Data("{}".utf8), token: token, idempotencyKey: "f")
+            let second = try await harness.send(
+                .post, Self.failingPath, body: Data("{}".utf8), token: token, idempotencyKey: "f")
             #expect(second.status == 422)
             #expect(second.body == first.body)
             #expect(counter.count == 1)
@@ -233,10 +260,12 @@ struct IdempotencyTests {
             harness.clock.advance(by: 24 * 60 * 60 - 60)
             #expect(try await harness.gateway.runMaintenance() == 0)
             let fresh = try await harness.login()
-            #expect(try await harness.send(.get, GatewayPaths.attempt(key: "old"), token: fresh).status == 201)
+            #expect(
+                try await harness.send(.get, GatewayPaths.attempt(key: "old"), token: fresh).status == 201)
             harness.clock.advance(by: 60)
             #expect(try await harness.gateway.runMaintenance() == 1)
-            #expect(try await harness.send(.get, GatewayPaths.attempt(key: "old"), token: fresh).status == 404)
+            #expect(
+                try await harness.send(.get, GatewayPaths.attempt(key: "old"), token: fresh).status == 404)
         }
     }
 }

@@ -86,9 +86,16 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
         try await service.authorize(
             merchant: "m1",
             CardPaymentCommand(
-                kind: kind, amount: amount, currency: "EUR", emvData: try emvData(amount: amount),
-                encryptedCardData: [1],
-                ksn: [], duplicateCheck: duplicateCheck, allowPartialApproval: partial, captureMode: mode))
+                AuthorizeCardRequest(
+                    kind: cardPaymentKind(kind), amount: amount, currency: .eur,
+                    emvData: Hex.encode(try emvData(amount: amount)), encryptedCardData: "01", ksn: "00",
+                    entryMode: .chip, cvm: .notRequired, duplicateCheck: duplicateCheck,
+                    allowPartialApproval: partial, captureMode: mode)))
+    }
+
+    /// The API kind that records `kind`.
+    func cardPaymentKind(_ kind: TransactionKind) -> CardPaymentKind {
+        CardPaymentKind.allCases.first { $0.transactionKind == kind } ?? .sale
     }
 
     @Test func saleIsCapturedAndDuplicateRefused() async throws {
@@ -114,15 +121,18 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
             try await service.authorize(
                 merchant: "m1",
                 CardPaymentCommand(
-                    kind: .sale, amount: 500, currency: "EUR", emvData: try emvData(amount: 500),
-                    encryptedCardData: [0], ksn: []))
+                    AuthorizeCardRequest(
+                        kind: .sale, amount: 500, currency: .eur,
+                        emvData: Hex.encode(try emvData(amount: 500)),
+                        encryptedCardData: "00", ksn: "00", entryMode: .chip, cvm: .notRequired)))
         }
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.authorize(
                 merchant: "m1",
                 CardPaymentCommand(
-                    kind: .sale, amount: 500, currency: "EUR", emvData: [0xFF], encryptedCardData: [1],
-                    ksn: []))
+                    AuthorizeCardRequest(
+                        kind: .sale, amount: 500, currency: .eur, emvData: "FF", encryptedCardData: "01",
+                        ksn: "00", entryMode: .chip, cvm: .notRequired)))
         }
     }
 
@@ -183,12 +193,16 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
         }
         let sepa = try await service.sepa(
             merchant: "m1",
-            SEPACommand(amount: 900, currency: "EUR", emvData: [], encryptedCardData: [1], ksn: []))
+            SEPACommand(
+                SEPAPaymentRequest(
+                    amount: 900, currency: .eur, encryptedCardData: "01", ksn: "00", entryMode: .chip)))
         #expect(sepa.kind == "sepa" && sepa.maskedPan?.hasSuffix("0010") == true)
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.sepa(
                 merchant: "m1",
-                SEPACommand(amount: 900, currency: "USD", emvData: [], encryptedCardData: [1], ksn: []))
+                SEPACommand(
+                    SEPAPaymentRequest(
+                        amount: 900, currency: .usd, encryptedCardData: "01", ksn: "00", entryMode: .chip)))
         }
     }
 
@@ -233,12 +247,16 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
         }
         do {
             try await writer.write { db in
-                try db.inCachedSavepoint { try db.execute(sql: "INSERT INTO s VALUES ('released, then undone')") }
+                try db.inCachedSavepoint {
+                    try db.execute(sql: "INSERT INTO s VALUES ('released, then undone')")
+                }
                 throw Refused()
             }
             Issue.record("the write did not throw")
         } catch is Refused {}
-        let rows = try await ledger.pool.read { try String.fetchAll($0, sql: "SELECT v FROM s ORDER BY rowid") }
+        let rows = try await ledger.pool.read {
+            try String.fetchAll($0, sql: "SELECT v FROM s ORDER BY rowid")
+        }
         #expect(rows == ["outer", "inner kept"])
         // Outside a transaction it opens one of its own.
         try await ledger.pool.writeWithoutTransaction { db in

@@ -207,16 +207,7 @@ struct PaymentEngine: Sendable {
         case .authorizationRequest(let authorization):
             guard phase == .reading else { return [] }
             self.authorization = authorization
-            let request = AuthorizeCardRequest(
-                kind: kind.cardPaymentKind, amount: parameters.amount, currency: parameters.currency,
-                emvData: Hex.encode(authorization.emvData), encryptedCardData: Hex.encode(authorization.encryptedCardData),
-                ksn: Hex.encode(authorization.ksn), maskedPAN: authorization.maskedPAN, entryMode: authorization.entryMode,
-                cvm: authorization.cvm, cardholderPresent: parameters.cardholderPresent,
-                customerReference: parameters.customerReference, externalID: parameters.externalID,
-                statementDescriptor: parameters.statementDescriptor,
-                statementDescriptorSuffix: parameters.statementDescriptorSuffix, duplicateCheck: parameters.duplicateCheck,
-                allowPartialApproval: parameters.allowPartialApproval, captureMode: parameters.captureMode,
-                installments: parameters.installments, basket: parameters.basket)
+            let request = parameters.authorizeCardRequest(kind: kind.cardPaymentKind, card: authorization)
             self.request = request
             phase = .authorizing
             entry.state = .authorizing

@@ -33,7 +33,7 @@ extension GatewayClient {
         refused: (Int, GatewayErrorBody?) -> MPOSError? = { _, _ in nil }
     ) throws(MPOSError) -> Answer {
         try check(response, refused: refused)
-        do { return try GatewayJSON.makeDecoder().decode(Answer.self, from: response.body) } catch {
+        do { return try GatewayJSON.decoder.decode(Answer.self, from: response.body) } catch {
             throw MPOSError.gatewayRefused.withMessage("The gateway's answer could not be read.")
         }
     }
@@ -43,7 +43,7 @@ extension GatewayClient {
         _ response: GatewayHTTPResponse, refused: (Int, GatewayErrorBody?) -> MPOSError? = { _, _ in nil }
     ) throws(MPOSError) {
         guard !(200..<300).contains(response.status) else { return }
-        let body = try? GatewayJSON.makeDecoder().decode(GatewayErrorBody.self, from: response.body)
+        let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
         if let mapped = refused(response.status, body) { throw mapped }
         if response.status == 404, body?.code == GatewayErrorCode.notFound {
             throw MPOSError.notFound.withMessage(body?.message ?? "The gateway has no such record.")

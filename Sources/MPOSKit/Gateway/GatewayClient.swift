@@ -58,12 +58,14 @@ actor GatewayClient {
             do {
                 response = try await transport.send(
                     GatewayHTTPRequest(
-                        method: "POST", path: GatewayPaths.login, headers: ["Content-Type": "application/json"],
+                        method: "POST", path: GatewayPaths.login,
+                        headers: ["Content-Type": "application/json"],
                         body: body), to: baseURL)
             } catch {
                 throw MPOSError.gatewayUnreachable.withMessage("Login got no answer: \(error.reason).")
             }
-            guard response.status == 200, let session = try? GatewayJSON.makeDecoder().decode(Session.self, from: response.body)
+            guard response.status == 200,
+                let session = try? GatewayJSON.decoder.decode(Session.self, from: response.body)
             else { throw refusal(response, unauthorized: true) }
             token = session.accessToken
             merchant = session.merchant
@@ -73,7 +75,7 @@ actor GatewayClient {
             }
             let response = try await plain("GET", GatewayPaths.merchant)
             guard response.status == 200 else { throw refusal(response, unauthorized: true) }
-            merchant = try? GatewayJSON.makeDecoder().decode(MerchantInfo.self, from: response.body)
+            merchant = try? GatewayJSON.decoder.decode(MerchantInfo.self, from: response.body)
         }
     }
 
@@ -83,15 +85,15 @@ actor GatewayClient {
     ) async throws(GatewayTransportError) -> GatewayAnswer {
         let data: Data
         do {
-            // A card authorization, on every card payment's path, is written by hand.
-            data = try (body as? AuthorizeCardRequest)?.gatewayJSON() ?? GatewayJSON.makeEncoder().encode(body)
+            data = try GatewayJSON.encoder.encode(body)
         } catch {
             throw GatewayTransportError(reason: "the request could not be encoded")
         }
         let response = try await authorized(
             GatewayHTTPRequest(
                 method: method, path: path,
-                headers: ["Content-Type": "application/json", GatewayHeaders.idempotencyKey: key.rawValue], body: data))
+                headers: ["Content-Type": "application/json", GatewayHeaders.idempotencyKey: key.rawValue],
+                body: data))
         return Self.answer(response)
     }
 
@@ -99,14 +101,15 @@ actor GatewayClient {
     func lookup(_ key: IdempotencyKey) async -> AttemptLookup {
         let response: GatewayHTTPResponse
         do {
-            response = try await authorized(GatewayHTTPRequest(method: "GET", path: GatewayPaths.attempt(key: key.rawValue)))
+            response = try await authorized(
+                GatewayHTTPRequest(method: "GET", path: GatewayPaths.attempt(key: key.rawValue)))
         } catch { return .unreachable }
         if response.status == 404 {
-            let body = try? GatewayJSON.makeDecoder().decode(GatewayErrorBody.self, from: response.body)
+            let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
             return body?.code == GatewayErrorCode.noSuchRoute ? .unreachable : .notFound
         }
         if response.status == 409,
-            let body = try? GatewayJSON.makeDecoder().decode(GatewayErrorBody.self, from: response.body),
+            let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body),
             body.code == GatewayErrorCode.idempotencyInProgress
         {
             return .inProgress
@@ -123,10 +126,13 @@ actor GatewayClient {
         let response: GatewayHTTPResponse
         do {
             response = try await authorized(
-                GatewayHTTPRequest(method: "POST", path: path, headers: ["Content-Type": "application/json"], body: data))
-        } catch { throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).") }
+                GatewayHTTPRequest(
+                    method: "POST", path: path, headers: ["Content-Type": "application/json"], body: data))
+        } catch {
+            throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
+        }
         guard (200..<300).contains(response.status),
-            let answer = try? GatewayJSON.makeDecoder().decode(Answer.self, from: response.body)
+            let answer = try? GatewayJSON.decoder.decode(Answer.self, from: response.body)
         else { throw refusal(response, unauthorized: false) }
         return answer
     }
@@ -141,7 +147,8 @@ actor GatewayClient {
 
     /// Adds the bearer token; on an expired client token, fetches a new one and sends again
     /// (safe: money-moving requests carry their idempotency key).
-    func authorized(_ request: GatewayHTTPRequest) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+    func authorized(_ request: GatewayHTTPRequest) async throws(GatewayTransportError) -> GatewayHTTPResponse
+    {
         var request = request
         request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + (token ?? "")
         let response = try await transport.send(request, to: baseURL)
@@ -156,13 +163,13 @@ actor GatewayClient {
     }
 
     func encode(_ value: some Encodable) throws(MPOSError) -> Data {
-        do { return try GatewayJSON.makeEncoder().encode(value) } catch {
+        do { return try GatewayJSON.encoder.encode(value) } catch {
             throw MPOSError.invalidArgument.withMessage("The request could not be encoded.")
         }
     }
 
     private func refusal(_ response: GatewayHTTPResponse, unauthorized: Bool) -> MPOSError {
-        let body = try? GatewayJSON.makeDecoder().decode(GatewayErrorBody.self, from: response.body)
+        let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
         if response.status == 401 || (unauthorized && response.status == 403) {
             return MPOSError.gatewayUnauthorized.withMessage(
                 "The gateway refused the credentials (\(body?.code ?? response.status)).")
@@ -172,13 +179,15 @@ actor GatewayClient {
     }
 
     static func answer(_ response: GatewayHTTPResponse) -> GatewayAnswer {
-        if (200..<300).contains(response.status), let transaction = try? Transaction.decodeGatewayJSON(response.body) {
+        if (200..<300).contains(response.status),
+            let transaction = try? GatewayJSON.decoder.decode(Transaction.self, from: response.body)
+        {
             return .transaction(transaction)
         }
-        let decoder = GatewayJSON.makeDecoder()
         let body =
-            (try? decoder.decode(GatewayErrorBody.self, from: response.body))
-            ?? GatewayErrorBody(code: response.status * 10, message: "The gateway answered \(response.status).")
+            (try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body))
+            ?? GatewayErrorBody(
+                code: response.status * 10, message: "The gateway answered \(response.status).")
         return .refused(status: response.status, body)
     }
 }

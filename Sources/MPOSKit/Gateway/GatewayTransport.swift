@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -57,7 +58,8 @@ public protocol GatewayTransport: Sendable {
     ///
     /// - Throws: ``GatewayTransportError`` when no HTTP answer arrived (the request may or may
     ///   not have been processed).
-    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError)
+        -> GatewayHTTPResponse
 }
 
 /// ``GatewayTransport`` over Foundation's `URLSession`.

@@ -413,11 +413,9 @@ public actor PaymentTerminal {
             do {
                 let answer: GatewayAnswer
                 if engine?.kind == .sepa {
-                    answer = try await client.send("POST", GatewayPaths.sepaPayment, body: SEPAPaymentRequest(
-                        amount: request.amount, currency: request.currency, encryptedCardData: request.encryptedCardData,
-                        ksn: request.ksn, emvData: request.emvData, maskedPAN: request.maskedPAN, entryMode: request.entryMode,
-                        mandateReference: engine?.mandateReference, customerReference: request.customerReference,
-                        externalID: request.externalID, basket: request.basket), key: key)
+                    answer = try await client.send(
+                        "POST", GatewayPaths.sepaPayment,
+                        body: request.sepaPaymentRequest(mandateReference: engine?.mandateReference), key: key)
                 } else {
                     answer = try await client.send("POST", GatewayPaths.authorizeCard, body: request, key: key)
                 }

@@ -10,7 +10,8 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
 
     router.on(GatewayRoutes.login) { request, context in
         let body = try await decodeBody(request, context: context, as: LoginRequest.self)
-        return try GatewayResponse.json(try accounts.login(user: body.user, password: body.password))
+        return try context.respond(
+            to: request, with: try accounts.login(user: body.user, password: body.password))
     }
 
     router.on(GatewayRoutes.logout) { request, context in
@@ -27,8 +28,11 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
             throw GatewayError.invalid("'email' is not an e-mail address.")
         }
         try accounts.forgotUserID(email: body.email)
-        return try GatewayResponse.json(
-            Acknowledgement(message: "If the address is registered, its user id was sent."), status: .accepted)
+        return try context.respond(
+            to: request,
+            with:
+                Acknowledgement(message: "If the address is registered, its user id was sent."),
+            status: .accepted)
     }
 
     router.on(GatewayRoutes.resetPassword) { request, context in
@@ -37,46 +41,56 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
             throw GatewayError.invalid("'user' must have 1 to 128 characters.")
         }
         try accounts.resetPassword(user: body.user)
-        return try GatewayResponse.json(
-            Acknowledgement(message: "If the user exists, a temporary password was sent."), status: .accepted)
+        return try context.respond(
+            to: request,
+            with:
+                Acknowledgement(message: "If the user exists, a temporary password was sent."),
+            status: .accepted)
     }
 
     router.on(GatewayRoutes.changePassword) { request, context in
         let body = try await decodeBody(request, context: context, as: ChangePasswordRequest.self)
         let caller = try context.requireUser()
         try accounts.changePassword(merchantID: caller.merchantID, userID: caller.userID, request: body)
-        return try GatewayResponse.json(Acknowledgement(message: "The password was changed."))
+        return try context.respond(to: request, with: Acknowledgement(message: "The password was changed."))
     }
 
-    router.on(GatewayRoutes.merchant) { _, context in
+    router.on(GatewayRoutes.merchant) { request, context in
         let merchantID = try context.requireMerchant()
-        return try GatewayResponse.json(
-            try accounts.merchantInfo(merchantID: merchantID, userID: context.principal?.userID))
+        return try context.respond(
+            to: request,
+            with:
+                try accounts.merchantInfo(merchantID: merchantID, userID: context.principal?.userID))
     }
 
-    router.on(GatewayRoutes.outbox) { _, context in
+    router.on(GatewayRoutes.outbox) { request, context in
         let merchantID = try context.requireMerchant(allowingAPIKey: true)
-        return try GatewayResponse.json(try accounts.outbox(merchantID: merchantID))
+        return try context.respond(to: request, with: try accounts.outbox(merchantID: merchantID))
     }
 
     router.on(GatewayRoutes.mintClientToken) { request, context in
         guard let principal = context.principal, principal.kind == .apiKey else {
             if context.principal != nil {
-                throw GatewayError.forbidden("Client tokens are minted with the \(GatewayHeaders.apiKey) header.")
+                throw GatewayError.forbidden(
+                    "Client tokens are minted with the \(GatewayHeaders.apiKey) header.")
             }
-            throw context.authenticationFailure ?? .unauthorized("The \(GatewayHeaders.apiKey) header is required.")
+            throw context.authenticationFailure
+                ?? .unauthorized("The \(GatewayHeaders.apiKey) header is required.")
         }
-        let data = try await readBody(request, context: context)
+        var request = request
+        let body = try await decodeBody(
+            &request, context: context, as: ClientTokenRequest.self, emptyAs: "{}"
+        ).value
         var lifetime: TimeInterval?
-        if !data.isEmpty {
-            let body = try decodeJSON(ClientTokenRequest.self, from: data)
-            if let seconds = body.lifetimeSeconds {
-                guard seconds > 0 else { throw GatewayError.invalid("'lifetimeSeconds' must be positive.") }
-                lifetime = TimeInterval(seconds)
-            }
+        if let seconds = body.lifetimeSeconds {
+            guard seconds > 0 else { throw GatewayError.invalid("'lifetimeSeconds' must be positive.") }
+            lifetime = TimeInterval(seconds)
         }
-        return try GatewayResponse.json(
-            try accounts.mintClientToken(merchantID: principal.merchantID, lifetime: lifetime), status: .created)
+        return try context.respond(
+            to: request,
+            with:
+                try accounts.mintClientToken(merchantID: principal.merchantID, lifetime: lifetime),
+            status: .created)
     }
 }
 

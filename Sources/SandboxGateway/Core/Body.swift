@@ -1,51 +1,64 @@
 import Foundation
 import GatewayAPI
 import Hummingbird
+import NIOCore
 
-/// Reads the whole body of `request`, at most `context.bodyLimit` bytes.
+/// Reads the whole body of `request`, at most `context.bodyLimit` bytes, and keeps it in
+/// the request so that the context's decoder can read it again.
+///
+/// Idempotent routes need the bytes as received (their hash identifies the request) as well
+/// as the decoded value.
 ///
 /// - Throws: 4130 when the body is larger than the limit (by `Content-Length` or by what
 ///   arrives).
-public func readBody(_ request: Request, context: GatewayRequestContext) async throws -> Data {
+public func readBody(_ request: inout Request, context: GatewayRequestContext) async throws -> Data {
     let limit = context.bodyLimit
     if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
         throw GatewayError(code: GatewayErrorCode.bodyTooLarge, "The body exceeds \(limit) bytes.")
     }
-    var collected = Data()
-    for try await buffer in request.body {
-        if collected.count + buffer.readableBytes > limit {
-            throw GatewayError(code: GatewayErrorCode.bodyTooLarge, "The body exceeds \(limit) bytes.")
-        }
-        collected.append(contentsOf: buffer.readableBytesView)
+    do {
+        return Data(try await request.collectBody(upTo: limit).readableBytesView)
+    } catch is NIOTooManyBytesError {
+        throw GatewayError(code: GatewayErrorCode.bodyTooLarge, "The body exceeds \(limit) bytes.")
     }
-    return collected
 }
 
-/// Decodes a JSON body as `T` with ``GatewayJSON`` conventions.
+/// Decodes the JSON body of `request` as `T` with the context's ``GatewayRequestContext/requestDecoder``.
 ///
 /// Never answers 5xx for a client's mistake: an oversized body is 4130; invalid JSON, a
 /// value of the wrong type or a missing field is 4000; a value that parses but is not
 /// allowed where a type validates itself (an unknown currency or enum case) is 4001. The
 /// message names the field path, never its content.
+///
+/// - Parameter emptyAs: what an empty body means (`"{}"` on routes whose fields are all
+///   optional); `nil` makes an empty body 4000.
+/// - Returns: the value and the body's bytes as received, for the idempotency hash.
+@discardableResult
+public func decodeBody<T: Decodable>(
+    _ request: inout Request, context: GatewayRequestContext, as type: T.Type = T.self, emptyAs: String? = nil
+) async throws -> (value: T, body: Data) {
+    let body = try await readBody(&request, context: context)
+    if body.isEmpty {
+        guard let emptyAs else { throw GatewayError.malformed("A JSON body is required.") }
+        request.body = .init(buffer: ByteBuffer(string: emptyAs))
+    }
+    do {
+        return (try await context.requestDecoder.decode(T.self, from: request, context: context), body)
+    } catch let error as DecodingError {
+        throw mapDecodingError(error)
+    } catch let error as GatewayError {
+        throw error
+    } catch {
+        throw GatewayError.malformed("The body is not valid JSON.")
+    }
+}
+
+/// Decodes the JSON body of `request` as `T`; see ``decodeBody(_:context:as:emptyAs:)``.
 public func decodeBody<T: Decodable>(
     _ request: Request, context: GatewayRequestContext, as type: T.Type = T.self
 ) async throws -> T {
-    let data = try await readBody(request, context: context)
-    return try decodeJSON(T.self, from: data)
-}
-
-/// Decodes `data` as `T`, mapping `DecodingError` to 4000/4001 as ``decodeBody(_:context:as:)``.
-public func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data) throws(GatewayError) -> T {
-    if data.isEmpty {
-        throw .malformed("A JSON body is required.")
-    }
-    do {
-        return try GatewayJSON.makeDecoder().decode(T.self, from: data)
-    } catch let error as DecodingError {
-        throw mapDecodingError(error)
-    } catch {
-        throw .malformed("The body is not valid JSON.")
-    }
+    var request = request
+    return try await decodeBody(&request, context: context, as: T.self).value
 }
 
 /// The gateway error for a `DecodingError`: the field path and the kind of problem, never
@@ -74,11 +87,14 @@ func mapDecodingError(_ error: DecodingError) -> GatewayError {
     }
 }
 
-/// JSON responses with ``GatewayJSON`` conventions.
+/// JSON responses from bytes already encoded: the answers idempotent routes store and replay
+/// byte for byte, and error bodies. A route that answers with a value uses
+/// ``GatewayRequestContext/respond(to:with:status:)``, which writes it with the context's
+/// ``GatewayRequestContext/responseEncoder``; both use the one shared `GatewayJSON.encoder`.
 public enum GatewayResponse {
-    /// Encodes `value` as the JSON body.
+    /// Encodes `value` as the JSON body with the encoder every route shares.
     public static func jsonData<T: Encodable>(_ value: T) throws -> Data {
-        try GatewayJSON.makeEncoder().encode(value)
+        try GatewayJSON.encoder.encode(value)
     }
 
     /// A response with `data` as an `application/json` body.
@@ -87,11 +103,6 @@ public enum GatewayResponse {
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.contentLength] = String(data.count)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// A response with `value` encoded as the JSON body.
-    public static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
-        json(try jsonData(value), status: status)
     }
 
     /// The error body of `error`.

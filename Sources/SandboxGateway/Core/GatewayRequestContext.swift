@@ -1,3 +1,4 @@
+import Foundation
 import GatewayAPI
 import Hummingbird
 import MPOSCore
@@ -38,8 +39,14 @@ public struct GatewayRequestContext: RequestContext {
     public var principal: GatewayPrincipal?
     /// Why the presented credentials were refused (unknown, expired), if they were.
     public var authenticationFailure: GatewayError?
-    /// The largest body ``decodeBody(_:as:)`` reads; set from the configuration.
+    /// The largest body ``decodeBody(_:context:as:emptyAs:)`` reads; set from the configuration.
     public var bodyLimit: Int = 64 * 1024
+
+    /// Request bodies are read with the one decoder of the gateway's JSON conventions.
+    public var requestDecoder: JSONDecoder { GatewayJSON.decoder }
+
+    /// Returned values are written with the one encoder of the gateway's JSON conventions.
+    public var responseEncoder: JSONEncoder { GatewayJSON.encoder }
 
     /// Creates the context for a request.
     public init(source: ApplicationRequestContextSource) {
@@ -88,8 +95,20 @@ public struct GatewayRequestContext: RequestContext {
         }
         guard let key = IdempotencyKey(rawValue: text) else {
             throw .invalidHeader(
-                "\(GatewayHeaders.idempotencyKey) must be 1 to \(IdempotencyKey.maximumLength) characters of A-Z a-z 0-9 - _.")
+                "\(GatewayHeaders.idempotencyKey) must be 1 to \(IdempotencyKey.maximumLength) characters of A-Z a-z 0-9 - _."
+            )
         }
         return key
+    }
+}
+
+extension GatewayRequestContext {
+    /// `value` as a JSON response written by ``responseEncoder``, with `status`.
+    public func respond(
+        to request: Request, with value: some Encodable, status: HTTPResponse.Status = .ok
+    ) throws -> Response {
+        var response = try responseEncoder.encode(value, from: request, context: self)
+        response.status = status
+        return response
     }
 }

@@ -1,70 +1,43 @@
+import EMV
 import Foundation
 import GatewayAPI
 import MPOSCore
 
-/// A card-present EMV payment as the routes hand it to ``PaymentService``.
+/// A card-present EMV payment as the routes hand it to ``PaymentService``: the API request
+/// it came as, with its hex fields checked and decoded once.
 public struct CardPaymentCommand: Sendable {
-    /// `sale`, `authorization`, `preAuthorization` or `refund` (unreferenced).
-    public var kind: TransactionKind
-    /// The amount, minor units.
-    public var amount: Int64
-    /// The ISO 4217 alpha code.
-    public var currency: String
-    /// BER-TLV EMV data.
-    public var emvData: [UInt8]
-    /// The DUKPT-sealed card data.
-    public var encryptedCardData: [UInt8]
-    /// The KSN.
-    public var ksn: [UInt8]
-    /// The masked PAN the reader showed, if sent.
-    public var maskedPAN: String?
-    /// How the card was read.
-    public var entryMode: CardEntryMode?
-    /// How the cardholder was verified.
-    public var cvm: CardholderVerification?
-    /// The statement descriptor.
-    public var descriptor: String?
-    /// Its suffix.
-    public var descriptorSuffix: String?
-    /// The merchant's id for the payment.
-    public var externalID: String?
-    /// The merchant's customer reference.
-    public var customerReference: String?
-    /// Whether to refuse a repeat of a recent payment (default on).
-    public var duplicateCheck: Bool
-    /// Whether a partial approval may stand.
-    public var allowPartialApproval: Bool
-    /// How a sale is settled.
-    public var captureMode: CaptureMode
+    /// The request as the client sent it; its fields are the payment's.
+    public let request: AuthorizeCardRequest
+    /// BER-TLV EMV data, decoded from ``GatewayAPI/AuthorizeCardRequest/emvData`` (empty when absent).
+    public let emvData: [UInt8]
+    /// The DUKPT-sealed card data, decoded.
+    public let encryptedCardData: [UInt8]
+    /// The KSN, decoded.
+    public let ksn: [UInt8]
+    /// The basket as receipt lines, stored with the transaction.
+    public let basketLines: [ReceiptLine]
 
-    /// The basket as receipt lines, stored with the transaction; set after creating the command.
-    public var basketLines: [ReceiptLine] = []
+    /// What the gateway records: `sale`, `authorization`, `preAuthorization` or `refund`.
+    public var kind: TransactionKind { request.kind.transactionKind }
 
-    /// Creates a command.
-    public init(
-        kind: TransactionKind, amount: Int64, currency: String, emvData: [UInt8], encryptedCardData: [UInt8],
-        ksn: [UInt8], maskedPAN: String? = nil, entryMode: CardEntryMode? = .chip,
-        cvm: CardholderVerification? = nil, descriptor: String? = nil,
-        descriptorSuffix: String? = nil, externalID: String? = nil, customerReference: String? = nil,
-        duplicateCheck: Bool = true, allowPartialApproval: Bool = false,
-        captureMode: CaptureMode = .completedSale
-    ) {
-        self.kind = kind
-        self.amount = amount
-        self.currency = currency
-        self.emvData = emvData
-        self.encryptedCardData = encryptedCardData
-        self.ksn = ksn
-        self.maskedPAN = maskedPAN
-        self.entryMode = entryMode
-        self.cvm = cvm
-        self.descriptor = descriptor
-        self.descriptorSuffix = descriptorSuffix
-        self.externalID = externalID
-        self.customerReference = customerReference
-        self.duplicateCheck = duplicateCheck
-        self.allowPartialApproval = allowPartialApproval
-        self.captureMode = captureMode
+    /// The command for `request`.
+    ///
+    /// - Throws: 4001 when a hex field is missing or not even-length hex, the masked PAN
+    ///   shows more than first 6 / last 4, or the basket or instalments break their rules.
+    public init(_ request: AuthorizeCardRequest) throws(GatewayError) {
+        func bytes(_ text: String?, _ field: String) throws(GatewayError) -> [UInt8] {
+            try hexField(text, field, requiredFor: "a card payment")
+        }
+        if let masked = request.maskedPAN, !GatewayValidation.isMaskedPAN(masked) {
+            throw GatewayError.invalid("maskedPAN must show at most the first 6 and last 4 digits.")
+        }
+        try validateOrderDetails(
+            basket: request.basket, installments: request.installments, amount: request.amount)
+        self.request = request
+        self.emvData = request.emvData == nil ? [] : try bytes(request.emvData, "emvData")
+        self.encryptedCardData = try bytes(request.encryptedCardData, "encryptedCardData")
+        self.ksn = try bytes(request.ksn, "ksn")
+        self.basketLines = request.basket.map(ReceiptLine.lines(for:)) ?? []
     }
 }
 
@@ -97,48 +70,46 @@ public struct CashCommand: Sendable {
     }
 }
 
-/// A SEPA direct debit authorised with the customer's card: the card identifies the bank
-/// account and the mandate is signed on the terminal.
+/// A SEPA direct debit authorised with the customer's card, as the routes hand it to
+/// ``PaymentService``: the API request with its hex fields checked and decoded once. The
+/// card identifies the bank account and the mandate is signed on the terminal.
 public struct SEPACommand: Sendable {
-    /// The amount, minor units.
-    public var amount: Int64
-    /// The currency code (EUR).
-    public var currency: String
-    /// BER-TLV EMV data, if the chip was read.
-    public var emvData: [UInt8]
-    /// The DUKPT-sealed card data.
-    public var encryptedCardData: [UInt8]
-    /// The KSN.
-    public var ksn: [UInt8]
-    /// The masked PAN the reader showed.
-    public var maskedPAN: String?
-    /// How the card was read.
-    public var entryMode: CardEntryMode
-    /// The mandate reference; generated when absent.
-    public var mandateReference: String?
-    /// The merchant's customer reference.
-    public var customerReference: String?
-    /// The merchant's id.
-    public var externalID: String?
+    /// The request as the client sent it; its fields are the payment's.
+    public let request: SEPAPaymentRequest
+    /// BER-TLV EMV data, decoded (empty when absent).
+    public let emvData: [UInt8]
+    /// The DUKPT-sealed card data, decoded.
+    public let encryptedCardData: [UInt8]
+    /// The KSN, decoded.
+    public let ksn: [UInt8]
+    /// The basket as receipt lines, stored with the transaction.
+    public let basketLines: [ReceiptLine]
 
-    /// The basket as receipt lines, stored with the transaction; set after creating the command.
-    public var basketLines: [ReceiptLine] = []
-
-    /// Creates a command.
-    public init(
-        amount: Int64, currency: String, emvData: [UInt8], encryptedCardData: [UInt8], ksn: [UInt8],
-        maskedPAN: String? = nil, entryMode: CardEntryMode = .chip, mandateReference: String? = nil,
-        customerReference: String? = nil, externalID: String? = nil
-    ) {
-        self.amount = amount
-        self.currency = currency
-        self.emvData = emvData
-        self.encryptedCardData = encryptedCardData
-        self.ksn = ksn
-        self.maskedPAN = maskedPAN
-        self.entryMode = entryMode
-        self.mandateReference = mandateReference
-        self.customerReference = customerReference
-        self.externalID = externalID
+    /// The command for `request`.
+    ///
+    /// - Throws: 4001 when a hex field is missing or not even-length hex, or the basket
+    ///   breaks its rules.
+    public init(_ request: SEPAPaymentRequest) throws(GatewayError) {
+        func bytes(_ text: String?, _ field: String) throws(GatewayError) -> [UInt8] {
+            try hexField(text, field, requiredFor: "a SEPA payment")
+        }
+        try validateOrderDetails(basket: request.basket, installments: nil, amount: request.amount)
+        self.request = request
+        self.emvData = request.emvData == nil ? [] : try bytes(request.emvData, "emvData")
+        self.encryptedCardData = try bytes(request.encryptedCardData, "encryptedCardData")
+        self.ksn = try bytes(request.ksn, "ksn")
+        self.basketLines = request.basket.map(ReceiptLine.lines(for:)) ?? []
     }
+}
+
+/// The bytes of a hex request field.
+/// - Throws: 4001 when it is absent or not even-length hex.
+private func hexField(_ text: String?, _ field: String, requiredFor payment: String) throws(GatewayError)
+    -> [UInt8]
+{
+    guard let text else { throw GatewayError.invalid("\(field) is required for \(payment).") }
+    guard GatewayValidation.isHex(text), let value = try? Hex.decode(text) else {
+        throw GatewayError.invalid("\(field) must be even-length hex.")
+    }
+    return value
 }

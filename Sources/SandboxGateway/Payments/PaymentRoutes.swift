@@ -17,9 +17,8 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
 
     router.on(GatewayRoutes.authorizeCard) { request, context in
         let merchant = try context.requireMerchant()
-        let body = try await readBody(request, context: context)
-        // The usual request is read by hand; anything else (and every error) is JSONDecoder's.
-        let input = try (try? AuthorizeCardRequest.handDecoded(body)) ?? decodeJSON(AuthorizeCardRequest.self, from: body)
+        var request = request
+        let (input, body) = try await decodeBody(&request, context: context, as: AuthorizeCardRequest.self)
         let command = try CardPaymentCommand(input)
         // The CPU work (rules, DUKPT, ARQC) runs here, concurrently; the idempotency record,
         // the decision and the ledger row then share one transaction (and one fsync with the
@@ -34,7 +33,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
             request: request, context: context, body: body
         ) { db in
             let inserted = try mappedNow { try prepared.get().record(db) }
-            return (.ok, TransactionJSON.data(inserted.transaction.apiTransaction), inserted)
+            return (.ok, try GatewayResponse.jsonData(inserted.transaction.apiTransaction), inserted)
         }
         if let recorded { await service.didRecord(recorded.transaction, webhook: recorded.webhook) }
         return response
@@ -42,8 +41,8 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
 
     router.on(GatewayRoutes.cashPayment) { request, context in
         let merchant = try context.requireMerchant()
-        let body = try await readBody(request, context: context)
-        let input = try decodeJSON(CashPaymentRequest.self, from: body)
+        var request = request
+        let (input, body) = try await decodeBody(&request, context: context, as: CashPaymentRequest.self)
         try validateOrderDetails(basket: input.basket, installments: nil, amount: input.amount)
         var cash = CashCommand(
             kind: input.kind, amount: input.amount, currency: input.currency.code,
@@ -57,9 +56,8 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
 
     router.on(GatewayRoutes.sepaPayment) { request, context in
         let merchant = try context.requireMerchant()
-        let body = try await readBody(request, context: context)
-        let input = try decodeJSON(SEPAPaymentRequest.self, from: body)
-        try validateOrderDetails(basket: input.basket, installments: nil, amount: input.amount)
+        var request = request
+        let (input, body) = try await decodeBody(&request, context: context, as: SEPAPaymentRequest.self)
         let command = try SEPACommand(input)
         return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
             try await answer { try await service.sepa(merchant: merchant, command).apiTransaction }
@@ -69,8 +67,10 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.transaction) { request, context in
         let merchant = try context.requireMerchant()
         let id = try transactionID(context)
-        return try GatewayResponse.json(
-            try await mapped { try await service.transaction(merchant: merchant, id: id) }.apiTransaction)
+        return try context.respond(
+            to: request,
+            with:
+                try await mapped { try await service.transaction(merchant: merchant, id: id) }.apiTransaction)
     }
 
     router.on(GatewayRoutes.capture) { request, context in
@@ -104,14 +104,13 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let id = try transactionID(context)
         let (row, lines) = try await mapped { try await service.receiptRecord(merchant: merchant, id: id) }
         let info = try environment.accounts.merchantInfo(merchantID: merchant, userID: nil)
-        return try GatewayResponse.json(row.receiptData(merchant: info, lines: lines))
+        return try context.respond(to: request, with: row.receiptData(merchant: info, lines: lines))
     }
 
     router.on(GatewayRoutes.sendReceipt) { request, context in
         let merchant = try context.requireMerchant()
         let id = try transactionID(context)
-        let body = try await readBody(request, context: context)
-        let input = try decodeJSON(SendReceiptRequest.self, from: body)
+        let input = try await decodeBody(request, context: context, as: SendReceiptRequest.self)
         let (row, lines) = try await mapped { try await service.receiptRecord(merchant: merchant, id: id) }
         let address = input.address.trimmingCharacters(in: .whitespaces)
         switch input.channel {
@@ -127,13 +126,16 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
             merchantID: merchant, channel: input.channel, recipient: address,
             subject: input.channel == .email ? "Your receipt from \(info.name)" : "",
             body: ReceiptText.render(receipt))
-        return try GatewayResponse.json(
-            Acknowledgement(message: "Receipt queued to the outbox."), status: .accepted)
+        return try context.respond(
+            to: request,
+            with:
+                Acknowledgement(message: "Receipt queued to the outbox."), status: .accepted)
     }
 
     router.on(GatewayRoutes.closeBatch) { request, context in
         let merchant = try context.requireMerchant()
-        let body = try await readBody(request, context: context)
+        var request = request
+        let body = try await readBody(&request, context: context)
         return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
             try await answer { try await service.closeBatchSummary(merchant: merchant) }
         }
@@ -148,10 +150,8 @@ private func followUp<Input: Decodable & Sendable>(
 ) async throws -> Response {
     let merchant = try context.requireMerchant()
     let id = try transactionID(context)
-    let body = try await readBody(request, context: context)
-    let input: Input =
-        body.isEmpty
-        ? try decodeJSON(Input.self, from: Data("{}".utf8)) : try decodeJSON(Input.self, from: body)
+    var request = request
+    let (input, body) = try await decodeBody(&request, context: context, as: Input.self, emptyAs: "{}")
     return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
         try await answer { try await work(merchant, id, input).apiTransaction }
     }
@@ -185,34 +185,6 @@ func answer<T: Encodable>(_ work: () async throws -> T) async throws -> (HTTPRes
     return (.ok, try GatewayResponse.jsonData(value))
 }
 
-extension CardPaymentCommand {
-    /// The command for an API request; hex fields are checked here.
-    init(_ input: AuthorizeCardRequest) throws(GatewayError) {
-        func bytes(_ text: String?, _ field: String) throws(GatewayError) -> [UInt8] {
-            guard let text else { throw GatewayError.invalid("\(field) is required for a card payment.") }
-            guard GatewayValidation.isHex(text), let value = try? Hex.decode(text) else {
-                throw GatewayError.invalid("\(field) must be even-length hex.")
-            }
-            return value
-        }
-        if let masked = input.maskedPAN, !GatewayValidation.isMaskedPAN(masked) {
-            throw GatewayError.invalid("maskedPAN must show at most the first 6 and last 4 digits.")
-        }
-        try validateOrderDetails(basket: input.basket, installments: input.installments, amount: input.amount)
-        self.init(
-            kind: input.kind.transactionKind, amount: input.amount, currency: input.currency.code,
-            emvData: input.emvData == nil ? [] : try bytes(input.emvData, "emvData"),
-            encryptedCardData: try bytes(input.encryptedCardData, "encryptedCardData"),
-            ksn: try bytes(input.ksn, "ksn"), maskedPAN: input.maskedPAN, entryMode: input.entryMode,
-            cvm: input.cvm,
-            descriptor: input.statementDescriptor, descriptorSuffix: input.statementDescriptorSuffix,
-            externalID: input.externalID, customerReference: input.customerReference,
-            duplicateCheck: input.duplicateCheck, allowPartialApproval: input.allowPartialApproval,
-            captureMode: input.captureMode)
-        basketLines = input.basket.map(ReceiptLine.lines(for:)) ?? []
-    }
-}
-
 /// Checks a payment's basket and instalment plan with ``GatewayValidation``'s rules, the ones
 /// the SDK applies before sending.
 /// - Throws: 4001 naming the broken rule.
@@ -222,26 +194,5 @@ func validateOrderDetails(basket: Basket?, installments: Installments?, amount: 
     }
     if let installments, let problem = GatewayValidation.installmentsProblem(installments) {
         throw GatewayError.invalid("\(problem).")
-    }
-}
-
-extension SEPACommand {
-    /// The command for an API request.
-    init(_ input: SEPAPaymentRequest) throws(GatewayError) {
-        func bytes(_ text: String?, _ field: String) throws(GatewayError) -> [UInt8] {
-            guard let text else { throw GatewayError.invalid("\(field) is required for a SEPA payment.") }
-            guard GatewayValidation.isHex(text), let value = try? Hex.decode(text) else {
-                throw GatewayError.invalid("\(field) must be even-length hex.")
-            }
-            return value
-        }
-        self.init(
-            amount: input.amount, currency: input.currency.code,
-            emvData: input.emvData == nil ? [] : try bytes(input.emvData, "emvData"),
-            encryptedCardData: try bytes(input.encryptedCardData, "encryptedCardData"),
-            ksn: try bytes(input.ksn, "ksn"),
-            maskedPAN: input.maskedPAN, entryMode: input.entryMode, mandateReference: input.mandateReference,
-            customerReference: input.customerReference, externalID: input.externalID)
-        basketLines = input.basket.map(ReceiptLine.lines(for:)) ?? []
     }
 }

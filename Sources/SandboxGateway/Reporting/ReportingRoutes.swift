@@ -22,10 +22,13 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
         let page = try await mapped {
             try await reporting.search(merchant: merchant, search, from: input.from, to: input.to)
         }
-        return try GatewayResponse.json(
-            TransactionPage(
-                items: page.transactions.map(\.apiTransaction), page: search.page, pageSize: search.pageSize,
-                totalCount: page.total))
+        return try context.respond(
+            to: request,
+            with:
+                TransactionPage(
+                    items: page.transactions.map(\.apiTransaction), page: search.page,
+                    pageSize: search.pageSize,
+                    totalCount: page.total))
     }
 
     router.on(GatewayRoutes.statistics) { request, context in
@@ -61,8 +64,10 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
                     }
                 })
         }
-        return try GatewayResponse.json(
-            StatisticsResponse(currency: currency, grouping: input.grouping, buckets: buckets))
+        return try context.respond(
+            to: request,
+            with:
+                StatisticsResponse(currency: currency, grouping: input.grouping, buckets: buckets))
     }
 
     router.on(GatewayRoutes.uploadInventory) { request, context in
@@ -72,27 +77,31 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
             try await reporting.uploadInventory(
                 merchant: merchant, version: input.version, content: Array(input.csv.utf8))
         }
-        return try GatewayResponse.json(record.apiVersion)
+        return try context.respond(to: request, with: record.apiVersion)
     }
 
     router.on(GatewayRoutes.downloadInventory) { request, context in
         let merchant = try context.requireMerchant()
         let record = try await mapped { try await reporting.inventory(merchant: merchant) }
-        return try GatewayResponse.json(
-            InventoryDocument(
-                version: record.apiVersion, csv: String(decoding: record.content, as: UTF8.self)))
+        return try context.respond(
+            to: request,
+            with:
+                InventoryDocument(
+                    version: record.apiVersion, csv: String(decoding: record.content, as: UTF8.self)))
     }
 
     router.on(GatewayRoutes.inventoryVersion) { request, context in
         let merchant = try context.requireMerchant()
-        return try GatewayResponse.json(
-            try await mapped { try await reporting.inventory(merchant: merchant) }.apiVersion)
+        return try context.respond(
+            to: request,
+            with:
+                try await mapped { try await reporting.inventory(merchant: merchant) }.apiVersion)
     }
 
     router.on(GatewayRoutes.getWebhookConfig) { request, context in
         let merchant = try context.requireMerchant()
         let config = try await pool.read { db in try LedgerWebhookConfig.fetchOne(db, key: merchant) }
-        return try GatewayResponse.json(config.apiResponse)
+        return try context.respond(to: request, with: config.apiResponse)
     }
 
     router.on(GatewayRoutes.putWebhookConfig) { request, context in
@@ -123,7 +132,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
             try config.save(db)
             return config
         }
-        return try GatewayResponse.json(saved.apiResponse)
+        return try context.respond(to: request, with: saved.apiResponse)
     }
 
     router.on(GatewayRoutes.webhookDeliveries) { request, context in
@@ -144,7 +153,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
                     succeeded: attempt.succeeded)
             }
         }
-        return try GatewayResponse.json(WebhookDeliveryList(deliveries: deliveries))
+        return try context.respond(to: request, with: WebhookDeliveryList(deliveries: deliveries))
     }
 }
 

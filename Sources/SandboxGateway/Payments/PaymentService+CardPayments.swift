@@ -1,0 +1,165 @@
+import EMV
+import Foundation
+import GRDB
+import GatewayAPI
+import Logging
+import MPOSCore
+
+/// Card payments: the rules, the issuer's verification and the decision recorded in one write.
+extension PaymentService {
+    /// Authorises a card-present EMV payment: a sale (authorise and capture), an authorisation
+    /// or pre-authorisation, or an unreferenced refund.
+    ///
+    /// Declines are recorded and returned, not thrown; rule violations are thrown.
+    public func authorize(merchant: String, _ command: CardPaymentCommand) async throws -> LedgerTransaction {
+        let prepared = try prepareAuthorization(merchant: merchant, command)
+        let inserted = try await writer.write { db in try prepared.record(db) }
+        await didRecord(inserted.transaction, webhook: inserted.webhook)
+        return inserted.transaction
+    }
+
+    /// The part of an authorisation that needs no database: the request's rules, the EMV
+    /// facts, the issuer's verification (DUKPT envelope, ARQC) and the card fingerprint. Runs
+    /// before the write, so the serialized writer only decides and inserts.
+    ///
+    /// - Throws: ``PaymentRuleViolation`` for a request the rules or the issuer refuse.
+    public func prepareAuthorization(merchant: String, _ command: CardPaymentCommand) throws
+        -> PreparedAuthorization
+    {
+        let request = command.request
+        try PaymentRules.validateAmount(request.amount)
+        let currency = try PaymentRules.currency(code: request.currency.code)
+        let descriptor = try PaymentRules.statementDescriptor(
+            request.statementDescriptor, suffix: request.statementDescriptorSuffix)
+        try PaymentRules.validateExternalID(request.externalID)
+        let emv = try Self.emvFacts(command.emvData)
+        let kind: TransactionKind =
+            command.kind == .sale && request.captureMode == .authUntilCapture ? .authorization : command.kind
+        let time = now()
+        let verification = try issuer.verify(
+            IssuerRequest(
+                emvData: command.emvData, encryptedCardData: command.encryptedCardData, ksn: command.ksn,
+                amount: request.amount, currency: currency, kind: kind, maskedPAN: request.maskedPAN),
+            allowPartial: request.allowPartialApproval, now: time)
+        let fingerprint = fingerprinter.fingerprint(verification.pan)
+
+        var template = LedgerTransaction(
+            id: Self.newTransactionID(at: time), merchantId: merchant, kind: kind, status: .declined,
+            amount: request.amount,
+            currency: currency, now: time)
+        template.cardFingerprint = fingerprint
+        template.maskedPan = verification.pan.masked
+        template.brand = verification.brand
+        template.expiry = verification.expiry
+        template.cardholderName = verification.cardholderName ?? emv.cardholderName
+        template.entryMode = request.entryMode.rawValue
+        template.cvm = request.cvm.rawValue
+        template.aid = emv.aid
+        template.applicationLabel = emv.label
+        template.tvr = emv.tvr
+        template.tsi = emv.tsi
+        template.customerReference = request.customerReference
+        template.externalId = request.externalID
+        template.descriptor = descriptor
+        template.captureMode = kind == .sale ? request.captureMode.rawValue : nil
+        template.allowPartial = request.allowPartialApproval
+        return PreparedAuthorization(
+            template: template, merchant: merchant, kind: kind, time: time, fingerprint: fingerprint,
+            checkDuplicates: request.duplicateCheck && kind != .refund,
+            allowPartial: request.allowPartialApproval, decide: verification.decide,
+            basketLines: command.basketLines)
+    }
+
+    /// What follows an authorisation's commit: the log line and the webhook.
+    public func didRecord(_ transaction: LedgerTransaction, webhook: LedgerWebhookConfig?) async {
+        logger.info(
+            "card payment recorded",
+            metadata: [
+                "transaction": "\(transaction.id)", "kind": "\(transaction.kind)",
+                "status": "\(transaction.status)",
+                "card": "\(transaction.maskedPan ?? "")",
+            ])
+        await webhooks?.notify([transaction], config: webhook)
+    }
+
+    /// Records the issuer's answer on `row`, applying the partial-approval rule.
+    static func apply(
+        _ answer: IssuerAnswer, to row: inout LedgerTransaction, kind: TransactionKind, allowPartial: Bool
+    ) {
+        let outcome =
+            kind == .refund
+            ? (answer.approved ? .approved(amount: row.amountRequested) : .declined)
+            : PaymentRules.outcome(
+                requested: row.amountRequested, issuerApproved: answer.approved,
+                approvedAmount: answer.approvedAmount,
+                allowPartial: allowPartial)
+        row.responseCode = answer.responseCode
+        row.acquirerMessage = answer.message
+        row.issuerAuthenticationData = answer.issuerAuthenticationData.map { Hex.encode($0) }
+        switch outcome {
+        case .approved(let amount):
+            row.status = FinancialStatus.approved.rawValue
+            row.amountApproved = amount
+        case .partiallyApproved(let amount):
+            row.status = FinancialStatus.partiallyApproved.rawValue
+            row.amountApproved = amount
+        case .declined:
+            row.status = FinancialStatus.declined.rawValue
+            if answer.approved {
+                // A partial approval the request did not allow.
+                row.responseCode = "51"
+                row.acquirerMessage = "Partial approval not allowed; declined."
+            }
+        }
+        if row.amountApproved > 0 {
+            row.authCode = answer.authorizationCode
+            if kind == .sale || kind == .refund { row.amountCaptured = row.amountApproved }
+        }
+    }
+
+    /// What a card has spent: approved sales and authorisations not reversed, less refunds.
+    ///
+    /// Reads the running total that triggers keep in `payment_card_spend`
+    /// (``LedgerSchema/createCardSpend(_:)``), with a cached statement: every authorisation
+    /// runs it inside the serialized write, and summing the card's history grew with it.
+    static func spentSoFar(_ db: Database, fingerprint: String) throws -> Int64 {
+        let statement = try db.cachedStatement(
+            sql: "SELECT spent FROM payment_card_spend WHERE card_fingerprint = ?")
+        return try Int64.fetchOne(statement, arguments: [fingerprint]) ?? 0
+    }
+
+    /// The same figure summed from the ledger itself, to check the running total against.
+    static func spentSoFarFromLedger(_ db: Database, fingerprint: String) throws -> Int64 {
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT COALESCE(SUM(amount_approved + amount_tip - amount_refunded), 0) FROM payment_transaction
+                WHERE card_fingerprint = ? AND kind IN ('sale', 'authorization', 'preAuthorization')
+                  AND status IN ('approved', 'partiallyApproved', 'refunded')
+                """, arguments: [fingerprint]) ?? 0
+    }
+
+    /// What the gateway reads from the EMV data itself.
+    struct EMVFacts {
+        var aid: String?
+        var label: String?
+        var tvr: String?
+        var tsi: String?
+        var cardholderName: String?
+    }
+
+    /// Reads the receipt facts from the EMV data; the issuer checks amount, currency and cryptogram.
+    static func emvFacts(_ bytes: [UInt8]) throws(PaymentRuleViolation) -> EMVFacts {
+        let tree: TLVTree
+        do { tree = try TLVTree(decoding: bytes) } catch {
+            throw PaymentRuleViolation(.cardDataRejected, "emvData is not valid BER-TLV.")
+        }
+        func hex(_ tag: EMVTag) -> String? { tree[tag].map { Hex.encode($0) } }
+        func text(_ tag: EMVTag) -> String? {
+            tree[tag].flatMap { ASCIIText.trimmedString($0) }
+        }
+        return EMVFacts(
+            aid: hex(0x4F) ?? hex(0x84) ?? hex(0x9F06), label: text(0x50), tvr: hex(0x95), tsi: hex(0x9B),
+            cardholderName: text(0x5F20))
+    }
+}

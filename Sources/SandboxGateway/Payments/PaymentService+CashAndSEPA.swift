@@ -1,0 +1,94 @@
+import EMV
+import Foundation
+import GRDB
+import GatewayAPI
+import Logging
+import MPOSCore
+
+/// Payments that involve no card authorisation: cash, and SEPA direct debits identified by a card.
+extension PaymentService {
+    /// Records a cash sale or cash refund, approved at once.
+    public func cash(merchant: String, _ command: CashCommand) async throws -> LedgerTransaction {
+        guard command.kind == .sale || command.kind == .refund else {
+            throw PaymentRuleViolation(.invalidField, "kind must be sale or refund for cash.")
+        }
+        try PaymentRules.validateAmount(command.amount)
+        let currency = try PaymentRules.currency(code: command.currency)
+        try PaymentRules.validateExternalID(command.externalID)
+        let time = now()
+        var row = LedgerTransaction(
+            id: Self.newTransactionID(at: time), merchantId: merchant,
+            kind: command.kind == .sale ? .cash : .refund,
+            status: .approved, amount: command.amount, currency: currency, now: time)
+        row.amountApproved = command.amount
+        row.amountCaptured = command.amount
+        row.externalId = command.externalID
+        row.customerReference = command.customerReference
+        row.responseCode = "00"
+        row.acquirerMessage = command.kind == .sale ? "Cash received" : "Cash refunded"
+        let result = try await writer.write { [row] db in
+            var row = row
+            row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
+            try row.insert(db)
+            try LedgerBasket.insert(command.basketLines, transactionID: row.id, db)
+            return (row, try WebhookNotifier.config(db, merchant: merchant))
+        }
+        await webhooks?.notify([result.0], config: result.1)
+        return result.0
+    }
+
+    /// Records a SEPA direct debit authorised with the card: the issuer opens the card data
+    /// (the card identifies the account), no authorisation is asked, the mandate is recorded.
+    public func sepa(merchant: String, _ command: SEPACommand) async throws -> LedgerTransaction {
+        let request = command.request
+        try PaymentRules.validateAmount(request.amount)
+        let currency = try PaymentRules.currency(code: request.currency.code)
+        guard currency == .eur else {
+            throw PaymentRuleViolation(.unknownCurrency, "SEPA direct debits are in EUR.")
+        }
+        try PaymentRules.validateExternalID(request.externalID)
+        if let mandate = request.mandateReference, !(1...35).contains(mandate.count) {
+            throw PaymentRuleViolation(.invalidField, "mandateReference must be 1 to 35 characters.")
+        }
+        let emv = try Self.emvFacts(command.emvData)
+        let time = now()
+        let verification = try issuer.verify(
+            IssuerRequest(
+                emvData: command.emvData, encryptedCardData: command.encryptedCardData, ksn: command.ksn,
+                amount: request.amount, currency: currency, kind: .sepa, maskedPAN: request.maskedPAN),
+            allowPartial: false, now: time)
+        var row = LedgerTransaction(
+            id: Self.newTransactionID(at: time), merchantId: merchant, kind: .sepa, status: .approved,
+            amount: request.amount,
+            currency: currency, now: time)
+        row.amountApproved = request.amount
+        row.amountCaptured = request.amount
+        row.cardFingerprint = fingerprinter.fingerprint(verification.pan)
+        row.maskedPan = verification.pan.masked
+        row.brand = verification.brand
+        row.expiry = verification.expiry
+        row.cardholderName = verification.cardholderName ?? emv.cardholderName
+        row.entryMode = request.entryMode.rawValue
+        row.aid = emv.aid
+        row.applicationLabel = emv.label
+        row.externalId = request.externalID
+        row.customerReference = request.customerReference
+        row.responseCode = "00"
+        row.acquirerMessage = "Mandate accepted"
+        let mandate = LedgerSEPA(
+            transactionId: row.id,
+            mandateReference: request.mandateReference ?? "MNDT-"
+                + row.id.dropFirst(4).prefix(16).uppercased(),
+            signedAt: time)
+        let result = try await writer.write { [row] db in
+            var row = row
+            row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
+            try row.insert(db)
+            try mandate.insert(db)
+            try LedgerBasket.insert(command.basketLines, transactionID: row.id, db)
+            return (row, try WebhookNotifier.config(db, merchant: merchant))
+        }
+        await webhooks?.notify([result.0], config: result.1)
+        return result.0
+    }
+}
