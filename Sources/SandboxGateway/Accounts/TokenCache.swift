@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A cached token's facts; the cache needs its expiry to make room.
 protocol CachedToken: Sendable {
@@ -15,54 +16,57 @@ protocol CachedToken: Sendable {
 /// back. One gateway process owns its database file: changes made by another process would
 /// not be seen. Holds at most ``capacity`` tokens: when full, the expired ones are dropped,
 /// and if none had, all.
-final class TokenCache<Entry: CachedToken>: @unchecked Sendable {
+final class TokenCache<Entry: CachedToken>: Sendable {
     /// The most tokens kept.
     let capacity: Int
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
-    private var removals: UInt64 = 0
+    private struct Contents {
+        var entries: [String: Entry] = [:]
+        var removals: UInt64 = 0
+    }
+    private let contents = Mutex(Contents())
 
     /// An empty cache.
     init(capacity: Int = 4_096) { self.capacity = max(1, capacity) }
 
     /// The entry of a token hash.
-    subscript(hash: String) -> Entry? { lock.withLock { entries[hash] } }
+    subscript(hash: String) -> Entry? { contents.withLock { $0.entries[hash] } }
 
     /// A value that changes whenever tokens are removed: read it before reading a token from
     /// the database, and hand it to ``insert(_:for:now:unlessRemovedSince:)``.
-    var generation: UInt64 { lock.withLock { removals } }
+    var generation: UInt64 { contents.withLock { $0.removals } }
 
     /// Keeps `entry` for `hash`, making room first when full (by the injected clock's `now`),
     /// unless tokens were removed since `generation` was read (the entry may be stale).
     func insert(_ entry: Entry, for hash: String, now: Date, unlessRemovedSince generation: UInt64) {
-        lock.withLock {
-            guard removals == generation else { return }
-            if entries[hash] == nil, entries.count >= capacity {
-                entries = entries.filter { $0.value.expiresAt > now }
-                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+        let capacity = capacity
+        contents.withLock { contents in
+            guard contents.removals == generation else { return }
+            if contents.entries[hash] == nil, contents.entries.count >= capacity {
+                contents.entries = contents.entries.filter { $0.value.expiresAt > now }
+                if contents.entries.count >= capacity { contents.entries.removeAll(keepingCapacity: true) }
             }
-            entries[hash] = entry
+            contents.entries[hash] = entry
         }
     }
 
     /// Forgets the token with `hash`; call after the database change has committed.
     func remove(hash: String) {
-        lock.withLock {
-            removals &+= 1
-            entries.removeValue(forKey: hash)
+        contents.withLock { contents in
+            contents.removals &+= 1
+            contents.entries.removeValue(forKey: hash)
         }
     }
 
     /// Forgets the tokens `where` picks; call after the database change has committed.
     func remove(where shouldRemove: (String, Entry) -> Bool) {
-        lock.withLock {
-            removals &+= 1
-            entries = entries.filter { !shouldRemove($0.key, $0.value) }
+        contents.withLock { contents in
+            contents.removals &+= 1
+            contents.entries = contents.entries.filter { !shouldRemove($0.key, $0.value) }
         }
     }
 
     /// How many tokens are kept.
-    var count: Int { lock.withLock { entries.count } }
+    var count: Int { contents.withLock { $0.entries.count } }
 }
 
 /// What a client token resolves to. A client token is never revoked or changed once minted:

@@ -29,15 +29,15 @@ public struct DirectLedgerWriter: LedgerWriter {
 /// A body that throws rolls back to its savepoint and its caller gets the error; the other
 /// bodies of the group still commit. Every caller returns only after the group's commit.
 ///
-/// The groups are drained by a serial queue of the writer's own, which takes the next group
-/// as soon as a commit returns: the drain never waits for a turn on Swift's concurrency
-/// threads, which are busy with the requests' own work, so the database writer does not sit
-/// idle between groups.
+/// The groups are drained on a thread of the writer's own (a serial dispatch queue used only
+/// to run the drain, never to guard state), which takes the next group as soon as a commit
+/// returns: the drain never waits for a turn on Swift's concurrency threads, which are busy
+/// with the requests' own work, so the database writer does not sit idle between groups.
 ///
 /// A commit that takes the write-ahead log past its checkpoint threshold does not checkpoint
 /// inside the `COMMIT`, as SQLite would: the group is answered first, and the checkpoint runs
 /// before the next group (``DeferredCheckpoint``).
-public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
+public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
     /// One queued body: runs it in a savepoint, records a failed commit, resumes its caller.
     private struct Job: Sendable {
         let run: @Sendable (Database) -> Void
@@ -49,14 +49,16 @@ public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
     public let database: any DatabaseWriter
     /// The most bodies one transaction takes.
     public let maximumGroupSize: Int
-    /// Guards `pending` and `draining`.
-    private let lock = NSLock()
-    private var pending: [Job] = []
-    private var draining = false
-    private let queue = DispatchQueue(label: "mposkit.sandbox-gateway.group-commit")
-    /// The hook on the database's writer connection, installed by the first group. Only
-    /// touched on `queue`.
-    private var checkpoints: DeferredCheckpoint?
+    /// The bodies waiting for the next group, and whether a drain is running.
+    private struct Queue {
+        var pending: [Job] = []
+        var draining = false
+    }
+    private let state = Mutex(Queue())
+    /// The thread the drain runs on.
+    private let drainThread = DispatchQueue(label: "mposkit.sandbox-gateway.group-commit")
+    /// The hook on the database's writer connection, installed by the first group.
+    private let checkpoints = Mutex<DeferredCheckpoint?>(nil)
 
     /// Creates a writer over `database`.
     public init(database: any DatabaseWriter, maximumGroupSize: Int = 256) {
@@ -66,7 +68,7 @@ public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
 
     /// How many checkpoints the writer's groups deferred, and how many other writes on the
     /// same connection ran inside their commit (nil before the first group).
-    var checkpointCounts: (deferred: Int, inline: Int)? { queue.sync { checkpoints?.counts } }
+    var checkpointCounts: (deferred: Int, inline: Int)? { checkpoints.withLock { $0 }?.counts }
 
     /// Queues `body` for the next group and waits for its commit.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -75,38 +77,47 @@ public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
             let job = Job(
                 run: { db in
                     do {
-                        box.result = .success(try db.inCachedSavepoint { try body(db) })
-                    } catch { box.result = .failure(error) }
+                        box.set(.success(try db.inCachedSavepoint { try body(db) }))
+                    } catch { box.set(.failure(error)) }
                 },
-                commitFailed: { box.result = .failure($0) },
+                commitFailed: { box.set(.failure($0)) },
                 resume: { box.resume() })
-            let startDrain = lock.withLock {
-                pending.append(job)
-                if draining { return false }
-                draining = true
+            let startDrain = state.withLock { state in
+                state.pending.append(job)
+                if state.draining { return false }
+                state.draining = true
                 return true
             }
-            if startDrain { queue.async { self.drain() } }
+            if startDrain { drainThread.async { self.drain() } }
         }
     }
 
-    /// Commits groups until none is pending; runs on `queue`.
+    /// The checkpoint hook of the writer connection, installed on first use.
+    private func checkpointHook(_ db: Database) throws -> DeferredCheckpoint {
+        try checkpoints.withLock { hook in
+            if let hook { return hook }
+            let installed = try DeferredCheckpoint.install(on: db)
+            hook = installed
+            return installed
+        }
+    }
+
+    /// Commits groups until none is pending; runs on `drainThread`.
     private func drain() {
         while true {
-            let group: [Job] = lock.withLock {
-                if pending.isEmpty {
-                    draining = false
+            let group: [Job] = state.withLock { state in
+                if state.pending.isEmpty {
+                    state.draining = false
                     return []
                 }
-                let group = Array(pending.prefix(maximumGroupSize))
-                pending.removeFirst(group.count)
+                let group = Array(state.pending.prefix(maximumGroupSize))
+                state.pending.removeFirst(group.count)
                 return group
             }
             if group.isEmpty { return }
             do {
                 try database.writeWithoutTransaction { db in
-                    if checkpoints == nil { checkpoints = try DeferredCheckpoint.install(on: db) }
-                    try checkpoints?.deferring {
+                    try checkpointHook(db).deferring {
                         try db.beginCachedImmediateTransaction()
                         for job in group {
                             // A job whose failure ended the transaction (SQLite does so for
@@ -125,25 +136,36 @@ public final class GroupCommitLedgerWriter: LedgerWriter, @unchecked Sendable {
             for job in group { job.resume() }
             // The group has its answers; the checkpoint its commit made due delays only the
             // groups after it.
-            if checkpoints?.takeDue() == true {
+            if checkpoints.withLock({ $0 })?.takeDue() == true {
                 database.writeWithoutTransaction { db in _ = try? db.checkpoint(.passive) }
             }
         }
     }
 }
 
-/// Holds one job's result until its group commits, then resumes the caller once. Written by
-/// the database thread and read after the commit, which orders the two.
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    private var continuation: CheckedContinuation<T, any Error>?
-    var result: Result<T, any Error>?
+/// Holds one job's result until its group commits, then resumes the caller once.
+private final class ResultBox<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var result: Result<T, any Error>?
+    }
+    private let state: Mutex<State>
 
-    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = continuation }
+    init(_ continuation: CheckedContinuation<T, any Error>) {
+        state = Mutex(State(continuation: continuation))
+    }
+
+    /// Records the job's result (a later call replaces it: a failed commit overrides).
+    func set(_ result: Result<T, any Error>) {
+        state.withLock { $0.result = result }
+    }
 
     func resume() {
-        guard let continuation else { return }
-        self.continuation = nil
-        continuation.resume(with: result ?? .failure(CancellationError()))
+        let (continuation, result) = state.withLock { state in
+            defer { state.continuation = nil }
+            return (state.continuation, state.result)
+        }
+        continuation?.resume(with: result ?? .failure(CancellationError()))
     }
 }
 
