@@ -51,7 +51,8 @@ enum GatewayBenchmarks {
         let gateway = try await SandboxGateway.start(
             SandboxGatewayConfiguration(
                 port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path,
-                passwordHashRounds: 1_000, logLevel: .critical))
+                passwordHashRounds: 1_000, logLevel: .critical,
+                groupCommit: ProcessInfo.processInfo.environment["MPOS_GATEWAY_GROUP_COMMIT"] != "0"))
         defer { Task { await gateway.shutdown() } }
         guard let credentials = gateway.credentials else {
             throw BenchmarkInputMissing(name: "credentials", looked: [])

@@ -45,7 +45,8 @@ private func measureSales(name: String, transport: any GatewayTransport, readerO
     defer { try? FileManager.default.removeItem(at: directory) }
     let gateway = try await SandboxGateway.start(SandboxGatewayConfiguration(
         port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path,
-        passwordHashRounds: 10_000, logLevel: .critical))
+        passwordHashRounds: 10_000, logLevel: .critical,
+        groupCommit: ProcessInfo.processInfo.environment["MPOS_GATEWAY_GROUP_COMMIT"] != "0"))
     guard let credentials = gateway.credentials else { throw BenchmarkFailure("no sandbox credentials") }
 
     let secret = try SharedSecret(hex: SimulatedReaderConfiguration.sandboxSecretHex)

@@ -16,8 +16,12 @@
 
 import Foundation
 import ReaderLinkTCP
+import SandboxGateway
 
 let prefix = CommandLine.arguments.dropFirst().first ?? ""
+// The gateway and sale figures serve the sandbox gateway in this process, as `mpos gateway
+// serve` does, so the process takes the same allocator settings.
+SandboxGateway.tuneProcessAllocatorForServing()
 // The reader-link figures run with Swift concurrency on NIO's event loops (no thread hop per
 // frame), as a reader host process would. Only when they run alone: the gateway benchmarks
 // make blocking SQLite calls, which must not occupy the event loops.

@@ -19,7 +19,6 @@ public enum SandboxGateway {
     ///
     /// - Throws: database errors, or the bind error when the port is taken.
     public static func start(_ configuration: SandboxGatewayConfiguration) async throws -> RunningGateway {
-        AllocatorTuning.applyOnce()
         let store = try GatewayStore(path: configuration.databasePath)
         let environment = GatewayEnvironment(configuration: configuration, store: store)
         let credentials = try environment.accounts.bootstrapIfEmpty()

@@ -2,23 +2,26 @@
     import Glibc
 #endif
 
-/// Allocator settings for a process that serves the gateway.
-enum AllocatorTuning {
-    /// Keeps glibc from handing freed memory back to the kernel after nearly every request.
+extension SandboxGateway {
+    /// Keeps glibc from handing freed memory back to the kernel after nearly every request,
+    /// for a process whose main work is serving the gateway under load.
     ///
-    /// By default glibc trims a thread arena's heap with `madvise` as soon as 128 KiB at its
-    /// top are free. Under load the database writer thread did that several times per group
-    /// commit; each call flushes TLBs on both cores (an interrupt to the other one), and it
-    /// was a tenth of the writer's time, on the path every authorization waits for. Trimming
-    /// at 64 MiB instead, and serving allocations under 32 MiB from the heap rather than
-    /// from fresh mappings, removes those calls (measured with `perf` on
-    /// `Benchmarks gateway`); memory still goes back to the kernel when much of it is free.
-    /// Process-wide and idempotent; nothing on other platforms.
-    static func applyOnce() {
-        _ = applied
+    /// By default glibc trims a thread arena's heap as soon as 128 KiB at its top are free,
+    /// and under load the database writer thread did that several times per group commit,
+    /// on the path every authorization waits for. This raises the
+    /// trim threshold to 64 MiB and serves allocations under 32 MiB from the heap.
+    ///
+    /// It changes the whole process's allocator, so the library never calls it: a server
+    /// executable (the `mpos gateway serve` command, the benchmarks) opts in once at start.
+    /// Idempotent; does nothing on platforms without glibc.
+    ///
+    /// - Returns: whether the settings were applied.
+    @discardableResult
+    public static func tuneProcessAllocatorForServing() -> Bool {
+        allocatorTuned
     }
 
-    private static let applied: Bool = {
+    private static let allocatorTuned: Bool = {
         #if canImport(Glibc)
             // `mallopt` is declared in <malloc.h>, which the Glibc module does not export;
             // it is looked up by name. Parameter numbers from <malloc.h>.
@@ -29,7 +32,9 @@ enum AllocatorTuning {
             let mallopt = unsafeBitCast(symbol, to: MallocOption.self)
             _ = mallopt(trimThreshold, 64 << 20)
             _ = mallopt(mmapThreshold, 32 << 20)
+            return true
+        #else
+            return false
         #endif
-        return true
     }()
 }

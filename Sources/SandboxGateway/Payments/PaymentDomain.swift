@@ -26,17 +26,17 @@ struct PaymentDomain: Sendable {
         var logger = Logger(label: "mposkit.sandbox-gateway.payments")
         logger.logLevel = environment.configuration.logLevel
         let payments = PaymentService(
-            database: pool, writer: makeWriter(pool), issuer: SandboxCardIssuer(),
+            database: pool, writer: makeWriter(pool, groupCommit: environment.configuration.groupCommit),
+            issuer: SandboxCardIssuer(),
             fingerprinter: CardFingerprinter(secret: secret), webhooks: notifier,
             now: environment.configuration.now,
             logger: logger)
         return PaymentDomain(payments: payments, notifier: notifier)
     }
 
-    /// Group commit, unless `MPOS_GATEWAY_GROUP_COMMIT=0` asks for one transaction per write
-    /// (to measure what grouping buys).
-    static func makeWriter(_ pool: DatabasePool) -> any LedgerWriter {
-        if ProcessInfo.processInfo.environment["MPOS_GATEWAY_GROUP_COMMIT"] == "0" {
+    /// Group commit, unless the configuration asks for one transaction per write.
+    static func makeWriter(_ pool: DatabasePool, groupCommit: Bool) -> any LedgerWriter {
+        if !groupCommit {
             return DirectLedgerWriter(database: pool)
         }
         return SharedGroupCommit.writer(for: pool)

@@ -44,6 +44,11 @@ struct GatewayServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "SQLite database file (created if missing).")
     var db = "./mpos-sandbox.sqlite"
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Share one database transaction among concurrent payment writes (--no-group-commit gives each its own).")
+    var groupCommit = true
+
     func validate() throws {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
@@ -51,7 +56,10 @@ struct GatewayServeCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let configuration = SandboxGatewayConfiguration(host: host, port: port, databasePath: db, logLevel: .warning)
+        // This process only serves the gateway, so it takes the allocator settings a server wants.
+        SandboxGateway.tuneProcessAllocatorForServing()
+        let configuration = SandboxGatewayConfiguration(
+            host: host, port: port, databasePath: db, logLevel: .warning, groupCommit: groupCommit)
         // Catch the signals before binding, so a signal sent as soon as the port is
         // printed still shuts down cleanly.
         let signals = TerminationSignals()
