@@ -192,12 +192,18 @@ public struct SandboxIssuer: Sendable {
         }
     }
 
-    /// The UTC year and month of `date`, by arithmetic: `Calendar.dateComponents` went
-    /// through ICU on every authorization (about 0.35 % of a sale's CPU, gateway included).
+    /// The UTC year and month of `date`, to compare with the card's expiry.
     static func utcYearMonth(of date: Date) -> (year: Int, month: Int) {
-        let time = SQLiteTimestamp.UTCTime(date, roundingToNearestMillisecond: false)
-        return (Int(time.year), Int(time.month))
+        let fields = utc.dateComponents([.year, .month], from: date)
+        return (fields.year ?? 0, fields.month ?? 0)
     }
+
+    /// The Gregorian calendar in UTC, the time zone of card expiry dates.
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        return calendar
+    }()
 
     /// Decides on a verified request, in this order:
     ///

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import MPOSCore
 import Testing
 
 @testable import SandboxGateway

@@ -49,9 +49,8 @@ struct JournalEntry: Sendable, Hashable, Codable, FetchableRecord, PersistableRe
     /// The table's columns, each with how its value is bound: the one list both the journal's
     /// insert statement and its arguments are built from, so that the two cannot disagree.
     /// Values are bound as GRDB's `Codable` encoding binds them (a state's raw value; a date as
-    /// the text `Date.databaseValue` makes, formatted by `SQLiteTimestamp` without ICU's
-    /// formatter, which cost more than the rest of a write), so rows read back through
-    /// `FetchableRecord` are the same whichever wrote them. A stored property added to the
+    /// the text `Date.databaseValue` makes), so rows read back through `FetchableRecord` are
+    /// the same whichever wrote them. A stored property added to the
     /// entry must be added here too (a test checks).
     static let columns: [(name: String, value: @Sendable (JournalEntry) -> DatabaseValue)] = [
         ("key", { $0.key.databaseValue }),
@@ -64,8 +63,8 @@ struct JournalEntry: Sendable, Hashable, Codable, FetchableRecord, PersistableRe
         ("maskedPAN", { $0.maskedPAN.databaseValue }),
         ("gatewayTransactionID", { $0.gatewayTransactionID.databaseValue }),
         ("outcome", { $0.outcome.databaseValue }),
-        ("createdAt", { SQLiteTimestamp.string(from: $0.createdAt).databaseValue }),
-        ("updatedAt", { SQLiteTimestamp.string(from: $0.updatedAt).databaseValue }),
+        ("createdAt", { $0.createdAt.databaseValue }),
+        ("updatedAt", { $0.updatedAt.databaseValue }),
     ]
 
     /// Inserts an entry, or replaces every column but the key of the entry with its key: what

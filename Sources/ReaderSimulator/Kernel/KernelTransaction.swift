@@ -40,16 +40,22 @@ public struct KernelTransaction: Sendable, Hashable {
 
     /// 9A, `YYMMDD` BCD, UTC.
     var dateBCD: [UInt8] {
-        let time = SQLiteTimestamp.UTCTime(date, roundingToNearestMillisecond: false)
-        return [time.year % 100, time.month, time.day].map { UInt8((($0 / 10) << 4) | ($0 % 10)) }
+        let fields = Self.utc.dateComponents([.year, .month, .day], from: date)
+        return [(fields.year ?? 0) % 100, fields.month ?? 0, fields.day ?? 0].map {
+            UInt8((($0 / 10) << 4) | ($0 % 10))
+        }
     }
 
     /// The UTC year and month of ``date``.
-    ///
-    /// Both read the date through `SQLiteTimestamp.UTCTime`: a calendar and a time zone made
-    /// per call cost more than the rest of the emulated card's first GENERATE AC.
     var yearMonth: (year: Int, month: Int) {
-        let time = SQLiteTimestamp.UTCTime(date, roundingToNearestMillisecond: false)
-        return (Int(time.year), Int(time.month))
+        let fields = Self.utc.dateComponents([.year, .month], from: date)
+        return (fields.year ?? 0, fields.month ?? 0)
     }
+
+    /// The Gregorian calendar in UTC, the time zone of the card's dates.
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        return calendar
+    }()
 }

@@ -14,15 +14,15 @@ import Foundation
 /// The reserved bytes are zeros past the log's end. SQLite reads a log's frames in order and
 /// stops at the first whose salt and checksum do not match the log's header, as it does for
 /// the stale frames a reused log always holds, so zeros are never mistaken for a commit.
-public enum WriteAheadLogRoom {
+enum WriteAheadLogRoom {
     /// The bytes a log needs to hold `pages` frames of `pageSize` bytes: the 32-byte header,
     /// and a 24-byte header per frame.
-    public static func bytes(pages: Int, pageSize: Int) -> Int { 32 + pages * (pageSize + 24) }
+    static func bytes(pages: Int, pageSize: Int) -> Int { 32 + pages * (pageSize + 24) }
 
     /// Reserves room for the frames a log holds between two checkpoints (`checkpointPages`,
     /// SQLite's `wal_autocheckpoint`) and an eighth more, since a checkpoint runs after the
     /// commit that crosses the limit. See ``reserve(_:inLogAt:)``.
-    public static func reserve(checkpointPages: Int, pageSize: Int, inLogAt path: String) throws {
+    static func reserve(checkpointPages: Int, pageSize: Int, inLogAt path: String) throws {
         try reserve(bytes(pages: checkpointPages + checkpointPages / 8, pageSize: pageSize), inLogAt: path)
     }
 
@@ -31,7 +31,7 @@ public enum WriteAheadLogRoom {
     ///
     /// Call it only while no connection writes the log (inside the database's exclusive
     /// write access): the zeros go where the next frames will.
-    public static func reserve(_ bytes: Int, inLogAt path: String) throws {
+    static func reserve(_ bytes: Int, inLogAt path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }

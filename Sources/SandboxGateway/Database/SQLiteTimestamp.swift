@@ -3,16 +3,16 @@ import Foundation
 /// The text GRDB stores for a `Date` (`yyyy-MM-dd HH:mm:ss.SSS`, UTC, to the nearest
 /// millisecond, as its `DateFormatter` rounds), made by arithmetic instead.
 ///
-/// GRDB binds a `Date` through a shared `DateFormatter`, which goes through ICU and costs
-/// tens of microseconds: the gateway's authorization path binds three dates inside its
-/// serialized writer for every request, and the SDK's journal two for every record. Binding
-/// this string instead stores exactly the same text (a test compares the two over many
-/// dates), so queries, ordering and reading dates back are unchanged.
-public enum SQLiteTimestamp {
+/// GRDB binds a `Date` through a shared `DateFormatter`, which goes through ICU: the
+/// gateway's authorization path binds its dates inside the serialized group-commit writer,
+/// whose time bounds the gateway's throughput. Binding this string instead stores exactly
+/// the same text (a test compares the two over many dates), so queries, ordering and
+/// reading dates back are unchanged.
+enum SQLiteTimestamp {
     private static let millisecondsPerDay: Int64 = 86_400_000
 
     /// The stored text for `date`.
-    public static func string(from date: Date) -> String {
+    static func string(from date: Date) -> String {
         let t = UTCTime(date, roundingToNearestMillisecond: true)
         var bytes = [UInt8]()
         bytes.reserveCapacity(23)
@@ -25,15 +25,17 @@ public enum SQLiteTimestamp {
     }
 
     /// A date's UTC calendar fields, to the millisecond.
-    package struct UTCTime {
-        package var year, month, day, hour, minute, second, millisecond: Int64
+    struct UTCTime {
+        var year, month, day, hour, minute, second, millisecond: Int64
 
         /// The fields of `date`, its milliseconds rounded to the nearest (halves up) or cut off.
-        package init(_ date: Date, roundingToNearestMillisecond: Bool) {
+        init(_ date: Date, roundingToNearestMillisecond: Bool) {
             // The same sum as Foundation hands to ICU: seconds since 1970, in milliseconds.
-            let exact = (date.timeIntervalSinceReferenceDate + Date.timeIntervalBetween1970AndReferenceDate) * 1000
+            let exact =
+                (date.timeIntervalSinceReferenceDate + Date.timeIntervalBetween1970AndReferenceDate) * 1000
             let milliseconds = Int64((roundingToNearestMillisecond ? exact + 0.5 : exact).rounded(.down))
-            let (days, inDay) = SQLiteTimestamp.floorDivision(milliseconds, SQLiteTimestamp.millisecondsPerDay)
+            let (days, inDay) = SQLiteTimestamp.floorDivision(
+                milliseconds, SQLiteTimestamp.millisecondsPerDay)
             (year, month, day) = SQLiteTimestamp.civilDate(daysSince1970: days)
             hour = inDay / 3_600_000
             minute = inDay / 60_000 % 60
@@ -42,12 +44,12 @@ public enum SQLiteTimestamp {
         }
 
         /// `yyyy-MM-dd`.
-        package func appendDate(to bytes: inout [UInt8]) {
+        func appendDate(to bytes: inout [UInt8]) {
             Self.append((year, 4), (month, 2), (day, 2), separatedBy: UInt8(ascii: "-"), to: &bytes)
         }
 
         /// `HH:mm:ss`.
-        package func appendTime(to bytes: inout [UInt8]) {
+        func appendTime(to bytes: inout [UInt8]) {
             Self.append((hour, 2), (minute, 2), (second, 2), separatedBy: UInt8(ascii: ":"), to: &bytes)
         }
 
@@ -86,20 +88,8 @@ public enum SQLiteTimestamp {
         return (year, month, day)
     }
 
-    /// The day number, counted from 1970-01-01, of a proleptic Gregorian date: the inverse
-    /// of ``civilDate(daysSince1970:)``, in the same 400-year eras starting on 1 March.
-    package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let marchYear = month <= 2 ? year - 1 : year
-        let era = floorDivision(marchYear, 400).0
-        let yearOfEra = marchYear - era * 400
-        let monthFromMarch = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
     /// Appends `value` in decimal, zero-padded to `width` digits (higher digits are dropped).
-    package static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+    static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
         var scale: Int64 = 1
         for _ in 1..<width { scale *= 10 }
         while scale > 0 {

@@ -1,6 +1,7 @@
 import Foundation
-import MPOSCore
 import Testing
+
+@testable import MPOSKit
 
 /// Reserving room in a log only ever appends zeros: the bytes already there stay as they were.
 @Suite struct WriteAheadLogRoomTests {
