@@ -183,13 +183,15 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
     }
 
     @Test func cashAndSepa() async throws {
-        let cash = try await service.cash(merchant: "m1", CashCommand(amount: 700, currency: "EUR"))
+        let cash = try await service.cash(
+            merchant: "m1", CashCommand(CashPaymentRequest(amount: 700, currency: .eur)))
         #expect(cash.kind == "cash" && cash.status == "approved" && cash.batchId != nil)
         let cashRefund = try await service.cash(
-            merchant: "m1", CashCommand(kind: .refund, amount: 200, currency: "EUR"))
+            merchant: "m1", CashCommand(CashPaymentRequest(kind: .refund, amount: 200, currency: .eur)))
         #expect(cashRefund.kind == "refund")
         await #expect(throws: PaymentRuleViolation.self) {
-            try await service.cash(merchant: "m1", CashCommand(kind: .capture, amount: 200, currency: "EUR"))
+            try await service.cash(
+                merchant: "m1", CashCommand(CashPaymentRequest(kind: .capture, amount: 200, currency: .eur)))
         }
         let sepa = try await service.sepa(
             merchant: "m1",

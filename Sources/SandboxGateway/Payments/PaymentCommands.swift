@@ -41,32 +41,21 @@ public struct CardPaymentCommand: Sendable {
     }
 }
 
-/// A cash payment or cash refund.
+/// A cash payment or cash refund as the routes hand it to ``PaymentService``: the API
+/// request with its basket checked and turned into receipt lines.
 public struct CashCommand: Sendable {
-    /// `sale` or `refund`.
-    public var kind: TransactionKind
-    /// The amount, minor units.
-    public var amount: Int64
-    /// The currency code.
-    public var currency: String
-    /// The merchant's customer reference.
-    public var customerReference: String?
-    /// The merchant's id.
-    public var externalID: String?
+    /// The request as the client sent it; its fields are the payment's.
+    public let request: CashPaymentRequest
+    /// The basket as receipt lines, stored with the transaction.
+    public let basketLines: [ReceiptLine]
 
-    /// The basket as receipt lines, stored with the transaction; set after creating the command.
-    public var basketLines: [ReceiptLine] = []
-
-    /// Creates a command.
-    public init(
-        kind: TransactionKind = .sale, amount: Int64, currency: String, customerReference: String? = nil,
-        externalID: String? = nil
-    ) {
-        self.kind = kind
-        self.amount = amount
-        self.currency = currency
-        self.customerReference = customerReference
-        self.externalID = externalID
+    /// The command for `request`.
+    ///
+    /// - Throws: 4001 when the basket breaks its rules.
+    public init(_ request: CashPaymentRequest) throws(GatewayError) {
+        try validateOrderDetails(basket: request.basket, installments: nil, amount: request.amount)
+        self.request = request
+        self.basketLines = request.basket.map(ReceiptLine.lines(for:)) ?? []
     }
 }
 

@@ -43,12 +43,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let merchant = try context.requireMerchant()
         var request = request
         let (input, body) = try await decodeBody(&request, context: context, as: CashPaymentRequest.self)
-        try validateOrderDetails(basket: input.basket, installments: nil, amount: input.amount)
-        var cash = CashCommand(
-            kind: input.kind, amount: input.amount, currency: input.currency.code,
-            customerReference: input.customerReference, externalID: input.externalID)
-        cash.basketLines = input.basket.map(ReceiptLine.lines(for:)) ?? []
-        let command = cash
+        let command = try CashCommand(input)
         return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
             try await answer { try await service.cash(merchant: merchant, command).apiTransaction }
         }

@@ -9,23 +9,24 @@ import MPOSCore
 extension PaymentService {
     /// Records a cash sale or cash refund, approved at once.
     public func cash(merchant: String, _ command: CashCommand) async throws -> LedgerTransaction {
-        guard command.kind == .sale || command.kind == .refund else {
+        let request = command.request
+        guard request.kind == .sale || request.kind == .refund else {
             throw PaymentRuleViolation(.invalidField, "kind must be sale or refund for cash.")
         }
-        try PaymentRules.validateAmount(command.amount)
-        let currency = try PaymentRules.currency(code: command.currency)
-        try PaymentRules.validateExternalID(command.externalID)
+        try PaymentRules.validateAmount(request.amount)
+        let currency = try PaymentRules.currency(code: request.currency.code)
+        try PaymentRules.validateExternalID(request.externalID)
         let time = now()
         var row = LedgerTransaction(
             id: Self.newTransactionID(at: time), merchantId: merchant,
-            kind: command.kind == .sale ? .cash : .refund,
-            status: .approved, amount: command.amount, currency: currency, now: time)
-        row.amountApproved = command.amount
-        row.amountCaptured = command.amount
-        row.externalId = command.externalID
-        row.customerReference = command.customerReference
+            kind: request.kind == .sale ? .cash : .refund,
+            status: .approved, amount: request.amount, currency: currency, now: time)
+        row.amountApproved = request.amount
+        row.amountCaptured = request.amount
+        row.externalId = request.externalID
+        row.customerReference = request.customerReference
         row.responseCode = "00"
-        row.acquirerMessage = command.kind == .sale ? "Cash received" : "Cash refunded"
+        row.acquirerMessage = request.kind == .sale ? "Cash received" : "Cash refunded"
         let result = try await writer.write { [row] db in
             var row = row
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
