@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "MPOSKit",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "MPOSCore", targets: ["MPOSCore"]),
         .library(name: "EMV", targets: ["EMV"]),
@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.10.0"),
+        // `swift package generate-documentation --target MPOSKit` builds the DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // Money, currencies, identifiers, the shared vocabulary and the error pattern. No I/O.

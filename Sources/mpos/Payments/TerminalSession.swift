@@ -165,7 +165,7 @@ final class TerminalSession {
         }
         readerServer = server
         let connections = server.connections
-        serving = Task { for await link in connections { Task { await reader.serve(link) } } }
+        serving = Task { await serveEach(connections, with: reader) }
         return ("127.0.0.1", server.port)
     }
 
