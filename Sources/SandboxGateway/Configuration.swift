@@ -39,6 +39,8 @@ public struct SandboxGatewayConfiguration: Sendable {
     /// Extra routes registered after every domain's, for embedding tools and tests (such
     /// as a probe route that exercises ``IdempotencyStore``); `nil` for none.
     public var additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)?
+    /// The certificate and key to serve HTTPS with; `nil` (the default) serves plain HTTP.
+    public var tls: SandboxGatewayTLS? = nil
 
     /// The shortest idempotency key retention the gateway allows: 24 hours.
     public static let minimumKeyRetention: TimeInterval = 24 * 60 * 60
