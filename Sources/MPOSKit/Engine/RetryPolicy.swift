@@ -11,7 +11,7 @@ struct RetryPolicy: Sendable, Hashable {
     /// How many times a request the gateway never saw is sent again.
     var maximumResends: Int
 
-    /// Eight lookups spaced 0.5 s to 8 s apart (about 25 s in all), three resends.
+    /// Eight lookups spaced 0.5 s to 8 s apart (about 30 s in all), three resends.
     static let standard = RetryPolicy(maximumLookups: 8, maximumResends: 3)
 
     /// The standard policy with a single lookup: for work that must not hold up what comes
