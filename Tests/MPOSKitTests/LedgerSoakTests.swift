@@ -320,7 +320,7 @@ import Testing
         var all: [GatewayAPI.Transaction] = []
         var page = 1
         while true {
-            let result = try await terminal.searchTransactions(TransactionSearchRequest(page: page, pageSize: 200))
+            let result = try await terminal.reports.searchTransactions(TransactionSearchRequest(page: page, pageSize: 200))
             all += result.items
             if result.items.count < 200 { return all }
             page += 1
