@@ -23,7 +23,7 @@ import X509
         let result = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur))
         #expect(result.status == .approved)
         #expect(result.authorizationCode?.count == 6)
-        let page = try await terminal.searchTransactions()
+        let page = try await terminal.reports.searchTransactions()
         #expect(page.items.filter { $0.kind == .sale }.count == 1)
         // Login, merchant, authorization, search: one TLS connection, kept between requests.
         #expect(transport.openedConnectionCount == 1)
@@ -71,7 +71,7 @@ import X509
         // Nothing was charged: a client that trusts the certificate finds no transaction.
         let trusting = try NIOGatewayTransport(tlsConfiguration: identity.trustingClient)
         let checker = try await sandbox.terminal(transport: trusting, connect: false)
-        #expect(try await checker.searchTransactions().totalCount == 0)
+        #expect(try await checker.reports.searchTransactions().totalCount == 0)
         await trusting.shutdown()
         try await sandbox.close(checker)
     }
