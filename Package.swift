@@ -26,6 +26,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.10.0"),
+        // `swift package generate-documentation --target MPOSKit` builds the DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // HTTPS for the Linux gateway transport (MPOSKitNIO); never linked by MPOSKit itself.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        // Self-signed certificates generated at run time by the TLS tests.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.1.0"),
     ],
     targets: [
         // Money, currencies, identifiers, the shared vocabulary and the error pattern. No I/O.
@@ -80,6 +88,9 @@ let package = Package(
             dependencies: [
                 "GatewayAPI", "EMV", "MPOSCore", "CardCrypto", "SandboxCards",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 // The bound port of the listening channel (port 0 picks a free one).
@@ -99,15 +110,17 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // MPOSKit's gateway transport over SwiftNIO (HTTP/1.1, keep-alive), for apps on Linux;
-        // apart from MPOSKit so that an iOS app, which keeps URLSession, links no NIO.
+        // MPOSKit's gateway transport over AsyncHTTPClient (HTTP and HTTPS, keep-alive), for apps
+        // on Linux; apart from MPOSKit so that an iOS app, which keeps URLSession, links no NIO.
         .target(
             name: "MPOSKitNIO",
             dependencies: [
                 "MPOSKit", "GatewayAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Test support for apps and for our own tests: a manual clock for timeouts.
@@ -118,6 +131,7 @@ let package = Package(
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "GatewayAPI", "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Speed figures as JSON lines; not a test.
@@ -174,6 +188,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "mposTests", dependencies: ["mpos", "EMV"]),

@@ -13,7 +13,7 @@ import SandboxGateway
 /// human delays, Visa credit with online PIN), the gateway's authorization over loopback
 /// HTTP with the issuer's ARQC check, the reader's completion (TC) and the journal's outcome.
 ///
-/// The terminal reaches the gateway over SwiftNIO (`MPOSKitNIO`), as an app on Linux does.
+/// The terminal reaches the gateway over AsyncHTTPClient (`MPOSKitNIO`), as an app on Linux does.
 /// `sale.e2e.urlsession.latency` is the same sale over the SDK's default transport
 /// (`URLSession`, libcurl on Linux), and `sale.e2e.inprocess.latency` the same sale with the
 /// simulated reader found by `SimulatedReaderScanner` (the same protocol over an in-process

@@ -1,85 +1,101 @@
+import AsyncHTTPClient
 import Foundation
 import GatewayAPI
 import MPOSKit
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
-/// ``GatewayTransport`` over SwiftNIO: HTTP/1.1 on keep-alive connections to the gateway,
-/// for apps on Linux, where `URLSession` runs over libcurl and costs a thread hand-off and a
-/// request setup per call.
+/// ``GatewayTransport`` over AsyncHTTPClient: HTTP/1.1 and HTTPS on keep-alive connections to
+/// the gateway, for apps on Linux, where `URLSession` runs over libcurl and costs a thread
+/// hand-off and a request setup per call.
 ///
-/// Each request in flight has a connection of its own; a connection whose answer completed
-/// and that the server keeps open goes back to a small idle pool and carries the next
-/// request. A pooled connection the server closed in the meantime is replaced, and a request
-/// that found it closed before any answer arrived is sent once more on a new connection when
-/// repeating it is harmless (a `GET`, or a request with an idempotency key).
+/// A connection whose answer completed and that the server keeps open goes back to the
+/// client's pool and carries the next request. A request that found a kept connection closed
+/// before any answer arrived is sent again when repeating it is harmless (a `GET`, or a
+/// request with an idempotency key); a request on a fresh connection never is, since the
+/// gateway may have acted on it.
 ///
-/// Plain `http` only: an `https` gateway is served by `tlsFallback` (`URLSession` by
-/// default), since this package carries no TLS library.
+/// `https` gateways are verified against the system's trust roots; a sandbox gateway with a
+/// self-signed certificate is trusted by adding that certificate to `tlsConfiguration`:
 ///
 /// ```swift
-/// let transport = NIOGatewayTransport()
+/// var tls = TLSConfiguration.makeClientConfiguration()
+/// tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile("sandbox.pem"))]
+/// let transport = NIOGatewayTransport(tlsConfiguration: tls)
 /// let terminal = try PaymentTerminal(
 ///     environment: gatewayURL, credentials: credentials, journalPath: journal, transport: transport)
 /// …
 /// await transport.shutdown()
 /// ```
 ///
-/// Every failure reaches the caller as a ``GatewayTransportError``.
+/// Every failure reaches the caller as a ``GatewayTransportError``. The transport shuts its
+/// client down when it is released; ``shutdown()`` does it at a known moment.
 public final class NIOGatewayTransport: GatewayTransport {
-    /// Where a connection goes.
-    struct Origin: Hashable, Sendable {
-        var host: String
-        var port: Int
-    }
-
-    private let group: any EventLoopGroup
+    private let client: HTTPClient
     private let timeout: Duration
-    private let connectTimeout: Duration
     private let clock: (any Clock<Duration>)?
-    private let tlsFallback: (any GatewayTransport)?
-    private let pool: Mutex<IdleConnectionPool<Origin, any Channel>>
+    private let closesConnections: Bool
+    /// How many connections the client opened: a request during which none opened rode a
+    /// kept connection, the only case in which a close before any answer is resent.
+    private let opened: ConnectionCounter
     /// The base URL last sent to, parsed.
     private let lastTarget = Mutex<(url: URL, target: Target)?>(nil)
 
     /// Creates a transport.
     ///
     /// - Parameters:
-    ///   - timeout: how long one request may wait for its complete answer once sent.
-    ///   - connectTimeout: how long opening a connection may take.
-    ///   - idleConnections: how many idle keep-alive connections are kept per gateway.
+    ///   - timeout: how long one request may take, from sending it to its complete answer.
+    ///   - connectTimeout: how long opening a connection (and its TLS handshake) may take.
+    ///   - idleConnections: how many keep-alive connections are kept per gateway; 0 closes
+    ///     each connection after its answer.
     ///   - clock: the clock of `timeout`; nil uses the event loop's own timer (cheapest).
     ///     Tests pass a manual clock.
     ///   - group: the event loops the connections run on.
-    ///   - tlsFallback: the transport for `https` gateways; nil refuses them with a
-    ///     ``GatewayTransportError``.
+    ///   - tlsConfiguration: how `https` gateways are verified: the system's trust roots by
+    ///     default; add `additionalTrustRoots` (or set `trustRoots`) to trust a private or
+    ///     self-signed certificate.
     public init(
         timeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10), idleConnections: Int = 4,
         clock: (any Clock<Duration>)? = nil, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        tlsFallback: (any GatewayTransport)? = URLSessionGatewayTransport()
+        tlsConfiguration: TLSConfiguration = .makeClientConfiguration()
     ) {
-        self.group = group
+        let opened = ConnectionCounter()
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tlsConfiguration, redirectConfiguration: .disallow,
+            timeout: .init(connect: .nanoseconds(max(1, Self.nanoseconds(connectTimeout)))),
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, idleConnections)),
+            decompression: .disabled,
+            http1_1ConnectionDebugInitializer: { channel in
+                opened.increment()
+                return channel.eventLoop.makeSucceededVoidFuture()
+            })
+        configuration.httpVersion = .http1Only
+        // A refused or failed connect is the caller's answer at once ("request never left"),
+        // not a wait through the client's reconnect backoff until the deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: group, configuration: configuration)
         self.timeout = timeout
-        self.connectTimeout = connectTimeout
         self.clock = clock
-        self.tlsFallback = tlsFallback
-        pool = Mutex(IdleConnectionPool(limitPerOrigin: idleConnections))
+        closesConnections = idleConnections <= 0
+        self.opened = opened
     }
 
     deinit {
-        for channel in pool.withLock({ $0.shutDown() }) { channel.close(promise: nil) }
+        // The client must be shut down before it is released; this does not wait for it.
+        client.shutdown { _ in }
     }
 
-    /// How many idle connections wait for a request (for tests and diagnostics).
-    public var idleConnectionCount: Int { pool.withLock { $0.count } }
+    /// How many connections the transport opened so far, to every gateway (for tests and
+    /// diagnostics: on keep-alive, a terminal's requests share one).
+    public var openedConnectionCount: Int { opened.value }
 
-    /// Closes the idle connections; connections still carrying a request close when their
-    /// answer is in. Later requests open connections that are not kept.
+    /// Closes every connection and shuts the HTTP client down; requests still in flight fail.
+    /// Later requests fail with a ``GatewayTransportError``.
     public func shutdown() async {
-        let idle = pool.withLock { $0.shutDown() }
-        for channel in idle { try? await channel.close() }
+        try? await client.shutdown()
     }
 
     /// Sends one request and waits for its complete answer.
@@ -87,176 +103,112 @@ public final class NIOGatewayTransport: GatewayTransport {
         -> GatewayHTTPResponse
     {
         let target = try target(of: baseURL)
-        switch target.scheme {
-        case "http":
-            break
-        case "https":
-            guard let tlsFallback else { throw GatewayTransportError(reason: "https needs a TLS transport") }
-            return try await tlsFallback.send(request, to: baseURL)
-        default:
-            throw GatewayTransportError(reason: "unsupported URL scheme \(target.scheme)")
-        }
         guard let method = Self.method(request.method) else {
             throw GatewayTransportError(reason: "malformed method")
         }
-        let origin = target.origin
-        var head = HTTPRequestHead(version: .http1_1, method: method, uri: target.path + request.path)
-        for (name, value) in request.headers { head.headers.replaceOrAdd(name: name, value: value) }
-        head.headers.replaceOrAdd(name: "Host", value: target.hostHeader)
-        if let body = request.body {
-            head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
-        } else if method != .GET && method != .HEAD {
-            head.headers.replaceOrAdd(name: "Content-Length", value: "0")
-        }
+        var outgoing = HTTPClientRequest(url: target.base + request.path)
+        outgoing.method = method
+        for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
+        if closesConnections { outgoing.headers.replaceOrAdd(name: "Connection", value: "close") }
+        // The client sets Content-Length from the body (0 for a POST without one).
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let repeatable = method == .GET || method == .HEAD || request.headers.keys.contains {
             $0.lowercased() == Self.idempotencyKeyHeader
         }
-
-        var (channel, reused) = try await connection(to: origin)
         while true {
-            let body = request.body.map { channel.allocator.buffer(bytes: $0) }
+            let openedBefore = opened.value
             do {
-                let answer = try await exchange(head, body: body, on: channel)
-                let kept = answer.keepAlive && channel.isActive && pool.withLock { $0.checkIn(channel, for: origin) }
-                if !kept { channel.close(promise: nil) }
-                return GatewayHTTPResponse(status: answer.status, body: Data(answer.body.readableBytesView))
-            } catch .closedBeforeAnswer where reused && repeatable {
+                let answer = try await exchange(outgoing)
+                return GatewayHTTPResponse(status: answer.status, body: answer.body)
+            } catch .closedBeforeAnswer where repeatable && opened.value == openedBefore {
                 // A kept connection the server had closed: the request never got an answer
                 // there, and sending it again is harmless.
-                channel.close(promise: nil)
-                channel = try await Self.connect(to: origin, group: group, timeout: connectTimeout)
-                reused = false
+                continue
             } catch {
-                channel.close(promise: nil)
-                throw Self.transportError(error)
+                throw error.transportError
             }
         }
     }
 
     // MARK: - Internals
 
-    /// What a request needs from the gateway's base URL.
+    /// What a request needs from the gateway's base URL: `scheme://host:port` and the base
+    /// URL's path without trailing slashes; request paths are appended to it.
     struct Target: Sendable {
-        /// The scheme, lowercased.
-        var scheme: String
-        var origin: Origin
-        /// The `Host` header: the host, and the port unless it is 80.
-        var hostHeader: String
-        /// The base URL's path without trailing slashes; request paths are appended to it.
-        var path: String
+        var base: String
+    }
+
+    /// A complete answer as it came off the wire.
+    private struct Answer: Sendable {
+        var status: Int
+        var body: Data
     }
 
     private static let idempotencyKeyHeader = GatewayHeaders.idempotencyKey.lowercased()
 
     /// The target of `baseURL`, parsed once: a terminal sends every request to the same base
-    /// URL, and Foundation's URL parsing cost more than the rest of a request's setup.
+    /// URL.
     private func target(of baseURL: URL) throws(GatewayTransportError) -> Target {
         if let last = lastTarget.withLock({ $0 }), last.url == baseURL { return last.target }
         guard let components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
         else { throw GatewayTransportError(reason: "malformed URL") }
+        guard scheme == "http" || scheme == "https" else {
+            throw GatewayTransportError(reason: "unsupported URL scheme \(scheme)")
+        }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
-        let port = components.port ?? 80
-        let target = Target(
-            scheme: scheme, origin: Origin(host: host, port: port), hostHeader: port == 80 ? host : "\(host):\(port)",
-            path: path)
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        let literal = host.contains(":") ? "[\(host)]" : host
+        let target = Target(base: "\(scheme)://\(literal):\(port)\(path)")
         lastTarget.withLock { $0 = (baseURL, target) }
         return target
     }
 
-    /// An idle connection to `origin`, or a new one.
-    private func connection(to origin: Origin) async throws(GatewayTransportError) -> (any Channel, reused: Bool) {
-        let (idle, stale) = pool.withLock { $0.checkOut(origin) { $0.isActive } }
-        for channel in stale { channel.close(promise: nil) }
-        if let idle { return (idle, true) }
-        return (try await Self.connect(to: origin, group: group, timeout: connectTimeout), false)
-    }
-
-    /// Writes one request on `channel` and waits for its answer, its deadline or the caller's
-    /// cancellation, whichever comes first.
-    private func exchange(_ head: HTTPRequestHead, body: ByteBuffer?, on channel: any Channel)
-        async throws(GatewayExchangeFailure) -> GatewayWireAnswer
-    {
-        let promise = channel.eventLoop.makePromise(of: GatewayWireAnswer.self)
-        let exchange = GatewayExchange(head: head, body: body, answer: promise)
-        let id = exchange.id
-        var timer: Task<Void, Never>?
-        var scheduled: Scheduled<Void>?
-        if let clock {
-            let timeout = self.timeout
-            timer = Task {
-                do { try await clock.sleep(for: timeout) } catch { return }
-                channel.triggerUserOutboundEvent(GatewayExchangeEnd.timedOut(id), promise: nil)
-            }
-        } else {
-            scheduled = channel.eventLoop.scheduleTask(in: .nanoseconds(Self.nanoseconds(timeout))) {
-                channel.triggerUserOutboundEvent(GatewayExchangeEnd.timedOut(id), promise: nil)
-            }
+    /// Sends `request` and reads its whole answer before the deadline, the injected clock's
+    /// timer or the caller's cancellation, whichever comes first.
+    private func exchange(_ request: HTTPClientRequest) async throws(GatewayExchangeFailure) -> Answer {
+        guard let clock else {
+            return try await Self.exchange(request, on: client, deadline: .now() + .nanoseconds(Self.nanoseconds(timeout)))
         }
-        defer {
-            timer?.cancel()
-            scheduled?.cancel()
-        }
-        channel.writeAndFlush(exchange, promise: nil)
+        let client = self.client, timeout = self.timeout
         do {
-            return try await withTaskCancellationHandler {
-                try await promise.futureResult.get()
-            } onCancel: {
-                channel.triggerUserOutboundEvent(GatewayExchangeEnd.cancelled(id), promise: nil)
+            return try await withThrowingTaskGroup(of: Answer.self) { group in
+                group.addTask { try await Self.exchange(request, on: client, deadline: .distantFuture) }
+                group.addTask {
+                    try await clock.sleep(for: timeout)
+                    throw GatewayExchangeFailure.timedOut
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw GatewayExchangeFailure.cancelled }
+                return first
             }
         } catch let failure as GatewayExchangeFailure {
             throw failure
         } catch {
-            throw .io("\(type(of: error))")
+            throw .cancelled
         }
     }
 
-    private static func connect(to origin: Origin, group: any EventLoopGroup, timeout: Duration)
-        async throws(GatewayTransportError) -> any Channel
+    private static func exchange(_ request: HTTPClientRequest, on client: HTTPClient, deadline: NIODeadline)
+        async throws(GatewayExchangeFailure) -> Answer
     {
-        let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(.nanoseconds(max(1, nanoseconds(timeout))))
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(GatewayHTTPHandler())
-                }
-            }
+        let response: HTTPClientResponse
         do {
-            return try await bootstrap.connect(host: origin.host, port: origin.port).get()
+            response = try await client.execute(request, deadline: deadline)
         } catch {
-            throw connectError(error)
+            throw GatewayExchangeFailure(beforeAnswer: error)
         }
-    }
-
-    /// The typed error of a failed connect: refused, timed out, or another socket error.
-    static func connectError(_ error: any Error) -> GatewayTransportError {
-        if let channelError = error as? ChannelError, case .connectTimeout = channelError {
-            return GatewayTransportError(reason: "connect timed out")
+        var body = Data()
+        if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > 0 {
+            body.reserveCapacity(length)
         }
-        var underlying: [any Error] = [error]
-        if let connectionError = error as? NIOConnectionError {
-            underlying = connectionError.connectionErrors.map(\.error)
-            if underlying.isEmpty { return GatewayTransportError(reason: "the gateway's host name did not resolve") }
+        do {
+            for try await part in response.body { body.append(contentsOf: part.readableBytesView) }
+        } catch {
+            throw GatewayExchangeFailure(midAnswer: error)
         }
-        if underlying.contains(where: { ($0 as? IOError)?.errnoCode == ECONNREFUSED }) {
-            return GatewayTransportError(reason: "connection refused")
-        }
-        return GatewayTransportError(reason: "cannot connect (\(type(of: underlying[0])))")
-    }
-
-    static func transportError(_ failure: GatewayExchangeFailure) -> GatewayTransportError {
-        switch failure {
-        case .closedBeforeAnswer: GatewayTransportError(reason: "connection closed before an answer")
-        case .closedMidAnswer: GatewayTransportError(reason: "connection closed in the middle of the answer")
-        case .malformed(let detail): GatewayTransportError(reason: "malformed response (\(detail))")
-        case .timedOut: GatewayTransportError(reason: "timed out")
-        case .cancelled: GatewayTransportError(reason: "cancelled")
-        case .io(let detail): GatewayTransportError(reason: "I/O error (\(detail))")
-        case .busy: GatewayTransportError(reason: "connection busy")
-        }
+        return Answer(status: Int(response.status.code), body: body)
     }
 
     /// The method, if it is a token (RFC 9110 §5.6.2): no spaces or control bytes that would
@@ -274,4 +226,16 @@ public final class NIOGatewayTransport: GatewayTransport {
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         return overflow ? .max : scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
+}
+
+/// Counts the connections a transport's client opens; its client calls ``increment()`` from
+/// an event loop for each new connection.
+final class ConnectionCounter: Sendable {
+    private let count = Mutex(0)
+
+    /// The connections opened so far.
+    var value: Int { count.withLock { $0 } }
+
+    /// Counts one more connection.
+    func increment() { count.withLock { $0 += 1 } }
 }

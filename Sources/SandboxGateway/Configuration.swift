@@ -44,6 +44,8 @@ public struct SandboxGatewayConfiguration: Sendable {
     /// (`true` by default); `false` gives each write its own transaction, to measure what
     /// grouping buys.
     public var groupCommit: Bool
+    /// The certificate and key to serve HTTPS with; `nil` (the default) serves plain HTTP.
+    public var tls: SandboxGatewayTLS? = nil
 
     /// The shortest idempotency key retention the gateway allows: 24 hours.
     public static let minimumKeyRetention: TimeInterval = 24 * 60 * 60

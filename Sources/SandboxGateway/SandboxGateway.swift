@@ -30,6 +30,7 @@ public enum SandboxGateway {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = Application(
             router: router,
+            server: try configuration.serverBuilder(),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "MPOSKit-SandboxGateway"),
@@ -79,7 +80,7 @@ public enum SandboxGateway {
 public final class RunningGateway: Sendable {
     /// The bound port (the free one picked when the configuration said 0).
     public let port: Int
-    /// `http://host:port`, without a trailing slash.
+    /// `http://host:port` (`https` when serving TLS), without a trailing slash.
     public let baseURL: URL
     /// The sandbox merchant's credentials when this start created them (first start on an
     /// empty database); `nil` otherwise, as only hashes are stored.
@@ -93,7 +94,7 @@ public final class RunningGateway: Sendable {
         task: Task<Void, any Error>
     ) {
         self.port = port
-        self.baseURL = URL(string: "http://\(host):\(port)")!
+        self.baseURL = URL(string: "\(environment.configuration.scheme)://\(host):\(port)")!
         self.credentials = credentials
         self.environment = environment
         self.task = task

@@ -30,12 +30,12 @@ import Testing
     @Test func merchantInfoDescribesTheLoggedInMerchant() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
-        let info = try await terminal.merchantInfo()
+        let info = try await terminal.accounts.merchantInfo()
         #expect(info.id == sandbox.credentials.merchantID)
         #expect(info.userID == sandbox.credentials.user)
         #expect(!info.name.isEmpty)
         let fresh = try Self.terminal(sandbox)
-        await #expect(throws: MPOSError.notLoggedIn) { try await fresh.merchantInfo() }
+        await #expect(throws: MPOSError.notLoggedIn) { try await fresh.accounts.merchantInfo() }
         try await sandbox.close(terminal)
     }
 
@@ -43,11 +43,11 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try Self.terminal(sandbox)
         await #expect(throws: MPOSError.invalidEmailAddress) {
-            try await terminal.forgotUserID(email: "not-an-address")
+            try await terminal.accounts.forgotUserID(email: "not-an-address")
         }
-        try await terminal.forgotUserID(email: "nobody@example.com")
+        try await terminal.accounts.forgotUserID(email: "nobody@example.com")
         #expect(try Self.outbox(sandbox).isEmpty)
-        try await terminal.forgotUserID(email: sandbox.credentials.email)
+        try await terminal.accounts.forgotUserID(email: sandbox.credentials.email)
         let mail = try #require(try Self.outbox(sandbox).first)
         #expect(mail.channel == .email && mail.recipient == sandbox.credentials.email)
         #expect(mail.body.contains(sandbox.credentials.user))
@@ -57,17 +57,17 @@ import Testing
     @Test func resetPasswordMailsATemporaryPasswordAndEndsTheSession() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
-        try await terminal.resetPassword(user: sandbox.credentials.user)
+        try await terminal.accounts.resetPassword(user: sandbox.credentials.user)
         let mail = try #require(try Self.outbox(sandbox).first)
         #expect(mail.recipient == sandbox.credentials.email)
         let temporary = try #require(
             mail.body.split(separator: "\n").first?.split(separator: ": ").last.map(String.init))
-        await #expect(throws: MPOSError.gatewayUnauthorized) { try await terminal.merchantInfo() }
+        await #expect(throws: MPOSError.gatewayUnauthorized) { try await terminal.accounts.merchantInfo() }
         await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.terminal(sandbox).login() }
         let renewed = try Self.terminal(sandbox, password: temporary)
         try await renewed.login()
         #expect(await renewed.isInitialized)
-        await #expect(throws: MPOSError.invalidArgument) { try await renewed.resetPassword(user: "  ") }
+        await #expect(throws: MPOSError.invalidArgument) { try await renewed.accounts.resetPassword(user: "  ") }
         try await sandbox.close()
     }
 
@@ -76,26 +76,26 @@ import Testing
         let terminal = try await sandbox.terminal(connect: false)
         let old = sandbox.credentials.password
         await #expect(throws: MPOSError.passwordPolicy) {
-            try await terminal.changePassword(
+            try await terminal.accounts.changePassword(
                 oldPassword: old, newPassword: "Newpass123", confirmation: "Newpass124")
         }
         // The gateway's policy: at least 8 characters with a letter and a digit.
         do {
-            try await terminal.changePassword(oldPassword: old, newPassword: "abc1", confirmation: "abc1")
+            try await terminal.accounts.changePassword(oldPassword: old, newPassword: "abc1", confirmation: "abc1")
             Issue.record("A 4-character password was accepted.")
         } catch {
             #expect(error == MPOSError.passwordPolicy)
             #expect(error.message.contains("8 characters") && !error.message.contains("abc1"))
         }
         await #expect(throws: MPOSError.passwordPolicy) {
-            try await terminal.changePassword(
+            try await terminal.accounts.changePassword(
                 oldPassword: old, newPassword: "onlyletters", confirmation: "onlyletters")
         }
         await #expect(throws: MPOSError.gatewayUnauthorized) {
-            try await terminal.changePassword(
+            try await terminal.accounts.changePassword(
                 oldPassword: "wrong-password-1", newPassword: "Newpass123", confirmation: "Newpass123")
         }
-        try await terminal.changePassword(
+        try await terminal.accounts.changePassword(
             oldPassword: old, newPassword: "Newpass123", confirmation: "Newpass123")
         await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.terminal(sandbox).login() }
         let withNew = try Self.terminal(sandbox, password: "Newpass123")
@@ -129,7 +129,7 @@ import Testing
         try sandbox.gateway.environment.accounts.logout(token: token)
         let third = try await terminal.warmUp()
         #expect(third.loggedIn)
-        #expect(try await terminal.searchTransactions().totalCount == 0)
+        #expect(try await terminal.reports.searchTransactions().totalCount == 0)
         try await sandbox.close(terminal)
     }
 
@@ -156,7 +156,7 @@ import Testing
         #expect(seen.contains(.readerConnection(connected: false, info: nil)))
         // The journal is kept.
         let entries = try PaymentJournal(path: sandbox.journalPath).all()
-        #expect(entries.count == 1 && entries[0].gatewayTransactionID == sale.transactionID?.rawValue)
+        #expect(entries.count == 1 && entries[0].gatewayTransactionID == sale.transactionID)
 
         #expect(try await terminal.warmUp().loggedIn)
         #expect(await terminal.isInitialized)
@@ -195,10 +195,10 @@ import Testing
         let result = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur))
         #expect(result.status == .approved)
         let id = try #require(result.transactionID)
-        let merchant = try await terminal.merchantInfo()
+        let merchant = try await terminal.accounts.merchantInfo()
 
-        let local = await terminal.receipt(for: result)
-        let remote = try await terminal.receipt(transactionID: id)
+        let local = await terminal.receipts.receipt(for: result)
+        let remote = try await terminal.receipts.receipt(transactionID: id)
         #expect(remote.batchID != nil && remote.receiptNumber != nil)
         #expect(remote.maskedPAN == "411111******1111" && remote.aid == local.aid)
         // The card's TVR and TSI reach the receipt.
@@ -215,10 +215,10 @@ import Testing
                 }
             }
         }
-        let data = try await terminal.receiptData(transactionID: id)
+        let data = try await terminal.receipts.data(transactionID: id)
         #expect(data.totalAmount == 12_34 && data.card?.maskedPAN == "411111******1111")
         await #expect(throws: MPOSError.notFound) {
-            try await terminal.receipt(transactionID: TransactionID(rawValue: "txn_does_not_exist")!)
+            try await terminal.receipts.receipt(transactionID: TransactionID(rawValue: "txn_does_not_exist")!)
         }
         try await sandbox.close(terminal)
     }
@@ -229,8 +229,8 @@ import Testing
         let result = try await terminal.sale(PaymentParameters(amount: 7_50, currency: .eur))
         let id = try #require(result.transactionID)
 
-        try await terminal.sendReceipt(transactionID: id, to: .email("anna@example.com"))
-        try await terminal.sendReceipt(transactionID: id, to: .phone("+49 151 1234 5678"))
+        try await terminal.receipts.send(transactionID: id, to: .email("anna@example.com"))
+        try await terminal.receipts.send(transactionID: id, to: .phone("+49 151 1234 5678"))
         let messages = try Self.outbox(sandbox)
         let mail = try #require(messages.first { $0.channel == .email })
         let sms = try #require(messages.first { $0.channel == .sms })
@@ -240,10 +240,10 @@ import Testing
             #expect(Self.fullPANs.allSatisfy { !message.body.contains($0) })
         }
         await #expect(throws: MPOSError.invalidEmailAddress) {
-            try await terminal.sendReceipt(transactionID: id, to: .email("anna@example"))
+            try await terminal.receipts.send(transactionID: id, to: .email("anna@example"))
         }
         await #expect(throws: MPOSError.notFound) {
-            try await terminal.sendReceipt(
+            try await terminal.receipts.send(
                 transactionID: TransactionID(rawValue: "txn_does_not_exist")!, to: .email("anna@example.com"))
         }
         #expect(try Self.outbox(sandbox).count == 2)
@@ -255,33 +255,33 @@ import Testing
     @Test func anInventoryIsUploadedVersionedAndDownloaded() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
-        #expect(try await terminal.inventoryVersion() == nil)
-        await #expect(throws: MPOSError.notFound) { try await terminal.downloadInventory() }
+        #expect(try await terminal.inventory.currentVersion() == nil)
+        await #expect(throws: MPOSError.notFound) { try await terminal.inventory.download() }
 
         let first = "sku,name,price\nA1,Coffee,250\nA2,\"Tea, green\",220\n"
-        let stored = try await terminal.uploadInventory(csv: first, version: 1)
+        let stored = try await terminal.inventory.upload(csv: first, version: 1)
         #expect(stored.version == 1 && stored.itemCount == 2 && stored.sha256.count == 64)
-        #expect(try await terminal.inventoryVersion()?.version == 1)
-        let document = try await terminal.downloadInventory()
+        #expect(try await terminal.inventory.currentVersion()?.version == 1)
+        let document = try await terminal.inventory.download()
         #expect(document.csv == first && document.version.version == 1)
 
         await #expect(throws: MPOSError.invalidInventory) {
-            try await terminal.uploadInventory(csv: first, version: 1)
+            try await terminal.inventory.upload(csv: first, version: 1)
         }
         await #expect(throws: MPOSError.invalidInventory) {
-            try await terminal.uploadInventory(csv: "sku,name\nA1\n", version: 2)
+            try await terminal.inventory.upload(csv: "sku,name\nA1\n", version: 2)
         }
         await #expect(throws: MPOSError.invalidInventory) {
-            try await terminal.uploadInventory(csv: "", version: 2)
+            try await terminal.inventory.upload(csv: "", version: 2)
         }
         await #expect(throws: MPOSError.invalidInventory) {
-            try await terminal.uploadInventory(csv: first, version: 0)
+            try await terminal.inventory.upload(csv: first, version: 0)
         }
 
         let second = "sku,name,price\nA1,Coffee,260\n"
-        #expect(try await terminal.uploadInventory(csv: second, version: 2).itemCount == 1)
-        #expect(try await terminal.downloadInventory().csv == second)
-        #expect(try await terminal.inventoryVersion()?.version == 2)
+        #expect(try await terminal.inventory.upload(csv: second, version: 2).itemCount == 1)
+        #expect(try await terminal.inventory.download().csv == second)
+        #expect(try await terminal.inventory.currentVersion()?.version == 2)
         try await sandbox.close(terminal)
     }
 }

@@ -37,7 +37,7 @@ struct CardOperationEngineTests {
             Issue.record("no journal first")
             return
         }
-        #expect(created.operation == operation.rawValue)
+        #expect(created.operation == .card(operation))
         #expect(
             start.contains {
                 if case .sendToReader(.startTransaction(let s)) = $0 { s.kind == readerKind } else { false }

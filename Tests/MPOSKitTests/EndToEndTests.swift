@@ -131,7 +131,7 @@ import Testing
         #expect(result.status == .declined)
         #expect(result.reversed)
         let id = try #require(result.transactionID)
-        let page = try await terminal.searchTransactions()
+        let page = try await terminal.reports.searchTransactions()
         #expect(page.items.first { $0.id == id }?.status == .reversed)
         let entries = try PaymentJournal(path: sandbox.journalPath).all()
         #expect(entries.allSatisfy { $0.state == .finished })
@@ -149,7 +149,7 @@ import Testing
         let sent = transport.sent
         #expect(sent.filter { $0 == "POST \(GatewayPaths.authorizeCard)" }.count == 1)
         #expect(sent.contains("GET \(GatewayPaths.attempt(key: result.idempotencyKey.rawValue))"))
-        let page = try await terminal.searchTransactions()
+        let page = try await terminal.reports.searchTransactions()
         #expect(page.items.filter { $0.kind == .sale }.count == 1)
         try await sandbox.close(terminal)
     }
@@ -225,8 +225,8 @@ import Testing
         let second = try await sandbox.terminal(connect: false)
         let entries = try PaymentJournal(path: sandbox.journalPath).all()
         #expect(entries.count == 1 && entries[0].state == .finished)
-        let id = try #require(entries[0].gatewayTransactionID.flatMap(TransactionID.init(rawValue:)))
-        let page = try await second.searchTransactions()
+        let id = try #require(entries[0].gatewayTransactionID)
+        let page = try await second.reports.searchTransactions()
         #expect(page.items.first { $0.id == id }?.status == .reversed)
         abandoned.cancel()
         try await sandbox.close(first)
@@ -247,7 +247,7 @@ import Testing
         #expect(result.status == .declined)
         #expect(result.reversed)
         let id = try #require(result.transactionID)
-        let page = try await terminal.searchTransactions()
+        let page = try await terminal.reports.searchTransactions()
         #expect(page.items.first { $0.id == id }?.status == .reversed)
         #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty)
         try await sandbox.close(terminal)
@@ -268,7 +268,7 @@ import Testing
         #expect(result.status == .failed)
         #expect(result.error == .readerLinkFailed)
         #expect(result.transactionID == nil)
-        #expect(try await terminal.searchTransactions().items.isEmpty)
+        #expect(try await terminal.reports.searchTransactions().items.isEmpty)
         await #expect(throws: MPOSError.readerNotConnected) { _ = try await terminal.sale(Self.sale(1_00)) }
         try await sandbox.close(terminal)
     }
@@ -353,16 +353,16 @@ import Testing
         let terminal = try await sandbox.terminal(transport: outage, clock: clock)
         outage.goDown(reaching: GatewayPaths.authorizeCard)
         let unknown = try await terminal.sale(Self.sale(21_00))
-        #expect(outage.lostWhileDown == 1 + PaymentEngine.maximumLookups)
+        #expect(outage.lostWhileDown == 1 + RetryPolicy.standard.maximumLookups)
         #expect(unknown.status == .failed && unknown.error == .gatewayUnreachable)
         #expect(unknown.transactionID == nil)
         outage.comeBack()
-        let standing = try await terminal.searchTransactions().items.filter { $0.kind == .sale }
+        let standing = try await terminal.reports.searchTransactions().items.filter { $0.kind == .sale }
         #expect(standing.map(\.status) == [.approved])
 
         let second = try await terminal.sale(Self.sale(22_00))
         #expect(second.status == .approved)
-        let sales = try await terminal.searchTransactions().items.filter { $0.kind == .sale }
+        let sales = try await terminal.reports.searchTransactions().items.filter { $0.kind == .sale }
         #expect(sales.first { $0.id == second.transactionID }?.status == .approved)
         #expect(sales.first { $0.id == standing.first?.id }?.status == .reversed)
         #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty)
@@ -394,15 +394,15 @@ import Testing
             if clock.sleeperCount > 0 { clock.advance(by: .seconds(60)) } else { try await Task.sleep(for: .milliseconds(1)) }
         }
         let unknown = try await first.value
-        #expect(outage.lostWhileDown == 1 + PaymentEngine.maximumLookups)
+        #expect(outage.lostWhileDown == 1 + RetryPolicy.standard.maximumLookups)
         #expect(unknown.status == .failed && unknown.error == .gatewayUnreachable)
-        #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().map(\.key) == [unknown.idempotencyKey.rawValue])
+        #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().map(\.key) == [unknown.idempotencyKey])
 
         outage.comeBack()
         let again = try await terminal.refund(transactionID: id, amount: 15_00)
         #expect(again.status == .approved && again.approvedAmount == 15_00)
         #expect(again.idempotencyKey == unknown.idempotencyKey)
-        let refunds = try await terminal.searchTransactions().items.filter { $0.kind == .refund }
+        let refunds = try await terminal.reports.searchTransactions().items.filter { $0.kind == .refund }
         #expect(refunds.map(\.id) == [try #require(again.transactionID)])
         #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty)
 
@@ -423,7 +423,7 @@ import Testing
         let refund = try await terminal.refund(transactionID: id, amount: 5_00)
         #expect(refund.status == .approved && refund.approvedAmount == 5_00)
         #expect(transport.sent.filter { $0 == "POST \(refundPath)" }.count == 1)
-        let page = try await terminal.searchTransactions()
+        let page = try await terminal.reports.searchTransactions()
         #expect(page.items.filter { $0.kind == .refund }.count == 1)
         try await sandbox.close(terminal)
     }

@@ -59,14 +59,15 @@ import Testing
         let state = try #require(transport.statesAtAuthorization.first)
         #expect(state == JournalEntry.State.created.rawValue || state == JournalEntry.State.authorizing.rawValue)
         // The outcome was on disk when the result came back.
-        let entry = try PaymentJournal(path: sandbox.journalPath).entry(key: result.idempotencyKey.rawValue)
-        #expect(entry?.state == .finished && entry?.outcome == PaymentStatus.approved.rawValue)
+        let entry = try PaymentJournal(path: sandbox.journalPath).entry(key: result.idempotencyKey)
+        #expect(entry?.state == .finished && entry?.outcome == .approved)
         try await sandbox.close(terminal)
     }
 
     @Test func queuedWritesReleaseWaitersOnlyWhenNoDurableWriteIsLeft() async {
         let entry = JournalEntry(
-            key: "k", operation: "sale", readerTransactionID: "r", originalTransactionID: nil, amount: 1, currency: "EUR",
+            key: IdempotencyKey(rawValue: "k")!, operation: .card(.sale), readerTransactionID: "r", originalTransactionID: nil,
+            amount: 1, currency: .eur,
             state: .created, maskedPAN: nil, gatewayTransactionID: nil, outcome: nil, createdAt: Date(), updatedAt: Date())
         var writes = PaymentJournal.QueuedWrites()
         writes.durableQueued()
@@ -81,7 +82,7 @@ import Testing
             #expect(released.count == 1 && writes.pendingDurable == 0)
             for waiter in released { waiter.resume() }
         }
-        #expect(writes.takeFailures().map(\.entry.key) == ["k"])
+        #expect(writes.takeFailures().map(\.entry.key.rawValue) == ["k"])
         #expect(writes.takeFailures().isEmpty)
     }
 
@@ -104,8 +105,8 @@ import Testing
         let second = try await sandbox.terminal(connect: false)
         let entry = try #require(try PaymentJournal(path: sandbox.journalPath).entry(key: unfinished[0].key))
         #expect(entry.state == .finished)
-        let id = try #require(entry.gatewayTransactionID.flatMap(TransactionID.init(rawValue:)))
-        let page = try await second.searchTransactions()
+        let id = try #require(entry.gatewayTransactionID)
+        let page = try await second.reports.searchTransactions()
         #expect(page.items.first { $0.id == id }?.status == .reversed)
         abandoned.cancel()
         try await sandbox.close(first)

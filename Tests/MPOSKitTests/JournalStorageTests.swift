@@ -28,11 +28,19 @@ import Testing
         createdAt: Date = date(), updatedAt: Date = date()
     ) -> JournalEntry {
         JournalEntry(
-            key: key, operation: "sale", readerTransactionID: filled ? "reader-\(text)" : nil,
-            originalTransactionID: filled ? "original-\(text)" : nil, amount: filled ? 9_223_372_036_854_775_807 : nil,
-            currency: filled ? "EUR" : nil, state: state, maskedPAN: filled ? "476173******0119" : nil,
-            gatewayTransactionID: filled ? "gateway-\(text)" : nil, outcome: filled ? "approved" : nil,
-            createdAt: createdAt, updatedAt: updatedAt)
+            key: Self.key(key), operation: .card(.sale), readerTransactionID: filled ? "reader-\(text)" : nil,
+            originalTransactionID: filled ? Self.id("original-\(text)") : nil,
+            amount: filled ? 9_223_372_036_854_775_807 : nil, currency: filled ? .eur : nil, state: state,
+            maskedPAN: filled ? "476173******0119" : nil, gatewayTransactionID: filled ? Self.id("gateway-\(text)") : nil,
+            outcome: filled ? .approved : nil, createdAt: createdAt, updatedAt: updatedAt)
+    }
+
+    /// `text` as an idempotency key (a test's keys are valid ones).
+    static func key(_ text: String) -> IdempotencyKey { IdempotencyKey(rawValue: text)! }
+
+    /// A transaction id made of `text`'s printable ASCII characters (the others cannot be in one).
+    static func id(_ text: String) -> TransactionID {
+        TransactionID(rawValue: String(text.unicodeScalars.filter { (0x21...0x7E).contains($0.value) }))!
     }
 
     /// Entries whose rows the journal must write as GRDB does.
@@ -40,24 +48,24 @@ import Testing
         [
             entry(key: "all-nil"),
             entry(key: "all-filled", state: .finished, filled: true),
-            entry(key: "clé-ключ-鍵-🔑", filled: true, text: "Zürich «ü» ключ 鍵 🔑"),
+            entry(key: "unicode-text", filled: true, text: "Zürich «ü» ключ 鍵 🔑"),
             entry(key: "milliseconds", createdAt: date(125), updatedAt: date(999.5)),
             entry(key: "empty-strings", filled: true, text: ""),
         ]
         + [JournalEntry.State.created, .authorizing, .approved, .reversing, .finished].map { entry(key: "state-\($0.rawValue)", state: $0) }
 
     /// The row with `key` in the file at `path`, read from a connection of its own.
-    static func row(key: String, at path: String) throws -> Row? {
+    static func row(key: IdempotencyKey, at path: String) throws -> Row? {
         var configuration = Configuration()
         configuration.readonly = true
         return try DatabaseQueue(path: path, configuration: configuration).read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM attempt WHERE key = ?", arguments: [key])
+            try Row.fetchOne(db, sql: "SELECT * FROM attempt WHERE key = ?", arguments: [key.rawValue])
         }
     }
 
     /// The entry with `key` in the file at `path`, read back through `FetchableRecord`.
-    static func fetched(key: String, at path: String) throws -> JournalEntry? {
-        try DatabaseQueue(path: path).read { db in try JournalEntry.fetchOne(db, key: key) }
+    static func fetched(key: IdempotencyKey, at path: String) throws -> JournalEntry? {
+        try DatabaseQueue(path: path).read { db in try JournalEntry.fetchOne(db, key: key.rawValue) }
     }
 
     /// Expects the two rows to hold the same columns with the same values, stored the same way.
@@ -105,7 +113,7 @@ import Testing
         // Closed: SQLite checkpoints, and the log is kept with its room instead of deleted.
         #expect(try Self.size(log) >= room)
         let reopened = try PaymentJournal(path: files.journalPath)
-        #expect(try reopened.entry(key: "before-close")?.key == "before-close")
+        #expect(try reopened.entry(key: Self.key("before-close"))?.key.rawValue == "before-close")
     }
 
     @Test func durableWritesSurviveACrashWithRoomReservedInTheLog() async throws {
@@ -123,7 +131,7 @@ import Testing
                 atPath: files.journalPath + suffix, toPath: copy.appendingPathComponent("journal.sqlite").path + suffix)
         }
         let recovered = try PaymentJournal(path: copy.appendingPathComponent("journal.sqlite").path).all()
-        #expect(recovered.map(\.key).sorted() == entries.map(\.key).sorted())
+        #expect(recovered.map(\.key.rawValue).sorted() == entries.map(\.key.rawValue).sorted())
         #expect(recovered.allSatisfy { $0.state == .finished && $0.maskedPAN == "476173******0119" })
     }
 
@@ -154,7 +162,7 @@ import Testing
             #expect(try Self.size(old + "-wal") >= WriteAheadLogRoom.bytes(pages: 1000 + 125, pageSize: 4096))
         }
         let reopened = try PaymentJournal(path: old)
-        #expect(try reopened.entry(key: "old-1")?.key == "old-1")
+        #expect(try reopened.entry(key: Self.key("old-1"))?.key.rawValue == "old-1")
         #expect(try Self.pageSize(at: old) == 4096)
     }
 
@@ -182,8 +190,8 @@ import Testing
         let first = Self.entry(key: "update", state: .created, createdAt: Self.date(1), updatedAt: Self.date(1))
         var changed = first
         changed.state = .finished
-        changed.outcome = "declined"
-        changed.gatewayTransactionID = "gw-42"
+        changed.outcome = .declined
+        changed.gatewayTransactionID = Self.id("gw-42")
         changed.maskedPAN = "476173******0119"
         changed.updatedAt = Self.date(500)
         let second = changed
@@ -200,7 +208,7 @@ import Testing
             try Self.row(key: second.key, at: files.journalPath), try Self.row(key: second.key, at: files.referencePath))
         let all = try journal.all()
         #expect(try all == [Self.fetched(key: second.key, at: files.referencePath)])
-        #expect(all.first?.state == .finished && all.first?.outcome == "declined" && all.first?.gatewayTransactionID == "gw-42")
+        #expect(all.first?.state == .finished && all.first?.outcome == .declined && all.first?.gatewayTransactionID == Self.id("gw-42"))
         #expect(all.first.map { abs($0.updatedAt.timeIntervalSince(second.updatedAt)) < 0.001 } == true)
         #expect(all.first.map { abs($0.createdAt.timeIntervalSince(first.createdAt)) < 0.001 } == true)
     }
@@ -226,7 +234,7 @@ import Testing
     /// Queues a write of the entry with `key` in each state in turn, durable as `durable`
     /// says; the last one carries `outcome`.
     static func enqueue(
-        _ key: String, _ states: [JournalEntry.State], durable: [Bool], outcome: String? = nil, on journal: PaymentJournal
+        _ key: String, _ states: [JournalEntry.State], durable: [Bool], outcome: PaymentStatus? = nil, on journal: PaymentJournal
     ) -> JournalEntry {
         var entry = entry(key: key)
         for (index, (state, durable)) in zip(states, durable).enumerated() {
@@ -246,7 +254,7 @@ import Testing
         // left NORMAL (1).
         #expect(try journal.pragma("synchronous") == "1")
 
-        _ = Self.enqueue("sale-1", [.finished], durable: [true], outcome: "approved", on: journal)
+        _ = Self.enqueue("sale-1", [.finished], durable: [true], outcome: .approved, on: journal)
         _ = Self.enqueue("sale-2", [.created, .authorizing, .reversing], durable: [true, false, true], on: journal)
         #expect(await journal.settleDurable().isEmpty)
         // The last write was durable: FULL (2).
@@ -254,7 +262,7 @@ import Testing
 
         var last = Self.enqueue("sale-2", [.approved], durable: [false], on: journal)
         last.state = .finished
-        last.outcome = "declined"
+        last.outcome = .declined
         try await journal.write(last)
         #expect(try journal.pragma("synchronous") == "2")
         #expect(try journal.all().map(\.state) == [.finished, .finished])

@@ -248,7 +248,6 @@ import Testing
         let ledger = try await Self.allTransactions(terminal)
         let sales = ledger.filter { $0.kind == .sale }
         let moneyMoved = sales.filter { [.approved, .partiallyApproved, .processed].contains($0.status) }
-        let movedIDs = Set(moneyMoved.map(\.id))
         for (id, approved) in charged {
             let booked = sales.first { $0.id == id }
             #expect(booked != nil, "approved sale \(id) missing from the ledger; \(context)")
@@ -320,7 +319,7 @@ import Testing
         var all: [GatewayAPI.Transaction] = []
         var page = 1
         while true {
-            let result = try await terminal.searchTransactions(TransactionSearchRequest(page: page, pageSize: 200))
+            let result = try await terminal.reports.searchTransactions(TransactionSearchRequest(page: page, pageSize: 200))
             all += result.items
             if result.items.count < 200 { return all }
             page += 1

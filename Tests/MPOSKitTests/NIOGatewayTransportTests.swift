@@ -9,8 +9,8 @@ import Testing
 @testable import MPOSKit
 @testable import MPOSKitNIO
 
-/// The SwiftNIO gateway transport against the real sandbox gateway and against a raw server
-/// that misbehaves: every failure is a `GatewayTransportError`, never a crash or a hang.
+/// The AsyncHTTPClient gateway transport against the real sandbox gateway and against a raw
+/// server that misbehaves: every failure is a `GatewayTransportError`, never a crash or a hang.
 @Suite struct NIOGatewayTransportTests {
     private func url(_ port: Int) -> URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -38,9 +38,8 @@ import Testing
         let result = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur))
         #expect(result.status == .approved)
         // Login, merchant, authorisation: each one's connection came back for the next.
-        #expect(transport.idleConnectionCount == 1)
+        #expect(transport.openedConnectionCount == 1)
         await transport.shutdown()
-        #expect(transport.idleConnectionCount == 0)
         try await sandbox.close(terminal)
     }
 
@@ -60,8 +59,8 @@ import Testing
         for index in 0..<16 {
             #expect(statuses[index] == (index.isMultiple(of: 2) ? 200 : 404))
         }
-        // The pool keeps no more than its limit.
-        #expect(transport.idleConnectionCount <= 3)
+        // No more connections than the limit, however many requests come at once.
+        #expect(transport.openedConnectionCount <= 3)
         await transport.shutdown()
         try await sandbox.close()
     }
@@ -132,14 +131,27 @@ import Testing
         await server.close()
     }
 
+    @Test func noIdleConnectionsMeansAConnectionPerRequest() async throws {
+        let server = try await ScriptedHTTPServer { request in .send(ScriptedHTTPServer.answer(200, "answer \(request.index)")) }
+        let transport = NIOGatewayTransport(idleConnections: 0)
+        for path in ["/a", "/b"] {
+            let response = try await transport.send(GatewayHTTPRequest(method: "GET", path: path), to: url(server.port))
+            #expect(response.status == 200)
+        }
+        #expect(transport.openedConnectionCount == 2)
+        #expect(server.connectionCount == 2)
+        await transport.shutdown()
+        await server.close()
+    }
+
     @Test func anAnswerThatSaysCloseIsNotKept() async throws {
         let server = try await ScriptedHTTPServer { _ in
             .send(ScriptedHTTPServer.answer(200, "bye", headers: "Connection: close\r\n"))
         }
         let transport = NIOGatewayTransport()
         _ = try await transport.send(GatewayHTTPRequest(method: "GET", path: "/a"), to: url(server.port))
-        #expect(transport.idleConnectionCount == 0)
         _ = try await transport.send(GatewayHTTPRequest(method: "GET", path: "/b"), to: url(server.port))
+        #expect(transport.openedConnectionCount == 2)
         #expect(server.connectionCount == 2)
         await transport.shutdown()
         await server.close()
@@ -153,9 +165,14 @@ import Testing
         let port = server.port
         await server.close()
         let transport = NIOGatewayTransport()
-        await expectError("connection refused") {
-            try await transport.send(GatewayHTTPRequest(method: "GET", path: "/health"), to: url(port))
+        // https too is the transport's own: no other transport takes it over.
+        for scheme in ["http", "https"] {
+            await expectError("connection refused") {
+                try await transport.send(
+                    GatewayHTTPRequest(method: "GET", path: "/health"), to: URL(string: "\(scheme)://127.0.0.1:\(port)")!)
+            }
         }
+        await transport.shutdown()
     }
 
     @Test func aConnectionResetInTheMiddleOfTheBodyIsATypedError() async throws {
@@ -166,7 +183,7 @@ import Testing
         await expectError("connection closed in the middle of the answer") {
             try await transport.send(GatewayHTTPRequest(method: "POST", path: "/v1/payments/card"), to: url(server.port))
         }
-        #expect(transport.idleConnectionCount == 0)
+        #expect(transport.openedConnectionCount == 1)
         await server.close()
     }
 
@@ -192,7 +209,15 @@ import Testing
         } catch {
             #expect(error.reason.hasPrefix("malformed response"))
         }
-        #expect(transport.idleConnectionCount == 0)
+        // The connection that carried garbage is not used again, though the server keeps it.
+        do {
+            let response = try await transport.send(GatewayHTTPRequest(method: "GET", path: "/again"), to: url(server.port))
+            Issue.record("expected a malformed response again, got \(response.status)")
+        } catch {
+            #expect(error.reason.hasPrefix("malformed response"))
+        }
+        #expect(server.connectionCount == 2)
+        await transport.shutdown()
         await server.close()
     }
 
@@ -244,9 +269,9 @@ import Testing
     }
 
     @Test func badURLsAndMethodsAreTypedErrors() async throws {
-        let transport = NIOGatewayTransport(tlsFallback: nil)
-        await expectError("https needs a TLS transport") {
-            try await transport.send(GatewayHTTPRequest(method: "GET", path: "/health"), to: URL(string: "https://127.0.0.1:1")!)
+        let transport = NIOGatewayTransport()
+        await expectError("malformed URL") {
+            try await transport.send(GatewayHTTPRequest(method: "GET", path: "/health"), to: URL(string: "http:///health")!)
         }
         await expectError("unsupported URL scheme ftp") {
             try await transport.send(GatewayHTTPRequest(method: "GET", path: "/health"), to: URL(string: "ftp://127.0.0.1:1")!)
@@ -254,24 +279,9 @@ import Testing
         await expectError("malformed method") {
             try await transport.send(GatewayHTTPRequest(method: "GET /x HTTP/1.1\r\n", path: "/health"), to: url(1))
         }
-    }
-
-    // MARK: - The pool as a value
-
-    @Test func thePoolKeepsItsLimitDropsStaleConnectionsAndEmptiesAtShutdown() {
-        var pool = IdleConnectionPool<String, Int>(limitPerOrigin: 2)
-        let kept = [pool.checkIn(1, for: "a"), pool.checkIn(2, for: "a"), pool.checkIn(3, for: "a"), pool.checkIn(4, for: "b")]
-        #expect(kept == [true, true, false, true])
-        // 2 went stale while idle: it is handed back to close and 1 is taken.
-        let (taken, stale) = pool.checkOut("a") { $0 != 2 }
-        #expect(taken == 1)
-        #expect(stale == [2])
-        let (none, _) = pool.checkOut("a") { _ in true }
-        #expect(none == nil)
-        #expect(pool.count == 1)
-        let closing = pool.shutDown()
-        #expect(closing == [4])
-        let afterShutdown = pool.checkIn(5, for: "a")
-        #expect(!afterShutdown)
+        await transport.shutdown()
+        await expectError("the transport is shut down") {
+            try await transport.send(GatewayHTTPRequest(method: "GET", path: "/health"), to: url(1))
+        }
     }
 }

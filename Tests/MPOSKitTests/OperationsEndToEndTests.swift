@@ -17,7 +17,7 @@ import Testing
     /// The gateway's record of `id`, from its search.
     static func record(_ id: TransactionID?, on terminal: PaymentTerminal) async throws -> Transaction {
         let id = try #require(id)
-        let page = try await terminal.searchTransactions(TransactionSearchRequest(pageSize: 100))
+        let page = try await terminal.reports.searchTransactions(TransactionSearchRequest(pageSize: 100))
         return try #require(page.items.first { $0.id == id }, "the search does not show \(id.rawValue)")
     }
 
@@ -38,7 +38,7 @@ import Testing
         #expect(sale.status == .approved && sale.approvedAmount == 12_50)
         #expect(try await Self.record(sale.transactionID, on: terminal).statementDescriptor == "COFFEE SHOP* TABLE 4")
         // Both receipts list the basket and its tax: the local one and the gateway's.
-        let remote = try await terminal.receipt(transactionID: try #require(sale.transactionID))
+        let remote = try await terminal.receipts.receipt(transactionID: try #require(sale.transactionID))
         for text in [sale.customerReceipt, remote.text(.customer)] {
             for row in ["2 x Coffee", "7.00 EUR", "1 x Cake", "1 x Service charge", "1 x Gratuity",
                 "Prices include tax", "Net 7 %", "6.55 EUR", "Tax 19 %", "0.63 EUR"]
@@ -47,11 +47,11 @@ import Testing
             }
         }
 
-        let before = try await terminal.searchTransactions(TransactionSearchRequest(pageSize: 100)).totalCount
+        let before = try await terminal.reports.searchTransactions(TransactionSearchRequest(pageSize: 100)).totalCount
         await #expect(throws: MPOSError.invalidBasket) {
             try await terminal.recordCash(PaymentParameters(amount: 12_00, currency: .eur, basket: basket))
         }
-        #expect(try await terminal.searchTransactions(TransactionSearchRequest(pageSize: 100)).totalCount == before)
+        #expect(try await terminal.reports.searchTransactions(TransactionSearchRequest(pageSize: 100)).totalCount == before)
         try await sandbox.close(terminal)
     }
 
@@ -79,7 +79,7 @@ import Testing
         let again = try await terminal.capture(transactionID: try #require(hold.transactionID))
         #expect(again.status == .failed && again.error == .gatewayRefused && again.transactionID == nil)
         let entries = try PaymentJournal(path: sandbox.journalPath).all()
-        #expect(entries.map(\.operation).sorted() == ["authorization", "capture", "capture"])
+        #expect(entries.map(\.operation.rawValue).sorted() == ["authorization", "capture", "capture"])
         #expect(entries.allSatisfy { $0.state == .finished })
         try await sandbox.close(terminal)
     }
@@ -148,7 +148,7 @@ import Testing
         let record = try await Self.record(refund.transactionID, on: terminal)
         #expect(record.kind == .refund && record.originalID == nil && record.approvedAmount == 7_50)
         #expect(
-            try PaymentJournal(path: sandbox.journalPath).all().map(\.operation) == ["refundUnreferenced"])
+            try PaymentJournal(path: sandbox.journalPath).all().map(\.operation) == [.card(.refundUnreferenced)])
         try await sandbox.close(terminal)
     }
 
@@ -217,7 +217,7 @@ import Testing
         let capture = try await terminal.capture(transactionID: id)
         #expect(capture.status == .approved && capture.approvedAmount == 60_00)
         #expect(transport.sent.filter { $0 == "POST \(capturePath)" }.count == 1)
-        let page = try await terminal.searchTransactions(TransactionSearchRequest(pageSize: 100))
+        let page = try await terminal.reports.searchTransactions(TransactionSearchRequest(pageSize: 100))
         #expect(page.items.filter { $0.kind == .authorization }.count == 1)
         #expect(page.items.filter { $0.kind == .capture }.count == 1)
         try await sandbox.close(terminal)
@@ -236,13 +236,13 @@ import Testing
             try await Task.sleep(for: .milliseconds(20))
             unfinished = try PaymentJournal(path: sandbox.journalPath).unfinished()
         }
-        #expect(unfinished.count == 1 && unfinished[0].operation == "preAuthorization")
+        #expect(unfinished.count == 1 && unfinished[0].operation == .card(.preAuthorization))
 
         // Second run on the same journal: login reverses the hold the card never completed.
         let second = try await sandbox.terminal(connect: false)
         let entries = try PaymentJournal(path: sandbox.journalPath).all()
         #expect(entries.count == 1 && entries[0].state == .finished)
-        let id = try #require(entries[0].gatewayTransactionID.flatMap(TransactionID.init(rawValue:)))
+        let id = try #require(entries[0].gatewayTransactionID)
         let record = try await Self.record(id, on: second)
         #expect(record.kind == .preAuthorization && record.status == .reversed)
         abandoned.cancel()

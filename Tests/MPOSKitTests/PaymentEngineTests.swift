@@ -141,7 +141,7 @@ struct PaymentEngineTests {
         _ = engine.handle(.reader(Self.authorization))
         _ = engine.handle(.gatewayUnreachable)
         var last: [PaymentEngine.Effect] = []
-        for _ in 0..<PaymentEngine.maximumLookups { last = engine.handle(.lookedUp(.unreachable)) }
+        for _ in 0..<RetryPolicy.standard.maximumLookups { last = engine.handle(.lookedUp(.unreachable)) }
         #expect(last.contains { if case .sendToReader(.hostResponse(let host)) = $0 { !host.approved } else { false } })
         let effects = engine.handle(.reader(Self.outcome(.aac, .cardCancelled)))
         #expect(Self.finished(effects)?.status == .failed)

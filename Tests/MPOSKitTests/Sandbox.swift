@@ -26,17 +26,22 @@ final class Sandbox: Sendable {
 
     var journalPath: String { directory.appendingPathComponent("journal.sqlite").path }
 
-    /// - Parameter readerClock: the clock the simulated reader's timeouts run on (a manual
-    ///   clock to play the 80.xx timeouts without waiting).
+    /// - Parameters:
+    ///   - readerClock: the clock the simulated reader's timeouts run on (a manual clock to
+    ///     play the 80.xx timeouts without waiting).
+    ///   - gatewayTLS: serve the gateway over HTTPS with this certificate.
     init(
         readerClock: any Clock<Duration> = ContinuousClock(),
+        gatewayTLS: SandboxGatewayTLS? = nil,
         configure: (inout SimulatedReaderConfiguration) -> Void = { _ in }
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        gateway = try await SandboxGateway.start(SandboxGatewayConfiguration(
+        var gatewayConfiguration = SandboxGatewayConfiguration(
             port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path, passwordHashRounds: 1_000,
-            logLevel: .error))
+            logLevel: .error)
+        gatewayConfiguration.tls = gatewayTLS
+        gateway = try await SandboxGateway.start(gatewayConfiguration)
         credentials = try #require(gateway.credentials)
         var configuration = SimulatedReaderConfiguration(secret: Self.secret)
         configure(&configuration)

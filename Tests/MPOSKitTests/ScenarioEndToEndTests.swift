@@ -22,7 +22,7 @@ import Testing
 
     /// Every transaction the gateway's search shows.
     static func records(on terminal: PaymentTerminal) async throws -> [Transaction] {
-        try await terminal.searchTransactions(TransactionSearchRequest(pageSize: 100)).items
+        try await terminal.reports.searchTransactions(TransactionSearchRequest(pageSize: 100)).items
     }
 
     /// The gateway's approvals still standing (approved in full or in part, not reversed).

@@ -24,7 +24,7 @@ import Testing
         let result = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur))
         #expect(result.status == .approved && result.recovered)
         #expect(transport.sent.filter { $0 == "POST \(GatewayPaths.authorizeCard)" }.count == 1)
-        let page = try await terminal.searchTransactions()
+        let page = try await terminal.reports.searchTransactions()
         #expect(page.items.filter { $0.kind == .sale }.count == 1)
         try await sandbox.close(terminal)
     }

@@ -43,9 +43,4 @@ enum CardOperation: String, Sendable, Hashable, CaseIterable {
 
     /// The kind a result reports when the gateway recorded nothing.
     var transactionKind: TransactionKind { readerKind }
-
-    /// Whether an approval of this operation that the card never completed must be reversed.
-    static func isCardOperation(_ journalOperation: String) -> Bool {
-        CardOperation(rawValue: journalOperation) != nil
-    }
 }

@@ -55,12 +55,6 @@ struct PaymentEngine: Sendable {
         case idle, reading, authorizing, recovering, completing, reversing, finished
     }
 
-    /// How many lookups without an answer before the engine stops waiting; the journal
-    /// keeps the attempt unfinished and the next start finishes it.
-    static let maximumLookups = 8
-    /// How many times a request the gateway never saw is sent again.
-    static let maximumResends = 3
-
     let parameters: PaymentParameters
     /// What the card is asked for: a sale, a (pre-)authorisation, an unreferenced refund or
     /// a SEPA direct debit. Only the reader's transaction type, the gateway route and the
@@ -71,6 +65,8 @@ struct PaymentEngine: Sendable {
     let key: IdempotencyKey
     let readerTransactionID: String
     let merchantName: String?
+    /// How a lost authorisation answer is looked up and the request sent again.
+    let retry: RetryPolicy
     private(set) var phase: Phase = .idle
     private(set) var entry: JournalEntry
 
@@ -93,16 +89,17 @@ struct PaymentEngine: Sendable {
 
     init(
         parameters: PaymentParameters, kind: CardOperation = .sale, key: IdempotencyKey, readerTransactionID: String,
-        merchantName: String?, now: Date
+        merchantName: String?, now: Date, retry: RetryPolicy = .standard
     ) {
         self.parameters = parameters
         self.kind = kind
         self.key = key
         self.readerTransactionID = readerTransactionID
         self.merchantName = merchantName
+        self.retry = retry
         entry = JournalEntry(
-            key: key.rawValue, operation: kind.rawValue, readerTransactionID: readerTransactionID, originalTransactionID: nil,
-            amount: parameters.amount, currency: parameters.currency.code, state: .created, maskedPAN: nil,
+            key: key, operation: .card(kind), readerTransactionID: readerTransactionID, originalTransactionID: nil,
+            amount: parameters.amount, currency: parameters.currency, state: .created, maskedPAN: nil,
             gatewayTransactionID: nil, outcome: nil, createdAt: now, updatedAt: now)
     }
 
@@ -154,7 +151,7 @@ struct PaymentEngine: Sendable {
             case .found(let answer):
                 return hostAnswered(answer)
             case .notFound:
-                if resends < Self.maximumResends, let request {
+                if retry.mayResend(after: resends), let request {
                     resends += 1
                     phase = .authorizing
                     return [.authorize(request, key)]
@@ -162,8 +159,8 @@ struct PaymentEngine: Sendable {
                 // The gateway never saw it: nothing was charged.
                 return unableToGoOnline(finished: true)
             case .inProgress, .unreachable:
-                if lookups < Self.maximumLookups {
-                    return [.lookup(key, delay: .milliseconds(250 << min(lookups, 5)))]
+                if retry.mayLookUpAgain(after: lookups) {
+                    return [.lookup(key, delay: retry.delay(afterLookups: lookups))]
                 }
                 // Still unknown: the journal keeps it; the next start finishes it.
                 return unableToGoOnline(finished: false)
@@ -171,7 +168,7 @@ struct PaymentEngine: Sendable {
         case .reversalFinished(let done):
             guard phase == .reversing else { return [] }
             if done { entry.state = .finished }
-            entry.outcome = PaymentStatus.declined.rawValue
+            entry.outcome = .declined
             var effects: [Effect] = [.journal(entry)]
             effects += finish(
                 .declined, error: done ? nil : MPOSError.gatewayUnreachable.withMessage(
@@ -226,7 +223,7 @@ struct PaymentEngine: Sendable {
         switch answer {
         case .transaction(let transaction):
             host = transaction
-            entry.gatewayTransactionID = transaction.id.rawValue
+            entry.gatewayTransactionID = transaction.id
             let approved = transaction.status.isApproval
             if approved { entry.state = .approved }
             var effects: [Effect] = [.journal(entry)]
@@ -246,13 +243,13 @@ struct PaymentEngine: Sendable {
             // "Nothing was charged unless an attempt lookup says otherwise": ask.
             phase = .recovering
             recovered = true
-            guard lookups < Self.maximumLookups else { return unableToGoOnline(finished: false) }
-            return [.lookup(key, delay: .milliseconds(250 << min(lookups, 5)))]
+            guard retry.mayLookUpAgain(after: lookups) else { return unableToGoOnline(finished: false) }
+            return [.lookup(key, delay: retry.delay(afterLookups: lookups))]
         case .refused(_, let body):
             // The gateway answered: nothing was charged.
             hostRefusal = body
             entry.state = .finished
-            entry.outcome = PaymentStatus.failed.rawValue
+            entry.outcome = .failed
             if readerGone { return finish(.failed, error: refusalError(body)) }
             return [.sendToReader(.hostResponse(HostResponse(
                 transactionID: readerTransactionID, approved: false, authorizationResponseCode: "05",
@@ -265,7 +262,7 @@ struct PaymentEngine: Sendable {
     private mutating func unableToGoOnline(finished: Bool) -> [Effect] {
         phase = .completing
         if finished { entry.state = .finished } else { outcomeUnknown = true }
-        entry.outcome = PaymentStatus.failed.rawValue
+        entry.outcome = .failed
         var effects: [Effect] = [.journal(entry)]
         if readerGone {
             effects += finish(.failed, error: .gatewayUnreachable)
@@ -286,7 +283,7 @@ struct PaymentEngine: Sendable {
             let sepaSigned = kind == .sepa && outcome.status != .invalidSignature
             if outcome.cryptogramType == .tc || sepaSigned {
                 entry.state = .finished
-                entry.outcome = PaymentStatus.approved.rawValue
+                entry.outcome = .approved
                 return finish(.approved, error: nil)
             }
             // The card (or the merchant, at the signature) declined what the host approved.
@@ -328,7 +325,7 @@ struct PaymentEngine: Sendable {
         var effects: [Effect] = []
         if journal {
             if !outcomeUnknown { entry.state = .finished }
-            entry.outcome = status.rawValue
+            entry.outcome = status
             effects.append(.journal(entry))
         }
         effects.append(.emit(.completed(status)))

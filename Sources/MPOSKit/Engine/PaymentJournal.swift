@@ -4,100 +4,6 @@ import GRDBSQLite
 import MPOSCore
 import Synchronization
 
-/// One journaled attempt: enough to finish it after a crash, never card data beyond the
-/// masked PAN (first 6 / last 4).
-struct JournalEntry: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
-    /// Where an attempt stands.
-    enum State: String, Sendable, Hashable, Codable, DatabaseValueConvertible {
-        /// Written, and synced, when the attempt starts, before its gateway request can leave.
-        /// The updates up to the outcome are not synced (see ``JournalEntry/mustBeDurable``),
-        /// so after a crash an entry may still say `created` although its request reached the
-        /// gateway: recovery asks the gateway about it as about `authorizing`.
-        case created
-        /// The gateway request may have left: its outcome is known only to the gateway.
-        case authorizing
-        /// The gateway approved; the card's final word is pending.
-        case approved
-        /// A reversal of the approved transaction is due.
-        case reversing
-        /// Nothing more to do.
-        case finished
-    }
-
-    static let databaseTableName = "attempt"
-
-    /// The idempotency key of the gateway request; the primary key.
-    var key: String
-    /// `sale`, `refund`, `void`.
-    var operation: String
-    /// The reader's transaction id (sales only).
-    var readerTransactionID: String?
-    /// The transaction a refund or void acts on.
-    var originalTransactionID: String?
-    var amount: Int64?
-    var currency: String?
-    var state: State
-    /// First 6 / last 4 at most.
-    var maskedPAN: String?
-    /// The gateway's transaction id once known.
-    var gatewayTransactionID: String?
-    /// How it ended (a ``PaymentStatus`` raw value) once finished.
-    var outcome: String?
-    var createdAt: Date
-    var updatedAt: Date
-
-    /// The table's columns, each with how its value is bound: the one list both the journal's
-    /// insert statement and its arguments are built from, so that the two cannot disagree.
-    /// Values are bound as GRDB's `Codable` encoding binds them (a state's raw value; a date as
-    /// the text `Date.databaseValue` makes), so rows read back through `FetchableRecord` are
-    /// the same whichever wrote them. A stored property added to the
-    /// entry must be added here too (a test checks).
-    static let columns: [(name: String, value: @Sendable (JournalEntry) -> DatabaseValue)] = [
-        ("key", { $0.key.databaseValue }),
-        ("operation", { $0.operation.databaseValue }),
-        ("readerTransactionID", { $0.readerTransactionID.databaseValue }),
-        ("originalTransactionID", { $0.originalTransactionID.databaseValue }),
-        ("amount", { $0.amount.databaseValue }),
-        ("currency", { $0.currency.databaseValue }),
-        ("state", { $0.state.rawValue.databaseValue }),
-        ("maskedPAN", { $0.maskedPAN.databaseValue }),
-        ("gatewayTransactionID", { $0.gatewayTransactionID.databaseValue }),
-        ("outcome", { $0.outcome.databaseValue }),
-        ("createdAt", { $0.createdAt.databaseValue }),
-        ("updatedAt", { $0.updatedAt.databaseValue }),
-    ]
-
-    /// Inserts an entry, or replaces every column but the key of the entry with its key: what
-    /// GRDB's generic `save` does, as one statement SQLite prepares once per connection.
-    static let upsertSQL: String = {
-        let names = columns.map { "\"\($0.name)\"" }
-        let updates = names.dropFirst().map { "\($0) = excluded.\($0)" }
-        return "INSERT INTO \"\(databaseTableName)\" (\(names.joined(separator: ", "))) "
-            + "VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", "))) "
-            + "ON CONFLICT(\(names[0])) DO UPDATE SET \(updates.joined(separator: ", "))"
-    }()
-
-    /// The arguments of ``upsertSQL`` for this entry, in the order of ``columns``.
-    ///
-    /// Built from optional existentials: GRDB's initializer for a sequence of concrete values
-    /// maps it through a key path that it instantiates on every call, which `perf` put at a
-    /// third of a journal write's CPU.
-    var upsertArguments: StatementArguments {
-        StatementArguments(Self.columns.map { $0.value(self) as (any DatabaseValueConvertible)? })
-    }
-
-    /// The idempotency key of the reversal of this attempt: derived, so a retry after a
-    /// restart reuses it.
-    var reversalKey: IdempotencyKey { IdempotencyKey(rawValue: String((key + "-rev").prefix(64)))! }
-
-    /// Whether this write must reach the disk (an fsync) before the operation goes on: the
-    /// attempt's first record, which recovery needs before any gateway request may leave, and
-    /// every record of an outcome, which must outlive a crash once the app is told. The
-    /// states in between only save recovery a lookup: SQLite orders them in its log, and the
-    /// next synced write makes them durable too.
-    var mustBeDurable: Bool { state == .created || outcome != nil || state == .finished }
-}
-
 /// The durable record of payment attempts: a SQLite file in WAL mode. Writes that must
 /// survive a power loss commit with `synchronous=FULL` (an fsync of the log): an attempt is on
 /// disk before its gateway request leaves the device, and its outcome before the app hears
@@ -296,8 +202,8 @@ final class PaymentJournal: Sendable {
     }
 
     /// The entry with `key`, if any.
-    func entry(key: String) throws(MPOSError) -> JournalEntry? {
-        do { return try queue.read { db in try JournalEntry.fetchOne(db, key: key) } } catch {
+    func entry(key: IdempotencyKey) throws(MPOSError) -> JournalEntry? {
+        do { return try queue.read { db in try JournalEntry.fetchOne(db, key: key.rawValue) } } catch {
             throw MPOSError.journalFailed.withMessage("The payment journal could not be read: \(Self.describe(error)).")
         }
     }
@@ -331,6 +237,7 @@ final class PaymentJournal: Sendable {
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return "SQLite \(error.resultCode.rawValue)" }
+        if let error = error as? JournalEntry.MalformedValue { return error.description }
         return "\(type(of: error))"
     }
 }

@@ -16,8 +16,8 @@ public enum ReceiptCopy: String, Sendable, Hashable, CaseIterable {
 /// TVR and TSI, the cardholder verification, the approval code, transaction and batch ids
 /// and the response.
 ///
-/// Make one from a ``PaymentResult`` with ``PaymentTerminal/receipt(for:)`` or from the
-/// gateway with ``PaymentTerminal/receipt(transactionID:)``, then render a copy with
+/// Make one from a ``PaymentResult`` with ``PaymentTerminal/Receipts/receipt(for:)`` or from the
+/// gateway with ``PaymentTerminal/Receipts/receipt(transactionID:)``, then render a copy with
 /// ``text(_:)`` or ``html(_:)``. It never holds more of the card number than the masked
 /// form (first six, last four).
 public struct PaymentReceipt: Sendable, Hashable {

@@ -6,7 +6,7 @@ import MPOSCore
 ///
 /// ```swift
 /// let recipient = try ReceiptRecipient.email("anna@example.com")
-/// try await terminal.sendReceipt(transactionID: id, to: recipient)
+/// try await terminal.receipts.send(transactionID: id, to: recipient)
 /// ```
 public struct ReceiptRecipient: Sendable, Hashable {
     /// E-mail or SMS.

@@ -46,7 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
         let reader = SimulatedReader(configuration: configuration)
         let server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
         let connections = server.connections
-        let serving = Task { for await link in connections { Task { await reader.serve(link) } } }
+        let serving = Task { await serveEach(connections, with: reader) }
         CLIOutput.line("reader    127.0.0.1:\(server.port)")
 
         let terminal = try PaymentTerminal(
@@ -87,7 +87,7 @@ struct DemoCommand: AsyncParsableCommand {
 
             CLIOutput.line("\nSEARCH")
             do {
-                let page = try await terminal.searchTransactions()
+                let page = try await terminal.reports.searchTransactions()
                 for item in page.items {
                     CLIOutput.line(
                         "  \(item.id.rawValue)  \(item.kind.rawValue)  \(item.status.rawValue)  "
@@ -98,7 +98,7 @@ struct DemoCommand: AsyncParsableCommand {
             CLIOutput.line("\nSTATISTICS (today)")
             do {
                 let now = Date()
-                let stats = try await terminal.statistics(StatisticsRequest(
+                let stats = try await terminal.reports.statistics(StatisticsRequest(
                     from: now.addingTimeInterval(-86_400), to: now.addingTimeInterval(86_400), grouping: .day))
                 for bucket in stats.buckets {
                     CLIOutput.line("  \(bucket.label)  count \(bucket.count)  turnover " + Receipt.format(bucket.turnover, stats.currency))

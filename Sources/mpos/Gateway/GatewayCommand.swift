@@ -18,20 +18,22 @@ struct GatewayCommand: AsyncParsableCommand {
     )
 }
 
-/// `mpos gateway serve [--host H] [--port N] [--db PATH]`: runs the sandbox gateway until
-/// SIGINT or SIGTERM.
+/// `mpos gateway serve [--host H] [--port N] [--db PATH] [--tls-certificate PEM --tls-key PEM]`:
+/// runs the sandbox gateway until SIGINT or SIGTERM.
 struct GatewayServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the sandbox gateway over HTTP until interrupted.",
+        abstract: "Serve the sandbox gateway over HTTP or HTTPS until interrupted.",
         discussion: """
             On the first start with a new database the gateway creates a sandbox merchant and \
             prints its user, password and API key once: only their hashes are stored. Then it \
             prints 'listening on http://HOST:PORT' and serves until SIGINT (Ctrl-C) or SIGTERM.
+            With --tls-certificate and --tls-key it serves HTTPS ('listening on https://…').
 
             Examples:
               mpos gateway serve
               mpos gateway serve --port 8080 --db /tmp/sandbox.sqlite
+              mpos gateway serve --tls-certificate cert.pem --tls-key key.pem
             """
     )
 
@@ -49,17 +51,29 @@ struct GatewayServeCommand: AsyncParsableCommand {
         help: "Share one database transaction among concurrent payment writes (--no-group-commit gives each its own).")
     var groupCommit = true
 
+    @Option(name: .long, help: "PEM file of the certificate (chain) to serve HTTPS with; needs --tls-key.")
+    var tlsCertificate: String?
+
+    @Option(name: .long, help: "PEM file of the private key of --tls-certificate.")
+    var tlsKey: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
+        }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together.")
         }
     }
 
     mutating func run() async throws {
         // This process only serves the gateway, so it takes the allocator settings a server wants.
         SandboxGateway.tuneProcessAllocatorForServing()
-        let configuration = SandboxGatewayConfiguration(
+        var configuration = SandboxGatewayConfiguration(
             host: host, port: port, databasePath: db, logLevel: .warning, groupCommit: groupCommit)
+        if let tlsCertificate, let tlsKey {
+            configuration.tls = try SandboxGatewayTLS(certificatePEMFile: tlsCertificate, privateKeyPEMFile: tlsKey)
+        }
         // Catch the signals before binding, so a signal sent as soon as the port is
         // printed still shuts down cleanly.
         let signals = TerminationSignals()

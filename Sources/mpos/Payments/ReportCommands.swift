@@ -40,7 +40,7 @@ struct TransactionsCommand: AsyncParsableCommand {
         let request = TransactionSearchRequest(page: page, pageSize: pageSize, status: filter, text: text)
         let result = try await TerminalSession.with(options, needsReader: false, showEvents: false) {
             terminal in
-            do { return try await terminal.searchTransactions(request) } catch {
+            do { return try await terminal.reports.searchTransactions(request) } catch {
                 throw CLIFailure((error as? MPOSError)?.message ?? "\(error)")
             }
         }
@@ -100,7 +100,7 @@ struct StatsCommand: AsyncParsableCommand {
         let request = StatisticsRequest(from: start, to: end, grouping: grouping, currency: filter)
         let result = try await TerminalSession.with(options, needsReader: false, showEvents: false) {
             terminal in
-            do { return try await terminal.statistics(request) } catch {
+            do { return try await terminal.reports.statistics(request) } catch {
                 throw CLIFailure((error as? MPOSError)?.message ?? "\(error)")
             }
         }

@@ -10,6 +10,9 @@ struct TerminalOptions: ParsableArguments {
         help: "The gateway's base URL, e.g. http://127.0.0.1:8080 (default: an embedded sandbox gateway).")
     var gateway: String?
 
+    @Option(help: "A PEM certificate to trust for an https --gateway, such as a sandbox's self-signed one.")
+    var gatewayCertificate: String?
+
     @Option(help: "The merchant user id at --gateway.")
     var user: String?
 

@@ -2,6 +2,7 @@ import Foundation
 import MPOSCore
 import MPOSKit
 import MPOSKitNIO
+import NIOSSL
 import ReaderLink
 import ReaderLinkTCP
 import ReaderSimulator
@@ -63,10 +64,16 @@ final class TerminalSession {
             )
         }
         var remote: (url: URL, credentials: GatewayCredentials)?
+        var tls = TLSConfiguration.makeClientConfiguration()
         if let gateway = options.gateway {
             guard let url = URL(string: gateway), let scheme = url.scheme,
                 ["http", "https"].contains(scheme), url.host != nil
             else { throw CLIFailure("--gateway must be an http(s) URL, e.g. http://127.0.0.1:8080") }
+            if let certificate = options.gatewayCertificate {
+                do {
+                    tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(certificate))]
+                } catch { throw CLIFailure("--gateway-certificate \(certificate) is not a PEM certificate") }
+            }
             if let token = options.clientToken {
                 remote = (url, .clientToken { token })
             } else if let user = options.user, let password = options.password {
@@ -109,7 +116,8 @@ final class TerminalSession {
         do {
             terminal = try PaymentTerminal(
                 environment: url, credentials: credentials,
-                journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: NIOGatewayTransport())
+                journalPath: directory.appendingPathComponent("journal.sqlite").path,
+                transport: NIOGatewayTransport(tlsConfiguration: tls))
         } catch {
             await embeddedGateway?.shutdown()
             try? FileManager.default.removeItem(at: directory)
@@ -165,7 +173,7 @@ final class TerminalSession {
         }
         readerServer = server
         let connections = server.connections
-        serving = Task { for await link in connections { Task { await reader.serve(link) } } }
+        serving = Task { await serveEach(connections, with: reader) }
         return ("127.0.0.1", server.port)
     }
 

@@ -73,11 +73,8 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         }
         CLIOutput.line("listening on 127.0.0.1:\(server.port)")
         let responder = await announce(reader, tcpPort: server.port)
-        let accepting = Task {
-            for await client in server.connections {
-                Task { await reader.serve(client) }
-            }
-        }
+        let connections = server.connections
+        let accepting = Task { await serveEach(connections, with: reader) }
         let signal = await signals.wait()
         CLIOutput.error("received \(signal), shutting down")
         await responder?.close()
@@ -161,11 +158,12 @@ struct ReaderInfoCommand: AsyncParsableCommand {
             await transport.close()
             throw CLIFailure("pairing with the reader at \(reader) failed: \(error)")
         }
-        defer { Task { await connection.close() } }
         let answer: ReaderMessage
         do { answer = try await connection.request(.getDeviceInfo) } catch {
+            await connection.close()
             throw CLIFailure("the reader did not report its device information: \(error)")
         }
+        await connection.close()
         guard case .deviceInfo(let info) = answer else {
             throw CLIFailure("the reader answered \(answer) instead of its device information")
         }
@@ -178,7 +176,6 @@ struct ReaderInfoCommand: AsyncParsableCommand {
             public keys:         \(info.publicKeyVersion)
             battery:             \(info.battery.percentage)%\(info.battery.isCharging ? ", charging" : "")\(info.battery.hasExternalPower ? ", external power" : "")
             """)
-        await connection.close()
     }
 }
 

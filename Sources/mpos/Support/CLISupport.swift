@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -27,11 +28,15 @@ enum CLIOutput {
 
 /// Catches SIGINT and SIGTERM with DispatchSource from creation on, and reports the first
 /// one to ``wait()``, so the server can shut down cleanly.
-final class TerminationSignals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: String?
-    private var continuation: CheckedContinuation<String, Never>?
-    private var sources: [any DispatchSourceSignal] = []
+final class TerminationSignals: Sendable {
+    private struct State {
+        var received: String?
+        var continuation: CheckedContinuation<String, Never>?
+    }
+
+    private let state = Mutex(State())
+    // Set in init only. Dispatch sources are thread-safe, but Linux's Dispatch does not mark them Sendable.
+    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
 
     init() {
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
@@ -46,28 +51,22 @@ final class TerminationSignals: @unchecked Sendable {
     /// The name of the first signal received, waiting for one if none came yet.
     func wait() async -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            lock.lock()
-            if let received {
-                lock.unlock()
-                continuation.resume(returning: received)
-            } else {
-                self.continuation = continuation
-                lock.unlock()
+            let received = state.withLock { state -> String? in
+                if state.received == nil { state.continuation = continuation }
+                return state.received
             }
+            if let received { continuation.resume(returning: received) }
         }
     }
 
     private func deliver(_ name: String) {
-        lock.lock()
-        guard received == nil else {
-            lock.unlock()
-            return
+        let waiting = state.withLock { state -> CheckedContinuation<String, Never>? in
+            guard state.received == nil else { return nil }
+            state.received = name
+            defer { state.continuation = nil }
+            return state.continuation
         }
-        received = name
-        let continuation = self.continuation
-        self.continuation = nil
-        lock.unlock()
-        continuation?.resume(returning: name)
+        waiting?.resume(returning: name)
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -10,11 +11,10 @@ import Foundation
 /// Ctrl-C while a card operation runs: the first SIGINT calls `onFirst` (which asks the
 /// terminal to cancel, so the command ends with the cancelled result), a second one ends the
 /// process at once with status 130. ``remove()`` gives SIGINT back its default action.
-final class InterruptToCancel: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`; the source is set once in init.
-    private let lock = NSLock()
-    private var count = 0
-    private let source: any DispatchSourceSignal
+final class InterruptToCancel: Sendable {
+    private let count = Mutex(0)
+    // Dispatch sources are thread-safe, but Linux's Dispatch does not mark them Sendable.
+    nonisolated(unsafe) private let source: any DispatchSourceSignal
 
     init(onFirst: @escaping @Sendable () -> Void) {
         signal(SIGINT, SIG_IGN)
@@ -26,7 +26,7 @@ final class InterruptToCancel: @unchecked Sendable {
     /// Counts the signals this event stands for (several sent at once arrive as one event).
     private func received(_ onFirst: @Sendable () -> Void) {
         let signals = Int(source.data)
-        let before = lock.withLock { () -> Int in
+        let before = count.withLock { count -> Int in
             defer { count += max(1, signals) }
             return count
         }

@@ -1,0 +1,221 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+import ReaderLink
+
+// Card payments: every operation that reads a card runs the same journaled, idempotent flow
+// (journal first, lookup by key, reversal of what the card did not complete). Its logic is
+// the pure `PaymentEngine`; the terminal runs the effects it returns.
+extension PaymentTerminal {
+    /// Runs a card sale: reader, gateway, card completion, reversal when needed.
+    ///
+    /// Returns a result for every outcome the payment reached (approved, declined,
+    /// cancelled, failed); throws only when it could not start.
+    ///
+    /// - Throws: validation errors (before any I/O), ``MPOSError/terminalBusy``,
+    ///   ``MPOSError/notLoggedIn``, ``MPOSError/readerNotConnected``,
+    ///   ``MPOSError/journalFailed``.
+    public func sale(_ parameters: PaymentParameters) async throws(MPOSError) -> PaymentResult {
+        try await runCard(parameters, kind: .sale)
+    }
+
+    /// Reserves the amount on the card (reader and gateway, as ``sale(_:)``); the money
+    /// moves when ``capture(transactionID:amount:)`` captures it.
+    ///
+    /// ```swift
+    /// let hold = try await terminal.authorize(PaymentParameters(amount: 50_00, currency: .eur))
+    /// let capture = try await terminal.capture(transactionID: hold.transactionID!, amount: 42_00)
+    /// ```
+    ///
+    /// - Returns: a result of kind ``TransactionKind/authorization`` for every outcome reached.
+    /// - Throws: what ``sale(_:)`` throws.
+    public func authorize(_ parameters: PaymentParameters) async throws(MPOSError) -> PaymentResult {
+        try await runCard(parameters, kind: .authorization)
+    }
+
+    /// Reserves an estimated amount (hotel, car hire) on the card; captured later, for the
+    /// estimate or less, with ``capture(transactionID:amount:)``.
+    ///
+    /// - Returns: a result of kind ``TransactionKind/preAuthorization``.
+    /// - Throws: what ``sale(_:)`` throws.
+    public func preAuthorize(_ parameters: PaymentParameters) async throws(MPOSError) -> PaymentResult {
+        try await runCard(parameters, kind: .preAuthorization)
+    }
+
+    /// Credits the presented card with no earlier sale to refer to (the card is read as for a
+    /// sale). To refund a sale, use ``refund(transactionID:amount:)``.
+    ///
+    /// - Returns: a result of kind ``TransactionKind/refund``.
+    /// - Throws: what ``sale(_:)`` throws.
+    public func refundUnreferenced(_ parameters: PaymentParameters) async throws(MPOSError) -> PaymentResult {
+        try await runCard(parameters, kind: .refundUnreferenced)
+    }
+
+    /// Takes a SEPA direct debit: the card is read to identify the customer's bank account and
+    /// the gateway records the mandate. EUR only.
+    ///
+    /// - Parameter mandateReference: the merchant's mandate reference, 1...35 characters; the
+    ///   gateway assigns one when nil.
+    /// - Returns: a result of kind ``TransactionKind/sepa``.
+    /// - Throws: ``MPOSError/invalidArgument`` for another currency or a bad mandate
+    ///   reference (before any I/O), and what ``sale(_:)`` throws.
+    public func sepaDirectDebit(_ parameters: PaymentParameters, mandateReference: String? = nil)
+        async throws(MPOSError) -> PaymentResult
+    {
+        if let mandateReference, !(1...35).contains(mandateReference.count) {
+            throw MPOSError.invalidArgument.withMessage(
+                "The mandate reference has \(mandateReference.count) characters; 1 to 35 are allowed.")
+        }
+        return try await runCard(parameters, kind: .sepa, mandateReference: mandateReference)
+    }
+
+    /// Asks the reader to cancel the running sale. Honoured only while the reader allows it
+    /// (waiting for a card, application selection, PIN entry).
+    ///
+    /// - Returns: whether the reader accepted the cancel.
+    @discardableResult
+    public func cancel() async -> Bool {
+        guard let engine, engine.isCancelAllowed, let connection else { return false }
+        guard case .cancelResponse(let accepted, _) = try? await connection.request(
+            .cancelRequest(transactionID: engine.readerTransactionID))
+        else { return false }
+        return accepted
+    }
+
+    /// Runs any card-present operation through the reader and the gateway with the sale's
+    /// guarantees (journal first, lookup by key, reversal of what the card did not complete).
+    func runCard(
+        _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String? = nil
+    ) async throws(MPOSError) -> PaymentResult {
+        try parameters.validate()
+        if kind == .sepa, parameters.currency != .eur {
+            throw MPOSError.invalidArgument.withMessage("A SEPA direct debit is in EUR, not \(parameters.currency.code).")
+        }
+        guard !busy else { throw MPOSError.terminalBusy }
+        busy = true
+        defer { busy = false }
+        guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+        guard let connection else { throw MPOSError.readerNotConnected }
+        if cardAttemptsMayBeUnfinished {
+            // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may
+            // stand approved at the gateway although its card declined: reverse it before
+            // the customer presents a card again, not at the next login. One try each, so a
+            // gateway still down does not hold the new payment up; what is left stays for later.
+            _ = try? await finishUnfinished(cardAttemptsOnly: true, retry: .oneLookup)
+        }
+        let key = IdempotencyKey()
+        let readerID = "sdk-" + key.rawValue.prefix(8)
+        let events = AsyncPipe<PaymentEngine.Event>()
+        inbox = events
+        defer {
+            inbox = nil
+            engine = nil
+            events.finish()
+        }
+        engine = PaymentEngine(
+            parameters: parameters, kind: kind, key: key, readerTransactionID: String(readerID),
+            merchantName: await client.merchant?.name, now: Date())
+        engine?.mandateReference = mandateReference
+        events.yield(.start)
+        while let event = await events.next() {
+            guard var current = engine else { break }
+            let effects = current.handle(event)
+            engine = current
+            for effect in effects {
+                if let result = try await perform(effect, connection: connection, inbox: events) { return result }
+            }
+        }
+        throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
+    }
+
+    // MARK: - Running the engine
+
+    private func perform(
+        _ effect: PaymentEngine.Effect, connection: ReaderConnection, inbox: AsyncPipe<PaymentEngine.Event>
+    ) async throws(MPOSError) -> PaymentResult? {
+        switch effect {
+        case .journal(var entry):
+            entry.updatedAt = Date()
+            guard entry.outcome != nil else {
+                // Queued: the reader exchange goes on while SQLite syncs. The attempt's first
+                // record is on disk before the gateway request leaves (see `settleJournal`).
+                journal.enqueue(entry, durable: entry.mustBeDurable)
+                return nil
+            }
+            // An outcome: written and synced now (after what is queued), before the app hears
+            // of it. If it fails the payment still goes on: the gateway knows the outcome, and
+            // the attempt is looked up by key at the next start.
+            try? await journal.write(entry)
+        case .sendToReader(let message):
+            do {
+                _ = try await connection.request(message)
+            } catch {
+                if case .startTransaction = message {
+                    inbox.yield(.readerRefused(MPOSError.readerLinkFailed.withMessage("The reader refused to start: \(error).")))
+                } else if case .rejected = error {
+                    // A late answer (a verdict after the reader timed out): the outcome follows.
+                } else {
+                    inbox.yield(.readerLost)
+                }
+            }
+        case .authorize(let request, let key):
+            try await settleJournal(key, connection: connection)
+            do {
+                let answer: GatewayAnswer
+                if engine?.kind == .sepa {
+                    answer = try await client.send(
+                        "POST", GatewayPaths.sepaPayment,
+                        body: request.sepaPaymentRequest(mandateReference: engine?.mandateReference), key: key)
+                } else {
+                    answer = try await client.send("POST", GatewayPaths.authorizeCard, body: request, key: key)
+                }
+                inbox.yield(.gatewayAnswered(answer))
+            } catch {
+                inbox.yield(.gatewayUnreachable)
+            }
+        case .lookup(let key, let delay):
+            if delay > .zero { try? await clock.sleep(for: delay) }
+            inbox.yield(.lookedUp(await client.lookup(key)))
+        case .reverse(let id, let key, let reason):
+            inbox.yield(.reversalFinished(await reverse(id, key: key, reason: reason)))
+        case .emit(let event):
+            emit(event)
+        case .askApplication(let candidates):
+            let handler = applicationHandler
+            Task {
+                let index: Int? = if let handler { await handler(candidates) } else { 0 }
+                inbox.yield(.applicationChosen(index.flatMap { UInt8(exactly: $0) }))
+            }
+        case .askSignature:
+            let handler = signatureHandler
+            let clock = self.clock
+            let timeout = signatureTimeout
+            Task {
+                if let handler {
+                    inbox.yield(.signatureDecided(await Deadline.first(handler, orNilAfter: timeout, on: clock)))
+                } else {
+                    inbox.yield(.signatureDecided(.accept))
+                }
+            }
+        case .finish(let result):
+            if engine?.leavesJournalUnfinished == true { cardAttemptsMayBeUnfinished = true }
+            return result
+        }
+        return nil
+    }
+
+    /// Waits until the attempt's first record is on disk before its gateway request leaves
+    /// (usually it is: it was queued when the reader started). Without it nothing may leave:
+    /// the card is told to decline (it then completes with a refusal) and the operation fails
+    /// with the journal's error. The unsynced updates since only save recovery a lookup, so
+    /// their failure does not stop the payment.
+    private func settleJournal(_ key: IdempotencyKey, connection: ReaderConnection) async throws(MPOSError) {
+        let failures = await journal.settleDurable()
+        guard let failure = failures.first(where: { $0.entry.key == key && $0.durable }) else { return }
+        if let id = failure.entry.readerTransactionID {
+            _ = try? await connection.request(.hostResponse(HostResponse(
+                transactionID: id, approved: false, authorizationResponseCode: "")))
+        }
+        throw failure.error
+    }
+}

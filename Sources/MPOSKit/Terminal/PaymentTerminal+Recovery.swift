@@ -1,0 +1,88 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+
+// Recovery: finishing what the journal holds unfinished (its logic is the pure
+// `JournalRecovery`; the terminal runs the effects it returns), and the idempotent gateway
+// requests that recovery, reversals and follow-ups share, retried as `RetryPolicy` says.
+extension PaymentTerminal {
+    /// Finishes every journaled attempt an earlier run left unfinished: looks each up by its
+    /// key, reverses approvals whose card never completed, and marks the rest finished.
+    /// Attempts the gateway cannot be asked about stay for the next call.
+    ///
+    /// - Returns: how many attempts were finished.
+    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read or written, or
+    ///   holds an entry whose values do not parse (it is never guessed at).
+    @discardableResult
+    public func recoverUnfinished() async throws(MPOSError) -> Int {
+        // An operation in flight owns its entry; the next call finishes the rest.
+        guard !busy else { return 0 }
+        busy = true
+        defer { busy = false }
+        return try await finishUnfinished(cardAttemptsOnly: false)
+    }
+
+    /// Finishes the journal's unfinished attempts (card attempts only, or every one) and
+    /// notes whether card attempts are left. A reversal is retried as `retry` says: with
+    /// ``RetryPolicy/oneLookup`` one the gateway cannot confirm at once is left for later.
+    func finishUnfinished(cardAttemptsOnly: Bool, retry: RetryPolicy = .standard) async throws(MPOSError) -> Int {
+        var recovery = JournalRecovery(entries: try journal.unfinished(), cardAttemptsOnly: cardAttemptsOnly)
+        var next: JournalRecovery.Event? = .start
+        while let event = next {
+            next = nil
+            for effect in recovery.handle(event) {
+                switch effect {
+                case .journal(var entry):
+                    entry.updatedAt = Date()
+                    try await journal.write(entry)
+                case .lookup(let key):
+                    next = .lookedUp(await client.lookup(key))
+                case .reverse(let id, let key, let reason):
+                    next = .reversalFinished(await reverse(id, key: key, reason: reason, retry: retry))
+                case .finish(let summary):
+                    cardAttemptsMayBeUnfinished = summary.cardAttemptsLeft
+                    if !cardAttemptsOnly { followUpsMayBeUnfinished = summary.followUpsLeft }
+                    return summary.finished
+                }
+            }
+        }
+        // The machine always ends with `finish`; should it not, the journal still says what
+        // is left and the next pass finishes it.
+        return 0
+    }
+
+    /// Reverses idempotently; true once the gateway confirmed (or the transaction can no
+    /// longer be reversed), false when it could not be asked.
+    func reverse(_ id: TransactionID, key: IdempotencyKey, reason: ReversalReason, retry: RetryPolicy = .standard)
+        async -> Bool
+    {
+        let path = GatewayPaths.transaction(GatewayPaths.reverse, id: id.rawValue)
+        return await idempotent(path, body: ReverseRequest(reason: reason), key: key, retry: retry) != nil
+    }
+
+    /// Sends with `key` until the answer is known: a lost answer is looked up by key, and
+    /// the request is sent again only when the gateway never saw it, as `retry` says. Nil
+    /// when unknowable now.
+    func idempotent<Body: Encodable & Sendable>(
+        _ path: String, body: Body, key: IdempotencyKey, retry: RetryPolicy = .standard
+    ) async -> GatewayAnswer? {
+        for _ in 0...retry.maximumResends {
+            do {
+                return try await client.send("POST", path, body: body, key: key)
+            } catch {
+                var lookups = 0
+                lookup: while retry.mayLookUpAgain(after: lookups) {
+                    switch await client.lookup(key) {
+                    case .found(let answer): return answer
+                    case .notFound: break lookup
+                    case .inProgress, .unreachable:
+                        lookups += 1
+                        if retry.mayLookUpAgain(after: lookups) { try? await clock.sleep(for: retry.delay(afterLookups: lookups)) }
+                    }
+                }
+                if !retry.mayLookUpAgain(after: lookups) { return nil }
+            }
+        }
+        return nil
+    }
+}
