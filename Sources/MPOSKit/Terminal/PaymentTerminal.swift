@@ -31,10 +31,10 @@ public actor PaymentTerminal {
     /// cancel).
     public typealias ApplicationSelectionHandler = @Sendable ([ApplicationCandidate]) async -> Int?
 
-    /// The queue behind ``events``: newest first, so that a terminal nobody listens to does
+    /// Feeds ``events``, keeping the newest only, so that a terminal nobody listens to does
     /// not hoard events.
-    private let eventsPipe = AsyncPipe<TerminalEvent>(keepingNewest: 256)
-    var subscribers: [(Set<TerminalEventCategory>, AsyncPipe<TerminalEvent>)] = []
+    private let eventsSink: AsyncStream<TerminalEvent>.Continuation
+    let subscribers = EventBroadcaster<TerminalEvent>()
     var eventHandlers: [(Set<TerminalEventCategory>, EventHandler)] = []
     let client: GatewayClient
     private let journal: PaymentJournal
@@ -54,7 +54,7 @@ public actor PaymentTerminal {
     /// known. While both are false no operation reads the journal before it starts.
     var cardAttemptsMayBeUnfinished = true
     var followUpsMayBeUnfinished = true
-    private var inbox: AsyncPipe<PaymentEngine.Event>?
+    private var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
     private var engine: PaymentEngine?
     private var signatureHandler: SignatureHandler?
     private var applicationHandler: ApplicationSelectionHandler?
@@ -80,16 +80,14 @@ public actor PaymentTerminal {
         client = GatewayClient(baseURL: environment, credentials: credentials, transport: transport)
         self.clock = clock
         self.signatureTimeout = signatureTimeout
-        events = eventsPipe.stream()
+        (events, eventsSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
     /// A stream of the events in `categories` only.
     public func subscribe(_ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases))
         -> AsyncStream<TerminalEvent>
     {
-        let pipe = AsyncPipe<TerminalEvent>()
-        subscribers.append((categories, pipe))
-        return pipe.stream()
+        subscribers.subscribe { categories.contains($0.category) }
     }
 
     /// Calls `handler` with each event in `categories` as it happens, before the operation
@@ -238,24 +236,24 @@ public actor PaymentTerminal {
         }
         let key = IdempotencyKey()
         let readerID = "sdk-" + key.rawValue.prefix(8)
-        let events = AsyncPipe<PaymentEngine.Event>()
-        inbox = events
+        let (events, eventsInbox) = AsyncStream.makeStream(of: PaymentEngine.Event.self)
+        inbox = eventsInbox
         defer {
             inbox = nil
             engine = nil
-            events.finish()
+            eventsInbox.finish()
         }
         engine = PaymentEngine(
             parameters: parameters, kind: kind, key: key, readerTransactionID: String(readerID),
             merchantName: await client.merchant?.name, now: Date())
         engine?.mandateReference = mandateReference
-        events.yield(.start)
-        while let event = await events.next() {
+        eventsInbox.yield(.start)
+        for await event in events {
             guard var current = engine else { break }
             let effects = current.handle(event)
             engine = current
             for effect in effects {
-                if let result = try await perform(effect, connection: connection, inbox: events) { return result }
+                if let result = try await perform(effect, connection: connection, inbox: eventsInbox) { return result }
             }
         }
         throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
@@ -381,7 +379,7 @@ public actor PaymentTerminal {
     // MARK: - Internals
 
     private func perform(
-        _ effect: PaymentEngine.Effect, connection: ReaderConnection, inbox: AsyncPipe<PaymentEngine.Event>
+        _ effect: PaymentEngine.Effect, connection: ReaderConnection, inbox: AsyncStream<PaymentEngine.Event>.Continuation
     ) async throws(MPOSError) -> PaymentResult? {
         switch effect {
         case .journal(var entry):
@@ -606,7 +604,7 @@ public actor PaymentTerminal {
     /// loop on the actor, instead of waking a task elsewhere that then hops onto the actor.
     /// The loop holds the terminal until the link closes or ``disconnect()`` cancels it.
     private func listen(to link: ReaderConnection) async {
-        while let message = await link.eventPipe.next() { readerSaid(message) }
+        for await message in link.events { readerSaid(message) }
         readerClosed(link)
     }
 
@@ -634,8 +632,8 @@ public actor PaymentTerminal {
     }
 
     func emit(_ event: TerminalEvent) {
-        eventsPipe.yield(event)
+        eventsSink.yield(event)
         for (filter, handler) in eventHandlers where filter.contains(event.category) { handler(event) }
-        for (filter, pipe) in subscribers where filter.contains(event.category) { pipe.yield(event) }
+        subscribers.yield(event)
     }
 }
