@@ -7,34 +7,37 @@ public struct InProcessTransport: ReaderTransport {
     /// catch a sender that forgot to chunk.
     public let maximumWriteLength: Int?
     /// Bytes from the other end.
-    public let incoming: AsyncStream<[UInt8]>
-    /// Feeds the other end's `incoming`.
-    private let outgoing: AsyncStream<[UInt8]>.Continuation
-    /// Feeds this end's `incoming`, so that closing this end finishes both directions.
-    private let ownIncoming: AsyncStream<[UInt8]>.Continuation
+    public var incoming: AsyncStream<[UInt8]> { isFirst ? link.toFirst : link.toSecond }
+    private let link: Link
+    private let isFirst: Bool
+
+    /// Both directions, shared by the two ends: a stream ends when it is finished or its
+    /// reader is cancelled, not because the other end's value went away unread.
+    private final class Link: Sendable {
+        let toFirst: AsyncStream<[UInt8]>
+        let toSecond: AsyncStream<[UInt8]>
+        let intoFirst: AsyncStream<[UInt8]>.Continuation
+        let intoSecond: AsyncStream<[UInt8]>.Continuation
+
+        init() {
+            (toFirst, intoFirst) = AsyncStream.makeStream(of: [UInt8].self)
+            (toSecond, intoSecond) = AsyncStream.makeStream(of: [UInt8].self)
+        }
+    }
 
     /// A connected pair; `maximumWriteLength` of 20 behaves like a BLE characteristic.
     public static func makePair(maximumWriteLength: Int? = nil) -> (InProcessTransport, InProcessTransport) {
-        let (toFirst, toFirstContinuation) = AsyncStream.makeStream(of: [UInt8].self)
-        let (toSecond, toSecondContinuation) = AsyncStream.makeStream(of: [UInt8].self)
+        let link = Link()
         return (
-            InProcessTransport(
-                maximumWriteLength: maximumWriteLength, incoming: toFirst, outgoing: toSecondContinuation,
-                ownIncoming: toFirstContinuation),
-            InProcessTransport(
-                maximumWriteLength: maximumWriteLength, incoming: toSecond, outgoing: toFirstContinuation,
-                ownIncoming: toSecondContinuation)
+            InProcessTransport(maximumWriteLength: maximumWriteLength, link: link, isFirst: true),
+            InProcessTransport(maximumWriteLength: maximumWriteLength, link: link, isFirst: false)
         )
     }
 
-    private init(
-        maximumWriteLength: Int?, incoming: AsyncStream<[UInt8]>, outgoing: AsyncStream<[UInt8]>.Continuation,
-        ownIncoming: AsyncStream<[UInt8]>.Continuation
-    ) {
+    private init(maximumWriteLength: Int?, link: Link, isFirst: Bool) {
         self.maximumWriteLength = maximumWriteLength
-        self.incoming = incoming
-        self.outgoing = outgoing
-        self.ownIncoming = ownIncoming
+        self.link = link
+        self.isFirst = isFirst
     }
 
     /// Delivers `bytes` to the other end. Throws `.linkClosed` once either end closed, and
@@ -45,12 +48,12 @@ public struct InProcessTransport: ReaderTransport {
                 detail: "write of \(bytes.count) bytes exceeds the transport's \(maximumWriteLength)")
         }
         // A finished stream refuses the element: the link is closed.
-        guard case .enqueued = outgoing.yield(bytes) else { throw .linkClosed }
+        guard case .enqueued = (isFirst ? link.intoSecond : link.intoFirst).yield(bytes) else { throw .linkClosed }
     }
 
     /// Closes both ends.
     public func close() async {
-        outgoing.finish()
-        ownIncoming.finish()
+        link.intoFirst.finish()
+        link.intoSecond.finish()
     }
 }
