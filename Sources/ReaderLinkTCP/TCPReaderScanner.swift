@@ -65,6 +65,7 @@ public struct TCPReaderScanner: ReaderScanner {
     /// Starts probing; see the type's description.
     public func scan() -> AsyncStream<DiscoveredReader> {
         let (stream, continuation) = AsyncStream.makeStream(of: DiscoveredReader.self)
+        // Unstructured: the probing outlives this call; the stream's end cancels it.
         let task = Task { await probe(into: continuation) }
         continuation.onTermination = { _ in task.cancel() }
         return stream

@@ -50,8 +50,8 @@ public final class TCPReaderServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
-                    let bytes = AsyncPipe<[UInt8]>()
-                    try child.pipeline.syncOperations.addHandler(InboundBytesHandler(bytes))
+                    let (bytes, sink) = AsyncStream.makeStream(of: [UInt8].self)
+                    try child.pipeline.syncOperations.addHandler(InboundBytesHandler(sink))
                     continuation.yield(TCPTransport(channel: child, incoming: bytes))
                 }
             }

@@ -9,19 +9,19 @@ import ReaderLink
 /// Bytes arrive on `incoming` in the order the socket delivers them; chunk boundaries mean
 /// nothing, ReaderLink's frame decoder reassembles. `send` completes when the bytes are written
 /// to the socket's queue.
-public final class TCPTransport: ImmediateWriteTransport, PipedIncomingTransport, Sendable {
+public final class TCPTransport: ReaderTransport, Sendable {
+    /// Nil: a socket takes writes of any length.
     public let maximumWriteLength: Int? = nil
+    /// Bytes from the peer, as the socket reads them; finishes when the connection closes.
     public let incoming: AsyncStream<[UInt8]>
-    package let incomingPipe: AsyncPipe<[UInt8]>?
     let channel: any Channel
 
     /// "HOST:PORT" of the peer, for logs and errors.
     public let peerDescription: String
 
-    init(channel: any Channel, incoming: AsyncPipe<[UInt8]>) {
+    init(channel: any Channel, incoming: AsyncStream<[UInt8]>) {
         self.channel = channel
-        self.incomingPipe = incoming
-        self.incoming = incoming.stream()
+        self.incoming = incoming
         self.peerDescription = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
     }
 
@@ -37,7 +37,7 @@ public final class TCPTransport: ImmediateWriteTransport, PipedIncomingTransport
         host: String, port: Int, connectTimeout: Duration = .seconds(15),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(ReaderLinkError) -> TCPTransport {
-        let pipe = AsyncPipe<[UInt8]>()
+        let (incoming, pipe) = AsyncStream.makeStream(of: [UInt8].self)
         let millis = Int64(connectTimeout.components.seconds * 1000 + connectTimeout.components.attoseconds / 1_000_000_000_000_000)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(.milliseconds(max(1, millis)))
@@ -49,7 +49,7 @@ public final class TCPTransport: ImmediateWriteTransport, PipedIncomingTransport
             }
         do {
             let channel = try await bootstrap.connect(host: host, port: port).get()
-            return TCPTransport(channel: channel, incoming: pipe)
+            return TCPTransport(channel: channel, incoming: incoming)
         } catch let error as ChannelError {
             pipe.finish()
             if case .connectTimeout = error { throw .timeout }
@@ -60,34 +60,29 @@ public final class TCPTransport: ImmediateWriteTransport, PipedIncomingTransport
         }
     }
 
-    /// Queues the bytes on the socket and returns without waiting for the write to finish:
-    /// TCP keeps them in order, and a failed write closes the channel, which finishes
-    /// `incoming` and fails the next `send`. Not waiting saves a thread hop per frame.
+    /// Queues the bytes on the socket, in call order, and returns without waiting for the
+    /// write to finish: TCP keeps them in order, and a failed write closes the channel, which
+    /// finishes `incoming` and fails the next `send`. Not waiting saves a thread hop per frame.
     public func send(_ bytes: [UInt8]) async throws(ReaderLinkError) {
-        try enqueue(bytes)
-    }
-
-    /// Queues the bytes on the socket from any thread, in call order (on the channel's event
-    /// loop it writes at once; elsewhere NIO hands the write to the loop in order).
-    public func enqueue(_ bytes: [UInt8]) throws(ReaderLinkError) {
         guard channel.isActive else { throw .linkClosed }
         let buffer = channel.allocator.buffer(bytes: bytes)
         channel.writeAndFlush(buffer, promise: nil)
     }
 
+    /// Closes the connection; `incoming` finishes on both sides.
     public func close() async {
         try? await channel.close()
     }
 }
 
-/// Turns the socket's reads into the transport's incoming pipe and finishes it when the
-/// connection goes away. Backpressure is left to TCP: the pipe buffers what arrives.
+/// Turns the socket's reads into the transport's incoming stream and finishes it when the
+/// connection goes away. Backpressure is left to TCP: the stream buffers what arrives.
 final class InboundBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
-    private let pipe: AsyncPipe<[UInt8]>
+    private let pipe: AsyncStream<[UInt8]>.Continuation
 
-    init(_ pipe: AsyncPipe<[UInt8]>) {
+    init(_ pipe: AsyncStream<[UInt8]>.Continuation) {
         self.pipe = pipe
     }
 

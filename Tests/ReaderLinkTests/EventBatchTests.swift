@@ -1,5 +1,6 @@
 import Foundation
 import MPOSCore
+import Synchronization
 import Testing
 
 @testable import ReaderLink
@@ -10,11 +11,10 @@ import Testing
 /// fragmented as usual.
 @Suite struct EventBatchTests {
     /// Counts the writes that cross from the reader to the SDK, passing the bytes on.
-    final class WriteCounter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var writes = 0
-        func count() { lock.withLock { writes += 1 } }
-        var total: Int { lock.withLock { writes } }
+    final class WriteCounter: Sendable {
+        private let writes = Mutex(0)
+        func count() { writes.withLock { $0 += 1 } }
+        var total: Int { writes.withLock { $0 } }
     }
 
     /// A paired link whose reader-to-SDK writes are counted on the way.
@@ -25,12 +25,12 @@ import Testing
         let toSDK = Task {
             for await chunk in readerPeer.incoming {
                 counter.count()
-                try? sdkPeer.enqueue(chunk)
+                try? await sdkPeer.send(chunk)
             }
             await sdkPeer.close()
         }
         let toReader = Task {
-            for await chunk in sdkPeer.incoming { try? readerPeer.enqueue(chunk) }
+            for await chunk in sdkPeer.incoming { try? await readerPeer.send(chunk) }
             await readerPeer.close()
         }
         let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }

@@ -105,24 +105,24 @@ extension PaymentTerminal {
         }
         let key = IdempotencyKey()
         let readerID = "sdk-" + key.rawValue.prefix(8)
-        let events = AsyncPipe<PaymentEngine.Event>()
-        inbox = events
+        let (events, eventsInbox) = AsyncStream.makeStream(of: PaymentEngine.Event.self)
+        inbox = eventsInbox
         defer {
             inbox = nil
             engine = nil
-            events.finish()
+            eventsInbox.finish()
         }
         engine = PaymentEngine(
             parameters: parameters, kind: kind, key: key, readerTransactionID: String(readerID),
             merchantName: await client.merchant?.name, now: Date())
         engine?.mandateReference = mandateReference
-        events.yield(.start)
-        while let event = await events.next() {
+        eventsInbox.yield(.start)
+        for await event in events {
             guard var current = engine else { break }
             let effects = current.handle(event)
             engine = current
             for effect in effects {
-                if let result = try await perform(effect, connection: connection, inbox: events) { return result }
+                if let result = try await perform(effect, connection: connection, inbox: eventsInbox) { return result }
             }
         }
         throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
@@ -131,7 +131,7 @@ extension PaymentTerminal {
     // MARK: - Running the engine
 
     private func perform(
-        _ effect: PaymentEngine.Effect, connection: ReaderConnection, inbox: AsyncPipe<PaymentEngine.Event>
+        _ effect: PaymentEngine.Effect, connection: ReaderConnection, inbox: AsyncStream<PaymentEngine.Event>.Continuation
     ) async throws(MPOSError) -> PaymentResult? {
         switch effect {
         case .journal(var entry):

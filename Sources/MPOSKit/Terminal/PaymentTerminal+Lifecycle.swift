@@ -76,8 +76,7 @@ extension PaymentTerminal {
         guard !busy else { throw MPOSError.terminalBusy }
         await disconnect()
         await client.endSession()
-        for (_, pipe) in subscribers { pipe.finish() }
-        subscribers.removeAll()
+        subscribers.finishAll()
         eventHandlers.removeAll()
     }
 }

@@ -37,10 +37,10 @@ public actor PaymentTerminal {
     /// cancel).
     public typealias ApplicationSelectionHandler = @Sendable ([ApplicationCandidate]) async -> Int?
 
-    /// The queue behind ``events``: newest first, so that a terminal nobody listens to does
+    /// Feeds ``events``, keeping the newest only, so that a terminal nobody listens to does
     /// not hoard events.
-    private let eventsPipe = AsyncPipe<TerminalEvent>(keepingNewest: 256)
-    var subscribers: [(Set<TerminalEventCategory>, AsyncPipe<TerminalEvent>)] = []
+    private let eventsSink: AsyncStream<TerminalEvent>.Continuation
+    let subscribers = EventBroadcaster<TerminalEvent>()
     var eventHandlers: [(Set<TerminalEventCategory>, EventHandler)] = []
     let client: GatewayClient
     let journal: PaymentJournal
@@ -60,7 +60,7 @@ public actor PaymentTerminal {
     /// known. While both are false no operation reads the journal before it starts.
     var cardAttemptsMayBeUnfinished = true
     var followUpsMayBeUnfinished = true
-    var inbox: AsyncPipe<PaymentEngine.Event>?
+    var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
     var engine: PaymentEngine?
     var signatureHandler: SignatureHandler?
     var applicationHandler: ApplicationSelectionHandler?
@@ -100,16 +100,14 @@ public actor PaymentTerminal {
         receipts = Receipts(client: client)
         self.clock = clock
         self.signatureTimeout = signatureTimeout
-        events = eventsPipe.stream()
+        (events, eventsSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
     /// A stream of the events in `categories` only.
     public func subscribe(_ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases))
         -> AsyncStream<TerminalEvent>
     {
-        let pipe = AsyncPipe<TerminalEvent>()
-        subscribers.append((categories, pipe))
-        return pipe.stream()
+        subscribers.subscribe { categories.contains($0.category) }
     }
 
     /// Calls `handler` with each event in `categories` as it happens, before the operation
@@ -227,7 +225,7 @@ public actor PaymentTerminal {
     /// loop on the actor, instead of waking a task elsewhere that then hops onto the actor.
     /// The loop holds the terminal until the link closes or ``disconnect()`` cancels it.
     private func listen(to link: ReaderConnection) async {
-        while let message = await link.eventPipe.next() { readerSaid(message) }
+        for await message in link.events { readerSaid(message) }
         readerClosed(link)
     }
 
@@ -255,8 +253,8 @@ public actor PaymentTerminal {
     }
 
     func emit(_ event: TerminalEvent) {
-        eventsPipe.yield(event)
+        eventsSink.yield(event)
         for (filter, handler) in eventHandlers where filter.contains(event.category) { handler(event) }
-        for (filter, pipe) in subscribers where filter.contains(event.category) { pipe.yield(event) }
+        subscribers.yield(event)
     }
 }

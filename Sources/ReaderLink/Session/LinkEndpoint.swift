@@ -2,13 +2,12 @@
 /// reach the transport, and the pairing outcome. ``ReaderConnection`` and
 /// ``ReaderDeviceSession`` each own one and drive it from their own executor.
 ///
-/// Writes go straight to an ``ImmediateWriteTransport`` from the session's executor; any other
-/// transport gets a writer task that sends what the session queued, in order.
+/// A writer task sends what the session queued, in order: the session never waits for the
+/// transport, and two writes never interleave on the link.
 struct LinkEndpoint {
     let transport: any ReaderTransport
     var wire: LinkWire
-    private let immediate: (any ImmediateWriteTransport)?
-    private var outbound: AsyncStream<[UInt8]>.Continuation?
+    private var outbound: AsyncStream<Outbound>.Continuation?
     private var writer: Task<Void, Never>?
     private var closing: Task<Void, Never>?
     private var pairingWaiter: CheckedContinuation<Result<Void, ReaderLinkError>, Never>?
@@ -20,38 +19,62 @@ struct LinkEndpoint {
     init(transport: any ReaderTransport) {
         self.transport = transport
         wire = LinkWire(maximumWriteLength: transport.maximumWriteLength)
-        immediate = transport as? any ImmediateWriteTransport
     }
 
-    /// Starts the writer task when the transport cannot write without suspending. `failed` runs
-    /// (once) when a write fails.
+    /// What the writer task takes, in order: bytes for the transport, or a waiter to wake once
+    /// everything queued before it was sent.
+    private enum Outbound: Sendable {
+        case bytes([UInt8])
+        case flushed(CheckedContinuation<Void, Never>)
+    }
+
+    /// Starts the writer task. `failed` runs (once) when a write fails; later bytes are dropped.
     mutating func start(onWriteFailure failed: @escaping @Sendable () async -> Void) {
-        guard immediate == nil, writer == nil else { return }
-        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+        guard writer == nil else { return }
+        let (stream, continuation) = AsyncStream.makeStream(of: Outbound.self)
         outbound = continuation
         let transport = self.transport
+        // Unstructured: the writer lives as long as the link, and `drained()` awaits it.
         writer = Task {
-            for await bytes in stream {
-                do { try await transport.send(bytes) } catch {
-                    await failed()
+            var broken = false
+            for await item in stream {
+                switch item {
+                case .bytes(let bytes) where !broken:
+                    do { try await transport.send(bytes) } catch {
+                        broken = true
+                        await failed()
+                    }
+                case .bytes:
                     break
+                case .flushed(let waiter):
+                    waiter.resume()
                 }
             }
             await transport.close()
         }
     }
 
-    /// Frames (and, once paired, secures) one message and hands its bytes to the transport.
-    /// Returns false when the transport refused them: the link is gone.
+    /// Waits until everything queued so far has been handed to the transport (or dropped
+    /// because the link failed).
+    func flushed() async {
+        guard let outbound else { return }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            // A finished queue has no writer left to wake the waiter.
+            if case .terminated = outbound.yield(.flushed(waiter)) { waiter.resume() }
+        }
+    }
+
+    /// Frames (and, once paired, secures) one message and queues its bytes for the transport.
+    /// Returns false when output was refused: the link is gone.
     mutating func send(type: FrameType, data: [UInt8]) -> Bool {
         guard !isOutputClosed else { return true }
         return hand(wire.writes(type: type, data: data))
     }
 
-    /// Frames (and secures) several messages, in order, and hands them to the transport in as
-    /// few writes as it allows: one, on a link without a write limit (a socket), so a burst of
-    /// events costs the peer one read and one wake-up instead of one per frame. Returns false
-    /// when the transport refused them: the link is gone.
+    /// Frames (and secures) several messages, in order, and queues them in as few writes as the
+    /// transport allows: one, on a link without a write limit (a socket), so a burst of events
+    /// costs the peer one read and one wake-up instead of one per frame. Returns false when
+    /// output was refused: the link is gone.
     mutating func send(batch messages: [(type: FrameType, data: [UInt8])]) -> Bool {
         guard transport.maximumWriteLength == nil, messages.count > 1 else {
             for message in messages where !send(type: message.type, data: message.data) { return false }
@@ -65,19 +88,13 @@ struct LinkEndpoint {
         return hand([bytes])
     }
 
-    /// Hands framed bytes to the transport, in order: straight to an immediate transport, or
-    /// to the writer task. False when the transport refused them (the link is gone).
+    /// Queues framed bytes for the writer task, in order. False when the queue is finished.
     private func hand(_ writes: [[UInt8]]) -> Bool {
-        guard let immediate else {
-            for bytes in writes { outbound?.yield(bytes) }
-            return true
+        guard let outbound else { return false }
+        for bytes in writes {
+            guard case .enqueued = outbound.yield(.bytes(bytes)) else { return false }
         }
-        do {
-            for bytes in writes { try immediate.enqueue(bytes) }
-            return true
-        } catch {
-            return false
-        }
+        return true
     }
 
     /// Records how pairing ended and wakes whoever waits for it; later outcomes are ignored.
@@ -105,6 +122,7 @@ struct LinkEndpoint {
             outbound.finish()
         } else {
             let transport = self.transport
+            // Unstructured: pairing never started the writer; `drained()` awaits this close.
             closing = Task { await transport.close() }
         }
     }

@@ -13,9 +13,7 @@ public actor ReaderConnection {
     /// Unsolicited messages from the reader (status reports, card events, authorization
     /// requests …), in arrival order. Finishes when the link closes.
     public nonisolated let events: AsyncStream<ReaderMessage>
-    /// The queue behind ``events``, for the package's own consumers: read directly, it skips
-    /// `AsyncStream`'s generic bookkeeping. Each message goes to one reader, this or `events`.
-    package nonisolated let eventPipe = AsyncPipe<ReaderMessage>()
+    private let eventSink: AsyncStream<ReaderMessage>.Continuation
     /// The protocol version agreed during pairing.
     public private(set) var version: UInt8 = 0
     /// Why the link closed: nil while open or after a plain `close()`.
@@ -57,7 +55,7 @@ public actor ReaderConnection {
         self.timeout = timeout
         self.clock = clock
         self.linkClock = LinkClock(clock)
-        events = eventPipe.stream()
+        (events, eventSink) = AsyncStream.makeStream(of: ReaderMessage.self)
         endpoint = LinkEndpoint(transport: transport)
         state = .hello(nonce: PairingCrypto.nonce())
     }
@@ -134,10 +132,12 @@ public actor ReaderConnection {
 
     private func pair(within timeout: Duration) async -> Result<Void, ReaderLinkError> {
         endpoint.start(onWriteFailure: { [weak self] in await self?.writeFailed() })
+        // Unstructured: the pump reads for the link's whole life; shutdown cancels it.
         pump = Task { await self.pumpIncoming() }
         guard case .hello(let nonce) = state else { return .failure(.linkClosed) }
         send(type: .hello, data: [UInt8(offered.count)] + offered + nonce)
         let clock = self.clock
+        // Unstructured: a timer that must not hold the connection; cancelled when pairing ends.
         let timer = Task { [weak self] in
             do { try await clock.sleep(for: timeout) } catch { return }
             await self?.finishPairing(.failure(.timeout))
@@ -149,7 +149,7 @@ public actor ReaderConnection {
     /// Reads the transport on this actor's executor, so a frame costs no extra task switch;
     /// ends the session when the link closes.
     private func pumpIncoming() async {
-        await endpoint.transport.forEachIncoming { receive($0) }
+        for await chunk in endpoint.transport.incoming { receive(chunk) }
         await shutdownAndWait(reason: .linkClosed)
     }
 
@@ -174,6 +174,7 @@ public actor ReaderConnection {
         }
         watchdogWake = next
         let clock = linkClock
+        // Unstructured: one timer for all pending requests, cancelled and re-armed as they change.
         watchdog = Task { [weak self] in
             do { try await clock.sleep(max(.zero, next - clock.elapsed())) } catch { return }
             await self?.watchdogFired()
@@ -201,6 +202,7 @@ public actor ReaderConnection {
     private func startKeepAlive(every interval: Duration) {
         heardFromReader = false
         let clock = self.clock
+        // Unstructured: pings for the link's life, weakly held; shutdown cancels it.
         keepAliveTask = Task { [weak self] in
             while true {
                 do { try await clock.sleep(for: interval) } catch { return }
@@ -271,7 +273,7 @@ public actor ReaderConnection {
             }
         case (.open, .event):
             do {
-                eventPipe.yield(try ReaderMessage(decoding: message.data))
+                eventSink.yield(try ReaderMessage(decoding: message.data))
             } catch {
                 sendError(.invalidData, .malformedFrame, Self.detail(of: error))
             }
@@ -349,7 +351,7 @@ public actor ReaderConnection {
         finishPairing(.failure(reason ?? .linkClosed))
         let failure = reason ?? .linkClosed
         for id in Array(pending.keys) { finish(request: id, with: .failure(failure)) }
-        eventPipe.finish()
+        eventSink.finish()
         endpoint.closeOutput()
         keepAliveTask?.cancel()
         watchdog?.cancel()

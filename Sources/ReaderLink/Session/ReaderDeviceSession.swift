@@ -24,9 +24,7 @@ public struct IncomingRequest: Sendable, Hashable {
 public actor ReaderDeviceSession {
     /// Requests from the SDK, in arrival order. Finishes when the link closes.
     public nonisolated let requests: AsyncStream<IncomingRequest>
-    /// The queue behind ``requests``, for the package's own consumers: read directly, it
-    /// skips `AsyncStream`'s generic bookkeeping. Each request goes to one reader.
-    package nonisolated let requestPipe = AsyncPipe<IncomingRequest>()
+    private let requestSink: AsyncStream<IncomingRequest>.Continuation
     /// The protocol version agreed during pairing.
     public private(set) var version: UInt8 = 0
     /// Why the link closed: nil while open or after a plain `close()`.
@@ -49,7 +47,7 @@ public actor ReaderDeviceSession {
     private init(transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8]) {
         self.secret = secret
         self.versions = versions
-        requests = requestPipe.stream()
+        (requests, requestSink) = AsyncStream.makeStream(of: IncomingRequest.self)
         endpoint = LinkEndpoint(transport: transport)
     }
 
@@ -96,6 +94,12 @@ public actor ReaderDeviceSession {
         guard case .open = state else { throw closeReason ?? .linkClosed }
     }
 
+    /// Waits until every response and event sent so far has been handed to the transport: the
+    /// session writes from its own task, so a transport sees a write some time after `emit`.
+    package func flush() async {
+        await endpoint.flushed()
+    }
+
     /// Closes the link; `requests` finishes.
     public func close() async {
         await shutdownAndWait(reason: nil)
@@ -105,6 +109,7 @@ public actor ReaderDeviceSession {
 
     private func start() async -> Result<Void, ReaderLinkError> {
         endpoint.start(onWriteFailure: { [weak self] in await self?.writeFailed() })
+        // Unstructured: the pump reads for the link's whole life; shutdown cancels it.
         pump = Task { await self.pumpIncoming() }
         return await withCheckedContinuation { endpoint.awaitPairing($0) }
     }
@@ -112,7 +117,7 @@ public actor ReaderDeviceSession {
     /// Reads the transport on this actor's executor (a ping is answered without a task
     /// switch); ends the session when the link closes.
     private func pumpIncoming() async {
-        await endpoint.transport.forEachIncoming { receive($0) }
+        for await chunk in endpoint.transport.incoming { receive(chunk) }
         await shutdownAndWait(reason: .linkClosed)
     }
 
@@ -201,7 +206,7 @@ public actor ReaderDeviceSession {
                 return
             }
             unanswered.insert(id)
-            requestPipe.yield(IncomingRequest(id: id, message: request))
+            requestSink.yield(IncomingRequest(id: id, message: request))
         case (.open, _):
             sendError(
                 .commandNotAllowed, .unknownFrameType, "frame type \(message.type) not accepted by the reader"
@@ -242,7 +247,7 @@ public actor ReaderDeviceSession {
         if closeReason == nil, let reason, reason != .linkClosed { closeReason = reason }
         finishPairing(.failure(reason ?? .linkClosed))
         unanswered.removeAll()
-        requestPipe.finish()
+        requestSink.finish()
         endpoint.closeOutput()
     }
 

@@ -34,6 +34,7 @@ extension SimulatedReader {
     public nonisolated var discovered: DiscoveredReader {
         DiscoveredReader(announcement: announcement, transportKind: .simulated) { [self] in
             let (sdkEnd, readerEnd) = InProcessTransport.makePair()
+            // Unstructured: the reader serves the link until it closes, long after `open` returns.
             Task { await self.serve(readerEnd) }
             return sdkEnd
         }

@@ -1,0 +1,62 @@
+import MPOSCore
+import ReaderLink
+import SandboxCards
+
+/// Link failures a scenario plays, and the reboot that resets the reader's state.
+extension SimulatedReader {
+    /// Plays a 90.01–90.05 link failure around the authorization request (`before`) or after
+    /// the host's answer arrived. Returns true when the transaction ends here: the SDK then
+    /// sees the link drop, a frame fail its MAC, or silence, and must find the outcome at the
+    /// host.
+    func linkFails(_ failure: SandboxScenario.LinkError, before: Bool) async -> Bool {
+        // What the reader said before the failure reaches the SDK first, as it would have.
+        let held = holdingEvents
+        await releaseEvents()
+        holdingEvents = held
+        // The fault plan counts writes as they reach the transport: let what was said arrive.
+        await session?.flush()
+        switch (failure, before) {
+        case (.dropBeforeAuthorization, true), (.dropAfterAuthorization, false):
+            record(.info, "scenario: the link drops")
+            await session?.close()
+            return true
+        case (.readerReboot, true):
+            record(.info, "scenario: the reader reboots")
+            // The reader's state resets before its peer can see the link drop.
+            let link = session
+            await rebooted()
+            await link?.close()
+            return true
+        case (.readerUnresponsive, true):
+            record(.info, "scenario: the reader stops answering")
+            unresponsive = true
+            // Silent on the wire too: the link layer answers pings by itself, and a reader
+            // that still pongs is not silent (the SDK's keep-alive would never notice).
+            if let transport {
+                transport.replacePlan(FaultPlan(
+                    configuration.faults.faults + [.stopResponding(fromMessage: transport.writeCount + 1)]))
+            }
+            return true
+        case (.corruptFrame, true):
+            // The next frame the reader writes (the authorization request) arrives damaged.
+            if let transport {
+                let next = transport.writeCount + 1
+                transport.replacePlan(FaultPlan(configuration.faults.faults + [.corruptFrame(atMessage: next)]))
+            }
+            return false
+        default:
+            return false
+        }
+    }
+
+    func rebooted() async {
+        reboots += 1
+        abandonTransaction()
+        if let updating { slots.interrupt(updating) }
+        updating = nil
+        scanner.disable()
+        session = nil
+        transport = nil
+        record(.info, "rebooted")
+    }
+}

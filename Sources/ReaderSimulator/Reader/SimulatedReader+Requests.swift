@@ -1,0 +1,73 @@
+import MPOSCore
+import ReaderLink
+
+/// Dispatch: each request from the SDK to what answers it.
+extension SimulatedReader {
+    func handle(_ request: IncomingRequest, on device: ReaderDeviceSession) async {
+        if unresponsive { return }
+        let answer: ReaderMessage?
+        switch request.message {
+        case .ping: answer = .pong
+        case .getDeviceInfo: answer = .deviceInfo(deviceInfo)
+        case .getBattery: answer = .battery(batteryStatus)
+        case .startTransaction(let start): answer = begin(start)
+        case .applicationSelectionResponse(let choice):
+            answer = deliverIfWaiting(.application(choice))
+        case .signatureResponse(let response):
+            answer = deliverIfWaiting(.signature(response))
+        case .signatureVerdict(let verdict):
+            answer = deliverIfWaiting(
+                .signature(SignatureResponse(transactionID: verdict.transactionID, accepted: verdict.accepted, png: [])))
+        case .hostResponse(let response):
+            answer = deliverIfWaiting(.host(response))
+        case .cancelRequest:
+            if transaction != nil, cancelAllowed {
+                cancelAllowed = false
+                deliver(.cancelled)
+                answer = .cancelResponse(accepted: true, status: .userCancelled)
+            } else {
+                answer = .cancelResponse(accepted: false, status: .commandNotAllowed)
+            }
+        case .inputResponse: answer = .ack
+        case .setLogLevel(let level):
+            log.level = ReaderSimulator.ReaderLogLevel(rawValue: Int(level.rawValue)) ?? .info
+            answer = .ack
+        case .fetchLogs: answer = .logs(logLines)
+        case .resetLogs:
+            log.clear()
+            answer = .ack
+        case .enableScanner(let scannerConfiguration):
+            let timeout: Duration? =
+                scannerConfiguration.timeoutSeconds == 0 ? nil : .seconds(Int(scannerConfiguration.timeoutSeconds))
+            scanner.enable(
+                mode: scannerConfiguration.multiScan ? .multi : .single, timeout: timeout,
+                now: scannerTime)
+            answer = .ack
+        case .disableScanner:
+            scanner.disable()
+            answer = .ack
+        case .updateBegin(let begin): answer = updateBegin(begin)
+        case .updateChunk(let offset, let bytes): answer = updateChunk(offset: offset, bytes: bytes)
+        case .updateVerify: answer = updateVerify()
+        case .updateCommit: answer = updateCommit()
+        case .reboot:
+            try? await device.respond(to: request.id, with: .ack)
+            // The reader's state resets before its peer can see the link drop.
+            await rebooted()
+            await device.close()
+            return
+        default:
+            answer = .error(.requestInvalid, detail: "\(request.message.kind) is not a request a reader answers")
+        }
+        if let answer { try? await device.respond(to: request.id, with: answer) }
+    }
+
+    var deviceInfo: DeviceInfo {
+        DeviceInfo(
+            serialNumber: configuration.serialNumber, manufacturer: configuration.manufacturer,
+            model: configuration.model, applicationName: configuration.applicationName,
+            applicationVersion: slots.active(.firmware)?.version ?? configuration.applicationVersion,
+            emvParameterVersion: slots.active(.configuration)?.version ?? configuration.emvParameterVersion,
+            publicKeyVersion: configuration.publicKeyVersion, battery: batteryStatus)
+    }
+}

@@ -1,0 +1,228 @@
+import CardCrypto
+import EMV
+import Foundation
+import MPOSCore
+import ReaderLink
+import SandboxCards
+
+/// The transaction loop: from `startTransaction` through the EMV kernel to its outcome.
+extension SimulatedReader {
+    func begin(_ start: StartTransaction) -> ReaderMessage {
+        guard transaction == nil else {
+            return .error(.commandNotAllowed, detail: "a transaction is already in progress")
+        }
+        if let refusal = battery.refusal {
+            return .error(refusal, detail: "battery at \(battery.percentage)%: charge the reader")
+        }
+        let currency: Currency?
+        switch start.currency {
+        case .numeric(let code): currency = Currency(numericCode: Int(code))
+        case .alphabetic(let code): currency = Currency(code: code)
+        }
+        guard let currency else { return .error(.unsupportedCurrency, detail: "unknown currency") }
+        guard start.amountMinorUnits > 0 else { return .error(.invalidData, detail: "the amount must be positive") }
+        transactionID = start.transactionID
+        bufferedInputs = []
+        // Unstructured: the transaction runs on this actor after `startTransaction` is
+        // acknowledged; `abandonTransaction()` cancels it.
+        transaction = Task {
+            self.holdEvents()
+            await self.run(start, currency: currency)
+            await self.releaseEvents()
+        }
+        return .ack
+    }
+
+    func run(_ start: StartTransaction, currency: Currency) async {
+        let id = start.transactionID
+        let scenario = configuration.appliesScenarios ? SandboxScenario.forAmount(minor: start.amountMinorUnits) : nil
+        record(.info, "transaction \(id): \(start.kind.rawValue) \(start.amountMinorUnits) \(currency.code)")
+        await status(.waitingCard, "Insert, tap or swipe card", cancelAllowed: true)
+        if configuration.waitsForCard {
+            switch await awaitInput(timeout: nil) {
+            case .cancelled: return await finishFailed(id, .userCancelled, "cancelled")
+            default: break
+            }
+        } else if await pause() == .cancelled {
+            return await finishFailed(id, .userCancelled, "cancelled")
+        }
+        switch scenario {
+        case .userCancelled:
+            return await finishFailed(id, .userCancelled, "cancelled by the cardholder")
+        case .timeout(let seconds):
+            cancelAllowed = true
+            switch await awaitInput(timeout: .seconds(seconds)) {
+            case .cancelled: return await finishFailed(id, .userCancelled, "cancelled")
+            default: return await finishFailed(id, .requestPaymentTimeout, "the card was not presented in time")
+            }
+        default: break
+        }
+
+        guard let sandbox = SandboxCards.card(id: configuration.cardID) else {
+            return await finishFailed(id, .invalidCard, "unknown card")
+        }
+        let card = cards[sandbox.id] ?? (try? SimulatedCard(card: sandbox))
+        guard card != nil, let reader = dukpt else {
+            return await finishFailed(id, .processingError, "the card's keys are unavailable")
+        }
+        var kernel = EMVKernel(card: card!, reader: reader, terminal: terminalConfiguration)
+        let entryMode = configuration.entryMode
+        await emit(.cardEvent(cardEvent(for: entryMode)))
+        await status(.cardInserted, "Card read", cancelAllowed: true)
+        var step = kernel.start(
+            KernelTransaction(kind: start.kind, amount: start.amountMinorUnits, currency: currency, date: now(), entryMode: entryMode))
+        var pinVerified = false
+
+        while true {
+            switch step {
+            case .selectApplication(let candidates):
+                await status(.applicationSelection, "Select application", cancelAllowed: true)
+                await emit(.applicationSelectionRequest(candidates.map {
+                    ApplicationCandidate(aid: $0.aid, label: $0.label, preferredName: $0.preferredName, priority: $0.priority)
+                }))
+                switch await awaitInput(timeout: configuration.signatureTimeout) {
+                case .application(.chosen(let index)):
+                    step = kernel.selectApplication(at: Int(index))
+                case .cancelled, .application(.cancel):
+                    kernel.cancel()
+                    save(kernel)
+                    return await finishFailed(id, .userCancelled, "application selection cancelled")
+                default:
+                    kernel.cancel()
+                    save(kernel)
+                    return await finishFailed(id, .inputTimeout, "no application was selected")
+                }
+            case .enterPIN(let request):
+                await status(
+                    .pinInput, request.afterWrongPIN ? "Wrong PIN, try again" : "Enter PIN", cancelAllowed: true)
+                let pin = nextPIN ?? sandbox.pin
+                for digit in 1...UInt8(clamping: pin.count) {
+                    await emit(.pinEntryProgress(PINEntryProgress(
+                        digitsEntered: digit, attemptsLeft: request.triesRemaining.map { UInt8(clamping: $0) })))
+                }
+                if await pause() == .cancelled {
+                    kernel.cancel()
+                    save(kernel)
+                    return await finishFailed(id, .userCancelled, "cancelled at PIN entry")
+                }
+                await status(.pinInputCompleted, "PIN entered", cancelAllowed: false)
+                if nextPIN == sandbox.pin || nextPIN == nil { pinVerified = true }
+                if request.afterWrongPIN == false, nextPIN != nil, nextPIN != sandbox.pin {
+                    // A wrong PIN once, then the right one, as a person would retry.
+                    nextPIN = nil
+                }
+                step = kernel.enterPIN(pin)
+            case .goOnline(let authorization):
+                cancelAllowed = false
+                await status(.waitingHostSend, "Authorizing", cancelAllowed: false)
+                dukpt = kernel.reader
+                if case .linkError(let failure) = scenario, await linkFails(failure, before: true) {
+                    save(kernel)
+                    return
+                }
+                await emit(.authorizationRequest(AuthorizationRequest(
+                    transactionID: id, emvData: authorization.emvData,
+                    encryptedCardData: authorization.encryptedCardData, ksn: authorization.ksn,
+                    maskedPAN: authorization.maskedPAN, cardholderName: authorization.cardholderName,
+                    expiry: authorization.expiry, entryMode: authorization.entryMode, cvm: authorization.cvm,
+                    applicationLabel: authorization.applicationLabel,
+                    aid: authorization.aid.flatMap { try? Hex.decode($0) })))
+                dukpt = kernel.reader
+                guard case .host(let host) = await awaitInput(timeout: nil) else {
+                    kernel.cancel()
+                    save(kernel)
+                    return await finishFailed(id, .responseAuthTimeout, "no host response")
+                }
+                if case .linkError(let failure) = scenario, await linkFails(failure, before: false) {
+                    save(kernel)
+                    return
+                }
+                await status(.waitingHostReceive, "Completing", cancelAllowed: false)
+                step = kernel.complete(
+                    hostApproved: host.approved, responseCode: host.authorizationResponseCode,
+                    issuerAuthenticationData: host.issuerAuthenticationData.isEmpty ? nil : host.issuerAuthenticationData)
+            case .completed(let outcome):
+                save(kernel)
+                dukpt = kernel.reader
+                var approved = outcome.approved
+                var cvm = outcome.authorization.cvm
+                if approved, outcome.authorization.signatureRequired || scenario == .signatureRequested {
+                    approved = await collectSignature(id)
+                    cvm = .signature
+                }
+                let statusCode: ReaderStatusCode = approved ? .success : (outcome.approved ? .invalidSignature : .cardCancelled)
+                await finish(TransactionOutcome(
+                    transactionID: id, cryptogramType: approved ? .tc : .aac, emvData: outcome.emvData,
+                    status: statusCode, cvm: cvm, entryMode: outcome.authorization.entryMode,
+                    pinVerified: pinVerified && (cvm == .pin || cvm == .pinAndSignature)))
+                return
+            case .failed(let failure):
+                save(kernel)
+                return await finishFailed(id, failure.statusCode, failure.description)
+            }
+        }
+    }
+
+    /// Asks for the signature and waits for the merchant's verdict (or times out, cancelling).
+    func collectSignature(_ id: String) async -> Bool {
+        await status(.waitingSignature, "Signature required", cancelAllowed: false)
+        if let verdict = pendingSignatureVerdict { return verdict }
+        await emit(.signatureRequired(transactionID: id))
+        switch await awaitInput(timeout: configuration.signatureTimeout) {
+        case .signature(let response): return response.accepted
+        default:
+            record(.info, "transaction \(id): no signature verdict in time")
+            return false
+        }
+    }
+
+    var terminalConfiguration: TerminalConfiguration {
+        var terminal = TerminalConfiguration()
+        terminal.appliesScenarios = configuration.appliesScenarios
+        return terminal
+    }
+
+    func cardEvent(for entryMode: CardEntryMode) -> CardEvent {
+        switch entryMode {
+        case .contactless: .tapped
+        case .magstripe, .magstripeFallback: .swiped
+        default: .inserted
+        }
+    }
+
+    func save(_ kernel: EMVKernel) {
+        cards[kernel.card.card.id] = kernel.card
+        dukpt = kernel.reader
+    }
+
+    func finishFailed(_ id: String, _ code: ReaderStatusCode, _ message: String) async {
+        record(.info, "transaction \(id): \(message)")
+        await status(code, message, cancelAllowed: false)
+        await finish(TransactionOutcome(
+            transactionID: id, cryptogramType: .aac, emvData: [], status: code, cvm: .notRequired,
+            entryMode: configuration.entryMode, pinVerified: false))
+    }
+
+    func finish(_ outcome: TransactionOutcome) async {
+        cancelAllowed = false
+        await emit(.transactionOutcome(outcome))
+        if configuration.entryMode == .chip, outcome.status != .userCancelled {
+            await emit(.cardEvent(.removed))
+        }
+        completedTransactions += 1
+        await report(batteryEvents: battery.recordTransaction())
+        transaction = nil
+        transactionID = nil
+        bufferedInputs = []
+    }
+
+    func abandonTransaction() {
+        holdingEvents = false
+        heldEvents = []
+        transaction?.cancel()
+        transaction = nil
+        transactionID = nil
+        cancelAllowed = false
+        resumeWaiter(with: .cancelled)
+    }
+}

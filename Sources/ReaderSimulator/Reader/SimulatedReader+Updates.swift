@@ -1,0 +1,53 @@
+import ReaderLink
+
+/// Firmware and configuration updates: transfer, verify, commit.
+extension SimulatedReader {
+    func component(_ slot: UpdateSlot) -> FirmwareSlots.Component {
+        slot == .firmware ? .firmware : .configuration
+    }
+
+    func updateBegin(_ begin: UpdateBegin) -> ReaderMessage {
+        let target = component(begin.slot)
+        do {
+            try slots.beginTransfer(target, version: begin.version, size: Int(begin.size), sha256: begin.sha256)
+            updating = target
+            return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(target) ?? 0), status: .success))
+        } catch {
+            return .error(.invalidData, detail: "update rejected: \(error)")
+        }
+    }
+
+    func updateChunk(offset: UInt32, bytes: [UInt8]) -> ReaderMessage {
+        guard let updating else { return .error(.commandNotAllowed, detail: "no update in progress") }
+        do {
+            try slots.stage(updating, offset: Int(offset), chunk: bytes)
+            return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(updating) ?? 0), status: .success))
+        } catch .offsetMismatch(let expected) {
+            return .updateAck(UpdateAck(offset: UInt32(expected), status: .invalidData))
+        } catch {
+            return .error(.invalidData, detail: "chunk rejected: \(error)")
+        }
+    }
+
+    func updateVerify() -> ReaderMessage {
+        guard let updating else { return .error(.commandNotAllowed, detail: "no update in progress") }
+        do {
+            try slots.verify(updating)
+            return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(updating) ?? 0), status: .success))
+        } catch {
+            return .error(.invalidData, detail: "verification failed: \(error)")
+        }
+    }
+
+    func updateCommit() -> ReaderMessage {
+        guard let updating else { return .error(.commandNotAllowed, detail: "no update in progress") }
+        do {
+            let image = try slots.commit(updating)
+            self.updating = nil
+            record(.info, "\(updating.rawValue) \(image.version) active")
+            return .ack
+        } catch {
+            return .error(.commandNotAllowed, detail: "commit refused: \(error)")
+        }
+    }
+}
