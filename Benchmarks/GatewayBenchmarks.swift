@@ -174,9 +174,9 @@ enum GatewayBenchmarks {
             }
             kernels[k].cancel()
             let request = AuthorizeCardRequest(
-                kind: .sale, amount: amount, currency: .eur, emvData: Hex.encode(data.emvData),
-                encryptedCardData: Hex.encode(data.encryptedCardData), ksn: Hex.encode(data.ksn),
-                maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm, duplicateCheck: false)
+                kind: .sale, parameters: PaymentParameters(amount: amount, currency: .eur, duplicateCheck: false),
+                emvData: Hex.encode(data.emvData), encryptedCardData: Hex.encode(data.encryptedCardData),
+                ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm)
             bodies.append(Array(try encoder.encode(request)))
         }
         return bodies

@@ -8,13 +8,31 @@ struct GatewayAPIContractTests {
     @Test func authorizeCardRequestFillsDefaults() throws {
         let json = #"{"kind":"sale","amount":1234,"currency":"eur","entryMode":"chip","cvm":"pin"}"#
         let request = try GatewayJSON.makeDecoder().decode(AuthorizeCardRequest.self, from: Data(json.utf8))
-        #expect(request.currency == .eur)
-        #expect(request.duplicateCheck)
-        #expect(request.cardholderPresent)
-        #expect(!request.allowPartialApproval)
-        #expect(request.captureMode == .completedSale)
+        #expect(request.parameters.currency == .eur)
+        #expect(request.parameters.duplicateCheck)
+        #expect(request.parameters.cardholderPresent)
+        #expect(!request.parameters.allowPartialApproval)
+        #expect(request.parameters.captureMode == .completedSale)
         #expect(request.kind.transactionKind == .sale)
         #expect(CardPaymentKind.refundUnreferenced.transactionKind == .refund)
+    }
+
+    @Test func aCardRequestKeepsItsParametersInItsOwnObjectAndReadsThemBack() throws {
+        let request = AuthorizeCardRequest(
+            kind: .preAuthorization,
+            parameters: PaymentParameters(
+                amount: 7_00, currency: .eur, cardholderPresent: false, customerReference: "c-9",
+                externalID: "order-17", statementDescriptor: "COFFEE", statementDescriptorSuffix: "T4",
+                duplicateCheck: false, allowPartialApproval: true, captureMode: .tipAdjustment,
+                installments: Installments(count: 3, intervalMonths: 1),
+                basket: Basket(items: [BasketItem(name: "Coffee", quantity: 2, unitPrice: 3_50, taxBasisPoints: 700)])),
+            emvData: "9F02", encryptedCardData: "01", ksn: "00", maskedPAN: "476173******0010",
+            entryMode: .contactless, cvm: .notRequired)
+        let data = try GatewayJSON.makeEncoder().encode(request)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["parameters"] == nil)
+        #expect(object["amount"] as? Int == 7_00 && object["maskedPAN"] as? String == "476173******0010")
+        #expect(try GatewayJSON.makeDecoder().decode(AuthorizeCardRequest.self, from: data) == request)
     }
 
     @Test func transactionRoundTripsWithISODates() throws {

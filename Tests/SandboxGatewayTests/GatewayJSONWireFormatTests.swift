@@ -9,8 +9,8 @@ import Testing
 @Suite struct GatewayJSONWireFormatTests {
     @Test func aCardRequestIsWrittenWithSortedKeysAndNoNulls() throws {
         let request = AuthorizeCardRequest(
-            kind: .sale, amount: 1234, currency: .eur, emvData: "9F02", entryMode: .chip, cvm: .pin,
-            externalID: "ext/1")
+            kind: .sale, parameters: PaymentParameters(amount: 1234, currency: .eur, externalID: "ext/1"),
+            emvData: "9F02", entryMode: .chip, cvm: .pin)
         let text = String(decoding: try GatewayJSON.makeEncoder().encode(request), as: UTF8.self)
         #expect(
             text == #"{"allowPartialApproval":false,"amount":1234,"captureMode":"completedSale","#
@@ -22,9 +22,10 @@ import Testing
         let json =
             #"{"kind":"sale","amount":5,"currency":"EUR","entryMode":"chip","cvm":"pin","duplicateCheck":null,"basket":null}"#
         let request = try GatewayJSON.makeDecoder().decode(AuthorizeCardRequest.self, from: Data(json.utf8))
-        #expect(request.cardholderPresent && request.duplicateCheck && !request.allowPartialApproval)
-        #expect(request.captureMode == .completedSale)
-        #expect(request.basket == nil)
+        let payment = request.parameters
+        #expect(payment.cardholderPresent && payment.duplicateCheck && !payment.allowPartialApproval)
+        #expect(payment.captureMode == .completedSale)
+        #expect(payment.basket == nil)
     }
 
     @Test func aTransactionIsWrittenToTheSecondAndReadBack() throws {

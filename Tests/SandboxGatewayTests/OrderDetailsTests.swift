@@ -88,11 +88,11 @@ import Testing
             #expect(data.taxes == [ReceiptTax(basisPoints: 700, netAmount: 6_55, taxAmount: 45)])
 
             var card = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 7_00)
-            card.installments = Installments(count: 1)
+            card.parameters.installments = Installments(count: 1)
             let plan = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, card, token: token)
             #expect(plan.status == 400 && plan.error?.message.contains("installments") == true)
-            card.installments = Installments(count: 3)
-            card.basket = Basket(items: [Self.coffee])
+            card.parameters.installments = Installments(count: 3)
+            card.parameters.basket = Basket(items: [Self.coffee])
             let approved = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, card, token: token)
             #expect(try approved.decode(Transaction.self).status == .approved)
         }

@@ -21,11 +21,12 @@ import Testing
         let data = try SimulatedTerminal.authorization(
             card: card, amount: amount, currency: currency, kind: kind.transactionKind)
         return AuthorizeCardRequest(
-            kind: kind, amount: amount, currency: currency, emvData: Hex.encode(data.emvData),
-            encryptedCardData: Hex.encode(data.encryptedCardData), ksn: Hex.encode(data.ksn),
-            maskedPAN: data.maskedPAN,
-            entryMode: data.entryMode, cvm: data.cvm, externalID: externalID, statementDescriptor: descriptor,
-            duplicateCheck: duplicateCheck, allowPartialApproval: allowPartial, captureMode: captureMode)
+            kind: kind,
+            parameters: PaymentParameters(
+                amount: amount, currency: currency, externalID: externalID, statementDescriptor: descriptor,
+                duplicateCheck: duplicateCheck, allowPartialApproval: allowPartial, captureMode: captureMode),
+            emvData: Hex.encode(data.emvData), encryptedCardData: Hex.encode(data.encryptedCardData),
+            ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm)
     }
 
     static func key() -> String { IdempotencyKey().rawValue }
@@ -213,7 +214,7 @@ import Testing
                 token: token)
             #expect(badDescriptor.status == 400 && badDescriptor.error?.code == GatewayErrorCode.invalidValue)
             var tampered = try Self.authorize(visa, amount: 2_00)
-            tampered.amount = 2_01
+            tampered.parameters.amount = 2_01
             let tamperedReply = try await Self.post(
                 harness, GatewayPaths.authorizeCard, tampered, token: token)
             #expect(

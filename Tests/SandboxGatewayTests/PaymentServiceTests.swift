@@ -87,10 +87,12 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
             merchant: "m1",
             CardPaymentCommand(
                 AuthorizeCardRequest(
-                    kind: cardPaymentKind(kind), amount: amount, currency: .eur,
+                    kind: cardPaymentKind(kind),
+                    parameters: PaymentParameters(
+                        amount: amount, currency: .eur, duplicateCheck: duplicateCheck,
+                        allowPartialApproval: partial, captureMode: mode),
                     emvData: Hex.encode(try emvData(amount: amount)), encryptedCardData: "01", ksn: "00",
-                    entryMode: .chip, cvm: .notRequired, duplicateCheck: duplicateCheck,
-                    allowPartialApproval: partial, captureMode: mode)))
+                    entryMode: .chip, cvm: .notRequired)))
     }
 
     /// The API kind that records `kind`.
@@ -122,7 +124,7 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
                 merchant: "m1",
                 CardPaymentCommand(
                     AuthorizeCardRequest(
-                        kind: .sale, amount: 500, currency: .eur,
+                        kind: .sale, parameters: PaymentParameters(amount: 500, currency: .eur),
                         emvData: Hex.encode(try emvData(amount: 500)),
                         encryptedCardData: "00", ksn: "00", entryMode: .chip, cvm: .notRequired)))
         }
@@ -131,7 +133,8 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
                 merchant: "m1",
                 CardPaymentCommand(
                     AuthorizeCardRequest(
-                        kind: .sale, amount: 500, currency: .eur, emvData: "FF", encryptedCardData: "01",
+                        kind: .sale, parameters: PaymentParameters(amount: 500, currency: .eur),
+                        emvData: "FF", encryptedCardData: "01",
                         ksn: "00", entryMode: .chip, cvm: .notRequired)))
         }
     }

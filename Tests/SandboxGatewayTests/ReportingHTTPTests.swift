@@ -219,11 +219,11 @@ final class CapturedLogs: @unchecked Sendable {
                         card: card, amount: amount, entryMode: mode)
                 else { continue }
                 let request = AuthorizeCardRequest(
-                    kind: index == 1 ? .authorization : .sale, amount: amount, currency: .eur,
+                    kind: index == 1 ? .authorization : .sale,
+                    parameters: PaymentParameters(amount: amount, currency: .eur, duplicateCheck: false),
                     emvData: Hex.encode(data.emvData), encryptedCardData: Hex.encode(data.encryptedCardData),
                     ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN, entryMode: data.entryMode,
-                    cvm: data.cvm,
-                    duplicateCheck: false)
+                    cvm: data.cvm)
                 let reply = try await PaymentHTTPTests.post(
                     harness, GatewayPaths.authorizeCard, request, token: token)
                 #expect(reply.status == 200 || reply.status == 422, "\(card.id): \(reply.status)")

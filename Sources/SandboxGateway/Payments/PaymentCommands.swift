@@ -31,13 +31,14 @@ public struct CardPaymentCommand: Sendable {
         if let masked = request.maskedPAN, !GatewayValidation.isMaskedPAN(masked) {
             throw GatewayError.invalid("maskedPAN must show at most the first 6 and last 4 digits.")
         }
+        let payment = request.parameters
         try validateOrderDetails(
-            basket: request.basket, installments: request.installments, amount: request.amount)
+            basket: payment.basket, installments: payment.installments, amount: payment.amount)
         self.request = request
         self.emvData = request.emvData == nil ? [] : try bytes(request.emvData, "emvData")
         self.encryptedCardData = try bytes(request.encryptedCardData, "encryptedCardData")
         self.ksn = try bytes(request.ksn, "ksn")
-        self.basketLines = request.basket.map(ReceiptLine.lines(for:)) ?? []
+        self.basketLines = payment.basket.map(ReceiptLine.lines(for:)) ?? []
     }
 }
 

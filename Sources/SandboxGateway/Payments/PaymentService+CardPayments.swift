@@ -27,25 +27,26 @@ extension PaymentService {
         -> PreparedAuthorization
     {
         let request = command.request
-        try PaymentRules.validateAmount(request.amount)
-        let currency = try PaymentRules.currency(code: request.currency.code)
+        let payment = request.parameters
+        try PaymentRules.validateAmount(payment.amount)
+        let currency = try PaymentRules.currency(code: payment.currency.code)
         let descriptor = try PaymentRules.statementDescriptor(
-            request.statementDescriptor, suffix: request.statementDescriptorSuffix)
-        try PaymentRules.validateExternalID(request.externalID)
+            payment.statementDescriptor, suffix: payment.statementDescriptorSuffix)
+        try PaymentRules.validateExternalID(payment.externalID)
         let emv = try Self.emvFacts(command.emvData)
         let kind: TransactionKind =
-            command.kind == .sale && request.captureMode == .authUntilCapture ? .authorization : command.kind
+            command.kind == .sale && payment.captureMode == .authUntilCapture ? .authorization : command.kind
         let time = now()
         let verification = try issuer.verify(
             IssuerRequest(
                 emvData: command.emvData, encryptedCardData: command.encryptedCardData, ksn: command.ksn,
-                amount: request.amount, currency: currency, kind: kind, maskedPAN: request.maskedPAN),
-            allowPartial: request.allowPartialApproval, now: time)
+                amount: payment.amount, currency: currency, kind: kind, maskedPAN: request.maskedPAN),
+            allowPartial: payment.allowPartialApproval, now: time)
         let fingerprint = fingerprinter.fingerprint(verification.pan)
 
         var template = LedgerTransaction(
             id: Self.newTransactionID(at: time), merchantId: merchant, kind: kind, status: .declined,
-            amount: request.amount,
+            amount: payment.amount,
             currency: currency, now: time)
         template.cardFingerprint = fingerprint
         template.maskedPan = verification.pan.masked
@@ -58,15 +59,15 @@ extension PaymentService {
         template.applicationLabel = emv.label
         template.tvr = emv.tvr
         template.tsi = emv.tsi
-        template.customerReference = request.customerReference
-        template.externalId = request.externalID
+        template.customerReference = payment.customerReference
+        template.externalId = payment.externalID
         template.descriptor = descriptor
-        template.captureMode = kind == .sale ? request.captureMode.rawValue : nil
-        template.allowPartial = request.allowPartialApproval
+        template.captureMode = kind == .sale ? payment.captureMode.rawValue : nil
+        template.allowPartial = payment.allowPartialApproval
         return PreparedAuthorization(
             template: template, merchant: merchant, kind: kind, time: time, fingerprint: fingerprint,
-            checkDuplicates: request.duplicateCheck && kind != .refund,
-            allowPartial: request.allowPartialApproval, decide: verification.decide,
+            checkDuplicates: payment.duplicateCheck && kind != .refund,
+            allowPartial: payment.allowPartialApproval, decide: verification.decide,
             basketLines: command.basketLines)
     }
 
