@@ -40,6 +40,7 @@ public enum SandboxGateway {
             },
             logger: logger
         )
+        // Unstructured: the server runs until `RunningGateway.stop()`, which cancels and awaits it.
         let task = Task {
             defer { continuation.finish() }
             try await app.run()

@@ -12,10 +12,12 @@ enum Deadline {
         let once = OnceContinuation<Value?>()
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             once.set(continuation)
+            // Unstructured: the work may outlive the deadline; its late answer goes to `discard`.
             Task {
                 let value = await work()
                 if !once.resume(value) { await discard?(value) }
             }
+            // Unstructured: the timer is cancelled when the work answers first.
             once.timer = Task {
                 try? await clock.sleep(for: timeout)
                 once.resume(nil)

@@ -182,6 +182,7 @@ extension PaymentTerminal {
             emit(event)
         case .askApplication(let candidates):
             let handler = applicationHandler
+            // Unstructured: the app's choice arrives while the engine loop goes on taking reader events.
             Task {
                 let index: Int? = if let handler { await handler(candidates) } else { 0 }
                 inbox.yield(.applicationChosen(index.flatMap { UInt8(exactly: $0) }))
@@ -190,6 +191,7 @@ extension PaymentTerminal {
             let handler = signatureHandler
             let clock = self.clock
             let timeout = signatureTimeout
+            // Unstructured: the merchant decides while the engine loop goes on taking reader events.
             Task {
                 if let handler {
                     inbox.yield(.signatureDecided(await Deadline.first(handler, orNilAfter: timeout, on: clock)))

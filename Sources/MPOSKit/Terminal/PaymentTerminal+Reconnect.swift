@@ -57,6 +57,7 @@ extension PaymentTerminal {
     func linkDropped() {
         guard let plan = reconnectPlan, reconnecting == nil else { return }
         let clock = self.clock
+        // Unstructured: reconnecting starts from a dropped link, with no caller to await it; `disconnect()` cancels it.
         reconnecting = Task { [weak self] in
             for attempt in 0..<plan.policy.maximumAttempts {
                 do { try await clock.sleep(for: plan.policy.delay(beforeAttempt: attempt)) } catch { return }

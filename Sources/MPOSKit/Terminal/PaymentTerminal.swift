@@ -172,6 +172,7 @@ public actor PaymentTerminal {
             throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(error).")
         }
         connection = link
+        // Unstructured: the reader's messages are read for as long as the link lives; `disconnect()` cancels it.
         readerPump = Task { await self.listen(to: link) }
         let info = try? await deviceInfo()
         emit(.readerConnection(connected: true, info: info))

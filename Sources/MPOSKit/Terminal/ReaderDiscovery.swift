@@ -39,6 +39,7 @@ public struct ReaderDiscovery: Sendable {
         let (stream, sink) = AsyncStream.makeStream(of: DiscoveredReader.self)
         let (scanners, scanTime, clock) = (self.scanners, self.scanTime, self.clock)
         let seen = SeenReaders()
+        // Unstructured: the scan feeds the returned stream after this function returns; the stream's end cancels it.
         let work = Task {
             await withTaskGroup(of: Void.self) { group in
                 for scanner in scanners {

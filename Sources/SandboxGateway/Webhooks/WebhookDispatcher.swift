@@ -152,6 +152,7 @@ public actor WebhookDispatcher {
     public func enqueue(_ delivery: Delivery) {
         let id = nextTaskID
         nextTaskID += 1
+        // Unstructured: a delivery outlives the request that queued it; kept in `running` so shutdown can cancel it.
         running[id] = Task { [weak self] in
             await self?.run(delivery)
             await self?.finished(id)

@@ -46,6 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
         let reader = SimulatedReader(configuration: configuration)
         let server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
         let connections = server.connections
+        // Unstructured: the embedded reader serves while the demo runs; cancelled at its end.
         let serving = Task { await serveEach(connections, with: reader) }
         CLIOutput.line("reader    127.0.0.1:\(server.port)")
 

@@ -43,6 +43,7 @@ enum PaymentCommandHelp {
     /// of it.
     static func cancelOnInterrupt(_ terminal: PaymentTerminal) -> InterruptToCancel {
         InterruptToCancel {
+            // Unstructured: a signal handler cannot await; the cancel runs beside the operation it cancels.
             Task {
                 CLIOutput.error("cancelling (Ctrl-C again to quit at once)")
                 if await !terminal.cancel() {

@@ -173,6 +173,7 @@ final class TerminalSession {
         }
         readerServer = server
         let connections = server.connections
+        // Unstructured: the embedded reader serves while the command runs; `close()` cancels it.
         serving = Task { await serveEach(connections, with: reader) }
         return ("127.0.0.1", server.port)
     }

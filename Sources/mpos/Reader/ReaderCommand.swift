@@ -74,6 +74,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         CLIOutput.line("listening on 127.0.0.1:\(server.port)")
         let responder = await announce(reader, tcpPort: server.port)
         let connections = server.connections
+        // Unstructured: the emulator serves until a signal arrives; cancelled then.
         let accepting = Task { await serveEach(connections, with: reader) }
         let signal = await signals.wait()
         CLIOutput.error("received \(signal), shutting down")
