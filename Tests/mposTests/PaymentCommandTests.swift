@@ -4,7 +4,7 @@ import Testing
 /// `mpos sale`, `authorize`, `capture`, `refund`, `void`, `tip`, `cash`, `transactions` and
 /// `stats` as a user runs them: the real binary, against an embedded sandbox or against a
 /// `mpos gateway serve` and a `mpos reader emulate` started for the test.
-@Suite(.serialized) struct PaymentCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct PaymentCommandTests {
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         try EMVDecodeBinaryTests.run(arguments)
     }
@@ -160,6 +160,25 @@ import Testing
         #expect(grouping.status == 1 && grouping.err.contains("invalid --group-by 'hour'"))
         let date = try Self.run(["stats", "--from", "yesterday"])
         #expect(date.status == 1 && date.err.contains("invalid --from 'yesterday'"))
+    }
+
+    @Test func whatTheParserRefusesAlsoExitsOneWithOneLine() throws {
+        let negative = try Self.run(["sale", "--amount", "-5.00", "--currency", "EUR"])
+        #expect(negative.status == 1 && negative.err.contains("invalid --amount '-5.00'"), "\(negative.err)")
+        let attached = try Self.run(["sale", "--amount=-5", "--currency", "EUR"])
+        #expect(attached.status == 1 && attached.err.contains("'-5'"), "\(attached.err)")
+        let empty = try Self.run(["sale", "--amount", ""])
+        #expect(empty.status == 1 && empty.err.contains("invalid amount ''"), "\(empty.err)")
+        let missing = try Self.run(["refund", "--transaction"])
+        #expect(missing.status == 1 && missing.err.contains("--transaction"), "\(missing.err)")
+        let unknown = try Self.run(["sale", "--amount", "1.00", "--colour", "red"])
+        #expect(unknown.status == 1 && unknown.err.contains("--colour"), "\(unknown.err)")
+        for run in [negative, attached, empty, missing, unknown] {
+            #expect(run.out.isEmpty && run.err.split(separator: "\n").count == 1, "\(run.err)")
+        }
+        // Asking for help is not a mistake.
+        let help = try Self.run(["sale", "--help"])
+        #expect(help.status == 0 && help.out.contains("--amount"))
     }
 
     // MARK: - Against a served gateway and reader emulator
