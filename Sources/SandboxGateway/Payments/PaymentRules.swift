@@ -114,7 +114,7 @@ public enum PaymentRules {
             throw PaymentRuleViolation(
                 .duplicateTransaction,
                 "The same card paid the same amount within the last 5 minutes; send "
-                    + "\"duplicateCheck\": \"disabled\" to charge it again.")
+                    + "\"duplicateCheck\": false to charge it again.")
         }
     }
 
