@@ -4,7 +4,7 @@ import Testing
 @testable import CardCrypto
 
 /// AES-CMAC against NIST SP 800-38B Appendix D.1 / RFC 4493 section 4 (AES-128 examples).
-@Suite struct AESCMACTests {
+@Suite(.timeLimit(.minutes(2))) struct AESCMACTests {
     let rfcKey = key("2B7E151628AED2A6ABF7158809CF4F3C")
     let message = bytes(
         "6BC1BEE22E409F96E93D7E117393172A AE2D8A571E03AC9C9EB76FAC45AF8E51"

@@ -2,7 +2,7 @@ import CardCrypto
 import Testing
 
 /// ARPC Method 2: the issuer's response cryptogram and the card's check of it.
-@Suite struct ARPCTests {
+@Suite(.timeLimit(.minutes(2))) struct ARPCTests {
     let arqc = bytes("8A3C5F2E91B0D447")
     let csu = bytes("00820000")
 

@@ -3,7 +3,7 @@ import EMV
 import Testing
 
 /// ARQC/TC/AAC generation on the card side and verification on the issuer side.
-@Suite struct ApplicationCryptogramTests {
+@Suite(.timeLimit(.minutes(2))) struct ApplicationCryptogramTests {
     @Test func issuerVerifiesWhatTheCardGenerated() throws {
         // Card side: its personalised master key and the ATC.
         let mk = try EMVKeyDerivation.iccMasterKey(

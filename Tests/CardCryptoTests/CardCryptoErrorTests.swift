@@ -2,7 +2,7 @@ import CardCrypto
 import Testing
 
 /// The module's error type: stable codes and no sensitive data.
-@Suite struct CardCryptoErrorTests {
+@Suite(.timeLimit(.minutes(2))) struct CardCryptoErrorTests {
     let kinds: [CardCryptoError.Kind] = [
         .invalidKeyLength, .invalidInitialKeyID, .invalidKSN, .invalidTransactionCounter, .counterExhausted,
         .malformedCiphertext, .decryptionFailed, .missingDataElement, .invalidDataElementLength, .invalidPAN,

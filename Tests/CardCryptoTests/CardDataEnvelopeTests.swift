@@ -3,7 +3,7 @@ import Testing
 @testable import CardCrypto
 
 /// Card data encrypted by the reader under DUKPT and opened by the host.
-@Suite struct CardDataEnvelopeTests {
+@Suite(.timeLimit(.minutes(2))) struct CardDataEnvelopeTests {
     let initialKeyID = SandboxKeys.initialKeyID(derivationID: 0x0000_0042)
 
     func reader() throws -> DUKPTReader { try DUKPTReader(bdk: SandboxKeys.bdk, initialKeyID: initialKeyID) }

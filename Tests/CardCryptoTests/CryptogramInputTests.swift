@@ -3,7 +3,7 @@ import EMV
 import Testing
 
 /// Building the application cryptogram input from EMV data.
-@Suite struct CryptogramInputTests {
+@Suite(.timeLimit(.minutes(2))) struct CryptogramInputTests {
     @Test func concatenatesValuesInBookTwoOrder() throws {
         let input = try CryptogramInput(values: EMVTestData.values)
         #expect(

@@ -2,7 +2,7 @@ import CardCrypto
 import Testing
 
 /// The transaction counter rules of X9.24-3-2017 6.1 and 6.4.
-@Suite struct DUKPTCounterTests {
+@Suite(.timeLimit(.minutes(2))) struct DUKPTCounterTests {
     @Test func counterZeroAndCountersWithSeventeenOneBitsAreInvalid() {
         #expect(DUKPT.isValidCounter(0) == false)
         #expect(DUKPT.isValidCounter(0x0001_FFFF) == false)

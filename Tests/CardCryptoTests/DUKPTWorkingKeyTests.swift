@@ -5,7 +5,7 @@ import Testing
 
 /// Working keys per usage: the derivation-data layout of X9.24-3-2017 6.3.2, key separation, and
 /// agreement between the reader and the host.
-@Suite struct DUKPTWorkingKeyTests {
+@Suite(.timeLimit(.minutes(2))) struct DUKPTWorkingKeyTests {
     @Test func initialKeyDerivationDataFollowsTheStandardLayout() {
         let data = DUKPTDerivationData.initialKey(initialKeyID: X924Vectors.initialKeyID)
         // Version 01, block counter 01, usage 8001, algorithm 0002 (AES-128), length 0080, IKID.

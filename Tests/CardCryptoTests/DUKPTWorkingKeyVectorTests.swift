@@ -9,7 +9,7 @@ import Testing
 /// "4012345678909D987" in ASCII; AES-CMAC under the MAC generation (2000) and verification (2001)
 /// keys; AES-CBC, zero IV, zero-padded to 32 bytes, under the data encrypt (3000) and decrypt
 /// (3001) keys.
-@Suite struct DUKPTWorkingKeyVectorTests {
+@Suite(.timeLimit(.minutes(2))) struct DUKPTWorkingKeyVectorTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         let counter: UInt32
         let macRequest: String

@@ -4,7 +4,7 @@ import Testing
 @testable import CardCrypto
 
 /// ICC master key (EMV Book 2 A1.4.1, AES) and session key (A1.3.1) derivation.
-@Suite struct EMVKeyDerivationTests {
+@Suite(.timeLimit(.minutes(2))) struct EMVKeyDerivationTests {
     @Test func shortPANAndPSNAreLeftPaddedToSixteenDigits() throws {
         let y = try EMVKeyDerivation.diversificationBlock(panDigits: "123456789012", psn: 0x01)
         #expect(Hex.encode(y) == "0012345678901201")

@@ -2,7 +2,7 @@ import CardCrypto
 import Testing
 
 /// The 12-byte AES DUKPT key serial number.
-@Suite struct KSNTests {
+@Suite(.timeLimit(.minutes(2))) struct KSNTests {
     @Test func parsesInitialKeyIDAndCounter() throws {
         let ksn = try KSN(hex: "123456789012345600000001")
         #expect(ksn.initialKeyID == bytes("1234567890123456"))

@@ -4,7 +4,7 @@ import Testing
 @testable import CardCrypto
 
 /// The published sandbox test keys.
-@Suite struct SandboxKeysTests {
+@Suite(.timeLimit(.minutes(2))) struct SandboxKeysTests {
     @Test func documentedHexMatchesTheConstants() {
         #expect(SandboxKeys.documentedHex["BDK"] == SandboxKeys.bdk.hexForTesting)
         #expect(SandboxKeys.documentedHex["BDK ID"] == Hex.encode(SandboxKeys.bdkID))

@@ -8,6 +8,7 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
     return try Hex.decode(String(contentsOf: url, encoding: .utf8))
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct BERTLVDecodingTests {
     @Test func decodesTheBenchmarkBlobIntoTheExpectedTree() throws {
         let bytes = try fixtureBytes("icc-300.hex")
@@ -98,6 +99,7 @@ struct BERTLVDecodingTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct BERTLVMalformedInputTests {
     /// Each malformed input with the error kind and offset it must produce.
     static let cases: [(hex: String, kind: TLVError.Kind, offset: Int)] = [

@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct CVMListTests {
     // X = 0, Y = 0; 42 03: online PIN if supported, else next; 5E 03: signature if supported,
     // else next; 1F 03: no CVM if supported, else fail.

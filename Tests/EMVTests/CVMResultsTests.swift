@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct CVMResultsTests {
     @Test func signatureAlwaysSuccessfulFor1E0002() throws {
         let results = try CVMResults([0x1E, 0x00, 0x02])

@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct ApplicationInterchangeProfileTests {
     @Test func readsSupportedFunctions() throws {
         let aip = try ApplicationInterchangeProfile([0x39, 0x00])  // DDA, CVM, TRM, CDA
@@ -20,6 +21,7 @@ struct ApplicationInterchangeProfileTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct ApplicationUsageControlTests {
     @Test func readsUsageRestrictions() throws {
         let auc = try ApplicationUsageControl([0xFF, 0xC0])
@@ -30,6 +32,7 @@ struct ApplicationUsageControlTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct TerminalCapabilitiesTests {
     @Test func readsAnAttendedPOSProfile() throws {
         let caps = try TerminalCapabilities([0xE0, 0xF8, 0xC8])
@@ -42,6 +45,7 @@ struct TerminalCapabilitiesTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct AdditionalTerminalCapabilitiesTests {
     @Test func readsTransactionTypesAndCodeTables() throws {
         let caps = try AdditionalTerminalCapabilities([0x60, 0x00, 0xF0, 0xA0, 0x01])
@@ -54,6 +58,7 @@ struct AdditionalTerminalCapabilitiesTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct CryptogramInformationDataTests {
     @Test func readsCryptogramTypes() throws {
         #expect(try CryptogramInformationData([0x80]).cryptogramType == .arqc)
@@ -74,6 +79,7 @@ struct CryptogramInformationDataTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct TerminalTypeTests {
     @Test func attendedMerchantOfflineWithOnline() throws {
         let type = try TerminalType([0x22])

@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct EMVTagTests {
     @Test func parsesMultiByteTagsFromHex() {
         #expect(EMVTag(hex: "9F26")?.rawValue == 0x9F26)

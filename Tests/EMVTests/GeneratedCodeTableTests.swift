@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct GeneratedCodeTableTests {
     @Test func looksUpCurrenciesByNumericCode() {
         #expect(ISO4217Numeric.currency(numericCode: 978)?.code == "EUR")

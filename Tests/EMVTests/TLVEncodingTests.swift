@@ -2,6 +2,7 @@ import EMV
 import MPOSTestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct TLVEncodingTests {
     @Test func encodesShortAndLongFormLengths() throws {
         #expect(try TLV(0x9F36, value: [0x00, 0x42]).encoded() == [0x9F, 0x36, 0x02, 0x00, 0x42])
@@ -38,6 +39,7 @@ struct TLVEncodingTests {
 }
 
 /// Encoding random trees and decoding them gives the trees back.
+@Suite(.timeLimit(.minutes(2)))
 struct TLVRoundTripTests {
     /// A small deterministic generator so failures reproduce.
     typealias SplitMix = SplitMix64

@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct TagDictionaryTests {
     @Test func holdsAtLeast250DistinctTags() {
         #expect(TagDictionary.all.count >= 250)

@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct TagExplainerTests {
     @Test func explainsTheTVRVector() {
         #expect(TagExplainer.explain(0x95, value: [0x00, 0x00, 0x08, 0x00, 0x00])

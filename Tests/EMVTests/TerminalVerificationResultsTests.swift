@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct TerminalVerificationResultsTests {
     @Test func pinNotEnteredIsTheOnlyStatementFor0000080000() throws {
         let tvr = try TerminalVerificationResults([0x00, 0x00, 0x08, 0x00, 0x00])

@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct TransactionStatusInformationTests {
     @Test func explainsTheUsualContactChipTransaction() throws {
         let tsi = try TransactionStatusInformation([0xE8, 0x00])

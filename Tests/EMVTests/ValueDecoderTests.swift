@@ -1,6 +1,7 @@
 import EMV
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct EMVDateTests {
     @Test func readsYYMMDDWithTheEMVCentury() throws {
         let date = try EMVDate([0x24, 0x03, 0x15])
@@ -19,6 +20,7 @@ struct EMVDateTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct EMVTimeTests {
     @Test func readsHHMMSS() throws {
         #expect(try EMVTime([0x14, 0x30, 0x05]).description == "14:30:05")
@@ -26,6 +28,7 @@ struct EMVTimeTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct TransactionTypeTests {
     @Test func namesTheCommonCodes() throws {
         #expect(try TransactionType([0x00]).statements == ["Transaction type 00 goods and services"])
@@ -36,6 +39,7 @@ struct TransactionTypeTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct EMVAmountTests {
     @Test func readsNumericAmountsAsMinorUnits() throws {
         let amount = try EMVAmount(numeric: [0x00, 0x00, 0x00, 0x01, 0x23, 0x45])
@@ -64,6 +68,7 @@ struct EMVAmountTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct CurrencyAndCountryCodeTests {
     @Test func namesCurrencies() throws {
         let euro = try CurrencyCode([0x09, 0x78])

@@ -2,6 +2,7 @@ import Foundation
 import MPOSCore
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct IdempotencyKeyTests {
     @Test func generatesVersion7UUIDs() {
         let key = IdempotencyKey()

@@ -1,6 +1,7 @@
 import MPOSCore
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct MoneyArithmeticTests {
     @Test func addsAndSubtractsInTheSameCurrency() throws {
         let a = try Money(amount: 1234, currency: .eur)

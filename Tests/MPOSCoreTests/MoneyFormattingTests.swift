@@ -1,6 +1,7 @@
 import MPOSCore
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct MoneyFormattingTests {
     @Test func formatsWithADotAndTheCurrencysDecimals() throws {
         #expect(try Money(amount: 1234, currency: .eur).formatted() == "12.34")

@@ -1,6 +1,7 @@
 import MPOSCore
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct MoneyParsingTests {
     @Test func parsesMajorUnitsIntoMinorUnits() throws {
         #expect(try Money.parse("12.34", currency: .eur).amount == 1234)

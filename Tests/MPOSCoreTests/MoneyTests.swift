@@ -2,6 +2,7 @@ import Foundation
 import MPOSCore
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct MoneyTests {
     @Test func holdsMinorUnitsAndCurrency() throws {
         let money = try Money(amount: 1234, currency: .eur)

@@ -2,6 +2,7 @@ import Foundation
 import MPOSCore
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct ReaderStatusCodeTests {
     @Test func coversEveryCodeFromSuccessToAccountTypeSelection() {
         #expect(ReaderStatusCode.allCases.count == 50)

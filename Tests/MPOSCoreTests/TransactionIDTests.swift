@@ -2,6 +2,7 @@ import Foundation
 import MPOSCore
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct TransactionIDTests {
     @Test func acceptsPrintableASCIIUpTo128Characters() throws {
         #expect(TransactionID(rawValue: "TX-2024/10:ABC")?.rawValue == "TX-2024/10:ABC")

@@ -1,6 +1,6 @@
 import MPOSCore
 import Testing
 
-@Test func versionIsSemantic() {
+@Test(.timeLimit(.minutes(1))) func versionIsSemantic() {
     #expect(MPOSCoreInfo.version.split(separator: ".").count == 3)
 }

@@ -10,7 +10,7 @@ import Testing
 
 /// Accounts, warm-up and reset, receipts and inventory through MPOSKit, against the real
 /// sandbox gateway over HTTP (and the simulated reader over TCP where a sale is needed).
-@Suite(.serialized) struct AccountEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct AccountEndToEndTests {
     static func outbox(_ sandbox: Sandbox) throws -> [OutboxMessage] {
         try sandbox.gateway.environment.accounts.outbox(merchantID: sandbox.credentials.merchantID).messages
     }

@@ -9,6 +9,7 @@ import Testing
 /// The engine runs every card operation with the sale's flow; only the reader's kind, the
 /// gateway request and the journaled operation differ, and a SEPA mandate does not depend
 /// on the card's final cryptogram.
+@Suite(.timeLimit(.minutes(2)))
 struct CardOperationEngineTests {
     static func engine(_ kind: CardOperation) -> PaymentEngine {
         PaymentEngine(

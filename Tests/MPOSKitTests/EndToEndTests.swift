@@ -16,7 +16,7 @@ import Testing
 
 /// MPOSKit driven as an app drives it, against the real sandbox gateway over HTTP and the
 /// simulated reader over TCP, both on loopback ports picked by the system.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct EndToEndTests {
     static func sale(_ amount: Int64) -> PaymentParameters { PaymentParameters(amount: amount, currency: .eur) }
 
     /// Collects a terminal's events in the background.

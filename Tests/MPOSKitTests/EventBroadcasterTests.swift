@@ -4,7 +4,7 @@ import Testing
 
 /// The terminal's event fan-out: every live subscriber gets what its filter accepts, in
 /// order; a subscriber that stops listening is removed; `finishAll` ends every stream.
-@Suite struct EventBroadcasterTests {
+@Suite(.timeLimit(.minutes(2))) struct EventBroadcasterTests {
     /// Takes `count` elements from `stream`.
     private static func take(_ count: Int, from stream: AsyncStream<Int>) async -> [Int] {
         var taken: [Int] = []

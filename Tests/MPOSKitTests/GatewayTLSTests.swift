@@ -13,7 +13,7 @@ import X509
 
 /// A sale over HTTPS against the sandbox gateway serving a certificate made for the test,
 /// which the client trusts explicitly; and what happens when it does not.
-@Suite struct GatewayTLSTests {
+@Suite(.timeLimit(.minutes(2))) struct GatewayTLSTests {
     @Test func aSaleRunsOverTLSWithTheSelfSignedCertificateTrusted() async throws {
         let identity = try TestCertificate()
         let sandbox = try await Sandbox(gatewayTLS: identity.gatewayTLS)

@@ -10,7 +10,7 @@ import Testing
 /// The journal's promise with its writes queued off the sale's path: the attempt is on disk
 /// before the gateway sees its request, the outcome before the app sees the result, and an
 /// attempt whose later updates were lost is still finished by asking the gateway.
-@Suite(.serialized) struct JournalContractTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct JournalContractTests {
     /// Reads the journal, from a connection of its own, the moment an authorisation is sent.
     final class JournalCheckingTransport: GatewayTransport {
         private let base: any GatewayTransport = DroppingTransport()

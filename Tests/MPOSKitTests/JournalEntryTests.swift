@@ -9,7 +9,7 @@ import Testing
 /// The journal's entries hold typed values: rows written by the previous version (which
 /// stored the same text) read back as they were, and a value that does not parse is an
 /// error, never replaced.
-@Suite struct JournalEntryTests {
+@Suite(.timeLimit(.minutes(2))) struct JournalEntryTests {
     /// A row as the journal wrote it before its values were typed (and still writes it).
     struct StoredRow {
         var key = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"

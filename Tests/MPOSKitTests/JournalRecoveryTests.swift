@@ -7,6 +7,7 @@ import Testing
 
 /// Recovery's rules as a pure state machine: journal entries and gateway answers in,
 /// effects out, no I/O.
+@Suite(.timeLimit(.minutes(2)))
 struct JournalRecoveryTests {
     static func entry(
         _ key: String, _ operation: JournalEntry.Operation = .card(.sale), state: JournalEntry.State,

@@ -8,7 +8,7 @@ import Testing
 /// The journal writes an attempt with its own statement instead of GRDB's generic `save`: the
 /// rows it writes must be the ones GRDB would have written, so that reading them back (and
 /// journals written by earlier versions) is unchanged, and its durable writes must still sync.
-@Suite struct JournalStorageTests {
+@Suite(.timeLimit(.minutes(2))) struct JournalStorageTests {
     /// A journal file and a reference file with the same schema, in a directory of their own.
     struct Files {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("journal-storage-\(UUID().uuidString)")

@@ -24,7 +24,7 @@ import Testing
 /// app was told; each refund and capture the app heard of is booked once; nothing else is
 /// charged; the journal holds nothing unfinished and no card number. `MPOS_SOAK_SEED` and
 /// `MPOS_SOAK_SALES` replay or lengthen a run (the seed is in every failure message).
-@Suite struct LedgerSoakTests {
+@Suite(.timeLimit(.minutes(10))) struct LedgerSoakTests {
     static let seed = ProcessInfo.processInfo.environment["MPOS_SOAK_SEED"].flatMap(UInt64.init) ?? 20_261_125
     static let sales = ProcessInfo.processInfo.environment["MPOS_SOAK_SALES"].flatMap(Int.init) ?? 64
     /// `MPOS_SOAK_TRACE=1` prints each step and the run's tally.

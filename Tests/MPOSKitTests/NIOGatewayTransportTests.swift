@@ -11,7 +11,7 @@ import Testing
 
 /// The AsyncHTTPClient gateway transport against the real sandbox gateway and against a raw
 /// server that misbehaves: every failure is a `GatewayTransportError`, never a crash or a hang.
-@Suite struct NIOGatewayTransportTests {
+@Suite(.timeLimit(.minutes(2))) struct NIOGatewayTransportTests {
     private func url(_ port: Int) -> URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Expects `body` to throw a `GatewayTransportError` with `reason`, and nothing else.

@@ -9,7 +9,7 @@ import Testing
 /// Authorisations, captures, tips, unreferenced refunds, refund voids, cash and SEPA, driven
 /// through `PaymentTerminal` against the real sandbox gateway (and the TCP reader where a
 /// card is read), checked against what the gateway's search then shows.
-@Suite(.serialized) struct OperationsEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct OperationsEndToEndTests {
     static func eur(_ amount: Int64) -> PaymentParameters {
         PaymentParameters(amount: amount, currency: .eur)
     }

@@ -5,6 +5,7 @@ import Testing
 
 /// The journal scan that every end-to-end test ends with must find a PAN when one is there,
 /// in either form, or its empty result proves nothing.
+@Suite(.timeLimit(.minutes(2)))
 struct PANScanTests {
     @Test func theJournalScanFindsAPANAsDigitsAndAsBCD() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pan-scan-\(UUID().uuidString)")

@@ -7,6 +7,7 @@ import Testing
 @testable import MPOSKit
 
 /// The engine's rules as a pure state machine: events in, effects out, no I/O.
+@Suite(.timeLimit(.minutes(2)))
 struct PaymentEngineTests {
     static let key = IdempotencyKey(rawValue: "key-1")!
 

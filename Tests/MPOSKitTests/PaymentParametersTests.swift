@@ -5,6 +5,7 @@ import Testing
 @testable import MPOSKit
 
 /// Validation happens before any I/O and names the rule, never the text.
+@Suite(.timeLimit(.minutes(2)))
 struct PaymentParametersTests {
     @Test func acceptsAPlainSale() throws {
         try PaymentParameters(amount: 1, currency: .eur, externalID: String(repeating: "x", count: 50),

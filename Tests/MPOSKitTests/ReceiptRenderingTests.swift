@@ -7,7 +7,7 @@ import Testing
 
 /// The customer and merchant copies, as text and HTML, for the receipts the card schemes
 /// certify: contact with PIN, contactless without CVM, signature, and a decline.
-@Suite struct ReceiptRenderingTests {
+@Suite(.timeLimit(.minutes(2))) struct ReceiptRenderingTests {
     /// 2027-01-15 08:00:00 UTC.
     static let date = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -4,6 +4,7 @@ import Testing
 @testable import MPOSKit
 
 /// The one retry policy the engine and the terminal share.
+@Suite(.timeLimit(.minutes(2)))
 struct RetryPolicyTests {
     @Test func thePauseBetweenLookupsDoublesUpToEightSeconds() {
         let delays = (1...7).map { RetryPolicy.standard.delay(afterLookups: $0) }

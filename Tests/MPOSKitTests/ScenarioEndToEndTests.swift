@@ -15,7 +15,7 @@ import Testing
 ///
 /// Covered elsewhere, so not repeated here: 10.00 declined (`EndToEndTests.theDeclineAmountIsDeclined`),
 /// 30.00 signature accepted and declined, and the 45 s signature timeout (`EndToEndTests`).
-@Suite(.serialized) struct ScenarioEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ScenarioEndToEndTests {
     static func eur(_ amount: Int64, allowPartial: Bool = false) -> PaymentParameters {
         PaymentParameters(amount: amount, currency: .eur, allowPartialApproval: allowPartial)
     }

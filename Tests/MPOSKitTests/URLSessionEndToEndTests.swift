@@ -6,7 +6,7 @@ import Testing
 
 /// The SDK's default gateway transport (`URLSession`, what an iOS app uses) through a whole
 /// sale and through a lost answer; the other end-to-end suites run over SwiftNIO.
-@Suite(.serialized) struct URLSessionEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct URLSessionEndToEndTests {
     @Test func approvesASale() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(transport: URLSessionGatewayTransport())

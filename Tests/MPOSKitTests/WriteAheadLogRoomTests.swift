@@ -4,7 +4,7 @@ import Testing
 @testable import MPOSKit
 
 /// Reserving room in a log only ever appends zeros: the bytes already there stay as they were.
-@Suite struct WriteAheadLogRoomTests {
+@Suite(.timeLimit(.minutes(2))) struct WriteAheadLogRoomTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "wal-room-\(UUID().uuidString)")
 

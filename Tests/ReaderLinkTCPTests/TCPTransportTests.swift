@@ -3,6 +3,7 @@ import ReaderLinkTCP
 import Testing
 
 /// The TCP transports over real loopback sockets on ephemeral ports.
+@Suite(.timeLimit(.minutes(2)))
 struct TCPTransportTests {
     /// Reads from `stream` until `count` bytes have arrived (or the stream ends).
     static func read(_ count: Int, from stream: AsyncStream<[UInt8]>) async -> [UInt8] {

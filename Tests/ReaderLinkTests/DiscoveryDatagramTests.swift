@@ -3,6 +3,7 @@ import Testing
 @testable import ReaderLink
 
 /// The discovery datagram codec of docs/reader-protocol.md §9.
+@Suite(.timeLimit(.minutes(2)))
 struct DiscoveryDatagramTests {
     static let desk = ReaderAnnouncement(name: "Desk", serialNumber: "S1", model: "R1", protocolVersion: 1)
     /// The reply example of §9.1, byte for byte.

@@ -9,7 +9,7 @@ import Testing
 /// (on a link without a write limit), so the SDK reads and wakes once for the burst; the
 /// SDK still gets every event, in order. On a link with a write limit (BLE) each frame is
 /// fragmented as usual.
-@Suite struct EventBatchTests {
+@Suite(.timeLimit(.minutes(2))) struct EventBatchTests {
     /// Counts the writes that cross from the reader to the SDK, passing the bytes on.
     final class WriteCounter: Sendable {
         private let writes = Mutex(0)

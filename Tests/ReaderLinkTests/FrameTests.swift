@@ -2,6 +2,7 @@ import Testing
 
 @testable import ReaderLink
 
+@Suite(.timeLimit(.minutes(2)))
 struct FrameTests {
     @Test func crcMatchesTheStandardCheckValue() {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)

@@ -5,6 +5,7 @@ import Testing
 @testable import ReaderLink
 
 /// The link's own HMAC-SHA256 against published vectors and against swift-crypto's `HMAC`.
+@Suite(.timeLimit(.minutes(2)))
 struct KeyedHMACTests {
     /// RFC 4231 test cases 1, 2 and 6 (a key longer than the block is hashed first).
     @Test(arguments: [

@@ -123,6 +123,7 @@ let variants: [ReaderMessage] =
     + ReaderLogLevel.allCases.map { .setLogLevel($0) }
     + InputKind.allCases.map { .inputRequest(InputRequest(prompt: "", kind: $0)) }
 
+@Suite(.timeLimit(.minutes(2)))
 struct MessageCodecTests {
     @Test(arguments: ReaderMessage.Kind.allCases)
     func everyKindRoundTrips(kind: ReaderMessage.Kind) throws {

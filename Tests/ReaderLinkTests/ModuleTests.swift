@@ -1,4 +1,4 @@
 import ReaderLink
 import Testing
 
-@Test func speaksVersionOne() { #expect(ReaderLinkProtocol.version == 1) }
+@Test(.timeLimit(.minutes(1))) func speaksVersionOne() { #expect(ReaderLinkProtocol.version == 1) }

@@ -108,6 +108,7 @@ func makeRelayedLink(toReader: Meddling = .none, toSDK: Meddling = .none) async 
     return (sdk, try await reader.value, tasks)
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct PairingTests {
     @Test(arguments: [nil, 20] as [Int?])
     func pairsAndAgreesVersionOne(mtu: Int?) async throws {
@@ -217,6 +218,7 @@ struct PairingTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct SessionTests {
     @Test(arguments: [nil, 20] as [Int?])
     func correlatesConcurrentRequestsAnsweredOutOfOrder(mtu: Int?) async throws {
@@ -338,6 +340,7 @@ struct SessionTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct IntegrityTests {
     func expectIntegrityFailure(toReader: Meddling = .none, toSDK: Meddling = .none, requests: Int = 1)
         async throws

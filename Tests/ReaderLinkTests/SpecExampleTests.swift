@@ -6,6 +6,7 @@ import Testing
 /// Bytes written by an independent encoder (Python, from docs/reader-protocol.md alone; the same
 /// bytes are seeds in Fuzz/corpus/frame), so the Swift codec is checked against the document
 /// rather than against itself.
+@Suite(.timeLimit(.minutes(2)))
 struct SpecExampleTests {
     @Test func startTransactionFromTheSpec() throws {
         let bytes = try Hex.decode(

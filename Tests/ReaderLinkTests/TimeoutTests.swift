@@ -4,6 +4,7 @@ import Testing
 @testable import ReaderLink
 import MPOSTestSupport
 
+@Suite(.timeLimit(.minutes(2)))
 struct TimeoutTests {
     @Test func pairingTimesOutOnTheInjectedClock() async throws {
         let clock = ManualClock()

@@ -5,7 +5,7 @@ import SandboxCards
 import Testing
 
 /// The battery's drain, warnings and refusal.
-@Suite struct BatteryTests {
+@Suite(.timeLimit(.minutes(2))) struct BatteryTests {
     @Test func drainsPerTransactionAndWarnsOnceWhenLow() {
         var battery = Battery(percentage: 17, drainPerTransaction: 1, lowThreshold: 15, refusalThreshold: 5)
         #expect(battery.recordTransaction().isEmpty)
@@ -40,7 +40,7 @@ import Testing
 }
 
 /// The log's levels, ring buffer and card-data filter.
-@Suite struct ReaderLogTests {
+@Suite(.timeLimit(.minutes(2))) struct ReaderLogTests {
     @Test func keepsOnlyEnabledLevels() {
         var log = ReaderLog(level: .info, capacity: 10)
         #expect(log.append(.info, "transaction started") == nil)
@@ -96,7 +96,7 @@ extension SandboxCard {
 }
 
 /// The bar-code scanner's modes and timeout.
-@Suite struct BarcodeScannerTests {
+@Suite(.timeLimit(.minutes(2))) struct BarcodeScannerTests {
     @Test func ignoresCodesWhileDisabled() {
         var scanner = BarcodeScanner()
         #expect(scanner.feed("123", now: .zero).isEmpty)
@@ -130,7 +130,7 @@ extension SandboxCard {
 }
 
 /// Two-slot firmware and configuration updates.
-@Suite struct FirmwareSlotsTests {
+@Suite(.timeLimit(.minutes(2))) struct FirmwareSlotsTests {
     let original = FirmwareSlots.Image(version: "1.0.0", bytes: Array(repeating: 0xAA, count: 64))
     let config = FirmwareSlots.Image(version: "cfg-1", bytes: [1, 2, 3])
     let update = FirmwareSlots.Image(version: "2.0.0", bytes: (0..<100).map { UInt8($0) })
@@ -210,7 +210,7 @@ extension SandboxCard {
 }
 
 /// Fault plans as data.
-@Suite struct FaultPlanTests {
+@Suite(.timeLimit(.minutes(2))) struct FaultPlanTests {
     @Test func selectsTheFaultsForAMessage() {
         let plan = FaultPlan([
             .delay(atMessage: 2, by: .milliseconds(500)), .corruptFrame(atMessage: 3),

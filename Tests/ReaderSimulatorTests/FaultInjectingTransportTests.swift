@@ -7,7 +7,7 @@ import Testing
 
 /// The reader's fault wrapper: fault-free writes go straight through, a delay holds back what
 /// follows it, and a dropped link refuses later writes.
-@Suite struct FaultInjectingTransportTests {
+@Suite(.timeLimit(.minutes(2))) struct FaultInjectingTransportTests {
     /// Reads what the peer received until `count` bytes arrived.
     private static func received(_ peer: InProcessTransport, count: Int) async -> [UInt8] {
         var bytes: [UInt8] = []

@@ -6,7 +6,7 @@ import SandboxCards
 import Testing
 
 /// The kernel against the sandbox issuer, card by card.
-@Suite struct KernelRoundTripTests {
+@Suite(.timeLimit(.minutes(2))) struct KernelRoundTripTests {
     static let approvingChipCards = [
         "visa-credit", "visa-debit", "mastercard-2series", "maestro-mastercard", "amex", "discover", "jcb",
         "unionpay", "pin-required", "signature", "contactless", "contactless-signature",
@@ -202,7 +202,7 @@ import Testing
 }
 
 /// PIN handling on the chip.
-@Suite struct KernelPINTests {
+@Suite(.timeLimit(.minutes(2))) struct KernelPINTests {
     @Test func wrongOfflinePINsCountDownAndThenTheLimitIsExceeded() throws {
         var driver = try KernelDriver("pin-required")
         let retry = try driver.run(2_500, pins: ["0000", "1234"])
@@ -244,7 +244,7 @@ import Testing
 }
 
 /// The host's answer must authenticate.
-@Suite struct KernelIssuerAuthenticationTests {
+@Suite(.timeLimit(.minutes(2))) struct KernelIssuerAuthenticationTests {
     @Test func aTamperedARPCMakesTheCardDecline() throws {
         var driver = try KernelDriver("signature")
         guard case .goOnline(let request) = driver.kernel.start(KernelDriver.transaction(2_500)) else {
@@ -322,7 +322,7 @@ import Testing
 }
 
 /// Stripe, fallback and interface rules.
-@Suite struct KernelInterfaceTests {
+@Suite(.timeLimit(.minutes(2))) struct KernelInterfaceTests {
     @Test func magstripeOnlyCardIsSwipedAndApprovedWithoutACryptogram() throws {
         var driver = try KernelDriver("magstripe-only")
         #expect(try driver.run(2_500, .chip).failure == .interfaceNotSupported)

@@ -5,6 +5,7 @@ import Testing
 
 /// The transaction date (9A) and the year and month the card's expiry is checked against are
 /// read without a calendar: they agree with Foundation's UTC Gregorian calendar.
+@Suite(.timeLimit(.minutes(2)))
 struct KernelTransactionDateTests {
     @Test(arguments: [
         -86_400.5, 0, 951_782_399.9995, 951_782_400, 1_709_251_199.999, 1_709_251_200, 1_764_028_800 - 0.001,

@@ -11,6 +11,7 @@ import Testing
 
 /// The simulated reader driven over ReaderLink as the SDK drives it, with the sandbox issuer
 /// deciding in-process (the gateway's own tests cover it over HTTP).
+@Suite(.timeLimit(.minutes(2)))
 struct SimulatedReaderTests {
     static let secret = try! SharedSecret(hex: SimulatedReaderConfiguration.sandboxSecretHex)
 

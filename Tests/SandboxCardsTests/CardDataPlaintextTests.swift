@@ -3,7 +3,7 @@ import SandboxCards
 import Testing
 
 /// The card data the reader seals and the gateway opens.
-@Suite struct CardDataPlaintextTests {
+@Suite(.timeLimit(.minutes(2))) struct CardDataPlaintextTests {
     @Test func roundTripsEveryCard() throws {
         for card in SandboxCards.all {
             let plain = CardDataPlaintext(card: card)

@@ -6,6 +6,7 @@ import SandboxCards
 import Testing
 
 /// A chip's authorization request built by hand, the way the simulated reader builds it.
+@Suite(.timeLimit(.minutes(2)))
 struct ChipRequest {
     var emvData: [UInt8]
     var sealed: [UInt8]
@@ -47,7 +48,7 @@ struct ChipRequest {
 }
 
 /// The sandbox issuer: verification of the request and the decision.
-@Suite struct IssuerTests {
+@Suite(.timeLimit(.minutes(2))) struct IssuerTests {
     let issuer = SandboxIssuer()
     let november2026 = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 UTC
 

@@ -2,7 +2,7 @@ import SandboxCards
 import Testing
 
 /// Amount triggers: the Handpoint simulator amounts and Adyen's last-three-digit refusals.
-@Suite struct ScenarioTests {
+@Suite(.timeLimit(.minutes(2))) struct ScenarioTests {
     @Test func handpointAmounts() {
         #expect(SandboxScenario.forAmount(minor: 1000) == .declined)
         #expect(SandboxScenario.forAmount(minor: 2000) == .userCancelled)

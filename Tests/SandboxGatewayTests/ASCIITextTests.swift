@@ -2,7 +2,7 @@ import Testing
 
 @testable import SandboxGateway
 
-@Suite struct ASCIITextTests {
+@Suite(.timeLimit(.minutes(2))) struct ASCIITextTests {
     @Test(
         arguments: [
             ("Bearer abc", "abc"), ("bearer abc", "abc"), ("BEARER \tabc \t", "abc"), ("Bearer  a b ", "a b"),

@@ -4,7 +4,7 @@ import Hummingbird
 import SandboxGateway
 import Testing
 
-@Suite("Accounts and sessions over HTTP")
+@Suite("Accounts and sessions over HTTP", .timeLimit(.minutes(2)))
 struct AccountTests {
     @Test func healthAnswersWithoutCredentials() async throws {
         try await GatewayHarness.with { harness in

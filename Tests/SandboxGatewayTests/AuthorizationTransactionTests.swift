@@ -7,6 +7,7 @@ import Testing
 @testable import SandboxGateway
 
 /// Counts the commits of the gateway's writer connection.
+@Suite(.timeLimit(.minutes(2)))
 final class CommitCounter: TransactionObserver, @unchecked Sendable {
     private let lock = NSLock()
     private var commits = 0
@@ -21,7 +22,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
 
 /// An authorisation writes its idempotency record, its decision and its ledger row in one
 /// transaction, which concurrent authorisations share.
-@Suite struct AuthorizationTransactionTests {
+@Suite(.timeLimit(.minutes(2))) struct AuthorizationTransactionTests {
     static func observeCommits(_ harness: GatewayHarness) -> CommitCounter {
         let counter = CommitCounter()
         harness.gateway.environment.store.writer.add(transactionObserver: counter, extent: .observerLifetime)

@@ -7,7 +7,7 @@ import Testing
 /// A group commit answers its callers before the checkpoint its commit made due; writes
 /// outside the group checkpoint in their commit, as SQLite does; either way the write-ahead
 /// log stays near its threshold instead of growing.
-@Suite struct DeferredCheckpointTests {
+@Suite(.timeLimit(.minutes(2))) struct DeferredCheckpointTests {
     /// The checkpoint threshold these tests set, in frames (pages of 1 KiB).
     static let threshold = 24
 

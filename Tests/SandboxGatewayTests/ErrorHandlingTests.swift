@@ -4,7 +4,7 @@ import Hummingbird
 import SandboxGateway
 import Testing
 
-@Suite("Client mistakes get 4xx JSON, never 5xx")
+@Suite("Client mistakes get 4xx JSON, never 5xx", .timeLimit(.minutes(2)))
 struct ErrorHandlingTests {
     /// Sends `body` to every route that reads JSON and checks the answer is a 4xx
     /// GatewayErrorBody (or 501 for a route the build does not implement yet).

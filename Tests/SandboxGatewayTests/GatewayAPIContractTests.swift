@@ -3,7 +3,7 @@ import GatewayAPI
 import MPOSCore
 import Testing
 
-@Suite("GatewayAPI contract types")
+@Suite("GatewayAPI contract types", .timeLimit(.minutes(2)))
 struct GatewayAPIContractTests {
     @Test func authorizeCardRequestFillsDefaults() throws {
         let json = #"{"kind":"sale","amount":1234,"currency":"eur","entryMode":"chip","cvm":"pin"}"#

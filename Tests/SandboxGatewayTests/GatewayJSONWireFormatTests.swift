@@ -6,7 +6,7 @@ import Testing
 /// The bytes on the wire of a card authorization and its answer, as `GatewayJSON` writes
 /// them: sorted keys, absent optionals left out, slashes unescaped, dates to the second.
 /// Idempotent replays return stored bytes, so these must not drift between releases.
-@Suite struct GatewayJSONWireFormatTests {
+@Suite(.timeLimit(.minutes(2))) struct GatewayJSONWireFormatTests {
     @Test func aCardRequestIsWrittenWithSortedKeysAndNoNulls() throws {
         let request = AuthorizeCardRequest(
             kind: .sale, parameters: PaymentParameters(amount: 1234, currency: .eur, externalID: "ext/1"),

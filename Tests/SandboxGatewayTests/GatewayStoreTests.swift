@@ -7,7 +7,7 @@ import Testing
 /// The gateway answers only for what is on disk: its writer connection must commit with
 /// `synchronous=FULL` (an fsync of the write-ahead log per commit) in WAL mode, on a new file
 /// and on one opened again.
-@Suite struct GatewayStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct GatewayStoreTests {
     /// A directory of its own under the temporary directory, for one test's database files.
     static func scratchDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("gateway-store-\(UUID().uuidString)")

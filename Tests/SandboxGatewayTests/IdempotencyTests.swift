@@ -77,7 +77,7 @@ final class Gate: @unchecked Sendable {
     }
 }
 
-@Suite("Idempotency over HTTP")
+@Suite("Idempotency over HTTP", .timeLimit(.minutes(2)))
 struct IdempotencyTests {
     static let probePath = "/test/idempotent-probe"
     static let failingPath = "/test/idempotent-failure"

@@ -4,7 +4,7 @@ import Hummingbird
 import SandboxGateway
 import Testing
 
-@Suite("OpenAPI document, route list and server agree")
+@Suite("OpenAPI document, route list and server agree", .timeLimit(.minutes(2)))
 struct OpenAPISyncTests {
     /// `METHOD path` for every operation in the YAML, read line by line: a path is a line of
     /// two-space indentation under `paths:` ending in `:`, an operation a four-space line

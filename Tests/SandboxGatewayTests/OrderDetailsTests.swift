@@ -5,7 +5,7 @@ import Testing
 
 /// The basket and instalment rules that the SDK and the gateway share, and the gateway
 /// applying them over HTTP.
-@Suite struct OrderDetailsTests {
+@Suite(.timeLimit(.minutes(2))) struct OrderDetailsTests {
     static let coffee = BasketItem(name: "Coffee", quantity: 2, unitPrice: 3_50, taxBasisPoints: 700)
     static let cake = BasketItem(name: "Cake", quantity: 1, unitPrice: 4_00, taxBasisPoints: 1_900, sku: "C-1")
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SandboxGateway
 
-@Suite struct PaymentRulesTests {
+@Suite(.timeLimit(.minutes(2))) struct PaymentRulesTests {
     private func reason(_ body: () throws -> Void) -> PaymentRuleViolation.Reason? {
         do {
             try body()

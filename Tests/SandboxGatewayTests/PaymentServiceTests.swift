@@ -65,7 +65,7 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
     ])
 }
 
-@Suite struct PaymentServiceTests {
+@Suite(.timeLimit(.minutes(2))) struct PaymentServiceTests {
     let ledger: ScratchLedger
     let service: PaymentService
     let clock = ManualDateSource()

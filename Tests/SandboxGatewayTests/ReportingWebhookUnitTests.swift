@@ -6,7 +6,7 @@ import Testing
 
 @testable import SandboxGateway
 
-@Suite struct StatisticsUnitTests {
+@Suite(.timeLimit(.minutes(2))) struct StatisticsUnitTests {
     private func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
 
     @Test func bucketLabels() {
@@ -43,7 +43,7 @@ import Testing
     }
 }
 
-@Suite struct SearchUnitTests {
+@Suite(.timeLimit(.minutes(2))) struct SearchUnitTests {
     @Test func validation() {
         #expect(throws: PaymentRuleViolation.self) { try TransactionSearch(page: 0) }
         #expect(throws: PaymentRuleViolation.self) { try TransactionSearch(pageSize: 201) }
@@ -66,7 +66,7 @@ import Testing
     }
 }
 
-@Suite struct InventoryUnitTests {
+@Suite(.timeLimit(.minutes(2))) struct InventoryUnitTests {
     @Test func acceptsQuotedFieldsAndCountsRows() throws {
         let csv = "sku,name,price\r\n1,\"Coffee, large\",350\n2,\"Say \"\"hi\"\"\",100\n3,\"two\nlines\",1\n"
         let summary = try InventoryCSV.validate(Array(csv.utf8))
@@ -82,7 +82,7 @@ import Testing
     }
 }
 
-@Suite struct FingerprintAndSignatureTests {
+@Suite(.timeLimit(.minutes(2))) struct FingerprintAndSignatureTests {
     @Test func fingerprintIsKeyedAndStable() throws {
         let pan = try #require(PAN("4761739001010010"))
         let a = CardFingerprinter(secret: Array(repeating: 1, count: 32))
@@ -140,13 +140,14 @@ final class ScriptedTransport: WebhookTransport, @unchecked Sendable {
 }
 
 /// A delivery log in memory.
+@Suite(.timeLimit(.minutes(2)))
 final class MemoryDeliveryLog: WebhookDeliveryLog, @unchecked Sendable {
     private let attempts = Mutex<[WebhookAttempt]>([])
     var all: [WebhookAttempt] { attempts.withLock { $0 } }
     func record(_ attempt: WebhookAttempt) async { attempts.withLock { $0.append(attempt) } }
 }
 
-@Suite struct WebhookDispatcherTests {
+@Suite(.timeLimit(.minutes(2))) struct WebhookDispatcherTests {
     private func delivery(secret: String? = "k") -> WebhookDispatcher.Delivery {
         .init(
             eventID: "evt_1", merchantID: "m1", transactionID: "txn_1",

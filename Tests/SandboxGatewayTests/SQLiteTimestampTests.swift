@@ -6,7 +6,7 @@ import Testing
 
 /// ``SQLiteTimestamp`` must store exactly the text GRDB stores for a date, or dates written
 /// by the authorization path would compare and sort differently from all the others.
-@Suite struct SQLiteTimestampTests {
+@Suite(.timeLimit(.minutes(2))) struct SQLiteTimestampTests {
     static func grdbText(_ date: Date) -> String? { String.fromDatabaseValue(date.databaseValue) }
 
     @Test(arguments: [

@@ -6,7 +6,7 @@ import Testing
 
 /// The gateway's random identifiers and hex forms, which tokens, hashes and transaction ids
 /// are stored and compared in.
-@Suite struct SecretsTests {
+@Suite(.timeLimit(.minutes(2))) struct SecretsTests {
     @Test func hexIsLowerCaseTwoDigitsPerByte() {
         #expect(Secrets.hex([0x00, 0x0F, 0xA5, 0xFF]) == "000fa5ff")
         #expect(Secrets.hex([]) == "")

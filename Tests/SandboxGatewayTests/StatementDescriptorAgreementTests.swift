@@ -6,7 +6,7 @@ import Testing
 /// The SDK checks a statement descriptor with `GatewayValidation.statementDescriptorProblem`
 /// before any I/O and the gateway builds the stored text with `PaymentRules.statementDescriptor`;
 /// the two must agree on every input, or a payment the SDK let through fails at the gateway.
-@Suite("Statement descriptor: SDK and gateway agree")
+@Suite("Statement descriptor: SDK and gateway agree", .timeLimit(.minutes(2)))
 struct StatementDescriptorAgreementTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var descriptor: String?

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 /// `mpos demo` as a user runs it: an embedded gateway and reader, a sale, a refund, reports.
+@Suite(.timeLimit(.minutes(2)))
 struct DemoCommandTests {
     /// Every sandbox card number (public test data), to prove none reaches the output.
     static let testPANs = [

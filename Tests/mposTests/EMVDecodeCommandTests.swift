@@ -4,6 +4,7 @@ import Testing
 @testable import mpos
 
 /// `mpos emv decode`: the rendering in-process, and the binary as a user runs it.
+@Suite(.timeLimit(.minutes(2)))
 struct EMVDecodeOutputTests {
     @Test func explainsATVRBitInText() {
         guard case .success(let text) = EMVDecodeOutput.render(hex: "95 05 0000080000", json: false) else {
@@ -69,6 +70,7 @@ struct EMVDecodeOutputTests {
 
 struct BinaryNotFound: Error {}
 
+@Suite(.timeLimit(.minutes(2)))
 struct EMVDecodeBinaryTests {
     /// The `mpos` executable SwiftPM built beside the test bundle.
     static func mposBinary() throws -> URL {

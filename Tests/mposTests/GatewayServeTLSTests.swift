@@ -3,7 +3,7 @@ import Testing
 
 /// `mpos gateway serve --tls-certificate … --tls-key …`: the flags go together and name
 /// readable PEM files, or the command stops before it binds anything.
-@Suite struct GatewayServeTLSTests {
+@Suite(.timeLimit(.minutes(2))) struct GatewayServeTLSTests {
     @Test func aCertificateWithoutAKeyIsRefused() throws {
         let run = try EMVDecodeBinaryTests.run(["gateway", "serve", "--port", "0", "--tls-certificate", "cert.pem"])
         #expect(run.status != 0)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 /// `mpos reader emulate` and `mpos reader info`, as a user runs them.
+@Suite(.timeLimit(.minutes(2)))
 struct ReaderCommandTests {
     /// A started `mpos reader emulate` and the ports it printed (its discovery responder on
     /// a free port, so that emulators running at once do not compete for the default one).

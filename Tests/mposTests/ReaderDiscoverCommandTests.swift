@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 /// `mpos reader discover` against `mpos reader emulate` processes, as a user runs them.
+@Suite(.timeLimit(.minutes(2)))
 struct ReaderDiscoverCommandTests {
     @Test func discoverListsEachEmulatorOnceWithItsAddress() throws {
         let first = try ReaderCommandTests.Emulator.start([

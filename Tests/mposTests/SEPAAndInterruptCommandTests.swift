@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `mpos sepa`, and Ctrl-C during a card operation, through the real binary.
-@Suite(.serialized) struct SEPAAndInterruptCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SEPAAndInterruptCommandTests {
     @Test func aSEPADirectDebitExitsZeroWithItsKind() throws {
         let run = try PaymentCommandTests.run([
             "sepa", "--amount", "19.99", "--mandate", "MANDATE-42", "--json",
