@@ -144,7 +144,7 @@ let package = Package(
             ],
             path: "Benchmarks"
         ),
-        .testTarget(name: "MPOSCoreTests", dependencies: ["MPOSCore"]),
+        .testTarget(name: "MPOSCoreTests", dependencies: ["MPOSCore", "MPOSTestSupport"]),
         .testTarget(
             name: "EMVTests",
             dependencies: ["EMV", "MPOSTestSupport"],

@@ -15,3 +15,18 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+extension SplitMix64 {
+    /// The seed of a randomized test: `MPOS_TEST_SEED` in `environment` when it is set (to
+    /// replay a failure), a fresh one otherwise. Put it in the test's failure messages.
+    ///
+    /// ```swift
+    /// let seed = SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment)
+    /// var generator = SplitMix64(seed: seed)
+    /// #expect(check(&generator), "seed \(seed) (MPOS_TEST_SEED replays it)")
+    /// ```
+    public static func testSeed(environment: [String: String]) -> UInt64 {
+        if let text = environment["MPOS_TEST_SEED"], let seed = UInt64(text) { return seed }
+        return UInt64.random(in: .min ... .max)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import MPOSCore
+import MPOSTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(2)))
@@ -16,16 +17,17 @@ struct IdempotencyKeyTests {
     }
 
     @Test func keysMadeLaterSortLater() {
-        var generator = SystemRandomNumberGenerator()
+        let seed = SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment)
+        var generator = SplitMix64(seed: seed)
         let start = Date(timeIntervalSince1970: 1_764_000_000)
         let keys = (0..<50).map { step in
             IdempotencyKey(using: &generator, at: start.addingTimeInterval(Double(step) * 0.01)).rawValue
         }
-        #expect(keys == keys.sorted())
-        #expect(Set(keys).count == keys.count)
+        #expect(keys == keys.sorted(), "seed \(seed) (MPOS_TEST_SEED replays it)")
+        #expect(Set(keys).count == keys.count, "seed \(seed)")
         // The same millisecond: the random bits still set them apart.
         let sameTime = (0..<50).map { _ in IdempotencyKey(using: &generator, at: start).rawValue }
-        #expect(Set(sameTime).count == sameTime.count)
+        #expect(Set(sameTime).count == sameTime.count, "seed \(seed)")
         #expect(sameTime.allSatisfy { $0.hasPrefix("019ab697-e800-7") })
     }
 
