@@ -245,6 +245,15 @@ import Testing
         return entry
     }
 
+    @Test func commitsAndCheckpointsAskForAFullSyncWhereTheDriveCachesWrites() throws {
+        let files = Files()
+        defer { files.remove() }
+        let journal = try PaymentJournal(path: files.journalPath)
+        // F_FULLFSYNC on Apple platforms (a no-op where fsync reaches the medium).
+        #expect(try journal.pragma("fullfsync") == "1")
+        #expect(try journal.pragma("checkpoint_fullfsync") == "1")
+    }
+
     @Test func aDurableWriteAfterRelaxedOnesCommitsWithFull() async throws {
         let files = Files()
         defer { files.remove() }

@@ -45,6 +45,11 @@ final class PaymentJournal: Sendable {
             configuration.busyMode = .timeout(5)
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
+                // On Apple's file systems fsync leaves the write in the drive's cache, where a
+                // power cut loses it; these make commits and checkpoints ask for F_FULLFSYNC.
+                // SQLite ignores them where fsync already reaches the medium (Linux).
+                try db.execute(sql: "PRAGMA fullfsync = ON")
+                try db.execute(sql: "PRAGMA checkpoint_fullfsync = ON")
                 // 1 KiB pages for a new journal (one that exists keeps its size; WAL is not on
                 // yet here): a synced write changes a page of the table and one of its key's
                 // index, and a sync's cost follows the bytes it writes.
