@@ -80,6 +80,9 @@ public struct PaymentResult: Sendable, Hashable {
     public var recovered: Bool
     /// Why it did not succeed, when it did not.
     public var error: MPOSError?
+    /// Set when the outcome could not be written to the journal after retries (the payment
+    /// stands as reported; see ``TerminalEvent/journalWriteFailed(_:)``).
+    public var journalError: MPOSError?
     /// The merchant's name, for the receipt.
     public var merchantName: String?
     /// The basket the payment was for, if the app gave one: its lines and taxes go on the

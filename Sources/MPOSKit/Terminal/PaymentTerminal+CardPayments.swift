@@ -107,6 +107,7 @@ extension PaymentTerminal {
         let readerID = "sdk-" + key.rawValue.prefix(8)
         let (events, eventsInbox) = AsyncStream.makeStream(of: PaymentEngine.Event.self)
         inbox = eventsInbox
+        outcomeJournalFailure = nil
         defer {
             inbox = nil
             engine = nil
@@ -143,9 +144,14 @@ extension PaymentTerminal {
                 return nil
             }
             // An outcome: written and synced now (after what is queued), before the app hears
-            // of it. If it fails the payment still goes on: the gateway knows the outcome, and
-            // the attempt is looked up by key at the next start.
-            try? await journal.write(entry)
+            // of it. If it still fails after retries the payment goes on (the gateway knows the
+            // outcome, and the attempt is looked up by key at the next start), and the app is told.
+            if let failure = await writeOutcome(entry) {
+                outcomeJournalFailure = failure
+                unwrittenOutcomes.append(entry)
+                cardAttemptsMayBeUnfinished = true
+                emit(.journalWriteFailed(failure))
+            }
         case .sendToReader(let message):
             do {
                 _ = try await connection.request(message)
@@ -199,8 +205,9 @@ extension PaymentTerminal {
                     inbox.yield(.signatureDecided(.accept))
                 }
             }
-        case .finish(let result):
+        case .finish(var result):
             if engine?.leavesJournalUnfinished == true { cardAttemptsMayBeUnfinished = true }
+            result.journalError = outcomeJournalFailure
             return result
         }
         return nil
@@ -211,6 +218,20 @@ extension PaymentTerminal {
     /// the card is told to decline (it then completes with a refusal) and the operation fails
     /// with the journal's error. The unsynced updates since only save recovery a lookup, so
     /// their failure does not stop the payment.
+    /// Writes and syncs an outcome, trying three times; the last failure when none succeeded.
+    private func writeOutcome(_ entry: JournalEntry) async -> MPOSError? {
+        var failure: MPOSError?
+        for _ in 0..<3 {
+            do {
+                try await journal.write(entry)
+                return nil
+            } catch {
+                failure = error
+            }
+        }
+        return failure
+    }
+
     private func settleJournal(_ key: IdempotencyKey, connection: ReaderConnection) async throws(MPOSError) {
         let failures = await journal.settleDurable()
         guard let failure = failures.first(where: { $0.entry.key == key && $0.durable }) else { return }

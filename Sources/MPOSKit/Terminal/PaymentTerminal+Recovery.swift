@@ -26,6 +26,12 @@ extension PaymentTerminal {
     /// notes whether card attempts are left. A reversal is retried as `retry` says: with
     /// ``RetryPolicy/oneLookup`` one the gateway cannot confirm at once is left for later.
     func finishUnfinished(cardAttemptsOnly: Bool, retry: RetryPolicy = .standard) async throws(MPOSError) -> Int {
+        // Outcomes known in memory go to the journal first; one the journal still refuses
+        // stops the pass, since recovery would otherwise guess at that attempt.
+        while let outcome = unwrittenOutcomes.first {
+            try await journal.write(outcome)
+            unwrittenOutcomes.removeFirst()
+        }
         var recovery = JournalRecovery(entries: try journal.unfinished(), cardAttemptsOnly: cardAttemptsOnly)
         var next: JournalRecovery.Event? = .start
         while let event = next {

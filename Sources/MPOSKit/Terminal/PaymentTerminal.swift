@@ -59,6 +59,12 @@ public actor PaymentTerminal {
     /// by a pass that finishes them all. Until the first pass (at login) the journal is not
     /// known. While both are false no operation reads the journal before it starts.
     var cardAttemptsMayBeUnfinished = true
+    /// Why the running card operation's outcome could not be journaled, if it could not.
+    var outcomeJournalFailure: MPOSError?
+    /// Outcomes the journal refused, kept to be written before recovery reads the journal:
+    /// without them recovery would take a completed approval for one whose card never
+    /// completed, and reverse it.
+    var unwrittenOutcomes: [JournalEntry] = []
     var followUpsMayBeUnfinished = true
     var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
     var engine: PaymentEngine?

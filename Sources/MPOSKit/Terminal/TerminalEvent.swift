@@ -30,6 +30,10 @@ public enum TerminalEvent: Sendable, Hashable {
     /// The reader's battery fell under the terminal's low-battery threshold (see
     /// ``PaymentTerminal/setBatteryLowThreshold(_:)``).
     case batteryLow(BatteryStatus)
+    /// The payment's outcome could not be written to the journal, even after retries. The
+    /// payment stands as reported; a restart looks the attempt up at the gateway instead of
+    /// reading its outcome. The app should tell the merchant the device's storage is failing.
+    case journalWriteFailed(MPOSError)
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
@@ -38,7 +42,7 @@ public enum TerminalEvent: Sendable, Hashable {
         case .readerStatus, .pinEntry, .batteryLow: .status
         case .card: .card
         case .applicationSelection, .signatureRequired: .prompt
-        case .authorizing, .recovering, .reversing, .completed: .transaction
+        case .authorizing, .recovering, .reversing, .completed, .journalWriteFailed: .transaction
         case .readerDiscovered, .discoveryFinished: .discovery
         }
     }

@@ -137,6 +137,7 @@ struct DemoCommand: AsyncParsableCommand {
         case .readerDiscovered(let reader): "found reader \(reader.name) (\(reader.serialNumber))"
         case .discoveryFinished(let count): "scan finished: \(count) reader(s)"
         case .batteryLow(let battery): "reader battery low: \(battery.percentage)%"
+        case .journalWriteFailed(let error): "the journal could not record the outcome: \(error.message)"
         }
     }
 }
