@@ -10,7 +10,7 @@ import MPOSCore
 /// ```swift
 /// let card = SandboxCards.card(id: "visa-credit")!
 /// card.pan.masked        // "411111******1111"
-/// card.expiryDate        // 2030-12
+/// card.expiryDate        // 2049-12
 /// ```
 public struct SandboxCard: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// Stable identifier, such as `"visa-credit"`.
@@ -48,7 +48,7 @@ public struct SandboxCard: Sendable, Hashable, CustomStringConvertible, CustomDe
 
     /// Creates a card. `panSequenceNumber` is 0–99.
     public init(
-        id: String, summary: String, pan: PAN, panSequenceNumber: UInt8 = 1, expiry: String = "3012",
+        id: String, summary: String, pan: PAN, panSequenceNumber: UInt8 = 1, expiry: String = "4912",
         serviceCode: String = "201", cardholderName: String, scheme: CardScheme,
         applications: [SandboxApplication], interfaces: CardInterfaces, cvm: CVMPreference,
         pin: String = SandboxCards.pin, pinTryLimit: Int = 3, balance: Int64 = 1_000_000,

@@ -118,7 +118,7 @@ public enum SandboxCards {
 
     // swiftlint:disable:next function_parameter_count
     private static func card(
-        _ id: String, _ summary: String, _ digits: String, psn: UInt8 = 1, expiry: String = "3012",
+        _ id: String, _ summary: String, _ digits: String, psn: UInt8 = 1, expiry: String = "4912",
         service: String = "201", name: String, apps: [SandboxApplication], _ interfaces: CardInterfaces,
         _ cvm: CVMPreference, balance: Int64 = 1_000_000, behaviours: SandboxCardBehaviours = .normal
     ) -> SandboxCard {

@@ -19,7 +19,7 @@ struct PaymentEngineTests {
 
     static let authorization = ReaderMessage.authorizationRequest(AuthorizationRequest(
         transactionID: "r1", emvData: [0x9F, 0x26, 0x01, 0x00], encryptedCardData: [0x01], ksn: [0x02],
-        maskedPAN: "411111******1111", expiry: "3012", entryMode: .chip, cvm: .pin))
+        maskedPAN: "411111******1111", expiry: "4912", entryMode: .chip, cvm: .pin))
 
     static func approved(_ status: FinancialStatus = .approved) -> Transaction {
         Transaction(

@@ -85,7 +85,7 @@ import Testing
         #expect(request.aid == "A0000000031010")
         #expect(request.applicationLabel == "VISA CREDIT")
         #expect(request.entryMode == .chip)
-        #expect(request.expiry == "3012")
+        #expect(request.expiry == "4912")
         #expect(Array(tree[0x9F02]!) == [0, 0, 0, 0, 0x43, 0x21])
         #expect(Array(tree[0x5F2A]!) == [0x09, 0x78])
         #expect(Array(tree[0x9A]!) == [0x26, 0x11, 0x18])

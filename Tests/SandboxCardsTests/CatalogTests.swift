@@ -5,6 +5,15 @@ import Testing
 
 /// The catalog: every card well-formed, unique and of the expected scheme.
 @Suite(.timeLimit(.minutes(2))) struct CatalogTests {
+    @Test func noCardExpiresWhileTheSandboxAndItsTestsAreInUse() {
+        // Only the card that plays "expired" may have expired; the rest run until 2050, so the
+        // end-to-end tests (on the real clock) and long-lived sandboxes never meet an expiry.
+        for card in SandboxCards.all where card.id != "expired" {
+            #expect(!card.isExpired(atYear: 2049, month: 12), "\(card.id) expires \(card.expiry)")
+        }
+        #expect(SandboxCards.all.first { $0.id == "expired" }?.isExpired(atYear: 2023, month: 1) == true)
+    }
+
     @Test func everyCardIsLuhnValid() {
         for card in SandboxCards.all {
             #expect(card.pan.isLuhnValid, "\(card.id)")

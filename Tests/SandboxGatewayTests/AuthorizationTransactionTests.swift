@@ -266,7 +266,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             row.cardFingerprint = "f"
             row.maskedPan = "411111******1111"
             row.brand = "visa"
-            row.expiry = "3012"
+            row.expiry = "4912"
             row.cardholderName = "CREDIT/VISA"
             row.entryMode = "chip"
             row.cvm = "onlinePIN"
