@@ -62,6 +62,42 @@ struct ReaderCommandTests {
         #expect(emulator.stop() == 0)
     }
 
+    /// The level `mpos reader info` reports for the emulator on `port`.
+    static func batteryLevel(port: Int) throws -> String? {
+        let info = try EMVDecodeBinaryTests.run(["reader", "info", "--reader", "127.0.0.1:\(port)"])
+        return info.out.split(separator: "\n").first { $0.contains("battery:") }
+            .map { $0.split(separator: " ").last.map(String.init) ?? "" }
+    }
+
+    /// A sale through the emulator on `port`, with the embedded sandbox gateway.
+    static func sale(port: Int, amount: String) throws -> Int32 {
+        try EMVDecodeBinaryTests.run(["sale", "--reader", "127.0.0.1:\(port)", "--amount", amount, "--json"]).status
+    }
+
+    @Test func aLongRunningEmulatorKeepsItsBatteryLevel() throws {
+        let emulator = try Emulator.start()
+        #expect(try Self.batteryLevel(port: emulator.port) == "100%")
+        #expect(try Self.sale(port: emulator.port, amount: "1.00") == 0)
+        #expect(try Self.sale(port: emulator.port, amount: "1.01") == 0)
+        #expect(try Self.batteryLevel(port: emulator.port) == "100%")
+        #expect(emulator.stop() == 0)
+    }
+
+    @Test func aPinnedLevelIsReportedAndADrainingBatteryStillRefusesAtFivePercent() throws {
+        let pinned = try Emulator.start(["--battery", "42"])
+        #expect(try Self.batteryLevel(port: pinned.port) == "42%")
+        #expect(pinned.stop() == 0)
+
+        let draining = try Emulator.start(["--battery", "6", "--battery-drain", "1"])
+        #expect(try Self.sale(port: draining.port, amount: "1.00") == 0)
+        #expect(try Self.batteryLevel(port: draining.port) == "5%")
+        #expect(try Self.sale(port: draining.port, amount: "1.01") != 0, "refused: battery too low")
+        #expect(draining.stop() == 0)
+
+        let bad = try EMVDecodeBinaryTests.run(["reader", "emulate", "--battery", "150"])
+        #expect(bad.status == 1 && bad.err.contains("--battery must be 0 to 100"), "\(bad.err)")
+    }
+
     @Test func aMalformedSecretIsRefusedBeforeConnecting() throws {
         let info = try EMVDecodeBinaryTests.run(["reader", "info", "--reader", "127.0.0.1:1", "--secret", "xyz"])
         #expect(info.status == 1)

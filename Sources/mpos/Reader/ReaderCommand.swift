@@ -15,7 +15,7 @@ struct ReaderCommand: AsyncParsableCommand {
     )
 }
 
-/// `mpos reader emulate [--port N] [--secret HEX] [--card ID]`
+/// `mpos reader emulate [--port N] [--secret HEX] [--card ID] [--battery PERCENT] [--battery-drain POINTS]`
 struct ReaderEmulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
@@ -46,6 +46,17 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds between a cardholder's steps, so prompts are visible.")
     var delayMs: Int = 0
 
+    @Option(help: "The battery's level in percent, 0-100.")
+    var battery: Int = 100
+
+    @Option(
+        help: """
+            Percentage points each transaction drains. 0, the default, keeps the level, so an emulator \
+            that runs for weeks never goes flat; 1 or more plays a draining battery, which warns at 15 % \
+            and refuses transactions at 5 %.
+            """)
+    var batteryDrain: Int = 0
+
     func run() async throws {
         let sharedSecret: SharedSecret
         do { sharedSecret = try SharedSecret(hex: secret) } catch {
@@ -57,7 +68,12 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         guard let entryMode = CardEntryMode(rawValue: entry), [.chip, .contactless, .magstripe].contains(entryMode) else {
             throw ValidationError("--entry must be chip, contactless or magstripe")
         }
+        guard (0...100).contains(battery) else { throw ValidationError("--battery must be 0 to 100, not \(battery)") }
+        guard (0...100).contains(batteryDrain) else {
+            throw ValidationError("--battery-drain must be 0 to 100, not \(batteryDrain)")
+        }
         var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
+        configuration.battery = Battery(percentage: battery, drainPerTransaction: batteryDrain)
         try discovery.apply(to: &configuration)
         configuration.cardID = card
         configuration.entryMode = entryMode
