@@ -134,12 +134,15 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
         }
     }
 
+    /// When the test rows were made: 2023-11-14 22:13:20 UTC.
+    static let rowDate = Date(timeIntervalSince1970: 1_700_000_000)
+
     static func row(
         _ id: Int, card: String?, kind: TransactionKind, status: FinancialStatus, approved: Int64
     ) -> LedgerTransaction {
         var row = LedgerTransaction(
             id: "txn_" + String(repeating: "0", count: 23) + String(id % 10), merchantId: "m_1", kind: kind,
-            status: status, amount: approved, currency: .eur, now: Date(timeIntervalSince1970: 1_700_000_000))
+            status: status, amount: approved, currency: .eur, now: rowDate)
         row.cardFingerprint = card
         row.amountApproved = approved
         return row
@@ -148,8 +151,8 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
     /// Every card's running total against the sum over its ledger rows.
     static func expectSpendMatchesLedger(_ db: Database, cards: [String]) throws {
         for card in cards {
-            let running = try PaymentService.spentSoFar(db, fingerprint: card)
-            let summed = try PaymentService.spentSoFarFromLedger(db, fingerprint: card)
+            let running = try PaymentService.spentSoFar(db, fingerprint: card, on: Self.rowDate)
+            let summed = try PaymentService.spentSoFarFromLedger(db, fingerprint: card, on: Self.rowDate)
             #expect(running == summed, "card \(card)")
         }
     }
@@ -176,7 +179,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
                 }
             }
             try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
-            #expect(try PaymentService.spentSoFar(db, fingerprint: "a") == 150_00)
+            #expect(try PaymentService.spentSoFar(db, fingerprint: "a", on: Self.rowDate) == 150_00)
             sale.amountTip = 5_00
             try sale.update(db)
             sale.amountRefunded = 20_00
@@ -190,7 +193,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             declined.amountApproved = 1_00
             try declined.update(db)
             try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
-            #expect(try PaymentService.spentSoFar(db, fingerprint: "a") == 86_00)
+            #expect(try PaymentService.spentSoFar(db, fingerprint: "a", on: Self.rowDate) == 86_00)
             _ = try sale.delete(db)
             try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
         }
@@ -212,7 +215,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
         }
         try migrator.migrate(pool)
         try pool.read { db in
-            #expect(try PaymentService.spentSoFar(db, fingerprint: "a") == 15_00)
+            #expect(try PaymentService.spentSoFar(db, fingerprint: "a", on: Self.rowDate) == 15_00)
             try Self.expectSpendMatchesLedger(db, cards: ["a"])
         }
     }

@@ -230,6 +230,30 @@ import Testing
         }
     }
 
+    @Test func aCardsSpendCountsPerUTCDaySoASharedSandboxNeverRunsItDry() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let debit = SimulatedTerminal.card("visa-debit")
+            // visa-debit holds 500.00 a day: today's 450.00 leaves too little for 100.00 …
+            let first = try await Self.post(
+                harness, GatewayPaths.authorizeCard, try Self.authorize(debit, amount: 450_00), token: token
+            ).decode(Transaction.self)
+            #expect(first.status == .approved)
+            let over = try await Self.post(
+                harness, GatewayPaths.authorizeCard, try Self.authorize(debit, amount: 100_00), token: token
+            ).decode(Transaction.self)
+            #expect(over.status == .declined && over.responseCode == "51")
+            // … and the next UTC day the card's balance is whole again.
+            harness.clock.advance(by: 86_400)
+            let freshToken = try await harness.login()  // the session of yesterday has expired
+            let tomorrowReply = try await Self.post(
+                harness, GatewayPaths.authorizeCard, try Self.authorize(debit, amount: 100_01), token: freshToken)
+            #expect(tomorrowReply.status == 200, "\(String(decoding: tomorrowReply.body, as: UTF8.self))")
+            let tomorrow = try tomorrowReply.decode(Transaction.self)
+            #expect(tomorrow.status == .approved, "\(tomorrow.responseCode ?? "-") \(tomorrow.acquirerMessage ?? "")")
+        }
+    }
+
     @Test func idempotentReplayAndConflict() async throws {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()

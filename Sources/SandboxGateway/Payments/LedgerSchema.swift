@@ -198,6 +198,58 @@ public enum LedgerSchema {
                 """)
     }
 
+    /// The UTC day a ledger row's spend counts on (SQL over `row`): its creation date, which
+    /// the gateway writes in UTC as `YYYY-MM-DD HH:MM:SS.SSS`.
+    static func spendDay(_ row: String) -> String { "substr(\(row).created_at, 1, 10)" }
+
+    /// Each card's spend per UTC day instead of for ever: a shared sandbox that runs
+    /// integration tests for weeks would otherwise run its test cards dry. The balance
+    /// scenarios (a card's balance, the amounts that play a low one) hold within a day.
+    @Sendable static func spendByDay(_ db: Database) throws {
+        let addSpend = """
+            BEGIN
+              INSERT INTO payment_card_spend (card_fingerprint, day, spent)
+              VALUES (NEW.card_fingerprint, \(spendDay("NEW")), \(spendContribution("NEW")))
+              ON CONFLICT (card_fingerprint, day) DO UPDATE SET spent = spent + excluded.spent;
+            END;
+            """
+        let removeSpend = """
+            BEGIN
+              UPDATE payment_card_spend SET spent = spent - (\(spendContribution("OLD")))
+              WHERE card_fingerprint = OLD.card_fingerprint AND day = \(spendDay("OLD"));
+            END;
+            """
+        try db.execute(
+            sql: """
+                DROP TRIGGER payment_card_spend_insert;
+                DROP TRIGGER payment_card_spend_update_old;
+                DROP TRIGGER payment_card_spend_update_new;
+                DROP TRIGGER payment_card_spend_delete;
+                DROP TABLE payment_card_spend;
+                CREATE TABLE payment_card_spend (
+                  card_fingerprint TEXT NOT NULL,
+                  day TEXT NOT NULL,
+                  spent INTEGER NOT NULL,
+                  PRIMARY KEY (card_fingerprint, day)
+                ) WITHOUT ROWID;
+                INSERT INTO payment_card_spend (card_fingerprint, day, spent)
+                  SELECT card_fingerprint, \(spendDay("t")), SUM(\(spendContribution("t"))) FROM payment_transaction AS t
+                  WHERE \(countsTowardsSpend("t")) GROUP BY card_fingerprint, \(spendDay("t"));
+                CREATE TRIGGER payment_card_spend_insert AFTER INSERT ON payment_transaction
+                WHEN \(countsTowardsSpend("NEW"))
+                \(addSpend)
+                CREATE TRIGGER payment_card_spend_update_old AFTER UPDATE ON payment_transaction
+                WHEN \(countsTowardsSpend("OLD"))
+                \(removeSpend)
+                CREATE TRIGGER payment_card_spend_update_new AFTER UPDATE ON payment_transaction
+                WHEN \(countsTowardsSpend("NEW"))
+                \(addSpend)
+                CREATE TRIGGER payment_card_spend_delete AFTER DELETE ON payment_transaction
+                WHEN \(countsTowardsSpend("OLD"))
+                \(removeSpend)
+                """)
+    }
+
     /// The reporting domain's inventory versions.
     @Sendable static func createInventory(_ db: Database) throws {
         try db.create(table: "payment_inventory") { t in

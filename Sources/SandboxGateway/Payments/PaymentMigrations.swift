@@ -8,5 +8,6 @@ extension GatewayMigrations {
         GatewayMigration("payments-3-card-spend", migrate: LedgerSchema.createCardSpend),
         GatewayMigration("payments-4-basket-lines", migrate: LedgerBasket.createTable),
         GatewayMigration("payments-5-fewer-indexes", migrate: LedgerSchema.trimIndexes),
+        GatewayMigration("payments-6-card-spend-by-day", migrate: LedgerSchema.spendByDay),
     ]
 }

@@ -120,25 +120,27 @@ extension PaymentService {
 
     /// What a card has spent: approved sales and authorisations not reversed, less refunds.
     ///
-    /// Reads the running total that triggers keep in `payment_card_spend`
-    /// (``LedgerSchema/createCardSpend(_:)``), with a cached statement: every authorisation
-    /// runs it inside the serialized write, and summing the card's history grew with it.
-    static func spentSoFar(_ db: Database, fingerprint: String) throws -> Int64 {
+    /// The card's spend on the UTC day of `date`, as the triggers keep it in
+    /// `payment_card_spend` (spend counts per day: docs/test-cards.md).
+    static func spentSoFar(_ db: Database, fingerprint: String, on date: Date) throws -> Int64 {
         let statement = try db.cachedStatement(
-            sql: "SELECT spent FROM payment_card_spend WHERE card_fingerprint = ?")
-        return try Int64.fetchOne(statement, arguments: [fingerprint]) ?? 0
+            sql: "SELECT spent FROM payment_card_spend WHERE card_fingerprint = ? AND day = ?")
+        return try Int64.fetchOne(statement, arguments: [fingerprint, utcDay(date)]) ?? 0
     }
 
     /// The same figure summed from the ledger itself, to check the running total against.
-    static func spentSoFarFromLedger(_ db: Database, fingerprint: String) throws -> Int64 {
+    static func spentSoFarFromLedger(_ db: Database, fingerprint: String, on date: Date) throws -> Int64 {
         try Int64.fetchOne(
             db,
             sql: """
                 SELECT COALESCE(SUM(amount_approved + amount_tip - amount_refunded), 0) FROM payment_transaction
                 WHERE card_fingerprint = ? AND kind IN ('sale', 'authorization', 'preAuthorization')
-                  AND status IN ('approved', 'partiallyApproved', 'refunded')
-                """, arguments: [fingerprint]) ?? 0
+                  AND status IN ('approved', 'partiallyApproved', 'refunded') AND substr(created_at, 1, 10) = ?
+                """, arguments: [fingerprint, utcDay(date)]) ?? 0
     }
+
+    /// `YYYY-MM-DD` of `date` in UTC, as the ledger's timestamps begin.
+    static func utcDay(_ date: Date) -> String { String(SQLiteTimestamp.string(from: date).prefix(10)) }
 
     /// What the gateway reads from the EMV data itself.
     struct EMVFacts {

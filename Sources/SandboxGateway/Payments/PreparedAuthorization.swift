@@ -50,7 +50,7 @@ public struct PreparedAuthorization: Sendable {
                 fingerprint: fingerprint, amount: row.amountRequested, currency: row.currency, now: time,
                 enabled: true, recent: recent)
         }
-        let spent = kind == .refund ? 0 : try PaymentService.spentSoFar(db, fingerprint: fingerprint)
+        let spent = kind == .refund ? 0 : try PaymentService.spentSoFar(db, fingerprint: fingerprint, on: time)
         let answer = decide(spent)
         PaymentService.apply(answer, to: &row, kind: kind, allowPartial: allowPartial)
         if row.amountApproved > 0 {
