@@ -183,19 +183,28 @@ public enum LedgerSchema {
                 INSERT INTO payment_card_spend (card_fingerprint, spent)
                   SELECT card_fingerprint, SUM(\(spendContribution("t"))) FROM payment_transaction AS t
                   WHERE \(countsTowardsSpend("t")) GROUP BY card_fingerprint;
-                CREATE TRIGGER payment_card_spend_insert AFTER INSERT ON payment_transaction
-                WHEN \(countsTowardsSpend("NEW"))
-                \(addSpend)
-                CREATE TRIGGER payment_card_spend_update_old AFTER UPDATE ON payment_transaction
-                WHEN \(countsTowardsSpend("OLD"))
-                \(removeSpend)
-                CREATE TRIGGER payment_card_spend_update_new AFTER UPDATE ON payment_transaction
-                WHEN \(countsTowardsSpend("NEW"))
-                \(addSpend)
-                CREATE TRIGGER payment_card_spend_delete AFTER DELETE ON payment_transaction
-                WHEN \(countsTowardsSpend("OLD"))
-                \(removeSpend)
+                \(spendTriggers(add: addSpend, remove: removeSpend))
                 """)
+    }
+
+    /// The four triggers that keep `payment_card_spend`: a ledger row's contribution added
+    /// (`add`, over `NEW`) when it starts counting and taken away (`remove`, over `OLD`) when
+    /// it stops, on insert, update and delete.
+    static func spendTriggers(add: String, remove: String) -> String {
+        """
+        CREATE TRIGGER payment_card_spend_insert AFTER INSERT ON payment_transaction
+        WHEN \(countsTowardsSpend("NEW"))
+        \(add)
+        CREATE TRIGGER payment_card_spend_update_old AFTER UPDATE ON payment_transaction
+        WHEN \(countsTowardsSpend("OLD"))
+        \(remove)
+        CREATE TRIGGER payment_card_spend_update_new AFTER UPDATE ON payment_transaction
+        WHEN \(countsTowardsSpend("NEW"))
+        \(add)
+        CREATE TRIGGER payment_card_spend_delete AFTER DELETE ON payment_transaction
+        WHEN \(countsTowardsSpend("OLD"))
+        \(remove)
+        """
     }
 
     /// The UTC day a ledger row's spend counts on (SQL over `row`): its creation date, which
@@ -235,18 +244,7 @@ public enum LedgerSchema {
                 INSERT INTO payment_card_spend (card_fingerprint, day, spent)
                   SELECT card_fingerprint, \(spendDay("t")), SUM(\(spendContribution("t"))) FROM payment_transaction AS t
                   WHERE \(countsTowardsSpend("t")) GROUP BY card_fingerprint, \(spendDay("t"));
-                CREATE TRIGGER payment_card_spend_insert AFTER INSERT ON payment_transaction
-                WHEN \(countsTowardsSpend("NEW"))
-                \(addSpend)
-                CREATE TRIGGER payment_card_spend_update_old AFTER UPDATE ON payment_transaction
-                WHEN \(countsTowardsSpend("OLD"))
-                \(removeSpend)
-                CREATE TRIGGER payment_card_spend_update_new AFTER UPDATE ON payment_transaction
-                WHEN \(countsTowardsSpend("NEW"))
-                \(addSpend)
-                CREATE TRIGGER payment_card_spend_delete AFTER DELETE ON payment_transaction
-                WHEN \(countsTowardsSpend("OLD"))
-                \(removeSpend)
+                \(spendTriggers(add: addSpend, remove: removeSpend))
                 """)
     }
 
