@@ -16,6 +16,6 @@ enum WebhookBody {
             cardNumber: row.maskedPan, cardholderName: row.cardholderName, state: status,
             errorCode: failed ? row.responseCode : nil, errorMessage: failed ? row.acquirerMessage : nil,
             aidLabel: row.applicationLabel, aid: row.aid)
-        return Array(try GatewayJSON.makeEncoder().encode(payload))
+        return Array(try GatewayJSON.encoder.encode(payload))
     }
 }
