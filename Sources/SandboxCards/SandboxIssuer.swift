@@ -194,16 +194,9 @@ public struct SandboxIssuer: Sendable {
 
     /// The UTC year and month of `date`, to compare with the card's expiry.
     static func utcYearMonth(of date: Date) -> (year: Int, month: Int) {
-        let fields = utc.dateComponents([.year, .month], from: date)
-        return (fields.year ?? 0, fields.month ?? 0)
+        let fields = UTCDate(date)
+        return (Int(fields.year), Int(fields.month))
     }
-
-    /// The Gregorian calendar in UTC, the time zone of card expiry dates.
-    private static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        return calendar
-    }()
 
     /// Decides on a verified request, in this order:
     ///

@@ -1,5 +1,6 @@
 import Foundation
 import MPOSCore
+import SandboxCards
 
 /// One transaction as the kernel receives it from the device layer.
 public struct KernelTransaction: Sendable, Hashable {
@@ -40,22 +41,13 @@ public struct KernelTransaction: Sendable, Hashable {
 
     /// 9A, `YYMMDD` BCD, UTC.
     var dateBCD: [UInt8] {
-        let fields = Self.utc.dateComponents([.year, .month, .day], from: date)
-        return [(fields.year ?? 0) % 100, fields.month ?? 0, fields.day ?? 0].map {
-            UInt8((($0 / 10) << 4) | ($0 % 10))
-        }
+        let fields = UTCDate(date)
+        return [fields.year % 100, fields.month, fields.day].map { UInt8((($0 / 10) << 4) | ($0 % 10)) }
     }
 
     /// The UTC year and month of ``date``.
     var yearMonth: (year: Int, month: Int) {
-        let fields = Self.utc.dateComponents([.year, .month], from: date)
-        return (fields.year ?? 0, fields.month ?? 0)
+        let fields = UTCDate(date)
+        return (Int(fields.year), Int(fields.month))
     }
-
-    /// The Gregorian calendar in UTC, the time zone of the card's dates.
-    private static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        return calendar
-    }()
 }
