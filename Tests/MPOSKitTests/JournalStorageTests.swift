@@ -100,6 +100,39 @@ import Testing
         #expect(abs(readBack.updatedAt.timeIntervalSince(entry.updatedAt)) < 0.001)
     }
 
+    @Test func aJournalWithTextDatesIsMigratedToSecondsInOrder() async throws {
+        let files = Files()
+        defer { files.remove() }
+        // What an earlier version left: dates as GRDB's text, and no v2 migration.
+        do {
+            let journal = try PaymentJournal(path: files.journalPath)
+            try await journal.write(Self.entry(key: "later", createdAt: Self.date(2_000), updatedAt: Self.date(2_500)))
+            try await journal.write(Self.entry(key: "earlier", createdAt: Self.date(125), updatedAt: Self.date(999)))
+        }
+        try await DatabaseQueue(path: files.journalPath).write { db in
+            try db.execute(
+                sql: "UPDATE attempt SET createdAt = ?, updatedAt = ? WHERE key = 'later'",
+                arguments: ["2023-11-14 22:13:22.000", "2023-11-14 22:13:22.500"])
+            try db.execute(
+                sql: "UPDATE attempt SET createdAt = ?, updatedAt = ? WHERE key = 'earlier'",
+                arguments: ["2023-11-14 22:13:20.125", "2023-11-14 22:13:20.999"])
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2-dates-as-seconds'")
+        }
+        let journal = try PaymentJournal(path: files.journalPath)
+        // A new row, written as seconds, orders with the converted ones.
+        try await journal.write(Self.entry(key: "newest", createdAt: Self.date(3_000), updatedAt: Self.date(3_000)))
+        let all = try journal.all()
+        #expect(all.map(\.key.rawValue) == ["earlier", "later", "newest"])
+        let earlier = try #require(all.first)
+        #expect(abs(earlier.createdAt.timeIntervalSince(Self.date(125))) < 0.000_5)
+        #expect(abs(earlier.updatedAt.timeIntervalSince(Self.date(999))) < 0.000_5)
+        // Numbers all (the column's affinity keeps a whole number of seconds as an integer).
+        let textDates = try await DatabaseQueue(path: files.journalPath).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempt WHERE typeof(createdAt) = 'text' OR typeof(updatedAt) = 'text'")
+        }
+        #expect(textDates == 0)
+    }
+
     @Test func theLogHasRoomReservedAndKeepsItAcrossAReopen() async throws {
         let files = Files()
         defer { files.remove() }

@@ -89,9 +89,9 @@ struct JournalEntry: Sendable, Hashable, FetchableRecord, PersistableRecord {
 
     /// The table's columns, each with how its value is bound: the one list both the journal's
     /// insert statement and its arguments are built from, so that the two cannot disagree.
-    /// Values are bound as GRDB binds them (a typed value's text; a date as the text
-    /// `Date.databaseValue` makes), so rows are the same whichever wrote them. A stored property added to the entry must be
-    /// added here too (a test checks).
+    /// Values are bound as GRDB binds them (a typed value's text), so rows are the same
+    /// whichever wrote them; dates are stored as seconds since 1970 (see ``storedDate(_:)``).
+    /// A stored property added to the entry must be added here too (a test checks).
     static let columns: [(name: String, value: @Sendable (JournalEntry) -> DatabaseValue)] = [
         ("key", { $0.key.rawValue.databaseValue }),
         ("operation", { $0.operation.rawValue.databaseValue }),
@@ -103,9 +103,15 @@ struct JournalEntry: Sendable, Hashable, FetchableRecord, PersistableRecord {
         ("maskedPAN", { $0.maskedPAN.databaseValue }),
         ("gatewayTransactionID", { $0.gatewayTransactionID?.rawValue.databaseValue ?? .null }),
         ("outcome", { $0.outcome?.rawValue.databaseValue ?? .null }),
-        ("createdAt", { $0.createdAt.databaseValue }),
-        ("updatedAt", { $0.updatedAt.databaseValue }),
+        ("createdAt", { storedDate($0.createdAt).databaseValue }),
+        ("updatedAt", { storedDate($0.updatedAt).databaseValue }),
     ]
+
+    /// How a date is stored: seconds since 1970, which GRDB reads back as a `Date` like the
+    /// text it writes by default. Binding a `Date` as text goes through a `DateFormatter` (ICU),
+    /// twice per journal write, several writes per payment; a number costs nothing to make.
+    /// Journals written before store text, which migration `v2-dates-as-seconds` converts.
+    static func storedDate(_ date: Date) -> Double { date.timeIntervalSince1970 }
 
     /// Inserts an entry, or replaces every column but the key of the entry with its key: what
     /// GRDB's generic `save` does, as one statement SQLite prepares once per connection.
@@ -167,8 +173,8 @@ extension JournalEntry {
         container["maskedPAN"] = maskedPAN
         container["gatewayTransactionID"] = gatewayTransactionID?.rawValue
         container["outcome"] = outcome?.rawValue
-        container["createdAt"] = createdAt
-        container["updatedAt"] = updatedAt
+        container["createdAt"] = Self.storedDate(createdAt)
+        container["updatedAt"] = Self.storedDate(updatedAt)
     }
 
     private static func parse<Value>(_ row: Row, _ column: String, _ make: (String) -> Value?) throws -> Value {

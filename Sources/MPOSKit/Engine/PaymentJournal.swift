@@ -80,6 +80,18 @@ final class PaymentJournal: Sendable {
                     t.column("updatedAt", .datetime).notNull()
                 }
             }
+            migrator.registerMigration("v2-dates-as-seconds") { db in
+                // Text dates (`yyyy-MM-dd HH:mm:ss.SSS`, UTC) become seconds since 1970, so that
+                // rows written before and after order together (SQLite sorts numbers before text).
+                for column in ["createdAt", "updatedAt"] {
+                    try db.execute(
+                        sql: """
+                            UPDATE \(JournalEntry.databaseTableName)
+                            SET \(column) = (julianday(\(column)) - 2440587.5) * 86400.0
+                            WHERE typeof(\(column)) = 'text'
+                            """)
+                }
+            }
             try migrator.migrate(queue)
             try queue.writeWithoutTransaction { db in try Self.reserveLogRoom(db, path: path) }
         } catch {
