@@ -62,8 +62,8 @@ public final class TCPTransport: ReaderTransport, Sendable {
 
     /// Queues the bytes on the socket, in call order, and returns without waiting for the
     /// write to finish: TCP keeps them in order, and a failed write closes the channel, which
-    /// finishes `incoming` and fails the next `send`. Not waiting saves a thread hop per frame.
-    public func send(_ bytes: [UInt8]) async throws(ReaderLinkError) {
+    /// finishes `incoming` and fails the next `send`.
+    public func send(_ bytes: [UInt8]) throws(ReaderLinkError) {
         guard channel.isActive else { throw .linkClosed }
         let buffer = channel.allocator.buffer(bytes: bytes)
         channel.writeAndFlush(buffer, promise: nil)

@@ -33,7 +33,7 @@ import Testing
         let link = try await found.open()
         var accepted = server.connections.makeAsyncIterator()
         let peer = try #require(await accepted.next())
-        try await link.send([1, 2, 3])
+        try link.send([1, 2, 3])
         #expect(await TCPTransportTests.read(3, from: peer.incoming) == [1, 2, 3])
         await link.close()
         await responder.close()

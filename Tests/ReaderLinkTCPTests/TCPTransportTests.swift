@@ -26,7 +26,7 @@ struct TCPTransportTests {
         try await client.send(message)
         #expect(await Self.read(message.count, from: peer.incoming) == message)
 
-        try await peer.send([1, 2, 3])
+        try peer.send([1, 2, 3])
         #expect(await Self.read(3, from: client.incoming) == [1, 2, 3])
 
         await client.close()
@@ -44,7 +44,7 @@ struct TCPTransportTests {
         var chunks = 0
         for await _ in client.incoming { chunks += 1 }
         #expect(chunks == 0)
-        await #expect(throws: ReaderLinkError.linkClosed) { try await peer.send([0]) }
+        #expect(throws: ReaderLinkError.linkClosed) { try peer.send([0]) }
         await client.close()
         await server.close()
     }
@@ -66,7 +66,7 @@ struct TCPTransportTests {
         var accepted = server.connections.makeAsyncIterator()
         var peers: [TCPTransport] = []
         for _ in 0..<5 { peers.append(try #require(await accepted.next())) }
-        for (index, client) in clients.enumerated() { try await client.send([UInt8(index)]) }
+        for (index, client) in clients.enumerated() { try client.send([UInt8(index)]) }
         var seen: Set<UInt8> = []
         for peer in peers { seen.formUnion(await Self.read(1, from: peer.incoming)) }
         #expect(seen == [0, 1, 2, 3, 4])

@@ -25,12 +25,12 @@ import Testing
         let toSDK = Task {
             for await chunk in readerPeer.incoming {
                 counter.count()
-                try? await sdkPeer.send(chunk)
+                try? sdkPeer.send(chunk)
             }
             await sdkPeer.close()
         }
         let toReader = Task {
-            for await chunk in sdkPeer.incoming { try? await readerPeer.send(chunk) }
+            for await chunk in sdkPeer.incoming { try? readerPeer.send(chunk) }
             await readerPeer.close()
         }
         let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }

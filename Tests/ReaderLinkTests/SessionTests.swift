@@ -89,7 +89,7 @@ func relay(_ from: InProcessTransport, _ to: InProcessTransport, _ meddling: Med
                 default:
                     break
                 }
-                try? await to.send(out)
+                try? to.send(out)
             }
         }
         await to.close()
@@ -154,7 +154,7 @@ struct PairingTests {
     @Test func readerProcessesNoMessageBeforePairing() async throws {
         let (raw, readerSide) = InProcessTransport.makePair()
         let reader = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA) }
-        try await raw.send(
+        try raw.send(
             Frame(type: .request, sequence: 0, payload: [0, 0, 0, 1] + ReaderMessage.getDeviceInfo.encoded())
                 .encoded())
         var decoder = FrameDecoder()
@@ -184,7 +184,7 @@ struct PairingTests {
         let unknown = Frame(type: FrameType(rawValue: 0x55), sequence: 1, payload: [1, 2, 3]).encoded()
         for bytes in [corrupted, unknown] {
             for start in stride(from: 0, to: bytes.count, by: 20) {
-                try await raw.send(Array(bytes[start..<min(start + 20, bytes.count)]))
+                try raw.send(Array(bytes[start..<min(start + 20, bytes.count)]))
             }
         }
         var decoder = FrameDecoder()
@@ -208,7 +208,7 @@ struct PairingTests {
         let refuser = Task {
             for await _ in raw.incoming {
                 let body = LinkErrorBody(status: 0x001D, reason: .notPaired, detail: "pair first")
-                try? await raw.send(Frame(type: .error, sequence: 0, payload: body.encoded()).encoded())
+                try? raw.send(Frame(type: .error, sequence: 0, payload: body.encoded()).encoded())
             }
         }
         await #expect(throws: ReaderLinkError.notAllowed(detail: "pair first")) {

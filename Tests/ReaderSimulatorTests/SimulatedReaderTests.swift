@@ -300,13 +300,13 @@ struct SimulatedReaderTests {
         }
         // Garbage, then close.
         let garbage = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
-        try await garbage.send((0..<2_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+        try garbage.send((0..<2_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
         await garbage.close()
         // A silent client that stays connected.
         let silent = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
         // Half a frame: a plausible start and then nothing.
         let half = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
-        try await half.send([0x4D, 0x50, 0x01])
+        try half.send([0x4D, 0x50, 0x01])
         // A proper client still pairs and transacts.
         let transport = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
         let connection = try await ReaderConnection.open(transport: transport, secret: Self.secret)

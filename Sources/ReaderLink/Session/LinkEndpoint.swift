@@ -2,13 +2,12 @@
 /// reach the transport, and the pairing outcome. ``ReaderConnection`` and
 /// ``ReaderDeviceSession`` each own one and drive it from their own executor.
 ///
-/// A writer task sends what the session queued, in order: the session never waits for the
-/// transport, and two writes never interleave on the link.
+/// Bytes go to the transport as soon as a message is framed: `ReaderTransport.send` only
+/// queues them, so the session never waits for the link, and since each session sends from
+/// its own actor, two writes never interleave.
 struct LinkEndpoint {
     let transport: any ReaderTransport
     var wire: LinkWire
-    private var outbound: AsyncStream<Outbound>.Continuation?
-    private var writer: Task<Void, Never>?
     private var closing: Task<Void, Never>?
     private var pairingWaiter: CheckedContinuation<Result<Void, ReaderLinkError>, Never>?
     /// How pairing ended, once it has.
@@ -19,49 +18,6 @@ struct LinkEndpoint {
     init(transport: any ReaderTransport) {
         self.transport = transport
         wire = LinkWire(maximumWriteLength: transport.maximumWriteLength)
-    }
-
-    /// What the writer task takes, in order: bytes for the transport, or a waiter to wake once
-    /// everything queued before it was sent.
-    private enum Outbound: Sendable {
-        case bytes([UInt8])
-        case flushed(CheckedContinuation<Void, Never>)
-    }
-
-    /// Starts the writer task. `failed` runs (once) when a write fails; later bytes are dropped.
-    mutating func start(onWriteFailure failed: @escaping @Sendable () async -> Void) {
-        guard writer == nil else { return }
-        let (stream, continuation) = AsyncStream.makeStream(of: Outbound.self)
-        outbound = continuation
-        let transport = self.transport
-        // Unstructured: the writer lives as long as the link, and `drained()` awaits it.
-        writer = Task {
-            var broken = false
-            for await item in stream {
-                switch item {
-                case .bytes(let bytes) where !broken:
-                    do { try await transport.send(bytes) } catch {
-                        broken = true
-                        await failed()
-                    }
-                case .bytes:
-                    break
-                case .flushed(let waiter):
-                    waiter.resume()
-                }
-            }
-            await transport.close()
-        }
-    }
-
-    /// Waits until everything queued so far has been handed to the transport (or dropped
-    /// because the link failed).
-    func flushed() async {
-        guard let outbound else { return }
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            // A finished queue has no writer left to wake the waiter.
-            if case .terminated = outbound.yield(.flushed(waiter)) { waiter.resume() }
-        }
     }
 
     /// Frames (and, once paired, secures) one message and queues its bytes for the transport.
@@ -88,11 +44,11 @@ struct LinkEndpoint {
         return hand([bytes])
     }
 
-    /// Queues framed bytes for the writer task, in order. False when the queue is finished.
+    /// Hands framed bytes to the transport, in order. False when the transport refused them:
+    /// the link is gone.
     private func hand(_ writes: [[UInt8]]) -> Bool {
-        guard let outbound else { return false }
         for bytes in writes {
-            guard case .enqueued = outbound.yield(.bytes(bytes)) else { return false }
+            do { try transport.send(bytes) } catch { return false }
         }
         return true
     }
@@ -114,22 +70,17 @@ struct LinkEndpoint {
         }
     }
 
-    /// Stops output: what was already handed over still goes out, then the transport closes.
+    /// Stops output and closes the transport (what it has queued still goes out first).
     mutating func closeOutput() {
         guard !isOutputClosed else { return }
         isOutputClosed = true
-        if let outbound {
-            outbound.finish()
-        } else {
-            let transport = self.transport
-            // Unstructured: pairing never started the writer; `drained()` awaits this close.
-            closing = Task { await transport.close() }
-        }
+        let transport = self.transport
+        // Unstructured: closing is async and the session's shutdown is not; `drained()` awaits it.
+        closing = Task { await transport.close() }
     }
 
     /// Waits until the transport has been closed after `closeOutput()`.
     func drained() async {
-        await writer?.value
         await closing?.value
     }
 }

@@ -131,7 +131,6 @@ public actor ReaderConnection {
     // MARK: - Internals
 
     private func pair(within timeout: Duration) async -> Result<Void, ReaderLinkError> {
-        endpoint.start(onWriteFailure: { [weak self] in await self?.writeFailed() })
         // Unstructured: the pump reads for the link's whole life; shutdown cancels it.
         pump = Task { await self.pumpIncoming() }
         guard case .hello(let nonce) = state else { return .failure(.linkClosed) }
@@ -357,8 +356,6 @@ public actor ReaderConnection {
         watchdog?.cancel()
         watchdog = nil
     }
-
-    private func writeFailed() { shutdown(reason: .linkClosed) }
 
     private func shutdownAndWait(reason: ReaderLinkError?) async {
         shutdown(reason: reason)

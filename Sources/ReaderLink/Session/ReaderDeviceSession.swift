@@ -94,12 +94,6 @@ public actor ReaderDeviceSession {
         guard case .open = state else { throw closeReason ?? .linkClosed }
     }
 
-    /// Waits until every response and event sent so far has been handed to the transport: the
-    /// session writes from its own task, so a transport sees a write some time after `emit`.
-    package func flush() async {
-        await endpoint.flushed()
-    }
-
     /// Closes the link; `requests` finishes.
     public func close() async {
         await shutdownAndWait(reason: nil)
@@ -108,7 +102,6 @@ public actor ReaderDeviceSession {
     // MARK: - Internals
 
     private func start() async -> Result<Void, ReaderLinkError> {
-        endpoint.start(onWriteFailure: { [weak self] in await self?.writeFailed() })
         // Unstructured: the pump reads for the link's whole life; shutdown cancels it.
         pump = Task { await self.pumpIncoming() }
         return await withCheckedContinuation { endpoint.awaitPairing($0) }
@@ -250,8 +243,6 @@ public actor ReaderDeviceSession {
         requestSink.finish()
         endpoint.closeOutput()
     }
-
-    private func writeFailed() { shutdown(reason: .linkClosed) }
 
     private func shutdownAndWait(reason: ReaderLinkError?) async {
         shutdown(reason: reason)

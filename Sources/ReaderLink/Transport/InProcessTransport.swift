@@ -42,7 +42,7 @@ public struct InProcessTransport: ReaderTransport {
 
     /// Delivers `bytes` to the other end. Throws `.linkClosed` once either end closed, and
     /// `.malformed` for a write over `maximumWriteLength`.
-    public func send(_ bytes: [UInt8]) async throws(ReaderLinkError) {
+    public func send(_ bytes: [UInt8]) throws(ReaderLinkError) {
         if let maximumWriteLength, bytes.count > maximumWriteLength {
             throw .malformed(
                 detail: "write of \(bytes.count) bytes exceeds the transport's \(maximumWriteLength)")

@@ -12,9 +12,11 @@ public protocol ReaderTransport: Sendable {
     /// nothing). The stream finishes when the link closes, from either side.
     var incoming: AsyncStream<[UInt8]> { get }
 
-    /// Writes bytes to the peer. ReaderLink calls it from one task at a time, so writes reach
-    /// the peer in call order. Throws `ReaderLinkError.linkClosed` once the link is gone.
-    func send(_ bytes: [UInt8]) async throws(ReaderLinkError)
+    /// Queues bytes for the peer and returns without waiting for them to be written: writes
+    /// reach the peer in call order (ReaderLink calls it from one actor at a time). Throws
+    /// `ReaderLinkError.linkClosed` once the link is gone; a write that fails later closes the
+    /// link, which finishes `incoming`.
+    func send(_ bytes: [UInt8]) throws(ReaderLinkError)
 
     /// Closes the link. Idempotent; `incoming` finishes on both sides.
     func close() async

@@ -13,8 +13,7 @@ extension SimulatedReader {
         let held = holdingEvents
         await releaseEvents()
         holdingEvents = held
-        // The fault plan counts writes as they reach the transport: let what was said arrive.
-        await session?.flush()
+        // The fault plan counts writes as the session hands them over, which `emit` has done.
         switch (failure, before) {
         case (.dropBeforeAuthorization, true), (.dropAfterAuthorization, false):
             record(.info, "scenario: the link drops")
