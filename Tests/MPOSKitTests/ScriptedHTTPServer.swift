@@ -72,13 +72,13 @@ final class ScriptedHTTPServer: Sendable {
                 }
                 switch script(Request(index: index, connection: connection, line: line, body: body)) {
                 case .send(let text):
-                    try? await link.send(Array(text.utf8))
+                    try? link.send(Array(text.utf8))
                 case .sendAndClose(let text):
-                    try? await link.send(Array(text.utf8))
+                    try? link.send(Array(text.utf8))
                     await link.close()
                     return
                 case .sendInParts(let parts):
-                    for part in parts { try? await link.send(Array(part.utf8)) }
+                    for part in parts { try? link.send(Array(part.utf8)) }
                 case .silence:
                     break
                 }
