@@ -46,7 +46,7 @@ if prefix.hasPrefix("sale"), let loops = ProcessInfo.processInfo.environment["MP
 
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
-    let synchronous = try tlvBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
+    let synchronous = try tlvBenchmarks() + codecBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
     let asynchronous = readerLinkBenchmarks() + saleBenchmarks()
     let known = synchronous.map(\.name) + asynchronous.map(\.name) + ["gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput"]
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }
