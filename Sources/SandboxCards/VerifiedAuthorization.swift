@@ -28,6 +28,16 @@ public struct VerifiedAuthorization: Sendable, Equatable {
     public let posEntryMode: UInt8?
     /// The AC session key, kept for the ARPC. Never printed.
     let sessionKey: AES128Key?
+    /// Transaction Date (9A), covered by the ARQC; `nil` for a swipe.
+    var transactionDate: [UInt8]? = nil
+
+    /// What makes this request unrepeatable, for ``CryptogramReplay``: the KSN, the card
+    /// application's PSN, and for a chip request its ATC and transaction date.
+    public var counters: CryptogramCounters {
+        CryptogramCounters(
+            ksn: ksn.bytes, panSequenceNumber: card.panSequenceNumberBCD, atc: atc,
+            transactionDate: atc == nil ? nil : transactionDate.map { Hex.encode($0) })
+    }
 
     /// Whether the request carried a chip cryptogram (chip or contactless) rather than a swipe.
     public var hasCryptogram: Bool { arqc != nil }

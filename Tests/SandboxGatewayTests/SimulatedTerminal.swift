@@ -15,20 +15,21 @@ enum SimulatedTerminal {
     enum Failure: Error { case kernel(String) }
 
     /// Runs the kernel for `card` until it wants to go online; enters the sandbox PIN and
-    /// picks the first application when asked.
+    /// picks the first application when asked. `atc` and `ksnCounter` choose the chip's ATC
+    /// and the DUKPT counter instead of the next of the process-wide sequence; `date` is 9A.
     static func authorization(
         card: SandboxCard, amount: Int64, currency: Currency = .eur, kind: TransactionKind = .sale,
-        entryMode: CardEntryMode? = nil
+        entryMode: CardEntryMode? = nil, atc: UInt16? = nil, ksnCounter: UInt32? = nil, date: Date = Date()
     ) throws -> AuthorizationData {
         let next = sequence.add(1, ordering: .relaxed).newValue
-        let simulated = try SimulatedCard(card: card, atc: UInt16(truncatingIfNeeded: next))
-        let reader = try EMVKernel.sandboxReader(derivationID: 1, counter: next)
+        let simulated = try SimulatedCard(card: card, atc: atc.map { $0 - 1 } ?? UInt16(truncatingIfNeeded: next))
+        let reader = try EMVKernel.sandboxReader(derivationID: 1, counter: ksnCounter ?? next)
         var kernel = EMVKernel(
             card: simulated, reader: reader,
             terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
         let mode = entryMode ?? (card.interfaces.contains(.chip) ? .chip : .magstripe)
         var step = kernel.start(
-            KernelTransaction(kind: kind, amount: amount, currency: currency, entryMode: mode))
+            KernelTransaction(kind: kind, amount: amount, currency: currency, date: date, entryMode: mode))
         for _ in 0..<5 {
             switch step {
             case .selectApplication: step = kernel.selectApplication(at: 0)

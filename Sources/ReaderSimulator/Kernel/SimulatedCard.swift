@@ -1,4 +1,5 @@
 import CardCrypto
+import Foundation
 import SandboxCards
 
 /// A sandbox card's chip with its state: the Application Transaction Counter, the PIN try
@@ -18,6 +19,8 @@ public struct SimulatedCard: Sendable {
     /// Whether issuer authentication failed on the last online transaction (reported in the CVR).
     public private(set) var lastIssuerAuthenticationFailed = false
     let masterKey: AES128Key
+    /// The UTC day (counted from 1970-01-01) ``alignATC(to:)`` last aligned the counter on.
+    private var atcDay: Int64?
 
     /// Personalises a chip for `card`, with its ICC master key from
     /// ``SandboxCards/iccMasterKey(for:)``.
@@ -49,6 +52,22 @@ public struct SimulatedCard: Sendable {
         }
         pinTriesRemaining -= 1
         return .wrong(triesRemaining: pinTriesRemaining)
+    }
+
+    /// Lifts the counter to the time of day of `date` (one step per two seconds since UTC
+    /// midnight, at most 43,199), starting again from there on a new UTC day.
+    ///
+    /// The emulated reader calls it before each transaction so that a chip that every emulator
+    /// and every restart begins afresh never repeats a counter the gateway has seen that day:
+    /// the gateway refuses an ATC that is not above the highest it saw for the card on the
+    /// transaction's date (docs/test-cards.md). A restart may repeat counters only if the run
+    /// before it averaged more than one transaction per two seconds on the card.
+    public mutating func alignATC(to date: Date) {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let floor = UInt16((seconds - day * 86_400) / 2)
+        atc = day == atcDay ? max(atc, floor) : floor
+        atcDay = day
     }
 
     /// Starts a transaction's first GENERATE AC: increments and returns the ATC.

@@ -61,16 +61,17 @@ extension SimulatedReader {
         guard let sandbox = SandboxCards.card(id: configuration.cardID) else {
             return await finishFailed(id, .invalidCard, "unknown card")
         }
-        let card = cards[sandbox.id] ?? (try? SimulatedCard(card: sandbox))
-        guard card != nil, let reader = dukpt else {
+        guard var card = cards[sandbox.id] ?? (try? SimulatedCard(card: sandbox)), let reader = dukpt else {
             return await finishFailed(id, .processingError, "the card's keys are unavailable")
         }
-        var kernel = EMVKernel(card: card!, reader: reader, terminal: terminalConfiguration)
+        let date = now()
+        card.alignATC(to: date)
+        var kernel = EMVKernel(card: card, reader: reader, terminal: terminalConfiguration)
         let entryMode = configuration.entryMode
         await emit(.cardEvent(cardEvent(for: entryMode)))
         await status(.cardInserted, "Card read", cancelAllowed: true)
         var step = kernel.start(
-            KernelTransaction(kind: start.kind, amount: start.amountMinorUnits, currency: currency, date: now(), entryMode: entryMode))
+            KernelTransaction(kind: start.kind, amount: start.amountMinorUnits, currency: currency, date: date, entryMode: entryMode))
         var pinVerified = false
 
         while true {

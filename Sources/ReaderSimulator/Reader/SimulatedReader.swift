@@ -84,7 +84,9 @@ public actor SimulatedReader {
         self.slots = FirmwareSlots(
             firmware: .init(version: configuration.applicationVersion, bytes: Array("firmware \(configuration.applicationVersion)".utf8)),
             configuration: .init(version: configuration.emvParameterVersion, bytes: Array("config \(configuration.emvParameterVersion)".utf8)))
-        self.dukpt = try? EMVKernel.sandboxReader()
+        // A device derivation ID of its own: each emulated reader (and each restart) gets a
+        // fresh DUKPT key space, so its KSNs never repeat ones a long-lived gateway has seen.
+        self.dukpt = try? EMVKernel.sandboxReader(derivationID: .random(in: 1...UInt32.max))
     }
 
     // MARK: - Serving links

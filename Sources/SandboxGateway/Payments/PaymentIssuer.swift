@@ -1,6 +1,7 @@
 import EMV
 import Foundation
 import MPOSCore
+import SandboxCards
 
 /// What the gateway sends its issuer for a card-present EMV authorisation.
 public struct IssuerRequest: Sendable {
@@ -45,6 +46,9 @@ public struct IssuerVerification: Sendable {
     public var cardholderName: String?
     /// The card brand.
     public var brand: String
+    /// The request's KSN, card application and ATC, which the gateway checks against what it
+    /// has seen (``CryptogramReplay``) before it asks for a decision; `nil` skips the check.
+    public var counters: CryptogramCounters?
     /// Decides, given what the card has spent so far; pure and fast (the rest of the work is
     /// done in ``PaymentIssuer/verify(_:allowPartial:now:)``), because the gateway calls it
     /// inside the serialized write transaction that reads the spend.
@@ -52,13 +56,14 @@ public struct IssuerVerification: Sendable {
 
     /// Creates a verification.
     public init(
-        pan: PAN, expiry: String?, cardholderName: String?, brand: String,
+        pan: PAN, expiry: String?, cardholderName: String?, brand: String, counters: CryptogramCounters? = nil,
         decide: @escaping @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
     ) {
         self.pan = pan
         self.expiry = expiry
         self.cardholderName = cardholderName
         self.brand = brand
+        self.counters = counters
         self.decide = decide
     }
 }

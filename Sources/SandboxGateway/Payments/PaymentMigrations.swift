@@ -9,5 +9,6 @@ extension GatewayMigrations {
         GatewayMigration("payments-4-basket-lines", migrate: LedgerBasket.createTable),
         GatewayMigration("payments-5-fewer-indexes", migrate: LedgerSchema.trimIndexes),
         GatewayMigration("payments-6-card-spend-by-day", migrate: LedgerSchema.spendByDay),
+        GatewayMigration("payments-7-cryptogram-counters", migrate: ReplayGuard.createTables),
     ]
 }

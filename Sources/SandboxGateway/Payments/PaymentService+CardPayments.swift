@@ -67,7 +67,8 @@ extension PaymentService {
         return PreparedAuthorization(
             template: template, merchant: merchant, kind: kind, time: time, fingerprint: fingerprint,
             checkDuplicates: payment.duplicateCheck && kind != .refund,
-            allowPartial: payment.allowPartialApproval, decide: verification.decide,
+            allowPartial: payment.allowPartialApproval, counters: verification.counters,
+            decide: verification.decide,
             basketLines: command.basketLines)
     }
 

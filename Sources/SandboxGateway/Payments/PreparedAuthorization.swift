@@ -2,10 +2,12 @@ import Foundation
 import GRDB
 import GatewayAPI
 import MPOSCore
+import SandboxCards
 
 /// A card authorisation that passed the rules and the issuer's verification, waiting for its
-/// write: ``record(_:)`` checks duplicates, asks the issuer's decision with the card's spend
-/// so far, and inserts the ledger row, all inside the caller's transaction.
+/// write: ``record(_:)`` refuses a replayed cryptogram, checks duplicates, asks the issuer's
+/// decision with the card's spend so far, and inserts the ledger row, all inside the caller's
+/// transaction.
 ///
 /// Made by ``PaymentService/prepareAuthorization(merchant:_:)``.
 public struct PreparedAuthorization: Sendable {
@@ -17,11 +19,16 @@ public struct PreparedAuthorization: Sendable {
     let fingerprint: String
     let checkDuplicates: Bool
     let allowPartial: Bool
+    /// The request's KSN and chip counter, checked against those seen (``ReplayGuard``).
+    let counters: CryptogramCounters?
     let decide: @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
     /// The basket's receipt lines, stored with the row.
     var basketLines: [ReceiptLine] = []
 
     /// Decides and inserts the ledger row in `db`'s current transaction.
+    ///
+    /// A replayed cryptogram (``CryptogramReplay``) is declined and recorded whatever the
+    /// request's other fields say, and leaves the counters as they were.
     ///
     /// - Returns: the inserted row and the merchant's enabled webhook, read in the same
     ///   transaction.
@@ -30,28 +37,15 @@ public struct PreparedAuthorization: Sendable {
         transaction: LedgerTransaction, webhook: LedgerWebhookConfig?
     ) {
         var row = template
-        if checkDuplicates {
-            let since = time.addingTimeInterval(-PaymentRules.duplicateWindow)
-            let recent =
-                try LedgerTransaction
-                .filter(
-                    Column("merchant_id") == merchant && Column("card_fingerprint") == fingerprint
-                        && Column("created_at") >= SQLiteTimestamp.string(from: since)
-                        && Column("amount_requested") == row.amountRequested
-                )
-                .fetchAll(db)
-                .map {
-                    PaymentRules.RecentPayment(
-                        cardFingerprint: $0.cardFingerprint ?? "", amount: $0.amountRequested,
-                        currency: $0.currency,
-                        createdAt: $0.createdAt, status: $0.financialStatus ?? .declined)
-                }
-            try PaymentRules.checkDuplicate(
-                fingerprint: fingerprint, amount: row.amountRequested, currency: row.currency, now: time,
-                enabled: true, recent: recent)
+        let answer: IssuerAnswer
+        if let counters, let replay = try ReplayGuard.replayReason(db, fingerprint: fingerprint, counters: counters) {
+            answer = ReplayGuard.declined(replay)
+        } else {
+            if checkDuplicates { try checkDuplicate(db, amount: row.amountRequested, currency: row.currency) }
+            let spent = kind == .refund ? 0 : try PaymentService.spentSoFar(db, fingerprint: fingerprint, on: time)
+            answer = decide(spent)
+            if let counters { try ReplayGuard.remember(db, fingerprint: fingerprint, counters: counters) }
         }
-        let spent = kind == .refund ? 0 : try PaymentService.spentSoFar(db, fingerprint: fingerprint, on: time)
-        let answer = decide(spent)
         PaymentService.apply(answer, to: &row, kind: kind, allowPartial: allowPartial)
         if row.amountApproved > 0 {
             row.batchId = try PaymentService.openBatch(db, merchant: merchant, now: time)
@@ -59,5 +53,27 @@ public struct PreparedAuthorization: Sendable {
         try row.insertCached(db)
         try LedgerBasket.insert(basketLines, transactionID: row.id, db)
         return (row, try WebhookNotifier.config(db, merchant: merchant))
+    }
+
+    /// Throws when the same card paid the same amount at this merchant within the window.
+    private func checkDuplicate(_ db: Database, amount: Int64, currency: String) throws {
+        let since = time.addingTimeInterval(-PaymentRules.duplicateWindow)
+        let recent =
+            try LedgerTransaction
+            .filter(
+                Column("merchant_id") == merchant && Column("card_fingerprint") == fingerprint
+                    && Column("created_at") >= SQLiteTimestamp.string(from: since)
+                    && Column("amount_requested") == amount
+            )
+            .fetchAll(db)
+            .map {
+                PaymentRules.RecentPayment(
+                    cardFingerprint: $0.cardFingerprint ?? "", amount: $0.amountRequested,
+                    currency: $0.currency,
+                    createdAt: $0.createdAt, status: $0.financialStatus ?? .declined)
+            }
+        try PaymentRules.checkDuplicate(
+            fingerprint: fingerprint, amount: amount, currency: currency, now: time,
+            enabled: true, recent: recent)
     }
 }

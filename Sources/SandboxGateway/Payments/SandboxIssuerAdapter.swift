@@ -34,7 +34,7 @@ public struct SandboxCardIssuer: PaymentIssuer {
         return IssuerVerification(
             pan: card.pan, expiry: card.expiry,
             cardholderName: verified.cardData.cardholderName ?? card.cardholderName,
-            brand: card.scheme.rawValue
+            brand: card.scheme.rawValue, counters: verified.counters
         ) { spent in
             let decision = pending.decision(spentSoFar: spent)
             return IssuerAnswer(

@@ -1,0 +1,155 @@
+import EMV
+import Foundation
+import GRDB
+import GatewayAPI
+import MPOSCore
+import SandboxCards
+import SandboxGateway
+import Testing
+
+/// The issuer refuses a replayed or stale cryptogram (response code 63) over real HTTP with a
+/// file database: a KSN is used once, and a card application's ATC only grows.
+@Suite(.timeLimit(.minutes(2))) struct ReplayedCryptogramTests {
+    /// The transaction date (9A) every request of these tests carries, so that all of them
+    /// meet the same day's counter whenever the suite runs.
+    static let date = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A sale on `card` with the chip's ATC `atc` and, when given, the DUKPT counter `ksnCounter`.
+    static func sale(
+        _ card: String, amount: Int64, atc: UInt16, ksnCounter: UInt32? = nil, duplicateCheck: Bool = true
+    ) throws -> AuthorizeCardRequest {
+        let data = try SimulatedTerminal.authorization(
+            card: SimulatedTerminal.card(card), amount: amount, atc: atc, ksnCounter: ksnCounter, date: date)
+        return AuthorizeCardRequest(
+            kind: .sale,
+            parameters: PaymentParameters(amount: amount, currency: .eur, duplicateCheck: duplicateCheck),
+            emvData: Hex.encode(data.emvData), encryptedCardData: Hex.encode(data.encryptedCardData),
+            ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm)
+    }
+
+    static func post(
+        _ harness: GatewayHarness, _ request: AuthorizeCardRequest, token: String, key: String = PaymentHTTPTests.key()
+    ) async throws -> Transaction {
+        let reply = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, request, token: token, key: key)
+        #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+        return try reply.decode(Transaction.self)
+    }
+
+    /// Approved rows, their approved amounts, and the cards' spend, read from the gateway's file.
+    static func ledger(_ harness: GatewayHarness) throws -> (approved: Int, amount: Int64, spent: Int64) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(
+            path: harness.directory.appendingPathComponent("gateway.sqlite").path, configuration: configuration)
+        return try queue.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS n, COALESCE(SUM(amount_approved), 0) AS amount FROM payment_transaction
+                    WHERE status = 'approved'
+                    """)!
+            let spent = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(spent), 0) FROM payment_card_spend") ?? 0
+            return (row["n"], row["amount"], spent)
+        }
+    }
+
+    @Test func theSameRequestUnderANewKeyIsDeclinedAsAReplayAndChargesNothing() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let request = try Self.sale("visa-debit", amount: 450_00, atc: 0x0013)
+            let key = PaymentHTTPTests.key()
+            let first = try await Self.post(harness, request, token: token, key: key)
+            #expect(first.status == .approved && first.approvedAmount == 450_00)
+            let charged = try Self.ledger(harness)
+
+            // The same key still replays the stored approval: it never reaches the issuer.
+            let retry = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, request, token: token, key: key)
+            #expect(retry.header(GatewayHeaders.idempotentReplayed) == "true")
+            #expect(try retry.decode(Transaction.self).id == first.id)
+
+            // Byte for byte under a new key, then without the duplicate check: declined, 63.
+            var unchecked = request
+            unchecked.parameters.duplicateCheck = false
+            for replay in [request, unchecked] {
+                let declined = try await Self.post(harness, replay, token: token)
+                #expect(declined.status == .declined && declined.responseCode == CryptogramReplay.responseCode)
+                #expect(declined.approvedAmount == 0 && declined.authorizationCode == nil)
+                #expect(
+                    declined.acquirerMessage
+                        == "replayed cryptogram: ATC 0013 is not above 0013 already seen for this card")
+                #expect(declined.issuerAuthenticationData == nil)
+            }
+            #expect(try Self.ledger(harness) == charged)
+
+            // visa-debit holds 500.00 a day: the replays took none of what is left.
+            let next = try await Self.post(harness, try Self.sale("visa-debit", amount: 50_00, atc: 0x0014), token: token)
+            #expect(next.status == .approved && next.responseCode == "00")
+        }
+    }
+
+    @Test func aLowerATCThanOneApprovedIsDeclinedAndTheNextOneApproves() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let approved = try await Self.post(harness, try Self.sale("visa-credit", amount: 12_00, atc: 20), token: token)
+            #expect(approved.status == .approved)
+            let older = try await Self.post(harness, try Self.sale("visa-credit", amount: 13_00, atc: 10), token: token)
+            #expect(older.status == .declined && older.responseCode == "63")
+            #expect(older.acquirerMessage == "replayed cryptogram: ATC 000A is not above 0014 already seen for this card")
+            let next = try await Self.post(harness, try Self.sale("visa-credit", amount: 14_00, atc: 21), token: token)
+            #expect(next.status == .approved && next.responseCode == "00")
+            #expect(try Self.ledger(harness).amount == 26_00)
+        }
+    }
+
+    @Test func aReusedKSNIsDeclinedAndLeavesTheATCWhereItWas() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let first = try await Self.post(
+                harness, try Self.sale("mastercard-2series", amount: 5_00, atc: 5, ksnCounter: 70_001), token: token)
+            #expect(first.status == .approved)
+            // A higher ATC, but card data sealed under a KSN already used: a replay.
+            let reused = try await Self.post(
+                harness, try Self.sale("mastercard-2series", amount: 6_00, atc: 30, ksnCounter: 70_001), token: token)
+            #expect(reused.status == .declined && reused.responseCode == "63")
+            #expect(reused.acquirerMessage?.hasPrefix("replayed cryptogram: KSN ") == true)
+            // The declined request did not raise the card's counter to 30.
+            let next = try await Self.post(harness, try Self.sale("mastercard-2series", amount: 7_00, atc: 6), token: token)
+            #expect(next.status == .approved)
+        }
+    }
+
+    @Test func theCountersSurviveARestartOnTheSameDatabase() async throws {
+        let clock = ManualDateSource()
+        let before = try await GatewayHarness.start(clock: clock)
+        let request = try Self.sale("amex", amount: 21_00, atc: 40)
+        do {
+            let token = try await before.login()
+            #expect(try await Self.post(before, request, token: token).status == .approved)
+        } catch {
+            await before.stop()
+            throw error
+        }
+        await before.stop(removingFiles: false)
+
+        // The same file again: the bootstrap credentials are shown only on the first start.
+        let restarted = try await SandboxGateway.start(
+            SandboxGatewayConfiguration(
+                host: "127.0.0.1", port: 0, databasePath: before.directory.appendingPathComponent("gateway.sqlite").path,
+                now: clock.dateProvider, passwordHashRounds: 1_000, logLevel: .critical))
+        let after = GatewayHarness(
+            gateway: restarted, clock: clock, directory: before.directory, credentials: before.credentials)
+        do {
+            let token = try await after.login()
+            let replay = try await Self.post(after, request, token: token)
+            #expect(replay.status == .declined && replay.responseCode == "63")
+            let lower = try await Self.post(after, try Self.sale("amex", amount: 22_00, atc: 39), token: token)
+            #expect(lower.status == .declined && lower.responseCode == "63")
+            #expect(try Self.ledger(after).approved == 1)
+        } catch {
+            await after.stop()
+            throw error
+        }
+        await after.stop()
+    }
+}
