@@ -1,4 +1,3 @@
-import CardCrypto
 import EMV
 
 /// The sandbox issuer's freshness rule, pure: a chip's Application Transaction Counter (9F36)
@@ -6,8 +5,8 @@ import EMV
 /// a replayed (or stale) cryptogram and is declined with ``responseCode``.
 ///
 /// The gateway keeps what was seen: per card application (card fingerprint and PAN sequence
-/// number) and transaction date (9A) the highest ATC, and every KSN, and asks ``reason(_:highestATC:ksnSeenBefore:)``
-/// inside the write that records the decision.
+/// number) and transaction date (9A) the highest ATC, and every KSN, and asks
+/// ``reason(_:highestATC:ksnSeenBefore:)`` inside the write that records the decision.
 ///
 /// ```swift
 /// CryptogramReplay.reason(counters, highestATC: 0x13, ksnSeenBefore: false)
@@ -22,9 +21,12 @@ public enum CryptogramReplay {
     ///   - highestATC: the highest ATC already seen for the card application on the request's
     ///     transaction date; `nil` when none was.
     ///   - ksnSeenBefore: whether the request's KSN was seen before.
-    public static func reason(_ counters: CryptogramCounters, highestATC: UInt16?, ksnSeenBefore: Bool) -> String? {
+    public static func reason(_ counters: CryptogramCounters, highestATC: UInt16?, ksnSeenBefore: Bool)
+        -> String?
+    {
         if let atc = counters.atc, let highestATC, atc <= highestATC {
-            return "replayed cryptogram: ATC \(hex(atc)) is not above \(hex(highestATC)) already seen for this card"
+            return
+                "replayed cryptogram: ATC \(hex(atc)) is not above \(hex(highestATC)) already seen for this card"
         }
         if ksnSeenBefore {
             return "replayed cryptogram: KSN \(Hex.encode(counters.ksn)) was used before"
@@ -32,7 +34,9 @@ public enum CryptogramReplay {
         return nil
     }
 
-    private static func hex(_ atc: UInt16) -> String { Hex.encode([UInt8(atc >> 8), UInt8(truncatingIfNeeded: atc)]) }
+    private static func hex(_ atc: UInt16) -> String {
+        Hex.encode([UInt8(atc >> 8), UInt8(truncatingIfNeeded: atc)])
+    }
 }
 
 /// The counters of one verified authorization request that make it unrepeatable.

@@ -128,7 +128,8 @@ public struct SandboxIssuer: Sendable {
             cardVerificationResults: tree[0x9F10].flatMap {
                 CardVerificationResults(issuerApplicationData: $0)
             },
-            posEntryMode: tree[0x9F39]?.first, sessionKey: sessionKey, transactionDate: tree[0x9A].map(Array.init))
+            posEntryMode: tree[0x9F39]?.first, sessionKey: sessionKey,
+            transactionDate: tree[0x9A].map(Array.init))
     }
 
     /// Decides on a verified request at a moment in time (UTC year and month of `now`).

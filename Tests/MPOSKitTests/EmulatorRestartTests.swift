@@ -21,7 +21,8 @@ import Testing
 
         // The same card in a new emulator, started ten minutes later.
         let reader = SimulatedReader(
-            configuration: SimulatedReaderConfiguration(secret: Sandbox.secret), now: { Date().addingTimeInterval(600) })
+            configuration: SimulatedReaderConfiguration(secret: Sandbox.secret),
+            now: { Date().addingTimeInterval(600) })
         let server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
         let connections = server.connections
         // Unstructured: serves the emulator's connections until the server closes.

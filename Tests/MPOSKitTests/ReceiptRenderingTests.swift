@@ -137,6 +137,12 @@ import Testing
         }
     }
 
+    @Test func aReplayedCryptogramsDeclineIsNamed() {
+        var receipt = Self.declined()
+        receipt.responseCode = "63"
+        #expect(receipt.text(.customer).contains("63 SECURITY VIOLATION"))
+    }
+
     @Test func markupInValuesIsEscaped() {
         var receipt = Self.contactPIN()
         receipt.merchantName = "Bob's <script>alert(1)</script> & \"Grill\""

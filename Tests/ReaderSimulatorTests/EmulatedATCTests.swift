@@ -1,14 +1,17 @@
 import Foundation
-@testable import ReaderSimulator
 import SandboxCards
 import Testing
+
+@testable import ReaderSimulator
 
 /// The emulated chip's ATC starts from the time of day, so that a restarted emulator never
 /// repeats a counter a long-lived gateway has seen for the card that day.
 @Suite(.timeLimit(.minutes(1))) struct EmulatedATCTests {
     static let midnight = Date(timeIntervalSince1970: 1_794_960_000)  // 2026-11-18 00:00 UTC
 
-    static func chip() throws -> SimulatedCard { try SimulatedCard(card: SandboxCards.card(id: "visa-credit")!) }
+    static func chip() throws -> SimulatedCard {
+        try SimulatedCard(card: SandboxCards.card(id: "visa-credit")!)
+    }
 
     @Test func aRestartLaterThatDayContinuesAboveTheEarlierRun() throws {
         var first = try Self.chip()

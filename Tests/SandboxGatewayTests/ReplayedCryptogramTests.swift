@@ -28,9 +28,11 @@ import Testing
     }
 
     static func post(
-        _ harness: GatewayHarness, _ request: AuthorizeCardRequest, token: String, key: String = PaymentHTTPTests.key()
+        _ harness: GatewayHarness, _ request: AuthorizeCardRequest, token: String,
+        key: String = PaymentHTTPTests.key()
     ) async throws -> Transaction {
-        let reply = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, request, token: token, key: key)
+        let reply = try await PaymentHTTPTests.post(
+            harness, GatewayPaths.authorizeCard, request, token: token, key: key)
         #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
         return try reply.decode(Transaction.self)
     }
@@ -40,7 +42,8 @@ import Testing
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(
-            path: harness.directory.appendingPathComponent("gateway.sqlite").path, configuration: configuration)
+            path: harness.directory.appendingPathComponent("gateway.sqlite").path,
+            configuration: configuration)
         return try queue.read { db in
             let row = try Row.fetchOne(
                 db,
@@ -48,7 +51,8 @@ import Testing
                     SELECT COUNT(*) AS n, COALESCE(SUM(amount_approved), 0) AS amount FROM payment_transaction
                     WHERE status = 'approved'
                     """)!
-            let spent = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(spent), 0) FROM payment_card_spend") ?? 0
+            let spent =
+                try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(spent), 0) FROM payment_card_spend") ?? 0
             return (row["n"], row["amount"], spent)
         }
     }
@@ -73,7 +77,8 @@ import Testing
             unchecked.parameters.duplicateCheck = false
             for replay in [request, unchecked] {
                 let declined = try await Self.post(harness, replay, token: token)
-                #expect(declined.status == .declined && declined.responseCode == CryptogramReplay.responseCode)
+                #expect(
+                    declined.status == .declined && declined.responseCode == CryptogramReplay.responseCode)
                 #expect(declined.approvedAmount == 0 && declined.authorizationCode == nil)
                 #expect(
                     declined.acquirerMessage
@@ -83,7 +88,8 @@ import Testing
             #expect(try Self.ledger(harness) == charged)
 
             // visa-debit holds 500.00 a day: the replays took none of what is left.
-            let next = try await Self.post(harness, try Self.sale("visa-debit", amount: 50_00, atc: 0x0014), token: token)
+            let next = try await Self.post(
+                harness, try Self.sale("visa-debit", amount: 50_00, atc: 0x0014), token: token)
             #expect(next.status == .approved && next.responseCode == "00")
         }
     }
@@ -91,12 +97,17 @@ import Testing
     @Test func aLowerATCThanOneApprovedIsDeclinedAndTheNextOneApproves() async throws {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
-            let approved = try await Self.post(harness, try Self.sale("visa-credit", amount: 12_00, atc: 20), token: token)
+            let approved = try await Self.post(
+                harness, try Self.sale("visa-credit", amount: 12_00, atc: 20), token: token)
             #expect(approved.status == .approved)
-            let older = try await Self.post(harness, try Self.sale("visa-credit", amount: 13_00, atc: 10), token: token)
+            let older = try await Self.post(
+                harness, try Self.sale("visa-credit", amount: 13_00, atc: 10), token: token)
             #expect(older.status == .declined && older.responseCode == "63")
-            #expect(older.acquirerMessage == "replayed cryptogram: ATC 000A is not above 0014 already seen for this card")
-            let next = try await Self.post(harness, try Self.sale("visa-credit", amount: 14_00, atc: 21), token: token)
+            #expect(
+                older.acquirerMessage
+                    == "replayed cryptogram: ATC 000A is not above 0014 already seen for this card")
+            let next = try await Self.post(
+                harness, try Self.sale("visa-credit", amount: 14_00, atc: 21), token: token)
             #expect(next.status == .approved && next.responseCode == "00")
             #expect(try Self.ledger(harness).amount == 26_00)
         }
@@ -106,15 +117,18 @@ import Testing
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
             let first = try await Self.post(
-                harness, try Self.sale("mastercard-2series", amount: 5_00, atc: 5, ksnCounter: 70_001), token: token)
+                harness, try Self.sale("mastercard-2series", amount: 5_00, atc: 5, ksnCounter: 70_001),
+                token: token)
             #expect(first.status == .approved)
             // A higher ATC, but card data sealed under a KSN already used: a replay.
             let reused = try await Self.post(
-                harness, try Self.sale("mastercard-2series", amount: 6_00, atc: 30, ksnCounter: 70_001), token: token)
+                harness, try Self.sale("mastercard-2series", amount: 6_00, atc: 30, ksnCounter: 70_001),
+                token: token)
             #expect(reused.status == .declined && reused.responseCode == "63")
             #expect(reused.acquirerMessage?.hasPrefix("replayed cryptogram: KSN ") == true)
             // The declined request did not raise the card's counter to 30.
-            let next = try await Self.post(harness, try Self.sale("mastercard-2series", amount: 7_00, atc: 6), token: token)
+            let next = try await Self.post(
+                harness, try Self.sale("mastercard-2series", amount: 7_00, atc: 6), token: token)
             #expect(next.status == .approved)
         }
     }
@@ -135,7 +149,8 @@ import Testing
         // The same file again: the bootstrap credentials are shown only on the first start.
         let restarted = try await SandboxGateway.start(
             SandboxGatewayConfiguration(
-                host: "127.0.0.1", port: 0, databasePath: before.directory.appendingPathComponent("gateway.sqlite").path,
+                host: "127.0.0.1", port: 0,
+                databasePath: before.directory.appendingPathComponent("gateway.sqlite").path,
                 now: clock.dateProvider, passwordHashRounds: 1_000, logLevel: .critical))
         let after = GatewayHarness(
             gateway: restarted, clock: clock, directory: before.directory, credentials: before.credentials)
@@ -143,7 +158,8 @@ import Testing
             let token = try await after.login()
             let replay = try await Self.post(after, request, token: token)
             #expect(replay.status == .declined && replay.responseCode == "63")
-            let lower = try await Self.post(after, try Self.sale("amex", amount: 22_00, atc: 39), token: token)
+            let lower = try await Self.post(
+                after, try Self.sale("amex", amount: 22_00, atc: 39), token: token)
             #expect(lower.status == .declined && lower.responseCode == "63")
             #expect(try Self.ledger(after).approved == 1)
         } catch {

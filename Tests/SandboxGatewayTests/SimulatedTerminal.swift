@@ -22,7 +22,8 @@ enum SimulatedTerminal {
         entryMode: CardEntryMode? = nil, atc: UInt16? = nil, ksnCounter: UInt32? = nil, date: Date = Date()
     ) throws -> AuthorizationData {
         let next = sequence.add(1, ordering: .relaxed).newValue
-        let simulated = try SimulatedCard(card: card, atc: atc.map { $0 - 1 } ?? UInt16(truncatingIfNeeded: next))
+        let simulated = try SimulatedCard(
+            card: card, atc: atc.map { $0 - 1 } ?? UInt16(truncatingIfNeeded: next))
         let reader = try EMVKernel.sandboxReader(derivationID: 1, counter: ksnCounter ?? next)
         var kernel = EMVKernel(
             card: simulated, reader: reader,

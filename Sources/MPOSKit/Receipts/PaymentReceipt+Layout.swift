@@ -120,7 +120,8 @@ extension PaymentReceipt {
             "10": "PARTIAL APPROVAL", "12": "INVALID TRANSACTION", "13": "INVALID AMOUNT",
             "14": "INVALID CARD",
             "51": "INSUFFICIENT FUNDS", "54": "EXPIRED CARD", "55": "INCORRECT PIN", "57": "NOT PERMITTED",
-            "61": "EXCEEDS LIMIT", "65": "EXCEEDS FREQUENCY LIMIT", "75": "PIN TRIES EXCEEDED",
+            "61": "EXCEEDS LIMIT", "63": "SECURITY VIOLATION", "65": "EXCEEDS FREQUENCY LIMIT",
+            "75": "PIN TRIES EXCEEDED",
             "91": "ISSUER UNAVAILABLE", "96": "SYSTEM ERROR", "Z3": "OFFLINE DECLINED",
         ]
         return meanings[code].map { "\(code) \($0)" } ?? code

@@ -56,7 +56,8 @@ public struct IssuerVerification: Sendable {
 
     /// Creates a verification.
     public init(
-        pan: PAN, expiry: String?, cardholderName: String?, brand: String, counters: CryptogramCounters? = nil,
+        pan: PAN, expiry: String?, cardholderName: String?, brand: String,
+        counters: CryptogramCounters? = nil,
         decide: @escaping @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
     ) {
         self.pan = pan

@@ -38,11 +38,14 @@ public struct PreparedAuthorization: Sendable {
     ) {
         var row = template
         let answer: IssuerAnswer
-        if let counters, let replay = try ReplayGuard.replayReason(db, fingerprint: fingerprint, counters: counters) {
+        if let counters,
+            let replay = try ReplayGuard.replayReason(db, fingerprint: fingerprint, counters: counters)
+        {
             answer = ReplayGuard.declined(replay)
         } else {
             if checkDuplicates { try checkDuplicate(db, amount: row.amountRequested, currency: row.currency) }
-            let spent = kind == .refund ? 0 : try PaymentService.spentSoFar(db, fingerprint: fingerprint, on: time)
+            let spent =
+                kind == .refund ? 0 : try PaymentService.spentSoFar(db, fingerprint: fingerprint, on: time)
             answer = decide(spent)
             if let counters { try ReplayGuard.remember(db, fingerprint: fingerprint, counters: counters) }
         }

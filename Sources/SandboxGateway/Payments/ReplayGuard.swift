@@ -32,7 +32,9 @@ enum ReplayGuard {
 
     /// Why a request with `counters` on the card with `fingerprint` is a replay, or `nil`
     /// when it is fresh (``CryptogramReplay/reason(_:highestATC:ksnSeenBefore:)``).
-    static func replayReason(_ db: Database, fingerprint: String, counters: CryptogramCounters) throws -> String? {
+    static func replayReason(_ db: Database, fingerprint: String, counters: CryptogramCounters) throws
+        -> String?
+    {
         let ksnSeen =
             try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM payment_ksn_seen WHERE ksn = ?)"),
