@@ -59,9 +59,9 @@ enum GatewayBenchmarks {
         }
         let token = try clientToken(port: gateway.port, credentials: credentials)
 
-        let warmUp = try makeRequests(count: clients * warmUpPerClient, salt: 0)
+        let warmUp = try makeRequests(count: clients * warmUpPerClient, salt: 0, firstAmount: 1_00)
         _ = try await drive(port: gateway.port, token: token, bodies: warmUp)
-        let bodies = try makeRequests(count: clients * requestsPerClient, salt: 1)
+        let bodies = try makeRequests(count: clients * requestsPerClient, salt: 1, firstAmount: 10_00)
         let cpuBefore = processCPUMicroseconds()
         let (seconds, latencies) = try await drive(port: gateway.port, token: token, bodies: bodies)
         let cpuPerAuthorization = (processCPUMicroseconds() - cpuBefore) / Double(bodies.count)
@@ -140,8 +140,9 @@ enum GatewayBenchmarks {
     }
 
     /// Authorisation bodies with valid cryptograms, spread over several cards so no card
-    /// runs out of balance; amounts avoid the scenario triggers.
-    static func makeRequests(count: Int, salt: UInt32) throws -> [[UInt8]] {
+    /// runs out of its daily balance, each with its own amount (``distinctAmounts(from:count:)``)
+    /// so that the gateway's duplicate check, on as it is by default, finds nothing to refuse.
+    static func makeRequests(count: Int, salt: UInt32, firstAmount: Int64) throws -> [[UInt8]] {
         let cards = ["visa-credit", "mastercard-2series", "discover", "unionpay", "amex", "signature"]
             .compactMap {
                 SandboxCards.card(id: $0)
@@ -155,9 +156,8 @@ enum GatewayBenchmarks {
         let encoder = GatewayJSON.makeEncoder()
         var bodies: [[UInt8]] = []
         bodies.reserveCapacity(count)
-        for i in 0..<count {
+        for (i, amount) in distinctAmounts(from: firstAmount, count: count).enumerated() {
             let k = i % kernels.count
-            let amount = Int64(100 + (i % 7) * 10)
             var step = kernels[k].start(KernelTransaction(amount: amount, currency: .eur, entryMode: .chip))
             var data: AuthorizationData?
             for _ in 0..<5 {
@@ -174,12 +174,25 @@ enum GatewayBenchmarks {
             }
             kernels[k].cancel()
             let request = AuthorizeCardRequest(
-                kind: .sale, parameters: PaymentParameters(amount: amount, currency: .eur, duplicateCheck: false),
+                kind: .sale, parameters: PaymentParameters(amount: amount, currency: .eur),
                 emvData: Hex.encode(data.emvData), encryptedCardData: Hex.encode(data.encryptedCardData),
                 ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm)
             bodies.append(Array(try encoder.encode(request)))
         }
         return bodies
+    }
+
+    /// `count` amounts from `start` upwards, each once, leaving out every amount that plays a
+    /// sandbox scenario (a decline, a refusal, a timeout...).
+    static func distinctAmounts(from start: Int64, count: Int) -> [Int64] {
+        var amounts: [Int64] = []
+        amounts.reserveCapacity(count)
+        var next = start
+        while amounts.count < count {
+            if SandboxScenario.forAmount(minor: next) == nil { amounts.append(next) }
+            next += 1
+        }
+        return amounts
     }
 
     /// Sends `bodies` as card authorizations from `clients` concurrent keep-alive
@@ -195,17 +208,22 @@ enum GatewayBenchmarks {
                     ("Idempotency-Key", IdempotencyKey().rawValue),
                 ], body: body)
         }
-        return try await drive(port: port, requests: requests)
+        return try await drive(port: port, requests: requests, answersContaining: Array(#""status":"approved""#.utf8))
     }
 
     /// Sends each of `requests` over `clients` concurrent connections, from one thread of
     /// its own (``LoopbackLoadGenerator``); every answer must be 200.
-    static func drive(port: Int, requests: [[UInt8]]) async throws -> (Double, [Double]) {
+    static func drive(
+        port: Int, requests: [[UInt8]], answersContaining marker: [UInt8]? = nil
+    ) async throws -> (Double, [Double]) {
         let clients = self.clients
         return try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 continuation.resume(
-                    with: Result { try LoopbackLoadGenerator.run(port: port, connections: clients, requests: requests) })
+                    with: Result {
+                        try LoopbackLoadGenerator.run(
+                            port: port, connections: clients, requests: requests, answersContaining: marker)
+                    })
             }
             thread.stackSize = 1 << 20
             thread.start()

@@ -18,16 +18,19 @@ enum LoopbackLoadGenerator {
     /// Sends every request of `requests` (whole HTTP/1.1 requests, bytes ready to write)
     /// over `connections` connections to `127.0.0.1:port`, round robin, each connection
     /// sending its next request when the previous answer is complete. Every answer must
-    /// have status 200 and a `Content-Length` body.
+    /// have status 200 and a `Content-Length` body, which must hold `marker` when one is given
+    /// (an approval's `"status":"approved"`: a decline must not pass for a faster approval).
     ///
     /// - Returns: the wall time in seconds and every request's latency in milliseconds.
-    static func run(port: Int, connections: Int, requests: [[UInt8]]) throws -> (Double, [Double]) {
+    static func run(
+        port: Int, connections: Int, requests: [[UInt8]], answersContaining marker: [UInt8]? = nil
+    ) throws -> (Double, [Double]) {
         let count = max(1, min(connections, requests.count))
         var states: [ConnectionState] = []
         defer { for state in states { close(state.fd) } }
         for index in 0..<count {
             let queue = stride(from: index, to: requests.count, by: count).map { requests[$0] }
-            states.append(ConnectionState(fd: try connectNonBlocking(port: port), queue: queue))
+            states.append(ConnectionState(fd: try connectNonBlocking(port: port), queue: queue, marker: marker))
         }
         var latencies: [Double] = []
         latencies.reserveCapacity(requests.count)
@@ -82,10 +85,12 @@ enum LoopbackLoadGenerator {
         var received: [UInt8] = []
         var began: UInt64 = 0
         var awaitingAnswer = false
+        let marker: [UInt8]?
 
-        init(fd: Int32, queue: [[UInt8]]) {
+        init(fd: Int32, queue: [[UInt8]], marker: [UInt8]?) {
             self.fd = fd
             self.queue = queue
+            self.marker = marker
         }
 
         var isDone: Bool { !awaitingAnswer && next == queue.count && !wantsWrite }
@@ -128,6 +133,10 @@ enum LoopbackLoadGenerator {
             guard status == 200 else {
                 let body = String(decoding: received[headEnd..<(headEnd + length)].prefix(200), as: UTF8.self)
                 throw Failure(description: "answered \(status): \(body)")
+            }
+            if let marker, received[headEnd..<(headEnd + length)].firstRange(of: marker) == nil {
+                let body = String(decoding: received[headEnd..<(headEnd + length)].prefix(300), as: UTF8.self)
+                throw Failure(description: "an answer without \(String(decoding: marker, as: UTF8.self)): \(body)")
             }
             received.removeFirst(headEnd + length)
             awaitingAnswer = false
