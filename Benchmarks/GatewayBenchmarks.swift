@@ -147,18 +147,26 @@ enum GatewayBenchmarks {
             .compactMap {
                 SandboxCards.card(id: $0)
             }
-        var kernels = try cards.enumerated().map { index, card in
+        // One chip per connection (the load generator sends request i on connection
+        // i % clients, one at a time), so each chip's ATC reaches the gateway in order. The
+        // issuer keeps a card's highest ATC per transaction date (9A): connections that share
+        // a card each take a date of their own. `salt` starts the counters above an earlier
+        // run's and gives each run its own DUKPT derivation IDs.
+        let now = Date()
+        var kernels = try (0..<clients).map { index in
             EMVKernel(
-                card: try SimulatedCard(card: card),
-                reader: try EMVKernel.sandboxReader(derivationID: 100 + UInt32(index) + salt * 16),
+                card: try SimulatedCard(card: cards[index % cards.count], atc: UInt16(salt) * 1_000),
+                reader: try EMVKernel.sandboxReader(derivationID: 100 + UInt32(index) + salt * 1_000),
                 terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
         }
+        let dates = (0..<clients).map { now.addingTimeInterval(-86_400 * Double($0 / cards.count)) }
         let encoder = GatewayJSON.makeEncoder()
         var bodies: [[UInt8]] = []
         bodies.reserveCapacity(count)
         for (i, amount) in distinctAmounts(from: firstAmount, count: count).enumerated() {
             let k = i % kernels.count
-            var step = kernels[k].start(KernelTransaction(amount: amount, currency: .eur, entryMode: .chip))
+            var step = kernels[k].start(
+                KernelTransaction(amount: amount, currency: .eur, date: dates[k], entryMode: .chip))
             var data: AuthorizationData?
             for _ in 0..<5 {
                 switch step {
