@@ -133,6 +133,21 @@ import Testing
         }
     }
 
+    @Test func concurrentReplaysOfOneCryptogramChargeItOnce() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let request = try Self.sale("discover", amount: 8_00, atc: 9, duplicateCheck: false)
+            let codes = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { try await Self.post(harness, request, token: token).responseCode }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(codes.sorted { ($0 ?? "") < ($1 ?? "") } == ["00", "63", "63", "63", "63", "63"])
+            #expect(try Self.ledger(harness).approved == 1)
+        }
+    }
+
     @Test func theCountersSurviveARestartOnTheSameDatabase() async throws {
         let clock = ManualDateSource()
         let before = try await GatewayHarness.start(clock: clock)
