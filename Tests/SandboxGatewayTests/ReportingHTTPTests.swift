@@ -137,8 +137,12 @@ import Testing
                 harness, GatewayPaths.authorizeCard,
                 try PaymentHTTPTests.authorize(SimulatedTerminal.card("amex"), amount: 18_00), token: token
             ).decode(Transaction.self)
-            // The first attempt failed, was logged, and the dispatcher waits 1 s before the next.
-            await webhookClock.waitForSleeper(until: .seconds(1))
+            // The first attempt failed, was logged, and the dispatcher waits 1 s on the injected
+            // clock before the next (a dispatcher on another clock would retry on its own).
+            while webhookClock.nextDeadline == nil, received.withLock({ $0.count }) < 2, !Task.isCancelled {
+                await Task.yield()
+            }
+            #expect(webhookClock.nextDeadline?.offset == .seconds(1))
             let first = try await harness.send(.get, GatewayPaths.webhookDeliveries, token: token)
                 .decode(WebhookDeliveryList.self).deliveries
             #expect(first.map(\.attempt) == [1] && first.allSatisfy { !$0.succeeded })
@@ -146,7 +150,7 @@ import Testing
             webhookClock.advance(by: .seconds(1))
             // The second attempt is logged once its answer is in; no real time passes meanwhile.
             var deliveries: [WebhookDelivery] = []
-            while !deliveries.contains(where: \.succeeded) {
+            while !deliveries.contains(where: \.succeeded), !Task.isCancelled {
                 deliveries = try await harness.send(.get, GatewayPaths.webhookDeliveries, token: token)
                     .decode(WebhookDeliveryList.self).deliveries
                 await Task.yield()
