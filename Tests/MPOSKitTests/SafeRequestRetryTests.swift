@@ -24,66 +24,82 @@ import Testing
     static let session = answer(
         Session(accessToken: "token-retry", expiresAt: Date(timeIntervalSince1970: 2_000_000_000), merchant: merchant))
 
-    /// A terminal on the scripted server at `port`, over the SwiftNIO transport, on `clock`.
-    static func terminal(
-        port: Int, clock: ManualClock, deadline: Duration = .seconds(15)
-    ) throws -> (PaymentTerminal, URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-\(UUID().uuidString)")
-        let terminal = try PaymentTerminal(
-            environment: URL(string: "http://127.0.0.1:\(port)")!, credentials: .login(user: "u", password: "p"),
-            journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: NIOGatewayTransport(),
-            clock: clock, safeRequestRetryDeadline: deadline)
-        return (terminal, directory)
-    }
+    /// A scripted gateway that counts the requests it sees, a manual clock, and terminals on
+    /// both over the SwiftNIO transport, each with its own journal.
+    final class Scripted: Sendable {
+        let server: ScriptedHTTPServer
+        let clock = ManualClock()
+        private let lines: Lines
+        private let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mposkit-\(UUID().uuidString)")
 
-    /// The request lines a scripted server saw, noted by its script.
-    final class Counter: Sendable {
-        private let lines = Mutex<[String]>([])
-        func note(_ line: String) { lines.withLock { $0.append(line) } }
+        private final class Lines: Sendable {
+            let seen = Mutex<[String]>([])
+        }
+
+        /// - Parameter script: the reply to a request, given how many requests with the same
+        ///   line came before it (0 for the first).
+        init(_ script: @escaping @Sendable (ScriptedHTTPServer.Request, Int) -> ScriptedHTTPServer.Reply) async throws {
+            let lines = Lines()
+            self.lines = lines
+            server = try await ScriptedHTTPServer { request in
+                let before = lines.seen.withLock { seen in
+                    defer { seen.append(request.line) }
+                    return seen.filter { $0 == request.line }.count
+                }
+                return script(request, before)
+            }
+        }
+
         /// How many requests had `line` ("METHOD path").
-        func count(_ line: String) -> Int { lines.withLock { $0.filter { $0 == line }.count } }
+        func count(_ line: String) -> Int { lines.seen.withLock { $0.filter { $0 == line }.count } }
+
+        /// A new terminal that retries safe requests for `deadline`.
+        func terminal(deadline: Duration = .seconds(15)) throws -> PaymentTerminal {
+            try PaymentTerminal(
+                environment: URL(string: "http://127.0.0.1:\(server.port)")!, credentials: .login(user: "u", password: "p"),
+                journalPath: directory.appendingPathComponent("journal-\(UUID().uuidString).sqlite").path,
+                transport: NIOGatewayTransport(), clock: clock, safeRequestRetryDeadline: deadline)
+        }
+
+        /// Stops the server and removes the journals.
+        func close() async {
+            await server.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 
     // MARK: - Lost answers are retried
 
     @Test func loginSucceedsWhenItsFirstAnswerIsLost() async throws {
-        let seen = Counter()
-        let server = try await ScriptedHTTPServer { request in
-            seen.note(request.line)
-            // The first login's connection closes before any answer; the second is answered.
-            return request.index == 0 ? .sendAndClose("") : .send(Self.session)
-        }
-        let clock = ManualClock()
-        let (terminal, directory) = try Self.terminal(port: server.port, clock: clock)
-        let run = await ClockDriver.run(on: clock) { () async throws(MPOSError) in try await terminal.login() }
+        // The first login's connection closes before any answer; the second is answered.
+        let gateway = try await Scripted { _, before in before == 0 ? .sendAndClose("") : .send(Self.session) }
+        let terminal = try gateway.terminal()
+        let run = await ClockDriver.run(on: gateway.clock) { () async throws(MPOSError) in try await terminal.login() }
         #expect(throws: Never.self) { try run.result.get() }
         #expect(run.pauses == [.milliseconds(250)])
-        #expect(seen.count("POST \(GatewayPaths.login)") == 2)
+        #expect(gateway.count("POST \(GatewayPaths.login)") == 2)
         #expect(await terminal.isInitialized)
-        await server.close()
-        try? FileManager.default.removeItem(at: directory)
+        await gateway.close()
     }
 
     @Test func aReportIsSentAgainWhenItsAnswerIsLost() async throws {
-        let seen = Counter()
         let page = TransactionPage(items: [], page: 1, pageSize: 25, totalCount: 0)
-        let server = try await ScriptedHTTPServer { request in
-            seen.note(request.line)
-            guard request.line == "POST \(GatewayPaths.searchTransactions)" else { return .send(Self.session) }
-            // The first two searches lose their connection; the third is answered.
-            return seen.count(request.line) <= 2 ? .sendAndClose("") : .send(Self.answer(page))
+        let search = "POST \(GatewayPaths.searchTransactions)"
+        // The first two searches lose their connection; the third is answered.
+        let gateway = try await Scripted { request, before in
+            guard request.line == search else { return .send(Self.session) }
+            return before < 2 ? .sendAndClose("") : .send(Self.answer(page))
         }
-        let clock = ManualClock()
-        let (terminal, directory) = try Self.terminal(port: server.port, clock: clock)
+        let terminal = try gateway.terminal()
         try await terminal.login()
-        let run = await ClockDriver.run(on: clock) { () async throws(MPOSError) in
+        let run = await ClockDriver.run(on: gateway.clock) { () async throws(MPOSError) in
             try await terminal.reports.searchTransactions()
         }
         #expect(try run.result.get() == page)
         #expect(run.pauses == [.milliseconds(250), .milliseconds(500)])
-        #expect(seen.count("POST \(GatewayPaths.searchTransactions)") == 3)
-        await server.close()
-        try? FileManager.default.removeItem(at: directory)
+        #expect(gateway.count(search) == 3)
+        await gateway.close()
     }
 
     @Test func aTransactionLookupAndTheMerchantAreReadAgainWhenTheirAnswersAreLost() async throws {
@@ -115,83 +131,67 @@ import Testing
     // MARK: - What is not retried, or no longer
 
     @Test func afterTheDeadlineTheCallerGetsTheErrorItGotBefore() async throws {
-        let seen = Counter()
-        let server = try await ScriptedHTTPServer { request in
-            seen.note(request.line)
-            return .sendAndClose("")
-        }
-        let clock = ManualClock()
-        let (terminal, directory) = try Self.terminal(port: server.port, clock: clock)
-        let run = await ClockDriver.run(on: clock) { () async throws(MPOSError) in try await terminal.login() }
+        let gateway = try await Scripted { _, _ in .sendAndClose("") }
+        let login = "POST \(GatewayPaths.login)"
+        let terminal = try gateway.terminal()
+        let run = await ClockDriver.run(on: gateway.clock) { () async throws(MPOSError) in try await terminal.login() }
         let error = #expect(throws: MPOSError.self) { try run.result.get() }
         #expect(error?.code == MPOSError.Code.gatewayUnreachable)
         #expect(error?.message == "Login got no answer: connection closed before an answer.")
         // 0.25 s doubling, the last pause cut to end at 15 s: seven logins in all.
         #expect(
             run.pauses == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .milliseconds(7_250)])
-        #expect(clock.now.offset == .seconds(15))
-        #expect(seen.count("POST \(GatewayPaths.login)") == 7)
+        #expect(gateway.clock.now.offset == .seconds(15))
+        #expect(gateway.count(login) == 7)
         #expect(await !terminal.isInitialized)
 
         // A shorter deadline, set where the terminal is made, ends sooner; zero never retries.
-        let (quick, quickDirectory) = try Self.terminal(port: server.port, clock: clock, deadline: .seconds(1))
-        let quickRun = await ClockDriver.run(on: clock) { () async throws(MPOSError) in try await quick.login() }
+        let quick = try gateway.terminal(deadline: .seconds(1))
+        let quickRun = await ClockDriver.run(on: gateway.clock) { () async throws(MPOSError) in try await quick.login() }
         #expect(throws: MPOSError.gatewayUnreachable) { try quickRun.result.get() }
         #expect(quickRun.pauses == [.milliseconds(250), .milliseconds(500), .milliseconds(250)])
-        let (never, neverDirectory) = try Self.terminal(port: server.port, clock: clock, deadline: .zero)
-        let neverRun = await ClockDriver.run(on: clock) { () async throws(MPOSError) in try await never.login() }
+        let never = try gateway.terminal(deadline: .zero)
+        let neverRun = await ClockDriver.run(on: gateway.clock) { () async throws(MPOSError) in try await never.login() }
         #expect(throws: MPOSError.gatewayUnreachable) { try neverRun.result.get() }
         #expect(neverRun.pauses.isEmpty)
-        #expect(seen.count("POST \(GatewayPaths.login)") == 7 + 4 + 1)
-        await server.close()
-        for directory in [directory, quickDirectory, neverDirectory] { try? FileManager.default.removeItem(at: directory) }
+        #expect(gateway.count(login) == 7 + 4 + 1)
+        await gateway.close()
     }
 
     @Test func anAnswerFromTheGatewayIsNotRetriedEvenAnError() async throws {
-        let seen = Counter()
         let refusal = GatewayErrorBody(code: 4010, message: "Wrong user or password.")
-        let server = try await ScriptedHTTPServer { request in
-            seen.note(request.line)
-            if request.line == "POST \(GatewayPaths.login)" {
-                return .send(seen.count(request.line) == 1 ? Self.answer(refusal, status: 401) : Self.session)
-            }
+        let login = "POST \(GatewayPaths.login)"
+        let gateway = try await Scripted { request, before in
+            if request.line == login { return .send(before == 0 ? Self.answer(refusal, status: 401) : Self.session) }
             return .send(Self.answer(GatewayErrorBody(code: 4000, message: "Bad filter."), status: 400))
         }
-        let clock = ManualClock()
-        let (terminal, directory) = try Self.terminal(port: server.port, clock: clock)
-        let login = await ClockDriver.run(on: clock) { () async throws(MPOSError) in try await terminal.login() }
-        #expect(throws: MPOSError.gatewayUnauthorized) { try login.result.get() }
-        #expect(login.pauses.isEmpty)
-        #expect(seen.count("POST \(GatewayPaths.login)") == 1)
+        let terminal = try gateway.terminal()
+        let refused = await ClockDriver.run(on: gateway.clock) { () async throws(MPOSError) in try await terminal.login() }
+        #expect(throws: MPOSError.gatewayUnauthorized) { try refused.result.get() }
+        #expect(refused.pauses.isEmpty)
+        #expect(gateway.count(login) == 1)
 
         try await terminal.login()
-        let search = await ClockDriver.run(on: clock) { () async throws(MPOSError) in
+        let search = await ClockDriver.run(on: gateway.clock) { () async throws(MPOSError) in
             try await terminal.reports.searchTransactions()
         }
         #expect(throws: MPOSError.gatewayRefused) { try search.result.get() }
         #expect(search.pauses.isEmpty)
-        #expect(seen.count("POST \(GatewayPaths.searchTransactions)") == 1)
-        await server.close()
-        try? FileManager.default.removeItem(at: directory)
+        #expect(gateway.count("POST \(GatewayPaths.searchTransactions)") == 1)
+        await gateway.close()
     }
 
     @Test func aRequestThatIsNotSafeToRepeatIsSentOnce() async throws {
-        let seen = Counter()
-        let server = try await ScriptedHTTPServer { request in
-            seen.note(request.line)
-            return .sendAndClose("")
-        }
-        let clock = ManualClock()
-        let (terminal, directory) = try Self.terminal(port: server.port, clock: clock)
+        let gateway = try await Scripted { _, _ in .sendAndClose("") }
+        let terminal = try gateway.terminal()
         // A password reset mails a new password each time: a lost answer is the caller's to judge.
-        let run = await ClockDriver.run(on: clock) { () async throws(MPOSError) in
+        let run = await ClockDriver.run(on: gateway.clock) { () async throws(MPOSError) in
             try await terminal.accounts.resetPassword(user: "merchant")
         }
         #expect(throws: MPOSError.gatewayUnreachable) { try run.result.get() }
         #expect(run.pauses.isEmpty)
-        #expect(seen.count("POST \(GatewayPaths.resetPassword)") == 1)
-        await server.close()
-        try? FileManager.default.removeItem(at: directory)
+        #expect(gateway.count("POST \(GatewayPaths.resetPassword)") == 1)
+        await gateway.close()
     }
 
     @Test func anUntrustedCertificateIsNotRetried() async throws {
