@@ -211,6 +211,18 @@ import Testing
         await untrusting.shutdown()
         try await sandbox.close()
     }
+
+    @Test func anUntrustedCertificateIsPermanentOverURLSessionToo() async throws {
+        let sandbox = try await Sandbox(gatewayTLS: TestCertificate().gatewayTLS)
+        do {
+            let response = try await URLSessionGatewayTransport(timeout: 20).send(
+                GatewayHTTPRequest(method: "GET", path: GatewayPaths.health), to: sandbox.gateway.baseURL)
+            Issue.record("the untrusted gateway answered \(response.status)")
+        } catch {
+            #expect(error.isPermanent, "\(error.reason)")
+        }
+        try await sandbox.close()
+    }
 }
 
 /// Runs an operation on a manual clock, moving the clock to a sleeper's deadline as soon as

@@ -109,10 +109,19 @@ public struct URLSessionGatewayTransport: GatewayTransport {
         } catch let error as GatewayTransportError {
             throw error
         } catch {
-            let code = (error as NSError).code
-            throw GatewayTransportError(
-                reason: "\(type(of: error)) \(code)", isPermanent: Self.permanentCodes.contains(code))
+            let error = error as NSError
+            throw GatewayTransportError(reason: "\(type(of: error)) \(error.code)", isPermanent: Self.isPermanent(error))
         }
+    }
+
+    /// Whether `error` is one the same request would meet again. On Linux, URLSession runs
+    /// over libcurl and reports an untrusted certificate as an unknown error with curl's
+    /// message, which is the only trace of the cause.
+    private static func isPermanent(_ error: NSError) -> Bool {
+        guard error.domain == NSURLErrorDomain else { return false }
+        if permanentCodes.contains(error.code) { return true }
+        return error.code == URLError.Code.unknown.rawValue
+            && error.localizedDescription.hasPrefix("SSL certificate problem")
     }
 
     /// The `URLError` codes that the same request would meet again: a bad or unsupported
