@@ -11,7 +11,8 @@ import NIOSSL
 enum GatewayExchangeFailure: Error, Sendable, Equatable {
     /// No connection: refused, timed out, unresolvable host.
     case connect(String)
-    /// The TLS handshake failed, usually because the gateway's certificate is not trusted.
+    /// The TLS handshake failed, usually because the gateway's certificate is not trusted:
+    /// sending again would fail the same way.
     case tls(String)
     /// The connection closed before any byte of the answer arrived.
     case closedBeforeAnswer
@@ -61,6 +62,9 @@ enum GatewayExchangeFailure: Error, Sendable, Equatable {
             return connectError(connection)
         case let io as IOError:
             return io.errnoCode == ECONNREFUSED ? .connect("connection refused") : .io("IOError")
+        case NIOSSLError.uncleanShutdown:
+            // The peer closed the TCP connection without a TLS goodbye: a lost connection.
+            return nil
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
             return tlsFailure(error)
         case is CancellationError:
@@ -75,7 +79,8 @@ enum GatewayExchangeFailure: Error, Sendable, Equatable {
         case .remoteConnectionClosed: nil
         case .deadlineExceeded, .readTimeout, .writeTimeout: .timedOut
         case .connectTimeout: .connect("connect timed out")
-        case .tlsHandshakeTimeout: .tls("TLS handshake timed out")
+        // A handshake that timed out may succeed on the next try; an untrusted certificate never.
+        case .tlsHandshakeTimeout: .connect("TLS handshake timed out")
         case .cancelled, .requestStreamCancelled: .cancelled
         case .alreadyShutdown: .shutDown
         default: .io("\(error)")
@@ -115,13 +120,13 @@ enum GatewayExchangeFailure: Error, Sendable, Equatable {
     var transportError: GatewayTransportError {
         switch self {
         case .connect(let reason): GatewayTransportError(reason: reason)
-        case .tls(let reason): GatewayTransportError(reason: reason)
+        case .tls(let reason): GatewayTransportError(reason: reason, isPermanent: true)
         case .closedBeforeAnswer: GatewayTransportError(reason: "connection closed before an answer")
         case .closedMidAnswer: GatewayTransportError(reason: "connection closed in the middle of the answer")
         case .malformed(let detail): GatewayTransportError(reason: "malformed response (\(detail))")
         case .timedOut: GatewayTransportError(reason: "timed out")
-        case .cancelled: GatewayTransportError(reason: "cancelled")
-        case .shutDown: GatewayTransportError(reason: "the transport is shut down")
+        case .cancelled: GatewayTransportError(reason: "cancelled", isPermanent: true)
+        case .shutDown: GatewayTransportError(reason: "the transport is shut down", isPermanent: true)
         case .io(let detail): GatewayTransportError(reason: "I/O error (\(detail))")
         }
     }

@@ -104,7 +104,7 @@ public final class NIOGatewayTransport: GatewayTransport {
     {
         let target = try target(of: baseURL)
         guard let method = Self.method(request.method) else {
-            throw GatewayTransportError(reason: "malformed method")
+            throw GatewayTransportError(reason: "malformed method", isPermanent: true)
         }
         var outgoing = HTTPClientRequest(url: target.base + request.path)
         outgoing.method = method
@@ -152,9 +152,9 @@ public final class NIOGatewayTransport: GatewayTransport {
         if let last = lastTarget.withLock({ $0 }), last.url == baseURL { return last.target }
         guard let components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
-        else { throw GatewayTransportError(reason: "malformed URL") }
+        else { throw GatewayTransportError(reason: "malformed URL", isPermanent: true) }
         guard scheme == "http" || scheme == "https" else {
-            throw GatewayTransportError(reason: "unsupported URL scheme \(scheme)")
+            throw GatewayTransportError(reason: "unsupported URL scheme \(scheme)", isPermanent: true)
         }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }

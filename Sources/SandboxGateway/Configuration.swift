@@ -46,6 +46,9 @@ public struct SandboxGatewayConfiguration: Sendable {
     public var groupCommit: Bool
     /// The certificate and key to serve HTTPS with; `nil` (the default) serves plain HTTP.
     public var tls: SandboxGatewayTLS? = nil
+    /// The clock that paces webhook retries (1 s, 2 s, 4 s … after failed deliveries).
+    /// Tests inject a manual clock to play the backoff without waiting.
+    public var webhookClock: any Clock<Duration> = ContinuousClock()
 
     /// The shortest idempotency key retention the gateway allows: 24 hours.
     public static let minimumKeyRetention: TimeInterval = 24 * 60 * 60

@@ -22,6 +22,27 @@ struct RetryPolicyTests {
         #expect(RetryPolicy.oneLookup.maximumResends == RetryPolicy.standard.maximumResends)
     }
 
+    @Test func aSafeRequestPausesFromAQuarterSecondDoublingUntilTheDeadline() {
+        let policy = RetryPolicy.standard
+        let lost = GatewayTransportError(reason: "connection closed before an answer")
+        var elapsed = Duration.zero
+        var pauses: [Duration] = []
+        while let pause = policy.pauseBeforeResendingSafeRequest(after: pauses.count + 1, elapsed: elapsed, error: lost) {
+            pauses.append(pause)
+            elapsed += pause
+        }
+        #expect(policy.safeRequestDeadline == .seconds(15))
+        #expect(pauses == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .milliseconds(7_250)])
+        // Time spent waiting for answers counts too: a send that took 14 s leaves 1 s.
+        #expect(policy.pauseBeforeResendingSafeRequest(after: 6, elapsed: .seconds(14), error: lost) == .seconds(1))
+        #expect(policy.pauseBeforeResendingSafeRequest(after: 1, elapsed: .seconds(15), error: lost) == nil)
+    }
+
+    @Test func aFailureThatCannotHealIsNeverRetried() {
+        let untrusted = GatewayTransportError(reason: "the gateway's TLS certificate is not trusted", isPermanent: true)
+        #expect(RetryPolicy.standard.pauseBeforeResendingSafeRequest(after: 1, elapsed: .zero, error: untrusted) == nil)
+    }
+
     @Test func theEngineFollowsThePolicyItIsGiven() {
         var engine = PaymentEngine(
             parameters: PaymentParameters(amount: 12_34, currency: .eur), key: PaymentEngineTests.key,

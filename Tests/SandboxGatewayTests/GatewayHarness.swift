@@ -32,6 +32,7 @@ struct GatewayHarness {
         clock: ManualDateSource = ManualDateSource(),
         directory: URL? = nil,
         bodyLimit: Int = 64 * 1024,
+        webhookClock: any Clock<Duration> = ContinuousClock(),
         additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil
     ) async throws -> GatewayHarness {
         let directory =
@@ -39,10 +40,11 @@ struct GatewayHarness {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "sandbox-gateway-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let configuration = SandboxGatewayConfiguration(
+        var configuration = SandboxGatewayConfiguration(
             host: "127.0.0.1", port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path,
             now: clock.dateProvider, bodyLimit: bodyLimit, passwordHashRounds: 1_000, logLevel: .critical,
             additionalRoutes: additionalRoutes)
+        configuration.webhookClock = webhookClock
         let gateway = try await SandboxGateway.start(configuration)
         let credentials = try #require(gateway.credentials)
         return GatewayHarness(gateway: gateway, clock: clock, directory: directory, credentials: credentials)
@@ -52,10 +54,12 @@ struct GatewayHarness {
     static func with(
         clock: ManualDateSource = ManualDateSource(),
         bodyLimit: Int = 64 * 1024,
+        webhookClock: any Clock<Duration> = ContinuousClock(),
         additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil,
         _ body: (GatewayHarness) async throws -> Void
     ) async throws {
-        let harness = try await start(clock: clock, bodyLimit: bodyLimit, additionalRoutes: additionalRoutes)
+        let harness = try await start(
+            clock: clock, bodyLimit: bodyLimit, webhookClock: webhookClock, additionalRoutes: additionalRoutes)
         do {
             try await body(harness)
         } catch {

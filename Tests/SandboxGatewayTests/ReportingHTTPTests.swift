@@ -106,7 +106,9 @@ import Testing
     @Test func webhooksAreSignedRetriedAndLogged() async throws {
         let received = Mutex<[(body: Data, signature: String?)]>([])
         let secret = "whsec-0123456789abcdef"
-        try await GatewayHarness.with(additionalRoutes: { router, _ in
+        // The dispatcher's backoff runs on this clock: the test moves it instead of waiting.
+        let webhookClock = ManualClock()
+        try await GatewayHarness.with(webhookClock: webhookClock, additionalRoutes: { router, _ in
             router.post("/test-hook") { request, context in
                 let body = try await request.body.collect(upTo: 1 << 20)
                 let count = received.withLock { list in
@@ -135,12 +137,23 @@ import Testing
                 harness, GatewayPaths.authorizeCard,
                 try PaymentHTTPTests.authorize(SimulatedTerminal.card("amex"), amount: 18_00), token: token
             ).decode(Transaction.self)
+            // The first attempt failed, was logged, and the dispatcher waits 1 s on the injected
+            // clock before the next (a dispatcher on another clock would retry on its own).
+            while webhookClock.nextDeadline == nil, received.withLock({ $0.count }) < 2, !Task.isCancelled {
+                await Task.yield()
+            }
+            #expect(webhookClock.nextDeadline?.offset == .seconds(1))
+            let first = try await harness.send(.get, GatewayPaths.webhookDeliveries, token: token)
+                .decode(WebhookDeliveryList.self).deliveries
+            #expect(first.map(\.attempt) == [1] && first.allSatisfy { !$0.succeeded })
+            #expect(received.withLock { $0.count } == 1)
+            webhookClock.advance(by: .seconds(1))
+            // The second attempt is logged once its answer is in; no real time passes meanwhile.
             var deliveries: [WebhookDelivery] = []
-            for _ in 0..<100 {
+            while !deliveries.contains(where: \.succeeded), !Task.isCancelled {
                 deliveries = try await harness.send(.get, GatewayPaths.webhookDeliveries, token: token)
                     .decode(WebhookDeliveryList.self).deliveries
-                if deliveries.contains(where: \.succeeded) { break }
-                try await Task.sleep(for: .milliseconds(100))
+                await Task.yield()
             }
             #expect(deliveries.map(\.attempt).sorted() == [1, 2])
             #expect(deliveries.allSatisfy { $0.transactionID == tx.id })

@@ -1,17 +1,27 @@
-/// How a gateway request whose answer was lost is retried: the attempt is looked up by its
-/// idempotency key, with a growing pause between lookups that find nothing yet, and sent
-/// again (same key) only when the gateway never saw it.
+/// How a gateway request whose answer was lost is retried.
+///
+/// A money-moving request is looked up by its idempotency key, with a growing pause between
+/// lookups that find nothing yet, and sent again (same key) only when the gateway never saw
+/// it. A safe request (login, the merchant, lookups, reports), which changes nothing when
+/// repeated, is simply sent again after the same growing pause until a deadline.
 ///
 /// The one policy of the SDK: the payment engine follows it for an authorisation, and the
-/// terminal for reversals and gateway-only operations (refunds, voids, captures, tips, cash).
+/// terminal for reversals, gateway-only operations (refunds, voids, captures, tips, cash)
+/// and safe requests.
 struct RetryPolicy: Sendable, Hashable {
     /// How many lookups without an answer before the caller stops waiting; the journal keeps
     /// the attempt unfinished and a later pass finishes it.
     var maximumLookups: Int
     /// How many times a request the gateway never saw is sent again.
     var maximumResends: Int
+    /// How long a safe request is sent again after lost connections before the caller gets
+    /// the error.
+    /// 15 s by default: long enough to ride out a dropped connection or a gateway restart,
+    /// short enough for a person waiting at a till.
+    var safeRequestDeadline: Duration = .seconds(15)
 
-    /// Eight lookups spaced 0.5 s to 8 s apart (about 30 s in all), three resends.
+    /// Eight lookups spaced 0.5 s to 8 s apart (about 30 s in all), three resends, and safe
+    /// requests retried for 15 s.
     static let standard = RetryPolicy(maximumLookups: 8, maximumResends: 3)
 
     /// The standard policy with a single lookup: for work that must not hold up what comes
@@ -20,13 +30,26 @@ struct RetryPolicy: Sendable, Hashable {
     static let oneLookup = RetryPolicy(maximumLookups: 1, maximumResends: standard.maximumResends)
 
     /// The pause before the next lookup when `lookups` lookups found no answer yet.
-    func delay(afterLookups lookups: Int) -> Duration {
-        .milliseconds(250 << min(lookups, 5))
-    }
+    func delay(afterLookups lookups: Int) -> Duration { Self.backoff(step: lookups) }
 
     /// Whether another lookup is due after `lookups` lookups that found no answer.
     func mayLookUpAgain(after lookups: Int) -> Bool { lookups < maximumLookups }
 
     /// Whether a request the gateway never saw may be sent again after `resends` resends.
     func mayResend(after resends: Int) -> Bool { resends < maximumResends }
+
+    /// The pause before sending a safe request again after `failures` sends that got no
+    /// answer, `elapsed` after the first one left: 0.25 s, 0.5 s, 1 s … 8 s, the last one
+    /// shortened to end at ``safeRequestDeadline``. Nil when the error is for the caller: it
+    /// cannot heal, or the deadline has come.
+    func pauseBeforeResendingSafeRequest(
+        after failures: Int, elapsed: Duration, error: GatewayTransportError
+    ) -> Duration? {
+        let left = safeRequestDeadline - elapsed
+        guard !error.isPermanent, failures >= 1, left > .zero else { return nil }
+        return min(Self.backoff(step: failures - 1), left)
+    }
+
+    /// 0.25 s doubled at each step, at most 8 s.
+    private static func backoff(step: Int) -> Duration { .milliseconds(250 << min(max(step, 0), 5)) }
 }

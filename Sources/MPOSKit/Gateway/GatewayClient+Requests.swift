@@ -5,7 +5,8 @@ import MPOSCore
 /// Plain requests (accounts, receipts, inventory): no idempotency key, an answer decoded or
 /// a refusal turned into an `MPOSError`.
 extension GatewayClient {
-    /// Sends `body` (JSON, if any) and returns the response whatever its status.
+    /// Sends `body` (JSON, if any) and returns the response whatever its status. A `GET`
+    /// changes nothing, so it is sent again after a lost connection; other methods are not.
     ///
     /// - Parameter authenticated: whether the bearer token goes along (`false` for the
     ///   routes that work without a session: forgot user id, reset password).
@@ -18,9 +19,14 @@ extension GatewayClient {
             request.body = try encode(body)
             request.headers["Content-Type"] = "application/json"
         }
+        let prepared = request
+        let send = { () async throws(GatewayTransportError) -> GatewayHTTPResponse in
+            if authenticated { return try await self.authorized(prepared) }
+            return try await self.transport.send(prepared, to: self.baseURL)
+        }
         do {
-            if authenticated { return try await authorized(request) }
-            return try await transport.send(request, to: baseURL)
+            if method == "GET" { return try await resendingSafely(send) }
+            return try await send()
         } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
         }

@@ -31,20 +31,29 @@ enum AttemptLookup: Sendable, Hashable {
     case unreachable
 }
 
-/// The typed HTTP client of the gateway contract, over a ``GatewayTransport``.
+/// The typed HTTP client of the gateway contract, over a ``GatewayTransport``. Safe requests
+/// (login, the merchant, reads, reports) are sent again after a lost connection, as `retry`
+/// says, pausing on `clock`.
 actor GatewayClient {
     let baseURL: URL
     let transport: any GatewayTransport
+    let clock: any Clock<Duration>
+    let retry: RetryPolicy
     var credentials: GatewayCredentials
     var token: String?
     var merchant: MerchantInfo?
 
-    init(baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport) {
+    init(
+        baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport,
+        clock: any Clock<Duration> = ContinuousClock(), retry: RetryPolicy = .standard
+    ) {
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.baseURL = URL(string: text) ?? baseURL
         self.credentials = credentials
         self.transport = transport
+        self.clock = clock
+        self.retry = retry
     }
 
     var isLoggedIn: Bool { token != nil }
@@ -55,12 +64,15 @@ actor GatewayClient {
         case .login(let user, let password):
             let body = try encode(LoginRequest(user: user, password: password))
             let response: GatewayHTTPResponse
+            // Safe to repeat: a login whose answer was lost only leaves a session unused.
             do {
-                response = try await transport.send(
-                    GatewayHTTPRequest(
-                        method: "POST", path: GatewayPaths.login,
-                        headers: ["Content-Type": "application/json"],
-                        body: body), to: baseURL)
+                response = try await resendingSafely { () async throws(GatewayTransportError) in
+                    try await transport.send(
+                        GatewayHTTPRequest(
+                            method: "POST", path: GatewayPaths.login,
+                            headers: ["Content-Type": "application/json"],
+                            body: body), to: baseURL)
+                }
             } catch {
                 throw MPOSError.gatewayUnreachable.withMessage("Login got no answer: \(error.reason).")
             }
@@ -118,16 +130,19 @@ actor GatewayClient {
         return .found(Self.answer(response))
     }
 
-    /// A JSON request without idempotency key (search, statistics), decoded as `Answer`.
+    /// A read-only JSON request (search, statistics), decoded as `Answer`; sent again after a
+    /// lost connection, as it changes nothing at the gateway.
     func query<Body: Encodable & Sendable, Answer: Decodable & Sendable>(
         _ path: String, body: Body, as: Answer.Type
     ) async throws(MPOSError) -> Answer {
         let data = try encode(body)
         let response: GatewayHTTPResponse
         do {
-            response = try await authorized(
-                GatewayHTTPRequest(
-                    method: "POST", path: path, headers: ["Content-Type": "application/json"], body: data))
+            response = try await resendingSafely { () async throws(GatewayTransportError) in
+                try await authorized(
+                    GatewayHTTPRequest(
+                        method: "POST", path: path, headers: ["Content-Type": "application/json"], body: data))
+            }
         } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
         }
@@ -140,8 +155,33 @@ actor GatewayClient {
     // MARK: - Internals
 
     private func plain(_ method: String, _ path: String) async throws(MPOSError) -> GatewayHTTPResponse {
-        do { return try await authorized(GatewayHTTPRequest(method: method, path: path)) } catch {
+        do {
+            return try await resendingSafely { () async throws(GatewayTransportError) in
+                try await authorized(GatewayHTTPRequest(method: method, path: path))
+            }
+        } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
+        }
+    }
+
+    /// Runs `send`, a request that changes nothing when repeated, again after each failure
+    /// without an answer, pausing as `retry` says, until it gets an answer or the error is the
+    /// caller's (it cannot heal, the deadline came, or the task was cancelled).
+    func resendingSafely<Answer>(
+        _ send: () async throws(GatewayTransportError) -> Answer
+    ) async throws(GatewayTransportError) -> Answer {
+        let stopwatch = Stopwatch(clock)
+        var failures = 0
+        while true {
+            do { return try await send() } catch {
+                failures += 1
+                guard
+                    let pause = retry.pauseBeforeResendingSafeRequest(
+                        after: failures, elapsed: stopwatch.elapsed, error: error)
+                else { throw error }
+                let lost = error
+                do { try await clock.sleep(for: pause) } catch { throw lost }
+            }
         }
     }
 

@@ -43,9 +43,20 @@ public struct GatewayHTTPResponse: Sendable, Hashable {
 public struct GatewayTransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What happened, without request data.
     public var reason: String
+    /// Whether sending the request again cannot help: an untrusted certificate, a malformed
+    /// URL, a cancelled task. The terminal retries safe requests (login, the merchant,
+    /// lookups, reports) after any other failure, but not after one of these.
+    public var isPermanent: Bool
 
     /// Creates the error.
-    public init(reason: String) { self.reason = reason }
+    ///
+    /// - Parameters:
+    ///   - reason: what happened, without request data.
+    ///   - isPermanent: true when the same request would fail the same way again.
+    public init(reason: String, isPermanent: Bool = false) {
+        self.reason = reason
+        self.isPermanent = isPermanent
+    }
 
     /// `GatewayTransportError: <reason>`.
     public var description: String { "GatewayTransportError: \(reason)" }
@@ -83,7 +94,7 @@ public struct URLSessionGatewayTransport: GatewayTransport {
         -> GatewayHTTPResponse
     {
         guard let url = URL(string: baseURL.absoluteString + request.path) else {
-            throw GatewayTransportError(reason: "malformed URL")
+            throw GatewayTransportError(reason: "malformed URL", isPermanent: true)
         }
         var urlRequest = URLRequest(url: url, timeoutInterval: timeout)
         urlRequest.httpMethod = request.method
@@ -98,7 +109,27 @@ public struct URLSessionGatewayTransport: GatewayTransport {
         } catch let error as GatewayTransportError {
             throw error
         } catch {
-            throw GatewayTransportError(reason: "\(type(of: error)) \((error as NSError).code)")
+            let error = error as NSError
+            throw GatewayTransportError(reason: "\(type(of: error)) \(error.code)", isPermanent: Self.isPermanent(error))
         }
     }
+
+    /// Whether `error` is one the same request would meet again. On Linux, URLSession runs
+    /// over libcurl and reports an untrusted certificate as an unknown error with curl's
+    /// message, which is the only trace of the cause.
+    private static func isPermanent(_ error: NSError) -> Bool {
+        guard error.domain == NSURLErrorDomain else { return false }
+        if permanentCodes.contains(error.code) { return true }
+        return error.code == URLError.Code.unknown.rawValue
+            && error.localizedDescription.hasPrefix("SSL certificate problem")
+    }
+
+    /// The `URLError` codes that the same request would meet again: a bad or unsupported
+    /// URL, a cancelled task, and the TLS trust failures.
+    private static let permanentCodes: Set<Int> = Set(
+        [
+            URLError.Code.badURL, .unsupportedURL, .cancelled, .secureConnectionFailed,
+            .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
+            .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired,
+        ].map(\.rawValue))
 }

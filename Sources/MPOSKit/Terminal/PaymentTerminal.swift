@@ -92,14 +92,23 @@ public actor PaymentTerminal {
     ///   - transport: the HTTP seam; URLSession by default.
     ///   - clock: the clock of timeouts and retries (a manual clock in tests).
     ///   - signatureTimeout: 45 s by default.
+    ///   - safeRequestRetryDeadline: how long a safe request (login, the merchant, lookups,
+    ///     reports, receipts) is sent again after lost connections, pausing 0.25 s, 0.5 s,
+    ///     1 s … 8 s, before its error is thrown; 15 s by default, zero to never retry.
+    ///     An answer from the gateway, even an error, and an untrusted certificate are not
+    ///     retried.
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be opened.
     public init(
         environment: URL, credentials: GatewayCredentials, journalPath: String,
         transport: any GatewayTransport = URLSessionGatewayTransport(), clock: any Clock<Duration> = ContinuousClock(),
-        signatureTimeout: Duration = .seconds(45)
+        signatureTimeout: Duration = .seconds(45),
+        safeRequestRetryDeadline: Duration = .seconds(15)
     ) throws(MPOSError) {
         journal = try PaymentJournal(path: journalPath)
-        client = GatewayClient(baseURL: environment, credentials: credentials, transport: transport)
+        var retry = RetryPolicy.standard
+        retry.safeRequestDeadline = safeRequestRetryDeadline
+        client = GatewayClient(
+            baseURL: environment, credentials: credentials, transport: transport, clock: clock, retry: retry)
         accounts = Accounts(client: client)
         reports = Reports(client: client)
         inventory = Inventory(client: client)

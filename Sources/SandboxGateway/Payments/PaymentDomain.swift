@@ -20,7 +20,7 @@ struct PaymentDomain: Sendable {
         let accounts = environment.accounts
         let notifier = WebhookNotifier(
             dispatcher: WebhookDispatcher(
-                log: SQLiteWebhookDeliveryLog(database: pool), clock: ContinuousClock(),
+                log: SQLiteWebhookDeliveryLog(database: pool), clock: environment.configuration.webhookClock,
                 now: environment.configuration.now),
             merchantName: { id in try? accounts.merchantInfo(merchantID: id, userID: nil).name })
         var logger = Logger(label: "mposkit.sandbox-gateway.payments")
