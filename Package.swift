@@ -194,7 +194,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV"]),
+        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -150,4 +150,27 @@ struct JournalRecoveryTests {
         #expect(Self.summary(last) == JournalRecovery.Summary(finished: 2))
         #expect(recovery.isFinished)
     }
+
+    @Test func eachEntryIsReportedWithWhatWasFoundAndWhatWasDone() {
+        let entries = [
+            Self.entry("sale-1", state: .authorizing), Self.entry("sale-2", state: .created),
+            Self.entry("refund-1", .followUp(.refund), state: .authorizing), Self.entry("sale-3", state: .authorizing),
+            Self.entry("sale-4", state: .reversing),
+        ]
+        var recovery = JournalRecovery(entries: entries, cardAttemptsOnly: false)
+        _ = recovery.handle(.start)
+        _ = recovery.handle(.lookedUp(.found(.transaction(Self.transaction(.approved, id: "tx_1")))))
+        _ = recovery.handle(.reversalFinished(true))
+        _ = recovery.handle(.lookedUp(.notFound))
+        _ = recovery.handle(.lookedUp(.found(.transaction(Self.transaction(.approved, id: "tx_2")))))
+        let last = recovery.handle(.lookedUp(.unreachable))
+        #expect(Self.summary(last) == JournalRecovery.Summary(finished: 3, cardAttemptsLeft: true))
+        let report = recovery.report
+        #expect(report.map(\.attempt.idempotencyKey.rawValue) == ["sale-1", "sale-2", "refund-1", "sale-3", "sale-4"])
+        #expect(report.map(\.finding) == [.approvedButNotCompleted, .notAtGateway, .outcome(.approved), .unknown, .reversalDue])
+        #expect(report.map(\.resolution) == [.reversed, .recorded, .recorded, .leftForLater, .leftForLater])
+        #expect(report[0].attempt.transactionID == TransactionID(rawValue: "tx_1") && report[0].attempt.outcome == .declined)
+        #expect(report[0].attempt.isFinished && !report[3].attempt.isFinished)
+        #expect(report[0].attempt.operation == "sale" && report[0].attempt.amount == 12_34 && report[0].attempt.currency == .eur)
+    }
 }

@@ -187,7 +187,8 @@ import Testing
         try await DatabaseQueue(path: old).writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA page_size = 4096")
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "CREATE TABLE unrelated (x)")
+            // Writes the header, fixing the page size, without a table the journal would refuse.
+            try db.execute(sql: "PRAGMA user_version = 1")
         }
         do {
             let journal = try PaymentJournal(path: old)
@@ -308,5 +309,21 @@ import Testing
         try await journal.write(last)
         #expect(try journal.pragma("synchronous") == "2")
         #expect(try journal.all().map(\.state) == [.finished, .finished])
+    }
+
+    @Test func anotherSQLiteDatabaseIsRefusedAndLeftAsItWas() async throws {
+        let files = Files()
+        defer { files.remove() }
+        try FileManager.default.createDirectory(at: files.directory, withIntermediateDirectories: true)
+        let other = try DatabaseQueue(path: files.referencePath)
+        try await other.write { db in try db.execute(sql: "CREATE TABLE orders (id INTEGER PRIMARY KEY)") }
+        try other.close()
+        #expect(throws: MPOSError.journalFailed) { try PaymentJournal(path: files.referencePath) }
+        let reopened = try DatabaseQueue(path: files.referencePath)
+        let tables = try await reopened.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        #expect(tables == ["orders"])
+        #expect(try await reopened.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
     }
 }

@@ -70,7 +70,14 @@ import Testing
             return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         }
 
-        var arguments: [String] { ["--gateway", url, "--user", user, "--password", password] }
+        /// The gateway and its credentials, with a journal beside the gateway's database (not
+        /// the user's own).
+        var arguments: [String] {
+            [
+                "--gateway", url, "--user", user, "--password", password,
+                "--journal", directory.appendingPathComponent("journal.sqlite").path,
+            ]
+        }
 
         func stop() -> Int32 {
             process.terminate()

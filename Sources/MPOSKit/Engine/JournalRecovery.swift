@@ -51,8 +51,12 @@ struct JournalRecovery: Sendable {
     private var next = 0
     private var current: JournalEntry?
     private var waiting = Waiting.nothing
+    /// What the current entry turned out to be, for its report.
+    private var finding = RecoveredAttempt.Finding.unknown
     private var summary = Summary()
     private(set) var isFinished = false
+    /// Each entry taken so far, oldest first: what was found and what was done.
+    private(set) var report: [RecoveredAttempt] = []
 
     /// A pass over `entries` (the journal's unfinished ones, oldest first); with
     /// `cardAttemptsOnly`, gateway-only operations are not touched.
@@ -73,15 +77,19 @@ struct JournalRecovery: Sendable {
                 entry.gatewayTransactionID = transaction.id
                 if entry.operation.isCardOperation && transaction.status.isApproval {
                     // Approved at the gateway, never completed by the card: undo it.
+                    finding = .approvedButNotCompleted
                     return startReversal(entry, of: transaction.id, reason: .timeout)
                 }
                 entry.outcome = transaction.status.isApproval ? .approved : .declined
+                finding = .outcome(entry.outcome ?? .declined)
                 return settle(entry, done: true)
             case .found(.refused), .notFound:
                 // The gateway refused it, or never saw it: nothing was charged.
                 entry.outcome = .failed
+                finding = .notAtGateway
                 return settle(entry, done: true)
             case .inProgress, .unreachable:
+                finding = .unknown
                 return settle(entry, done: false)
             }
         case .reversalFinished(let done):
@@ -105,11 +113,13 @@ struct JournalRecovery: Sendable {
                 waiting = .lookup
                 return effects + [.lookup(entry.key)]
             case .approved, .reversing:
+                finding = .reversalDue
                 if let id = entry.gatewayTransactionID {
                     return effects + startReversal(entry, of: id, reason: .terminalError)
                 }
                 effects += settleWithoutAdvancing(entry, done: false)
             case .finished:
+                finding = .outcome(entry.outcome ?? .failed)
                 effects += settleWithoutAdvancing(entry, done: true)
             }
         }
@@ -131,15 +141,18 @@ struct JournalRecovery: Sendable {
     }
 
     private mutating func settleWithoutAdvancing(_ entry: JournalEntry, done: Bool) -> [Effect] {
+        let resolution: RecoveredAttempt.Resolution = !done ? .leftForLater : waiting == .reversal ? .reversed : .recorded
         current = nil
         waiting = .nothing
         guard done else {
             if entry.operation.isCardOperation { summary.cardAttemptsLeft = true } else { summary.followUpsLeft = true }
+            report.append(RecoveredAttempt(attempt: JournaledAttempt(entry), finding: finding, resolution: resolution))
             return []
         }
         var entry = entry
         entry.state = .finished
         summary.finished += 1
+        report.append(RecoveredAttempt(attempt: JournaledAttempt(entry), finding: finding, resolution: resolution))
         return [.journal(entry)]
     }
 }

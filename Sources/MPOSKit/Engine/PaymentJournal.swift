@@ -60,6 +60,15 @@ final class PaymentJournal: Sendable {
                 _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &keep)
             }
             queue = try DatabaseQueue(path: path, configuration: configuration)
+            // Another database given by mistake (an app's own, a gateway's) is refused before
+            // anything in it changes, journal mode included.
+            let tables = try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+            if !tables.isEmpty, !tables.contains(JournalEntry.databaseTableName) {
+                throw MPOSError.journalFailed.withMessage(
+                    "The payment journal could not be opened: \(path) is another SQLite database, not a journal.")
+            }
             try queue.writeWithoutTransaction { db in
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             }
@@ -94,6 +103,8 @@ final class PaymentJournal: Sendable {
             }
             try migrator.migrate(queue)
             try queue.writeWithoutTransaction { db in try Self.reserveLogRoom(db, path: path) }
+        } catch let error as MPOSError {
+            throw error
         } catch {
             throw MPOSError.journalFailed.withMessage("The payment journal could not be opened: \(Self.describe(error)).")
         }
@@ -241,6 +252,18 @@ final class PaymentJournal: Sendable {
     func pragma(_ name: String) throws(MPOSError) -> String? {
         guard name.allSatisfy({ $0.isLetter || $0 == "_" }) else { return nil }
         do { return try queue.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") } } catch {
+            throw MPOSError.journalFailed.withMessage("The payment journal could not be read: \(Self.describe(error)).")
+        }
+    }
+
+    /// The entries created at or after `date`, oldest first.
+    func entries(since date: Date) throws(MPOSError) -> [JournalEntry] {
+        do {
+            return try queue.read { db in
+                try JournalEntry.filter(Column("createdAt") >= JournalEntry.storedDate(date))
+                    .order(Column("createdAt")).fetchAll(db)
+            }
+        } catch {
             throw MPOSError.journalFailed.withMessage("The payment journal could not be read: \(Self.describe(error)).")
         }
     }

@@ -15,17 +15,38 @@ extension PaymentTerminal {
     ///   holds an entry whose values do not parse (it is never guessed at).
     @discardableResult
     public func recoverUnfinished() async throws(MPOSError) -> Int {
-        // An operation in flight owns its entry; the next call finishes the rest.
-        guard !busy else { return 0 }
+        try await recoverUnfinishedAttempts().count { $0.resolution != .leftForLater }
+    }
+
+    /// Finishes every journaled attempt an earlier run left unfinished, as
+    /// ``recoverUnfinished()`` does, and says for each what was found and what was done, so
+    /// that the merchant can be told (an approval reversed, a payment the gateway never got).
+    ///
+    /// - Returns: one report per unfinished attempt, oldest first; empty when an operation is
+    ///   running (it owns its entry; the next call finishes the rest).
+    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read or written.
+    public func recoverUnfinishedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
+        guard !busy else { return [] }
         busy = true
         defer { busy = false }
         return try await finishUnfinished(cardAttemptsOnly: false)
     }
 
+    /// The attempts journaled at or after `date`, oldest first, finished or not: for an app
+    /// that ended before showing a result (a crash, a killed process) to tell the merchant
+    /// afterwards how its payments ended.
+    ///
+    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read.
+    public func journaledAttempts(since date: Date) throws(MPOSError) -> [JournaledAttempt] {
+        try journal.entries(since: date).map(JournaledAttempt.init)
+    }
+
     /// Finishes the journal's unfinished attempts (card attempts only, or every one) and
     /// notes whether card attempts are left. A reversal is retried as `retry` says: with
     /// ``RetryPolicy/oneLookup`` one the gateway cannot confirm at once is left for later.
-    func finishUnfinished(cardAttemptsOnly: Bool, retry: RetryPolicy = .standard) async throws(MPOSError) -> Int {
+    func finishUnfinished(cardAttemptsOnly: Bool, retry: RetryPolicy = .standard) async throws(MPOSError)
+        -> [RecoveredAttempt]
+    {
         // Outcomes known in memory go to the journal first; one the journal still refuses
         // stops the pass, since recovery would otherwise guess at that attempt.
         while let outcome = unwrittenOutcomes.first {
@@ -48,13 +69,13 @@ extension PaymentTerminal {
                 case .finish(let summary):
                     cardAttemptsMayBeUnfinished = summary.cardAttemptsLeft
                     if !cardAttemptsOnly { followUpsMayBeUnfinished = summary.followUpsLeft }
-                    return summary.finished
+                    return recovery.report
                 }
             }
         }
         // The machine always ends with `finish`; should it not, the journal still says what
         // is left and the next pass finishes it.
-        return 0
+        return []
     }
 
     /// Reverses idempotently; true once the gateway confirmed (or the transaction can no

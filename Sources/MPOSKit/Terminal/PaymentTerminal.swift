@@ -146,12 +146,15 @@ public actor PaymentTerminal {
     // MARK: - Session
 
     /// Authenticates with the gateway, then finishes whatever the journal holds unfinished
-    /// (see ``recoverUnfinished()``).
+    /// (see ``recoverUnfinishedAttempts()``).
     ///
+    /// - Returns: what recovery found and did, one report per attempt an earlier run left
+    ///   unfinished (empty when there was none), for the app to tell the merchant.
     /// - Throws: ``MPOSError/gatewayUnauthorized``, ``MPOSError/gatewayUnreachable``.
-    public func login() async throws(MPOSError) {
+    @discardableResult
+    public func login() async throws(MPOSError) -> [RecoveredAttempt] {
         try await client.login()
-        try await recoverUnfinished()
+        return try await recoverUnfinishedAttempts()
     }
 
     /// The reader link's keep-alive interval (docs/reader-protocol.md §6): after this long

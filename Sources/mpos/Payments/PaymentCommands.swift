@@ -9,7 +9,9 @@ enum PaymentCommandHelp {
     static let discussion = """
         Runs against --gateway URL (with --user/--password or --client-token) and --reader \
         HOST:PORT (with --secret HEX); whichever is not given is embedded: a sandbox gateway on \
-        a temporary database, a simulated reader on 127.0.0.1 presenting --card.
+        a temporary database, a simulated reader on 127.0.0.1 presenting --card. The journal \
+        (--journal) is locked while the command runs; what an earlier run on it left open is \
+        finished first and reported on standard error, one line per attempt.
 
         Exit codes: 0 approved, 2 declined, 3 cancelled, 1 error. --json prints the result as \
         one JSON object (amounts in minor units). Ctrl-C while the reader waits for the card \
@@ -23,20 +25,19 @@ enum PaymentCommandHelp {
         _ options: TerminalOptions, needsReader: Bool, receipt: Bool,
         _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
     ) async throws {
-        let result: PaymentResult
-        do {
-            result = try await TerminalSession.with(
-                options, needsReader: needsReader, showEvents: !options.json
-            ) {
-                terminal in
+        try await TerminalSession.with(options, needsReader: needsReader, showEvents: !options.json) {
+            terminal in
+            let result: PaymentResult
+            do {
                 let interrupts = needsReader ? cancelOnInterrupt(terminal) : nil
                 defer { interrupts?.remove() }
-                do { return try await operation(terminal) } catch {
+                do { result = try await operation(terminal) } catch {
                     throw CLIFailure((error as? MPOSError)?.message ?? "\(error)")
                 }
             }
+            // Shown while the journal is still locked: the next run then knows it was shown.
+            try PaymentOutput.finish(result, json: options.json, receipt: receipt)
         }
-        try PaymentOutput.finish(result, json: options.json, receipt: receipt)
     }
 
     /// Turns the first Ctrl-C into `terminal.cancel()`, saying on standard error what came

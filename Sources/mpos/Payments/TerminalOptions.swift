@@ -33,6 +33,14 @@ struct TerminalOptions: ParsableArguments {
     @Option(help: "The test card the embedded reader presents (an id from docs/test-cards.md).")
     var card: String = "visa-credit"
 
+    @Option(
+        help: ArgumentHelp(
+            "The payment journal, an SQLite file kept across runs: what a killed run left open is "
+                + "finished by the next one (default with --gateway: a per-user file under "
+                + "$XDG_DATA_HOME/mpos or Application Support; with the embedded sandbox: a temporary one).",
+            valueName: "path"))
+    var journal: String?
+
     @Flag(help: "Print the result as JSON (stable keys) instead of text.")
     var json = false
 }

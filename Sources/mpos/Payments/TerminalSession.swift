@@ -10,10 +10,12 @@ import SandboxCards
 import SandboxGateway
 
 /// A logged-in ``PaymentTerminal`` for one command, and whatever was started for it (an
-/// embedded gateway, a simulated reader, a temporary folder), shut down by ``close()``.
+/// embedded gateway, a simulated reader, a temporary folder, the journal's lock), shut down by
+/// ``close()``.
 final class TerminalSession {
     let terminal: PaymentTerminal
     private let directory: URL
+    private var lock: JournalLock?
     private var gateway: RunningGateway?
     private var readerServer: TCPReaderServer?
     private var serving: Task<Void, Never>?
@@ -24,7 +26,7 @@ final class TerminalSession {
     }
 
     /// Runs `body` with a session opened from `options`, and closes the session whatever
-    /// happens.
+    /// happens. The journal stays locked until then, so `body` should show the result.
     ///
     /// - Parameters:
     ///   - needsReader: whether to connect a reader (card-present operations).
@@ -83,6 +85,25 @@ final class TerminalSession {
             }
         }
 
+        let journalPath = try JournalLocation.resolve(options)
+        var lock: JournalLock?
+        if let journalPath { lock = try await JournalLock.acquire(journalPath: journalPath) }
+        do {
+            return try await open(
+                options, needsReader: needsReader, showEvents: showEvents, secret: secret,
+                readerAddress: readerAddress, remote: remote, tls: tls, journalPath: journalPath, lock: lock)
+        } catch {
+            lock?.release()
+            throw error
+        }
+    }
+
+    /// Starts what `options` asks for, with every argument checked and the journal locked.
+    private static func open(
+        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, secret: SharedSecret,
+        readerAddress: (host: String, port: Int)?, remote: (url: URL, credentials: GatewayCredentials)?,
+        tls: TLSConfiguration, journalPath: String?, lock: JournalLock?
+    ) async throws -> TerminalSession {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "mpos-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -116,16 +137,23 @@ final class TerminalSession {
         do {
             terminal = try PaymentTerminal(
                 environment: url, credentials: credentials,
-                journalPath: directory.appendingPathComponent("journal.sqlite").path,
+                journalPath: journalPath ?? directory.appendingPathComponent("journal.sqlite").path,
                 transport: NIOGatewayTransport(tlsConfiguration: tls))
         } catch {
             await embeddedGateway?.shutdown()
             try? FileManager.default.removeItem(at: directory)
-            throw CLIFailure("the payment journal could not be opened: \(error.message)")
+            throw CLIFailure("the payment journal\(journalPath.map { " \($0)" } ?? "") could not be opened: \(error.message)")
         }
         let session = TerminalSession(terminal: terminal, directory: directory)
         session.gateway = embeddedGateway
+        session.lock = lock
         do {
+            if let since = lock?.unshownSince {
+                // A run killed after its payment ended but before it printed the result.
+                for attempt in try await terminal.journaledAttempts(since: since) {
+                    if let line = JournalReport.line(unshown: attempt) { CLIOutput.error(line) }
+                }
+            }
             if showEvents {
                 await terminal.addEventHandler([.status, .card, .prompt, .transaction]) { event in
                     if let line = DemoCommand.describe(event) { CLIOutput.line("  · \(line)") }
@@ -135,9 +163,13 @@ final class TerminalSession {
                 if showEvents { CLIOutput.line("  · signature checked by the merchant: accepted") }
                 return .accept
             }
-            do { try await terminal.login() } catch {
+            // Login finishes what earlier runs left open, before this command's own payment.
+            let recovered: [RecoveredAttempt]
+            do { recovered = try await terminal.login() } catch {
                 throw CLIFailure("login at \(url.absoluteString) failed: \(error.message)")
             }
+            for attempt in recovered { CLIOutput.error(JournalReport.line(attempt)) }
+            lock?.earlierRunsTold()
             if needsReader {
                 let (host, port): (String, Int)
                 if let readerAddress {
@@ -185,5 +217,7 @@ final class TerminalSession {
         serving?.cancel()
         if let gateway { await gateway.shutdown() }
         try? FileManager.default.removeItem(at: directory)
+        lock?.release()
+        lock = nil
     }
 }
