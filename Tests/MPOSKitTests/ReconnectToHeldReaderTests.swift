@@ -3,6 +3,7 @@ import MPOSCore
 import MPOSTestSupport
 import ReaderLink
 import ReaderLinkTCP
+import ReaderSimulator
 import Testing
 
 @testable import MPOSKit
@@ -48,6 +49,11 @@ import Testing
         }
     }
 
+    /// The reader's log lines for pairings it admitted or refused.
+    static func pairings(_ reader: SimulatedReader) async -> [String] {
+        await reader.logLines.filter { $0.hasPrefix("refused ") || $0.hasPrefix("paired") }
+    }
+
     @Test func aReconnectionMeetingItsVanishedLinkPairsOnceTheReaderDropsIt() async throws {
         let clock = ManualClock()
         let sandbox = try await Sandbox(readerClock: clock)
@@ -71,9 +77,9 @@ import Testing
             deadline += ReconnectPolicy.standard.delay(beforeAttempt: attempt)
             await clock.waitForSleeper(until: deadline)
             clock.advance(by: deadline - clock.now.offset)
-            while await sandbox.reader.logLines.filter({ $0.hasPrefix("refused ") }).count < attempt + 1 {
-                await Task.yield()
-            }
+            // Each attempt ends in the reader's log as a refusal or a pairing.
+            while await Self.pairings(sandbox.reader).count < attempt + 2 { await Task.yield() }
+            try #require(await Self.pairings(sandbox.reader).last?.hasPrefix("refused ") == true)
         }
         #expect(links.withLock { $0.count } == 7)
         await #expect(throws: MPOSError.readerNotConnected) { try await terminal.deviceInfo() }
