@@ -25,7 +25,8 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             127.0.0.1:UDPPORT' as its second (it answers `mpos reader discover` probes there, \
             docs/reader-protocol.md §9; when that port is taken it says so on standard error and \
             serves without discovery), then serves ReaderLink clients until SIGINT (Ctrl-C) or \
-            SIGTERM. The test cards and scenario amounts are in docs/test-cards.md.
+            SIGTERM, one terminal at a time: while one is paired, another is refused with the \
+            first one's address. The test cards and scenario amounts are in docs/test-cards.md.
             """
     )
 
