@@ -7,8 +7,9 @@ import Testing
 struct ReaderInUseCommandTests {
     @Test func aSecondSaleOnAHeldReaderExitsOneNamingTheHolderAndTheFirstIsApproved() throws {
         let gateway = try PaymentCommandTests.ServedGateway()
-        // The cardholder takes 8 s to present the card: the first sale holds the reader that long.
-        let emulator = try ReaderCommandTests.Emulator.start(["--delay-ms", "8000"])
+        // The cardholder takes 12 s to tap the card (no PIN below the contactless limit): the first
+        // sale holds the reader that long.
+        let emulator = try ReaderCommandTests.Emulator.start(["--delay-ms", "12000", "--entry", "contactless"])
         defer {
             _ = emulator.stop()
             _ = gateway.stop()
