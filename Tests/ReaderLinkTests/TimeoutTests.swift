@@ -95,4 +95,22 @@ struct TimeoutTests {
         #expect(await sdk.closeReason == nil)
         await sdk.close()
     }
+
+    @Test func theReaderCountsSilenceOnlyWhileTheSDKWaitsForNothing() async throws {
+        let clock = ManualClock()
+        let (sdkSide, readerSide) = InProcessTransport.makePair()
+        let accepting = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, clock: clock) }
+        let sdk = try await ReaderConnection.open(transport: sdkSide, secret: secretA)
+        let reader = try await accepting.value
+        var requests = reader.requests.makeAsyncIterator()
+        let verifying = Task { try await sdk.request(.updateVerify, timeout: .seconds(120)) }
+        let request = try #require(await requests.next())
+        clock.advance(by: .seconds(60))
+        #expect(await reader.silence == .zero)  // the SDK waits for the reader's answer
+        try await reader.respond(to: request.id, with: .ack)
+        #expect(try await verifying.value == .ack)
+        clock.advance(by: .seconds(1))
+        #expect(await reader.silence == .seconds(61))
+        await sdk.close()
+    }
 }

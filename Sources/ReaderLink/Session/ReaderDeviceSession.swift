@@ -29,10 +29,12 @@ public actor ReaderDeviceSession {
     public private(set) var version: UInt8 = 0
     /// Why the link closed: nil while open or after a plain `close()`.
     public private(set) var closeReason: ReaderLinkError?
-    /// How long since the last bytes came from the SDK, on the clock given to `accept`. A
-    /// live SDK's keep-alive speaks at least every 15 s; a much longer silence means its end
-    /// vanished without closing the link (see ``ReaderLinkProtocol/idleLinkLimit``).
-    public var silence: Duration { linkClock.elapsed() - lastHeard }
+    /// How long since the last bytes came from the SDK, on the clock given to `accept`; zero
+    /// while one of its requests awaits the reader's answer (an SDK waiting for a long
+    /// operation is quiet but alive). A live SDK's keep-alive speaks at least every 30 s; a
+    /// longer silence means its end vanished without closing the link (see
+    /// ``ReaderLinkProtocol/idleLinkLimit``).
+    public var silence: Duration { unanswered.isEmpty ? linkClock.elapsed() - lastHeard : .zero }
 
     private enum State {
         case awaitingHello
