@@ -14,12 +14,21 @@ struct ReaderInUseCommandTests {
             _ = emulator.stop()
             _ = gateway.stop()
         }
-        let remote = gateway.arguments + ["--reader", "127.0.0.1:\(emulator.port)"]
+        // Two terminals, each with its own journal (commands on one journal wait for each other,
+        // and these two must meet at the reader).
+        let remote = [
+            "--gateway", gateway.url, "--user", gateway.user, "--password", gateway.password,
+            "--reader", "127.0.0.1:\(emulator.port)",
+        ]
+        func ownData(_ name: String) -> [String: String] {
+            ["XDG_DATA_HOME": gateway.directory.appendingPathComponent(name).path]
+        }
 
         let (first, out, lines) = try SEPAAndInterruptCommandTests.startedUntilTheCardPrompt(
-            ["sale", "--amount", "12.34"] + remote)
+            ["sale", "--amount", "12.34"] + remote, environment: ownData("first"))
 
-        let second = try PaymentCommandTests.run(["sale", "--amount", "1.00", "--json"] + remote)
+        let second = try EMVDecodeBinaryTests.run(
+            ["sale", "--amount", "1.00", "--json"] + remote, environment: ownData("second"))
         #expect(second.status == 1, "stdout: \(second.out) stderr: \(second.err)")
         let message = second.err.split(separator: "\n")
         #expect(message.count == 1, "\(second.err)")

@@ -37,12 +37,18 @@ import Testing
         return (process.terminationStatus, (lines + [rest]).joined(separator: "\n"))
     }
 
-    /// Starts `mpos` with `arguments` and reads its standard output until the reader asks
-    /// for the card; returns the running process, its output pipe and the lines read.
-    static func startedUntilTheCardPrompt(_ arguments: [String]) throws -> (Process, Pipe, [String]) {
+    /// Starts `mpos` with `arguments` (and `environment` added to the test's) and reads its
+    /// standard output until the reader asks for the card; returns the running process, its
+    /// output pipe and the lines read.
+    static func startedUntilTheCardPrompt(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (Process, Pipe, [String]) {
         let process = Process()
         process.executableURL = try EMVDecodeBinaryTests.mposBinary()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
