@@ -34,6 +34,8 @@ struct ReaderInUseCommandTests {
         #expect(message.count == 1, "\(second.err)")
         let expected = "cannot use the reader at 127.0.0.1:\(emulator.port): The reader is in use by another terminal (127.0.0.1:"
         #expect(second.err.contains(expected), "\(second.err)")
+        let info = try EMVDecodeBinaryTests.run(["reader", "info", "--reader", "127.0.0.1:\(emulator.port)"])
+        #expect(info.status == 1 && info.err.contains(expected), "\(info.err)")
 
         let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         first.waitUntilExit()
