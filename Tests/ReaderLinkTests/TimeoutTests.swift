@@ -77,6 +77,7 @@ struct TimeoutTests {
     @Test func keepAliveSpeaksToAChattyReaderSoTheReaderKeepsHearingALiveSDK() async throws {
         let clock = ManualClock()
         let (sdkSide, readerSide) = InProcessTransport.makePair()
+        // Unstructured: the reader side pairs while the SDK side opens below.
         let accepting = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, clock: clock) }
         let sdk = try await ReaderConnection.open(
             transport: sdkSide, secret: secretA, timeout: .seconds(5), clock: clock, keepAlive: .seconds(15))
@@ -99,10 +100,12 @@ struct TimeoutTests {
     @Test func theReaderCountsSilenceOnlyWhileTheSDKWaitsForNothing() async throws {
         let clock = ManualClock()
         let (sdkSide, readerSide) = InProcessTransport.makePair()
+        // Unstructured: the reader side pairs while the SDK side opens below.
         let accepting = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, clock: clock) }
         let sdk = try await ReaderConnection.open(transport: sdkSide, secret: secretA)
         let reader = try await accepting.value
         var requests = reader.requests.makeAsyncIterator()
+        // Unstructured: the request waits while the test holds the reader's answer back.
         let verifying = Task { try await sdk.request(.updateVerify, timeout: .seconds(120)) }
         let request = try #require(await requests.next())
         clock.advance(by: .seconds(60))

@@ -28,6 +28,7 @@ struct ReaderInUseTests {
         let reader = SimulatedReader(configuration: configuration)
         let server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
         let connections = server.connections
+        // Unstructured: the reader serves each accepted link, as the emulator does, until cancelled.
         let serving = Task { for await link in connections { Task { await reader.serve(link) } } }
         defer { serving.cancel() }
 
