@@ -19,10 +19,12 @@ extension MPOSError.Code {
     public static let readerRejected = 3108
     /// 3109: the request is not allowed in the link's current state.
     public static let readerRequestNotAllowed = 3109
+    /// 3110: the reader is paired with another terminal.
+    public static let readerInUse = 3110
 }
 
 extension ReaderLinkError {
-    /// The matching `MPOSError` (codes 3101 to 3109). Messages carry no card data.
+    /// The matching `MPOSError` (codes 3101 to 3110). Messages carry no card data.
     public var mposError: MPOSError {
         switch self {
         case .linkClosed:
@@ -62,6 +64,11 @@ extension ReaderLinkError {
             )
         case .notAllowed(let detail):
             MPOSError(code: MPOSError.Code.readerRequestNotAllowed, message: "Not allowed now: \(detail).")
+        case .readerInUse(let holder):
+            MPOSError(
+                code: MPOSError.Code.readerInUse,
+                message: "The reader is in use by another terminal (\(holder)); it serves one at a time.",
+                customerMessage: "The card reader is connected to another device.")
         }
     }
 }

@@ -22,4 +22,7 @@ public enum ReaderLinkError: Error, Sendable, Hashable {
     case rejected(ReaderStatusCode, detail: String)
     /// The request is not allowed in the session's current state.
     case notAllowed(detail: String)
+    /// The reader refused pairing because another SDK holds it (a reader serves one at a
+    /// time); `holder` names that SDK as the reader knows it, such as its "HOST:PORT".
+    case readerInUse(by: String)
 }

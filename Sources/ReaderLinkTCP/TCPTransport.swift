@@ -18,6 +18,8 @@ public final class TCPTransport: ReaderTransport, Sendable {
 
     /// "HOST:PORT" of the peer, for logs and errors.
     public let peerDescription: String
+    /// The peer's "HOST:PORT", as a reader names the SDK that holds it.
+    public var peerName: String? { peerDescription }
 
     init(channel: any Channel, incoming: AsyncStream<[UInt8]>) {
         self.channel = channel

@@ -73,4 +73,47 @@ struct TimeoutTests {
         await reader.close()
         for task in tasks { await task.value }
     }
+
+    @Test func keepAliveSpeaksToAChattyReaderSoTheReaderKeepsHearingALiveSDK() async throws {
+        let clock = ManualClock()
+        let (sdkSide, readerSide) = InProcessTransport.makePair()
+        // Unstructured: the reader side pairs while the SDK side opens below.
+        let accepting = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, clock: clock) }
+        let sdk = try await ReaderConnection.open(
+            transport: sdkSide, secret: secretA, timeout: .seconds(5), clock: clock, keepAlive: .seconds(15))
+        let reader = try await accepting.value
+        var events = sdk.events.makeAsyncIterator()
+        // The reader reports something in every interval; the idle SDK sends no request.
+        for interval in 1...3 {
+            try await reader.emit(.displayPrompt(text: "Welcome", status: .success))
+            _ = await events.next()
+            await clock.waitForSleeper(until: .seconds(15 * interval))
+            clock.advance(by: .seconds(15))
+        }
+        // At 45 s the SDK had sent nothing for an interval: it pinged, and the reader heard it.
+        await clock.waitForSleeper(until: .seconds(60))
+        #expect(await reader.silence < .seconds(15))
+        #expect(await sdk.closeReason == nil)
+        await sdk.close()
+    }
+
+    @Test func theReaderCountsSilenceOnlyWhileTheSDKWaitsForNothing() async throws {
+        let clock = ManualClock()
+        let (sdkSide, readerSide) = InProcessTransport.makePair()
+        // Unstructured: the reader side pairs while the SDK side opens below.
+        let accepting = Task { try await ReaderDeviceSession.accept(transport: readerSide, secret: secretA, clock: clock) }
+        let sdk = try await ReaderConnection.open(transport: sdkSide, secret: secretA)
+        let reader = try await accepting.value
+        var requests = reader.requests.makeAsyncIterator()
+        // Unstructured: the request waits while the test holds the reader's answer back.
+        let verifying = Task { try await sdk.request(.updateVerify, timeout: .seconds(120)) }
+        let request = try #require(await requests.next())
+        clock.advance(by: .seconds(60))
+        #expect(await reader.silence == .zero)  // the SDK waits for the reader's answer
+        try await reader.respond(to: request.id, with: .ack)
+        #expect(try await verifying.value == .ack)
+        clock.advance(by: .seconds(1))
+        #expect(await reader.silence == .seconds(61))
+        await sdk.close()
+    }
 }

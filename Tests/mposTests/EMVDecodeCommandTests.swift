@@ -88,10 +88,15 @@ struct EMVDecodeBinaryTests {
         throw BinaryNotFound()
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+    ) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = try mposBinary()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         let err = Pipe()
         let input = Pipe()

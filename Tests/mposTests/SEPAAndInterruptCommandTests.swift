@@ -30,9 +30,25 @@ import Testing
     /// Runs a card command that waits for the card (80.30: the reader waits 30 s), presses
     /// Ctrl-C once the reader's prompt shows, and returns the exit status and output.
     static func interrupted(_ arguments: [String]) throws -> (status: Int32, out: String) {
+        let (process, out, lines) = try startedUntilTheCardPrompt(arguments)
+        process.interrupt()  // SIGINT, as Ctrl-C
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, (lines + [rest]).joined(separator: "\n"))
+    }
+
+    /// Starts `mpos` with `arguments` (and `environment` added to the test's) and reads its
+    /// standard output until the reader asks for the card; returns the running process, its
+    /// output pipe and the lines read.
+    static func startedUntilTheCardPrompt(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (Process, Pipe, [String]) {
         let process = Process()
         process.executableURL = try EMVDecodeBinaryTests.mposBinary()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -42,10 +58,7 @@ import Testing
             lines.append(line)
             if line.contains("reader: Insert, tap or swipe card") { break }
         }
-        process.interrupt()  // SIGINT, as Ctrl-C
-        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, (lines + [rest]).joined(separator: "\n"))
+        return (process, out, lines)
     }
 
     @Test func ctrlCWhileTheReaderWaitsCancelsAndLeavesNoApproval() throws {

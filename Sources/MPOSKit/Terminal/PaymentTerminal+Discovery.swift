@@ -35,7 +35,8 @@ extension PaymentTerminal {
     ///
     /// - Throws: ``MPOSError/readerConnectTimeout`` when the reader is not reached and paired
     ///   in time; ``MPOSError/readerLinkFailed`` when it cannot be reached or refuses to pair
-    ///   (wrong secret); ``MPOSError/terminalBusy`` during an operation.
+    ///   (wrong secret); the code `MPOSError.Code.readerInUse` when another terminal holds it;
+    ///   ``MPOSError/terminalBusy`` during an operation.
     public func connectReader(
         _ reader: DiscoveredReader, secret: SharedSecret, timeout: Duration = .seconds(15),
         reconnect: ReconnectPolicy? = .standard

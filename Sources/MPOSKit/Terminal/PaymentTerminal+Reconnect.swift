@@ -46,7 +46,10 @@ extension PaymentTerminal {
     /// another `connectReader` stops it.
     ///
     /// - Throws: ``MPOSError/terminalBusy`` during an operation; ``MPOSError/readerLinkFailed``
-    ///   when the link cannot be opened or paired (wrong secret, timeout).
+    ///   when the link cannot be opened or paired (wrong secret, timeout); the code
+    ///   `MPOSError.Code.readerInUse` when another terminal holds the reader (reconnection
+    ///   attempts that meet it keep trying: the holder may be this terminal's dead link, which
+    ///   the reader drops once it has been silent for `ReaderLinkProtocol.idleLinkLimit`).
     public func connectReader(
         secret: SharedSecret, reconnect: ReconnectPolicy? = .standard, open: @escaping ReaderTransportFactory
     ) async throws(MPOSError) {

@@ -166,8 +166,9 @@ public actor PaymentTerminal {
     /// Pairs with a reader over `transport`; keeps the link alive with pings (see
     /// ``readerKeepAlive``).
     ///
-    /// - Throws: ``MPOSError/terminalBusy`` during an operation, or the link's error
-    ///   (wrong secret, timeout) as an `MPOSError`.
+    /// - Throws: ``MPOSError/terminalBusy`` during an operation, the code
+    ///   `MPOSError.Code.readerInUse` when another terminal holds the reader, or the link's
+    ///   error (wrong secret, timeout) as an `MPOSError`.
     public func connectReader(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
         guard !busy else { throw MPOSError.terminalBusy }
         await disconnect()
@@ -186,6 +187,8 @@ public actor PaymentTerminal {
                 pairingTimeout: pairingTimeout)
         } catch .timeout where pairingTimeout != nil {
             throw MPOSError.readerConnectTimeout
+        } catch .readerInUse(let holder) {
+            throw ReaderLinkError.readerInUse(by: holder).mposError
         } catch {
             throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(error).")
         }

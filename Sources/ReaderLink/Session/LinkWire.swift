@@ -14,6 +14,9 @@ public enum LinkErrorReason: UInt8, Sendable, Hashable, CaseIterable {
     case notPaired = 5
     /// A frame failed authentication or its counter; the sender closes the link.
     case integrity = 6
+    /// The reader is paired with another SDK (it serves one at a time); the detail names who
+    /// holds it, and the reader closes this link.
+    case readerInUse = 7
 }
 
 /// The body of an error frame: status (UInt16) ‖ reason (UInt8) ‖ version count (UInt8) ‖

@@ -45,6 +45,7 @@ public actor ReaderConnection {
     private var pump: Task<Void, Never>?
     private var keepAliveTask: Task<Void, Never>?
     private var heardFromReader = false
+    private var spokeToReader = false
 
     private init(
         transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8], timeout: Duration,
@@ -70,10 +71,12 @@ public actor ReaderConnection {
     ///   - clock: the clock timeouts run on (a manual clock in tests).
     ///   - versions: the protocol versions offered.
     ///   - keepAlive: when set, a `ping` is sent after each such interval that carried no
-    ///     frame from the reader (the spec's rule is 15 s); an unanswered ping closes the link
-    ///     with `.timeout`, so a dead reader is noticed even when nothing is pending.
+    ///     frame from the reader, or none to it (the spec's rule is 15 s); an unanswered ping
+    ///     closes the link with `.timeout`, so a dead reader is noticed even when nothing is
+    ///     pending, and the reader hears from a live SDK even while it does all the talking.
     /// - Throws: `.sharedSecretInvalid` when the reader holds another secret,
-    ///   `.unsupportedVersion` without a common version, `.timeout`, `.linkClosed`.
+    ///   `.unsupportedVersion` without a common version, `.readerInUse` when another SDK
+    ///   holds the reader, `.timeout`, `.linkClosed`.
     public static func open(
         transport: any ReaderTransport, secret: SharedSecret, timeout: Duration = .seconds(10),
         clock: any Clock<Duration> = ContinuousClock(), versions: [UInt8] = [ReaderLinkProtocol.version],
@@ -189,6 +192,7 @@ public actor ReaderConnection {
     }
 
     private func send(type: FrameType, data: [UInt8]) {
+        spokeToReader = true
         if !endpoint.send(type: type, data: data) { shutdown(reason: .linkClosed) }
     }
 
@@ -199,7 +203,7 @@ public actor ReaderConnection {
     }
 
     private func startKeepAlive(every interval: Duration) {
-        heardFromReader = false
+        (heardFromReader, spokeToReader) = (false, false)
         let clock = self.clock
         // Unstructured: pings for the link's life, weakly held; shutdown cancels it.
         keepAliveTask = Task { [weak self] in
@@ -219,10 +223,10 @@ public actor ReaderConnection {
         }
     }
 
-    /// Whether the last interval was silent; starts the next interval.
+    /// Whether the last interval was silent in either direction; starts the next interval.
     private func keepAliveDue() -> Bool {
-        defer { heardFromReader = false }
-        return !heardFromReader && pending.isEmpty
+        defer { (heardFromReader, spokeToReader) = (false, false) }
+        return !(heardFromReader && spokeToReader) && pending.isEmpty
     }
 
     private func keepAliveFailed(_ error: ReaderLinkError) {
@@ -293,6 +297,7 @@ public actor ReaderConnection {
             case .unsupportedVersion: error = .unsupportedVersion(body.versions.max() ?? 0)
             case .sharedSecretInvalid: error = .sharedSecretInvalid
             case .notPaired: error = .notAllowed(detail: body.detail)
+            case .readerInUse: error = .readerInUse(by: body.detail)
             case .general, .integrity: error = .rejected(status, detail: body.detail)
             case .malformedFrame, .unknownFrameType:
                 // Line noise the reader answered; what pairing needs still comes, or the

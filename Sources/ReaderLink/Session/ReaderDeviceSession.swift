@@ -29,10 +29,18 @@ public actor ReaderDeviceSession {
     public private(set) var version: UInt8 = 0
     /// Why the link closed: nil while open or after a plain `close()`.
     public private(set) var closeReason: ReaderLinkError?
+    /// How long since the last bytes came from the SDK, on the clock given to `accept`; zero
+    /// while one of its requests awaits the reader's answer (an SDK waiting for a long
+    /// operation is quiet but alive). A live SDK's keep-alive speaks at least every 30 s; a
+    /// longer silence means its end vanished without closing the link (see
+    /// ``ReaderLinkProtocol/idleLinkLimit``).
+    public var silence: Duration { unanswered.isEmpty ? linkClock.elapsed() - lastHeard : .zero }
 
     private enum State {
         case awaitingHello
         case awaitingProof(offered: [UInt8], chosen: UInt8, sdkNonce: [UInt8], deviceNonce: [UInt8])
+        /// The SDK's proof verified; the reader decides whether it takes this SDK.
+        case admitting(chosen: UInt8, channel: SecureChannel)
         case open
         case closed
     }
@@ -43,10 +51,15 @@ public actor ReaderDeviceSession {
     private var state: State = .awaitingHello
     private var unanswered: Set<UInt32> = []
     private var pump: Task<Void, Never>?
+    private let linkClock: LinkClock
+    private var lastHeard: Duration = .zero
 
-    private init(transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8]) {
+    private init(
+        transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8], clock: any Clock<Duration>
+    ) {
         self.secret = secret
         self.versions = versions
+        self.linkClock = LinkClock(clock)
         (requests, requestSink) = AsyncStream.makeStream(of: IncomingRequest.self)
         endpoint = LinkEndpoint(transport: transport)
     }
@@ -54,14 +67,24 @@ public actor ReaderDeviceSession {
     /// Waits for the SDK's hello on `transport`, agrees the highest common version among
     /// `versions`, and completes pairing with `secret`.
     ///
+    /// - Parameters:
+    ///   - clock: the clock ``silence`` is measured on (a manual clock in tests).
+    ///   - admission: asked once the SDK has proved it holds the secret, before the session
+    ///     opens: a reader that serves another SDK answers ``PairingAdmission/inUse(by:)``,
+    ///     and this SDK is refused with a `readerInUse` error frame.
     /// - Throws: `.unsupportedVersion` (the SDK's highest) without a common version,
     ///   `.sharedSecretInvalid` when the SDK's proof does not verify or the SDK refuses ours,
-    ///   `.linkClosed` when the link goes away first. The transport is closed on failure.
+    ///   `.readerInUse` when `admission` refused it, `.linkClosed` when the link goes away
+    ///   first. The transport is closed on failure.
     public static func accept(
-        transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8] = [ReaderLinkProtocol.version]
+        transport: any ReaderTransport, secret: SharedSecret, versions: [UInt8] = [ReaderLinkProtocol.version],
+        clock: any Clock<Duration> = ContinuousClock(),
+        admission: @Sendable () async -> PairingAdmission = { .admit }
     ) async throws(ReaderLinkError) -> ReaderDeviceSession {
-        let session = ReaderDeviceSession(transport: transport, secret: secret, versions: versions)
-        switch await session.start() {
+        let session = ReaderDeviceSession(transport: transport, secret: secret, versions: versions, clock: clock)
+        var result = await session.start()
+        if case .success = result { result = await session.admit(admission()) }
+        switch result {
         case .success: return session
         case .failure(let error):
             await session.shutdownAndWait(reason: error)
@@ -118,6 +141,25 @@ public actor ReaderDeviceSession {
         endpoint.finishPairing(result)
     }
 
+    /// Opens the session the SDK proved itself for, or refuses it while another SDK holds
+    /// the reader. The refusal goes out plain, as a refused proof does, since the SDK only
+    /// switches to the session keys' frames with `paired`.
+    private func admit(_ decision: PairingAdmission) -> Result<Void, ReaderLinkError> {
+        guard case .admitting(let chosen, let channel) = state else { return .failure(closeReason ?? .linkClosed) }
+        switch decision {
+        case .admit:
+            endpoint.wire.secure(with: channel)
+            version = chosen
+            state = .open
+            send(type: .paired, data: [])
+            guard case .open = state else { return .failure(closeReason ?? .linkClosed) }
+            return .success(())
+        case .inUse(let holder):
+            sendError(.commandNotAllowed, .readerInUse, holder)
+            return .failure(.readerInUse(by: holder))
+        }
+    }
+
     private func send(type: FrameType, data: [UInt8]) {
         if !endpoint.send(type: type, data: data) { shutdown(reason: .linkClosed) }
     }
@@ -132,6 +174,7 @@ public actor ReaderDeviceSession {
     }
 
     private func receive(_ chunk: [UInt8]) {
+        lastHeard = linkClock.elapsed()
         for inbound in endpoint.wire.receive(chunk) {
             if case .closed = state { return }
             switch inbound {
@@ -173,10 +216,8 @@ public actor ReaderDeviceSession {
                 return
             }
             let keys = PairingCrypto.sessionKeys(secret: secret, sdkNonce: sdkNonce, deviceNonce: deviceNonce)
-            endpoint.wire.secure(with: SecureChannel(sendKey: keys.deviceToSDK, receiveKey: keys.sdkToDevice))
-            version = chosen
-            state = .open
-            send(type: .paired, data: [])
+            state = .admitting(
+                chosen: chosen, channel: SecureChannel(sendKey: keys.deviceToSDK, receiveKey: keys.sdkToDevice))
             finishPairing(.success(()))
         case (.open, .request):
             guard let id = UInt32(bigEndianPrefixOf: message.data) else {
@@ -204,7 +245,7 @@ public actor ReaderDeviceSession {
             sendError(
                 .commandNotAllowed, .unknownFrameType, "frame type \(message.type) not accepted by the reader"
             )
-        case (.awaitingHello, _), (.awaitingProof, _):
+        case (.awaitingHello, _), (.awaitingProof, _), (.admitting, _):
             sendError(.sharedSecretInvalid, .notPaired, "pair before sending messages")
         case (.closed, _):
             break

@@ -20,4 +20,13 @@ public protocol ReaderTransport: Sendable {
 
     /// Closes the link. Idempotent; `incoming` finishes on both sides.
     func close() async
+
+    /// Who is at the other end, as a reader names its SDK when it refuses another one (a
+    /// socket's "HOST:PORT"); nil when the transport cannot tell.
+    var peerName: String? { get }
+}
+
+extension ReaderTransport {
+    /// Nil: the transport does not know its peer.
+    public var peerName: String? { nil }
 }

@@ -16,8 +16,11 @@ import SandboxCards
 /// let connection = try await ReaderConnection.open(transport: sdkSide, secret: secret)
 /// ```
 ///
-/// One link is served at a time per `serve` call; the reader's state (battery, cards' ATCs,
-/// logs, slots) outlives links, as a real reader's does.
+/// The reader serves one SDK at a time, as a real reader does: while a link is paired,
+/// another SDK that pairs is refused with the reason (`ReaderLinkError.readerInUse`, naming
+/// the holder) and the first link carries on. A holder that vanished without closing its link
+/// is replaced once it has been silent past `ReaderLinkProtocol.idleLinkLimit`. The reader's
+/// state (battery, cards' ATCs, logs, slots) outlives links, as a real reader's does.
 public actor SimulatedReader {
     /// What the SDK sends while a transaction waits for it.
     enum SDKInput: Sendable {
@@ -43,6 +46,9 @@ public actor SimulatedReader {
     var pendingSignatureVerdict: Bool?
 
     var session: ReaderDeviceSession?
+    /// The SDK the reader is paired with, from its admission until its link closes.
+    var holder: Holder?
+    var nextHolderID = 0
     var transport: FaultInjectingTransport?
     var transaction: Task<Void, Never>?
     var transactionID: String?
@@ -92,23 +98,27 @@ public actor SimulatedReader {
     // MARK: - Serving links
 
     /// Serves one link: pairs, then answers requests until the link closes. Returns when the
-    /// link is gone (or pairing failed: a wrong secret, garbage, silence until the peer leaves).
+    /// link is gone (or pairing failed: a wrong secret, garbage, silence until the peer
+    /// leaves, or another SDK holding the reader).
     public func serve(_ link: any ReaderTransport) async {
         let faulty = FaultInjectingTransport(link, plan: configuration.faults, clock: clock) { [weak self] in
             await self?.rebooted()
         }
+        nextHolderID += 1
+        let claim = Holder(id: nextHolderID, peer: link.peerName ?? "another terminal")
         let device: ReaderDeviceSession
         do {
-            device = try await ReaderDeviceSession.accept(transport: faulty, secret: configuration.secret)
+            device = try await ReaderDeviceSession.accept(
+                transport: faulty, secret: configuration.secret, clock: clock
+            ) { [weak self] in
+                await self?.admit(claim) ?? .admit
+            }
         } catch {
             record(.info, "pairing failed: \(error)")
+            release(claim)
             return
         }
-        // A newer link replaces an older one, as a reader serves one host at a time.
-        if let previous = session {
-            await previous.close()
-            abandonTransaction()
-        }
+        if holder?.id == claim.id { holder?.session = device }
         session = device
         transport = faulty
         unresponsive = false
@@ -116,6 +126,7 @@ public actor SimulatedReader {
         for await request in device.requests {
             await handle(request, on: device)
         }
+        release(claim)
         if session === device {
             session = nil
             transport = nil

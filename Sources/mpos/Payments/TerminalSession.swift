@@ -182,6 +182,7 @@ final class TerminalSession {
                     throw CLIFailure("cannot connect to the reader at \(host):\(port): \(error)")
                 }
                 do { try await terminal.connectReader(transport: link, secret: secret) } catch {
+                    if error.code == MPOSError.Code.readerInUse { throw ReaderAddress.inUse("\(host):\(port)", error) }
                     throw CLIFailure(
                         "the reader at \(host):\(port) did not pair (check the shared secret): \(error.message)"
                     )

@@ -25,7 +25,8 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             127.0.0.1:UDPPORT' as its second (it answers `mpos reader discover` probes there, \
             docs/reader-protocol.md §9; when that port is taken it says so on standard error and \
             serves without discovery), then serves ReaderLink clients until SIGINT (Ctrl-C) or \
-            SIGTERM. The test cards and scenario amounts are in docs/test-cards.md.
+            SIGTERM, one terminal at a time: while one is paired, another is refused with the \
+            first one's address. The test cards and scenario amounts are in docs/test-cards.md.
             """
     )
 
@@ -171,6 +172,9 @@ struct ReaderInfoCommand: AsyncParsableCommand {
         } catch .sharedSecretInvalid {
             await transport.close()
             throw CLIFailure("pairing failed: the shared secret is invalid (the reader holds another one)")
+        } catch .readerInUse(let holder) {
+            await transport.close()
+            throw ReaderAddress.inUse(reader, ReaderLinkError.readerInUse(by: holder).mposError)
         } catch {
             await transport.close()
             throw CLIFailure("pairing with the reader at \(reader) failed: \(error)")
@@ -203,5 +207,11 @@ enum ReaderAddress {
             (1...65535).contains(port), colon != text.startIndex
         else { throw ValidationError("--reader must be HOST:PORT, e.g. 127.0.0.1:4000") }
         return (String(text[..<colon]), port)
+    }
+
+    /// The one line a command exits with when the reader at `address` is paired with another
+    /// terminal (`error` has the code `MPOSError.Code.readerInUse` and names the holder).
+    static func inUse(_ address: String, _ error: MPOSError) -> CLIFailure {
+        CLIFailure("cannot use the reader at \(address): \(error.message)")
     }
 }
