@@ -23,7 +23,7 @@ struct TCPTransportTests {
         let peer = try #require(await accepted.next())
 
         let message = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        try await client.send(message)
+        try client.send(message)
         #expect(await Self.read(message.count, from: peer.incoming) == message)
 
         try peer.send([1, 2, 3])
