@@ -34,6 +34,8 @@ extension MPOSError.Code {
     public static let gatewayUnauthorized = 4102
     /// 5101: the payment journal could not be read or written.
     public static let journalFailed = 5101
+    /// 5102: the payment journal belongs to another gateway or merchant.
+    public static let journalOwnedElsewhere = 5102
     /// 9101: the gateway could not be reached or did not answer.
     public static let gatewayUnreachable = 9101
 }
@@ -88,6 +90,10 @@ extension MPOSError {
         customerMessage: "Sign in again.")
     /// The journal failed.
     public static let journalFailed = MPOSError(code: Code.journalFailed, message: "The payment journal failed.")
+    /// The journal holds another gateway's or merchant's attempts; use another journal file.
+    public static let journalOwnedElsewhere = MPOSError(
+        code: Code.journalOwnedElsewhere,
+        message: "The payment journal belongs to another gateway or merchant; use another journal file.")
     /// The gateway could not be reached.
     public static let gatewayUnreachable = MPOSError(
         code: Code.gatewayUnreachable, message: "The gateway could not be reached.",

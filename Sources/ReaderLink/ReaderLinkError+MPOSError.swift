@@ -72,3 +72,15 @@ extension ReaderLinkError {
         }
     }
 }
+
+extension ReaderLinkError: CustomStringConvertible {
+    /// What went wrong, in words, as a clause to follow a colon: `"the reader link is
+    /// closed"`, `"the reader did not answer in time"` (the ``mposError`` message, without
+    /// its capital and full stop).
+    public var description: String {
+        var text = mposError.message
+        if text.hasSuffix(".") { text.removeLast() }
+        guard let first = text.first else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+}

@@ -131,6 +131,30 @@ import Testing
         #expect(after.status == 0 && after.err.isEmpty, "seed \(seed): \(after.err)")
     }
 
+    @Test func aJournalPointedAtAnotherGatewayExitsOneWithOneLine() throws {
+        let home = try PaymentCommandTests.ServedGateway()
+        let other = try PaymentCommandTests.ServedGateway()
+        defer {
+            _ = home.stop()
+            _ = other.stop()
+        }
+        let journal = home.directory.appendingPathComponent("journal.sqlite").path
+        let first = try EMVDecodeBinaryTests.run(["transactions", "--json"] + home.arguments)
+        #expect(first.status == 0, "stderr: \(first.err)")
+
+        let refused = try EMVDecodeBinaryTests.run(
+            ["transactions", "--json"] + Array(other.arguments.dropLast(2)) + ["--journal", journal])
+        #expect(refused.status == 1 && refused.out.isEmpty)
+        #expect(refused.err.filter { $0 == "\n" }.count == 1, "\(refused.err)")
+        #expect(refused.err.hasPrefix("Error: The payment journal \(journal) belongs to merchant "), "\(refused.err)")
+        #expect(refused.err.contains(" at \(home.url), not merchant "), "\(refused.err)")
+        #expect(refused.err.hasSuffix("Give --journal PATH with another file to pay at \(other.url).\n"), "\(refused.err)")
+
+        // Another journal works at once.
+        let fresh = try EMVDecodeBinaryTests.run(["transactions", "--json"] + other.arguments)
+        #expect(fresh.status == 0, "stderr: \(fresh.err)")
+    }
+
     @Test func aCommandOnAHeldJournalFailsWithOneLine() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mpos-held-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

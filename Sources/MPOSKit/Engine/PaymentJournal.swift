@@ -9,7 +9,9 @@ import Synchronization
 /// disk before its gateway request leaves the device, and its outcome before the app hears
 /// of it. The updates in between commit with `NORMAL`, ordered in the log without a sync.
 final class PaymentJournal: Sendable {
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
+    /// The file the journal lives in, named in errors.
+    let path: String
     /// The queued writes in flight and those that failed.
     private let queued = Mutex(QueuedWrites())
     /// The `synchronous` value last set on the connection by a write (nil: not known, so the
@@ -36,6 +38,7 @@ final class PaymentJournal: Sendable {
 
     /// Opens (creating if needed) the journal at `path`.
     init(path: String) throws(MPOSError) {
+        self.path = path
         do {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             if !directory.isEmpty {
@@ -101,6 +104,7 @@ final class PaymentJournal: Sendable {
                             """)
                 }
             }
+            migrator.registerMigration("v3-owner") { db in try Self.createOwnerTable(db) }
             try migrator.migrate(queue)
             try queue.writeWithoutTransaction { db in try Self.reserveLogRoom(db, path: path) }
         } catch let error as MPOSError {
@@ -275,7 +279,7 @@ final class PaymentJournal: Sendable {
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return "SQLite \(error.resultCode.rawValue)" }
         if let error = error as? JournalEntry.MalformedValue { return error.description }
         return "\(type(of: error))"

@@ -94,7 +94,7 @@ extension PaymentTerminal {
         guard !busy else { throw MPOSError.terminalBusy }
         busy = true
         defer { busy = false }
-        guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+        try await requireSession()
         guard let connection else { throw MPOSError.readerNotConnected }
         if cardAttemptsMayBeUnfinished {
             // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may

@@ -112,7 +112,7 @@ extension PaymentTerminal {
         guard !busy else { throw MPOSError.terminalBusy }
         busy = true
         defer { busy = false }
-        guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+        try await requireSession()
         let now = Date()
         let key: IdempotencyKey
         var entry: JournalEntry

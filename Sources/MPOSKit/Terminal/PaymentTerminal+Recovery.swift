@@ -24,7 +24,10 @@ extension PaymentTerminal {
     ///
     /// - Returns: one report per unfinished attempt, oldest first; empty when an operation is
     ///   running (it owns its entry; the next call finishes the rest).
-    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read or written.
+    ///   Before ``login()`` nothing is looked up: the journal's owner is not known yet.
+    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read or written;
+    ///   ``MPOSError/journalOwnedElsewhere`` when the last login found the journal owned by
+    ///   another gateway or merchant.
     public func recoverUnfinishedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
         guard !busy else { return [] }
         busy = true
@@ -47,6 +50,7 @@ extension PaymentTerminal {
     func finishUnfinished(cardAttemptsOnly: Bool, retry: RetryPolicy = .standard) async throws(MPOSError)
         -> [RecoveredAttempt]
     {
+        if let journalRefusal { throw journalRefusal }
         // Outcomes known in memory go to the journal first; one the journal still refuses
         // stops the pass, since recovery would otherwise guess at that attempt.
         while let outcome = unwrittenOutcomes.first {
@@ -54,6 +58,8 @@ extension PaymentTerminal {
             unwrittenOutcomes.removeFirst()
         }
         var recovery = JournalRecovery(entries: try journal.unfinished(), cardAttemptsOnly: cardAttemptsOnly)
+        // Before a login bound the journal, no gateway is known to own its attempts: they stay.
+        guard journalBound else { return [] }
         var next: JournalRecovery.Event? = .start
         while let event = next {
             next = nil

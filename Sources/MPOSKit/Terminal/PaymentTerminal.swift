@@ -66,6 +66,12 @@ public actor PaymentTerminal {
     /// completed, and reverse it.
     var unwrittenOutcomes: [JournalEntry] = []
     var followUpsMayBeUnfinished = true
+    /// Why the journal refused this terminal's gateway and merchant at the last login: while
+    /// set, nothing in the journal is looked up, reversed or resumed.
+    var journalRefusal: MPOSError?
+    /// Whether a login bound the journal to this terminal's gateway and merchant; recovery
+    /// asks no gateway about the journal's attempts before.
+    var journalBound = false
     var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
     var engine: PaymentEngine?
     var signatureHandler: SignatureHandler?
@@ -150,10 +156,13 @@ public actor PaymentTerminal {
     ///
     /// - Returns: what recovery found and did, one report per attempt an earlier run left
     ///   unfinished (empty when there was none), for the app to tell the merchant.
-    /// - Throws: ``MPOSError/gatewayUnauthorized``, ``MPOSError/gatewayUnreachable``.
+    /// - Throws: ``MPOSError/gatewayUnauthorized``, ``MPOSError/gatewayUnreachable``;
+    ///   ``MPOSError/journalOwnedElsewhere`` when the journal holds another gateway's or
+    ///   merchant's attempts (the session is ended, and nothing in the journal changes).
     @discardableResult
     public func login() async throws(MPOSError) -> [RecoveredAttempt] {
         try await client.login()
+        try await bindJournal()
         return try await recoverUnfinishedAttempts()
     }
 
@@ -167,8 +176,9 @@ public actor PaymentTerminal {
     /// ``readerKeepAlive``).
     ///
     /// - Throws: ``MPOSError/terminalBusy`` during an operation, the code
-    ///   `MPOSError.Code.readerInUse` when another terminal holds the reader, or the link's
-    ///   error (wrong secret, timeout) as an `MPOSError`.
+    ///   `MPOSError.Code.readerInUse` when another terminal holds the reader,
+    ///   `MPOSError.Code.readerSharedSecretMismatch` when the reader holds another secret, and
+    ///   ``MPOSError/readerLinkFailed`` when the link drops or times out during pairing.
     public func connectReader(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
         guard !busy else { throw MPOSError.terminalBusy }
         await disconnect()
@@ -189,14 +199,27 @@ public actor PaymentTerminal {
             throw MPOSError.readerConnectTimeout
         } catch .readerInUse(let holder) {
             throw ReaderLinkError.readerInUse(by: holder).mposError
+        } catch .sharedSecretInvalid {
+            // Only a proof that did not verify says the secrets differ; a dropped link does not.
+            throw ReaderLinkError.sharedSecretInvalid.mposError.withMessage(
+                "The reader holds a different shared secret; check the secret configured for it.")
         } catch {
-            throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(error).")
+            throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(Self.pairingFailure(error)).")
         }
         connection = link
         // Unstructured: the reader's messages are read for as long as the link lives; `disconnect()` cancels it.
         readerPump = Task { await self.listen(to: link) }
         let info = try? await deviceInfo()
         emit(.readerConnection(connected: true, info: info))
+    }
+
+    /// Why pairing failed, in words that point at the link rather than at the secret.
+    static func pairingFailure(_ error: ReaderLinkError) -> String {
+        switch error {
+        case .linkClosed: "the link closed during pairing (the reader or the network dropped it)"
+        case .timeout: "the reader did not complete pairing in time"
+        default: error.description
+        }
     }
 
     /// Closes the reader link and stops any reconnection.

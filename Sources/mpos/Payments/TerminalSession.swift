@@ -166,6 +166,9 @@ final class TerminalSession {
             // Login finishes what earlier runs left open, before this command's own payment.
             let recovered: [RecoveredAttempt]
             do { recovered = try await terminal.login() } catch {
+                if error.code == MPOSError.Code.journalOwnedElsewhere {
+                    throw CLIFailure("\(error.message) Give --journal PATH with another file to pay at \(url.absoluteString).")
+                }
                 throw CLIFailure("login at \(url.absoluteString) failed: \(error.message)")
             }
             for attempt in recovered { CLIOutput.error(JournalReport.line(attempt)) }
@@ -183,9 +186,9 @@ final class TerminalSession {
                 }
                 do { try await terminal.connectReader(transport: link, secret: secret) } catch {
                     if error.code == MPOSError.Code.readerInUse { throw ReaderAddress.inUse("\(host):\(port)", error) }
-                    throw CLIFailure(
-                        "the reader at \(host):\(port) did not pair (check the shared secret): \(error.message)"
-                    )
+                    // Only a wrong secret points at --secret; a dropped link points at the link.
+                    let hint = error.code == MPOSError.Code.readerSharedSecretMismatch ? " (check --secret)" : ""
+                    throw CLIFailure("the reader at \(host):\(port) did not pair\(hint): \(error.message)")
                 }
             }
         } catch {

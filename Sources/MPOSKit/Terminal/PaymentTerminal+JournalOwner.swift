@@ -1,0 +1,33 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+
+// A journal belongs to the gateway and merchant of its first login; a terminal pointed at
+// another one is refused before recovery asks that gateway about attempts it never saw.
+extension PaymentTerminal {
+    /// Binds the journal to the logged-in gateway and merchant (a journal without an owner
+    /// adopts them). On a mismatch the gateway session is ended, so that no payment, lookup
+    /// or reversal can run, and the refusal is kept for the calls that follow.
+    func bindJournal() async throws(MPOSError) {
+        let merchant: MerchantInfo
+        if let known = await client.merchant { merchant = known } else { merchant = try await client.refreshMerchant() }
+        let owner = JournalOwner(gateway: client.baseURL.absoluteString, merchantID: merchant.id)
+        do {
+            try journal.bind(to: owner)
+            (journalBound, journalRefusal) = (true, nil)
+        } catch {
+            if error.code == MPOSError.Code.journalOwnedElsewhere {
+                (journalBound, journalRefusal) = (false, error)
+                await client.endSession()
+            }
+            throw error
+        }
+    }
+
+    /// Throws the journal's refusal of this terminal's gateway or merchant, if any, else
+    /// ``MPOSError/notLoggedIn`` when there is no gateway session.
+    func requireSession() async throws(MPOSError) {
+        if let journalRefusal { throw journalRefusal }
+        guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+    }
+}
