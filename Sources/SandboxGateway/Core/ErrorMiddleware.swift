@@ -18,7 +18,7 @@ struct GatewayErrorMiddleware: RouterMiddleware {
         } catch let error as GatewayErrorBody {
             return GatewayResponse.error(GatewayError(code: error.code, error.message))
         } catch let error as DecodingError {
-            return GatewayResponse.error(mapDecodingError(error))
+            return GatewayResponse.error(RequestDecoding.decodingError(error, body: nil))
         } catch let error as HTTPError {
             return GatewayResponse.error(Self.map(error.status))
         } catch let error as any HTTPResponseError {
