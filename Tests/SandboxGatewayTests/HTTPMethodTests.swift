@@ -4,7 +4,9 @@ import Hummingbird
 import SandboxGateway
 import Testing
 
-@Suite("A known path called with another method is 405 with Allow; GET routes answer HEAD", .timeLimit(.minutes(2)))
+@Suite(
+    "A known path called with another method is 405 with Allow; GET routes answer HEAD",
+    .timeLimit(.minutes(2)))
 struct HTTPMethodTests {
     /// The methods the route table lists for `template`, with HEAD beside GET.
     func expectedAllow(_ template: String) -> String {

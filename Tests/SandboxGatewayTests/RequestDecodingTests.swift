@@ -28,7 +28,8 @@ struct RequestDecodingTests {
                 (#"{\#(from), "to": null}"#, 4000, "null is not allowed at 'to': expected a date string."),
                 (#"{\#(from)}"#, 4000, "Missing field 'to'."),
                 (
-                    #"{"from": "2026-01-01T00:00:00Z", "to": "2026-02-01T00:00:00Z", "grouping": "days"}"#, 4001,
+                    #"{"from": "2026-01-01T00:00:00Z", "to": "2026-02-01T00:00:00Z", "grouping": "days"}"#,
+                    4001,
                     "Invalid value at 'grouping': not one of the allowed values."
                 ),
             ]
@@ -45,7 +46,10 @@ struct RequestDecodingTests {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
             let cases: [(String, String, String)] = [
-                (GatewayPaths.searchTransactions, #"{"page": "one"}"#, "Wrong type at 'page': expected a whole number."),
+                (
+                    GatewayPaths.searchTransactions, #"{"page": "one"}"#,
+                    "Wrong type at 'page': expected a whole number."
+                ),
                 (
                     GatewayPaths.searchTransactions, #"{"page": 1.5}"#,
                     "Wrong type at 'page': expected a whole number of at most 64 bits."
@@ -91,7 +95,8 @@ struct RequestDecodingTests {
             let token = try await harness.login()
             let reply = try await harness.send(
                 .post, GatewayPaths.searchTransactions,
-                body: Data(#"{"from": "2026-01-01T00:00:00Z", "to": "2026-11-23T09:00:00Z"}"#.utf8), token: token)
+                body: Data(#"{"from": "2026-01-01T00:00:00Z", "to": "2026-11-23T09:00:00Z"}"#.utf8),
+                token: token)
             #expect(reply.status == 200)
         }
     }

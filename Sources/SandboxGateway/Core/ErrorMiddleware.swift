@@ -38,10 +38,13 @@ struct GatewayErrorMiddleware: RouterMiddleware {
 
     static func map(_ status: HTTPResponse.Status) -> GatewayError {
         switch status {
-        case .notFound: GatewayError(code: GatewayErrorCode.noSuchRoute, "No route matches this method and path.")
-        case .methodNotAllowed: GatewayError(code: GatewayErrorCode.methodNotAllowed, "This path does not take this method.")
+        case .notFound:
+            GatewayError(code: GatewayErrorCode.noSuchRoute, "No route matches this method and path.")
+        case .methodNotAllowed:
+            GatewayError(code: GatewayErrorCode.methodNotAllowed, "This path does not take this method.")
         case .contentTooLarge: GatewayError(code: GatewayErrorCode.bodyTooLarge, "The body is too large.")
-        case .unsupportedMediaType: GatewayError(code: GatewayErrorCode.unsupportedMediaType, "Unsupported media type.")
+        case .unsupportedMediaType:
+            GatewayError(code: GatewayErrorCode.unsupportedMediaType, "Unsupported media type.")
         case .unauthorized: .unauthorized()
         case .badRequest: .malformed("Bad request.")
         default:

@@ -16,15 +16,18 @@ enum RequestDecoding {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() {
                 throw DecodingError.valueNotFound(
-                    Date.self, .init(codingPath: decoder.codingPath, debugDescription: "Expected a date string."))
+                    Date.self,
+                    .init(codingPath: decoder.codingPath, debugDescription: "Expected a date string."))
             }
             guard let text = try? container.decode(String.self) else {
                 throw DecodingError.typeMismatch(
-                    Date.self, .init(codingPath: decoder.codingPath, debugDescription: "Expected a date string."))
+                    Date.self,
+                    .init(codingPath: decoder.codingPath, debugDescription: "Expected a date string."))
             }
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
                 throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "Expected an ISO 8601 date such as 2026-11-23T09:00:00Z.")
+                    in: container, debugDescription: "Expected an ISO 8601 date such as 2026-11-23T09:00:00Z."
+                )
             }
             return date
         }
@@ -38,7 +41,8 @@ enum RequestDecoding {
         case .typeMismatch(let type, let context):
             return .malformed("Wrong type at \(path(context.codingPath)): expected \(describe(type)).")
         case .valueNotFound(let type, let context):
-            return .malformed("null is not allowed at \(path(context.codingPath)): expected \(describe(type)).")
+            return .malformed(
+                "null is not allowed at \(path(context.codingPath)): expected \(describe(type)).")
         case .keyNotFound(let key, let context):
             return .malformed("Missing field \(path(context.codingPath + [key])).")
         case .dataCorrupted(let context) where !context.codingPath.isEmpty:
@@ -64,11 +68,15 @@ enum RequestDecoding {
     }
 
     /// Paths of the numbers in `value` that no `Int64` holds exactly.
-    private static func collectNonIntegers(_ value: Any, at path: [any CodingKey], into paths: inout [[any CodingKey]]) {
+    private static func collectNonIntegers(
+        _ value: Any, at path: [any CodingKey], into paths: inout [[any CodingKey]]
+    ) {
         if let object = value as? [String: Any] {
             for (key, item) in object { collectNonIntegers(item, at: path + [Key(key)], into: &paths) }
         } else if let array = value as? [Any] {
-            for (index, item) in array.enumerated() { collectNonIntegers(item, at: path + [Key(index)], into: &paths) }
+            for (index, item) in array.enumerated() {
+                collectNonIntegers(item, at: path + [Key(index)], into: &paths)
+            }
         } else if let number = value as? NSNumber, Int64(exactly: number) == nil {
             paths.append(path)
         }
