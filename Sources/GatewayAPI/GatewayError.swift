@@ -41,6 +41,9 @@ public enum GatewayErrorCode {
     public static let notFound = 4040
     /// 404: no route matches the method and path.
     public static let noSuchRoute = 4041
+    /// 405: the path names a route but not with this method; the `Allow` header lists the
+    /// methods it takes.
+    public static let methodNotAllowed = 4050
     /// 409: the idempotency key was used before with a different request body.
     public static let idempotencyConflict = 4090
     /// 409: a request with this idempotency key is still being processed; retry later.

@@ -64,7 +64,8 @@ public enum SandboxGateway {
     /// EXTENSION POINT: each domain registers its routes in its own `add…Routes` function,
     /// called here.
     static func makeRouter(environment: GatewayEnvironment) -> Router<GatewayRequestContext> {
-        let router = Router(context: GatewayRequestContext.self)
+        // HEAD on every GET route answers as GET does, without the body.
+        let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: GatewayErrorMiddleware())
         router.add(middleware: GatewayAuthMiddleware(environment: environment))
         addServiceRoutes(to: router, environment: environment)

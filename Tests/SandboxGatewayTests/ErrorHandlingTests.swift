@@ -105,7 +105,8 @@ struct ErrorHandlingTests {
             #expect(reply.status == 404)
             #expect(reply.error?.code == GatewayErrorCode.noSuchRoute)
             let wrongMethod = try await harness.send(.delete, GatewayPaths.login)
-            #expect(wrongMethod.error?.code == GatewayErrorCode.noSuchRoute)
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.error?.code == GatewayErrorCode.methodNotAllowed)
         }
     }
 

@@ -179,6 +179,20 @@ import Testing
                 == .invalidAmount)
     }
 
+    @Test func tipRefusalNamesTheLimitBroken() {
+        func message(_ tip: Int64) -> String? {
+            do {
+                try PaymentRules.checkTipAdjustment(original: original(.sale, captured: 1000), tip: tip)
+                return nil
+            } catch { return error.message }
+        }
+        #expect(message(PaymentRules.maximumAmount) == nil)
+        #expect(
+            message(PaymentRules.maximumAmount + 1)
+                == "tipAmount must be at most 999999999999 minor units, got 1000000000000.")
+        #expect(message(-1) == "tipAmount must be zero or more, got -1.")
+    }
+
     @Test func voidsAndReversals() throws {
         #expect(try PaymentRules.voidKind(original: original(.sale), reversal: false) == .saleVoid)
         #expect(try PaymentRules.voidKind(original: original(.refund), reversal: false) == .refundVoid)

@@ -172,6 +172,19 @@ import Testing
             }
         }
     }
+
+    @Test func aPageBeyondEveryRowIsEmptyEvenAtTheLargestPageNumber() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let reply = try await harness.send(
+                .post, GatewayPaths.searchTransactions,
+                body: Data(#"{"page": 9223372036854775807, "pageSize": 200}"#.utf8), token: token)
+            #expect(reply.status == 200)
+            let page = try reply.decode(TransactionPage.self)
+            #expect(page.items.isEmpty)
+            #expect(page.page == Int.max)
+        }
+    }
 }
 
 /// Captures every log line of the process, whatever its level, so a test can search them.

@@ -26,9 +26,11 @@ public func readBody(_ request: inout Request, context: GatewayRequestContext) a
 /// Decodes the JSON body of `request` as `T` with the context's ``GatewayRequestContext/requestDecoder``.
 ///
 /// Never answers 5xx for a client's mistake: an oversized body is 4130; invalid JSON, a
-/// value of the wrong type or a missing field is 4000; a value that parses but is not
-/// allowed where a type validates itself (an unknown currency or enum case) is 4001. The
-/// message names the field path, never its content.
+/// value of the wrong type, `null` where a value is required or a missing field is 4000; a
+/// value that parses but is not allowed where a type validates itself (an unknown currency
+/// or enum case, a date that is not ISO 8601) is 4001. The message names the field path and
+/// what was expected there, never the value (``RequestDecoding``); only broken JSON syntax
+/// is called "not valid JSON".
 ///
 /// - Parameter emptyAs: what an empty body means (`"{}"` on routes whose fields are all
 ///   optional); `nil` makes an empty body 4000.
@@ -45,7 +47,7 @@ public func decodeBody<T: Decodable>(
     do {
         return (try await context.requestDecoder.decode(T.self, from: request, context: context), body)
     } catch let error as DecodingError {
-        throw mapDecodingError(error)
+        throw RequestDecoding.decodingError(error, body: body.isEmpty ? Data((emptyAs ?? "").utf8) : body)
     } catch let error as GatewayError {
         throw error
     } catch {
@@ -59,32 +61,6 @@ public func decodeBody<T: Decodable>(
 ) async throws -> T {
     var request = request
     return try await decodeBody(&request, context: context, as: T.self).value
-}
-
-/// The gateway error for a `DecodingError`: the field path and the kind of problem, never
-/// the offending value.
-func mapDecodingError(_ error: DecodingError) -> GatewayError {
-    func path(_ codingPath: [any CodingKey]) -> String {
-        let text = codingPath.map { key in
-            key.intValue.map { "[\($0)]" } ?? key.stringValue
-        }.joined(separator: ".")
-        return text.isEmpty ? "the body" : "'\(text)'"
-    }
-    switch error {
-    case .typeMismatch(let type, let context):
-        return .malformed("Wrong type at \(path(context.codingPath)): expected \(type).")
-    case .valueNotFound(let type, let context):
-        return .malformed("Missing value at \(path(context.codingPath)): expected \(type).")
-    case .keyNotFound(let key, let context):
-        return .malformed("Missing field '\(key.stringValue)' in \(path(context.codingPath)).")
-    case .dataCorrupted(let context):
-        if context.codingPath.isEmpty {
-            return .malformed("The body is not valid JSON.")
-        }
-        return .invalid("Invalid value at \(path(context.codingPath)).")
-    @unknown default:
-        return .malformed("The body could not be decoded.")
-    }
 }
 
 /// JSON responses from bytes already encoded: the answers idempotent routes store and replay

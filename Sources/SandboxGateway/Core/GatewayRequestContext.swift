@@ -42,8 +42,9 @@ public struct GatewayRequestContext: RequestContext {
     /// The largest body ``decodeBody(_:context:as:emptyAs:)`` reads; set from the configuration.
     public var bodyLimit: Int = 64 * 1024
 
-    /// Request bodies are read with the one decoder of the gateway's JSON conventions.
-    public var requestDecoder: JSONDecoder { GatewayJSON.decoder }
+    /// Request bodies are read with the gateway's JSON conventions, by a decoder whose
+    /// errors name the field at fault (``RequestDecoding``).
+    public var requestDecoder: JSONDecoder { RequestDecoding.decoder }
 
     /// Returned values are written with the one encoder of the gateway's JSON conventions.
     public var responseEncoder: JSONEncoder { GatewayJSON.encoder }

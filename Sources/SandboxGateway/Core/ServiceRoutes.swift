@@ -14,6 +14,7 @@ public func addServiceRoutes(to router: Router<GatewayRequestContext>, environme
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/yaml; charset=utf-8"
+        headers[.contentLength] = String(data.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

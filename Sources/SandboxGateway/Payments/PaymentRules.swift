@@ -213,11 +213,15 @@ public enum PaymentRules {
     }
 
     /// Checks that a tip may be set on the original: an approved sale or capture taken with
-    /// tip adjustment, whose batch is still open, and a tip of zero or more.
+    /// tip adjustment, whose batch is still open, and a tip from zero to ``maximumAmount``.
     /// - Throws: ``PaymentRuleViolation/Reason/tipAdjustmentClosed`` or an invalid amount.
     public static func checkTipAdjustment(original: Original, tip: Int64) throws(PaymentRuleViolation) {
-        guard tip >= 0, tip <= maximumAmount else {
-            throw PaymentRuleViolation(.invalidAmount, "tip must be zero or more, got \(tip).")
+        guard tip >= 0 else {
+            throw PaymentRuleViolation(.invalidAmount, "tipAmount must be zero or more, got \(tip).")
+        }
+        guard tip <= maximumAmount else {
+            throw PaymentRuleViolation(
+                .invalidAmount, "tipAmount must be at most \(maximumAmount) minor units, got \(tip).")
         }
         guard [.sale, .authorization, .preAuthorization].contains(original.kind), original.isApproved else {
             throw PaymentRuleViolation(.tipAdjustmentClosed, "Only an approved sale can take a tip.")

@@ -114,8 +114,12 @@ public struct TransactionSearch: Sendable, Hashable {
         }
     }
 
-    /// Rows to skip.
-    public var offset: Int { (page - 1) * pageSize }
+    /// Rows to skip; a page too far to count in an `Int` skips every row rather than
+    /// overflowing.
+    public var offset: Int {
+        let (rows, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
+        return overflow ? Int.max : rows
+    }
 
     /// Whether `text` is a `yyyy-MM-dd` date.
     static func isDate(_ text: String) -> Bool {
