@@ -1,0 +1,32 @@
+import Foundation
+import GatewayAPI
+
+extension SandboxGateway {
+    /// Adds a merchant to the sandbox database at `configuration.databasePath` (created and
+    /// migrated if missing), with one user and one API key, and returns its credentials:
+    /// they are shown once, only their hashes are stored.
+    ///
+    /// A running gateway on the same database serves the new merchant at once; each
+    /// merchant sees only its own transactions, reports, inventory, outbox and webhooks.
+    ///
+    /// ```swift
+    /// let second = try SandboxGateway.addMerchant(.init(databasePath: "/tmp/sandbox.sqlite"), name: "Team B")
+    /// print(second.user, second.password, second.apiKey)
+    /// ```
+    ///
+    /// - Parameter name: the merchant's display name; a default when `nil`.
+    /// - Throws: database errors, or ``GatewayError`` when `name` is empty or longer than 100 characters.
+    public static func addMerchant(
+        _ configuration: SandboxGatewayConfiguration, name: String? = nil
+    ) throws -> SandboxCredentials {
+        let name = name ?? "MPOSKit Sandbox Shop"
+        guard (1...100).contains(name.count) else {
+            throw GatewayError.invalid("The merchant name must be 1 to 100 characters.")
+        }
+        let store = try GatewayStore(path: configuration.databasePath)
+        let accounts = AccountService(store: store, configuration: configuration)
+        // The user id is random, so a team can add merchants without choosing unique names.
+        let user = Secrets.newID(prefix: "sandbox-")
+        return try accounts.createMerchant(name: name, user: user, email: "\(user)@example.com")
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import SandboxGateway
+
+/// `mpos gateway merchant …`
+struct GatewayMerchantCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merchant",
+        abstract: "Manage the merchants of a sandbox database.",
+        subcommands: [GatewayMerchantAddCommand.self]
+    )
+}
+
+/// `mpos gateway merchant add --db PATH [--name NAME]`: adds a merchant and prints its
+/// credentials once, as the first start of `mpos gateway serve` does.
+struct GatewayMerchantAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a merchant to a sandbox database and print its credentials once.",
+        discussion: """
+            Creates the database if it is missing. Prints the new merchant's id, user, password \
+            and API key once: only their hashes are stored. A gateway already serving the \
+            database serves the new merchant at once; each merchant sees only its own data.
+
+            Examples:
+              mpos gateway merchant add --db /tmp/sandbox.sqlite
+              mpos gateway merchant add --db /tmp/sandbox.sqlite --name "Team B"
+            """
+    )
+
+    @Option(name: .long, help: "SQLite database file of the sandbox gateway (created if missing).")
+    var db: String
+
+    @Option(name: .long, help: "The merchant's display name.")
+    var name: String?
+
+    func validate() throws {
+        if let name, !(1...100).contains(name.count) {
+            throw ValidationError("--name must be 1 to 100 characters.")
+        }
+    }
+
+    mutating func run() async throws {
+        let credentials = try SandboxGateway.addMerchant(
+            SandboxGatewayConfiguration(databasePath: db), name: name)
+        print(GatewayServeOutput.credentials(credentials, database: db))
+    }
+}
