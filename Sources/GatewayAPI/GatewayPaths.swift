@@ -28,6 +28,9 @@ public enum GatewayPaths {
     public static let outbox = "/v1/outbox"
     /// `POST` (`X-API-Key`, optional ``ClientTokenRequest`` body) → 201 ``ClientToken``.
     public static let clientTokens = "/v1/client-tokens"
+    /// `POST` (`X-API-Key` of the sandbox's first merchant, optional ``CreateMerchantRequest``
+    /// body) → 201 ``MerchantCredentials`` of a new merchant.
+    public static let merchants = "/v1/merchants"
 
     // MARK: Payments
 

@@ -71,6 +71,9 @@ public enum GatewayRoutes {
     /// `POST /v1/client-tokens`
     public static let mintClientToken = GatewayRoute(
         "POST", GatewayPaths.clientTokens, authentication: .apiKey, body: true)
+    /// `POST /v1/merchants`
+    public static let createMerchant = GatewayRoute(
+        "POST", GatewayPaths.merchants, authentication: .apiKey, body: true)
 
     // MARK: Payments
     /// `POST /v1/payments/card`
@@ -138,7 +141,7 @@ public enum GatewayRoutes {
     /// The service and account routes (served by the gateway core).
     public static let core: [GatewayRoute] = [
         health, openAPI, login, logout, forgotUserID, resetPassword, changePassword, merchant,
-        outbox, mintClientToken, attempt,
+        outbox, mintClientToken, createMerchant, attempt,
     ]
 
     /// The payment routes.

@@ -19,14 +19,7 @@ extension SandboxGateway {
     public static func addMerchant(
         _ configuration: SandboxGatewayConfiguration, name: String? = nil
     ) throws -> SandboxCredentials {
-        let name = name ?? "MPOSKit Sandbox Shop"
-        guard (1...100).contains(name.count) else {
-            throw GatewayError.invalid("The merchant name must be 1 to 100 characters.")
-        }
         let store = try GatewayStore(path: configuration.databasePath)
-        let accounts = AccountService(store: store, configuration: configuration)
-        // The user id is random, so a team can add merchants without choosing unique names.
-        let user = Secrets.newID(prefix: "sandbox-")
-        return try accounts.createMerchant(name: name, user: user, email: "\(user)@example.com")
+        return try AccountService(store: store, configuration: configuration).addMerchant(name: name)
     }
 }

@@ -71,6 +71,7 @@ public enum SandboxGateway {
         addServiceRoutes(to: router, environment: environment)
         addAccountRoutes(to: router, environment: environment)
         addAttemptRoutes(to: router, environment: environment)
+        addMerchantAdminRoutes(to: router, environment: environment)
         addPaymentRoutes(to: router, environment: environment)
         addReportingRoutes(to: router, environment: environment)
         environment.configuration.additionalRoutes?(router, environment)

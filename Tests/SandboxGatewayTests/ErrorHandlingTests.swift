@@ -42,7 +42,7 @@ struct ErrorHandlingTests {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
             let wrongTypes = Data(
-                #"{"user": 12, "password": true, "email": [], "oldPassword": 1, "newPassword": 2, "confirmation": 3, "lifetimeSeconds": "x", "kind": 5, "amount": "ten", "currency": 9, "tipAmount": "x", "reason": 4, "channel": 1, "address": 2, "page": "one", "from": 5, "to": 6, "grouping": 7, "version": "v", "csv": 8, "callbackURL": 9, "secret": 10}"#
+                #"{"user": 12, "password": true, "email": [], "oldPassword": 1, "newPassword": 2, "confirmation": 3, "lifetimeSeconds": "x", "kind": 5, "amount": "ten", "currency": 9, "tipAmount": "x", "reason": 4, "channel": 1, "address": 2, "page": "one", "from": 5, "to": 6, "grouping": 7, "version": "v", "csv": 8, "callbackURL": 9, "secret": 10, "name": 11}"#
                     .utf8)
             try await expectEveryBodyRoute(
                 harness, body: wrongTypes, token: token,

@@ -74,6 +74,12 @@ extension MerchantIsolationTests {
             ).decode(ClientToken.self)
             #expect(token.merchantID == w.b.merchantID)
         }
+        walk(GatewayRoutes.createMerchant) { w async throws in
+            // Only the sandbox's first merchant adds merchants.
+            let reply = try await w.send(
+                .post, GatewayPaths.merchants, json: CreateMerchantRequest(name: "Not mine"), apiKey: true)
+            #expect(reply.status == 403)
+        }
         walk(GatewayRoutes.attempt) { w async throws in
             let reply = try await w.send(.get, GatewayPaths.attempt(key: w.a.idempotencyKey), json: none)
             #expect(reply.status == 404)

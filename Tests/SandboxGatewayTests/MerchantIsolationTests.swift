@@ -117,6 +117,33 @@ typealias RouteWalk = @Sendable (MerchantWalker) async throws -> Void
         }
     }
 
+    @Test func theFirstMerchantsAPIKeyAddsAMerchantThatLogsIn() async throws {
+        try await GatewayHarness.with { harness in
+            let first = harness.credentials
+            let reply = try await harness.send(
+                .post, GatewayPaths.merchants, json: CreateMerchantRequest(name: "Team B"),
+                apiKey: first.apiKey)
+            #expect(reply.status == 201)
+            let added = try reply.decode(MerchantCredentials.self)
+            #expect(added.merchantID != first.merchantID && added.user != first.user)
+            let token = try await harness.login(user: added.user, password: added.password)
+            let info = try await harness.send(.get, GatewayPaths.merchant, token: token).decode(
+                MerchantInfo.self)
+            #expect(info.id == added.merchantID && info.name == "Team B")
+
+            let token0 = try await harness.login()
+            let withToken = try await harness.send(
+                .post, GatewayPaths.merchants, json: CreateMerchantRequest(), token: token0)
+            #expect(withToken.status == 403)
+            let anonymous = try await harness.send(
+                .post, GatewayPaths.merchants, json: CreateMerchantRequest())
+            #expect(anonymous.status == 401)
+            let empty = try await harness.send(
+                .post, GatewayPaths.merchants, json: CreateMerchantRequest(name: ""), apiKey: first.apiKey)
+            #expect(empty.status == 400)
+        }
+    }
+
     /// After the walk A still has its one approved sale, open batch, inventory, webhook,
     /// password and stored idempotent answer.
     static func merchantAIsUntouched(_ harness: GatewayHarness, _ a: MerchantAFacts) async throws {
