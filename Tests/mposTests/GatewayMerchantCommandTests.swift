@@ -57,4 +57,17 @@ import Testing
             ])
         #expect(run.status == 1 && run.err.contains("--name must be 1 to 100 characters."))
     }
+
+    @Test func aFileThatIsNotADatabaseExitsOneNamingIt() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mpos-cli-\(UUID().uuidString).sqlite")
+        try Data("not a database\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try PaymentCommandTests.run(["gateway", "merchant", "add", "--db", file.path])
+        #expect(run.status == 1 && run.out.isEmpty)
+        #expect(
+            run.err.contains(
+                "--db \(file.path): cannot open the sandbox database: SQLite error 26: file is not a database"
+            ))
+    }
 }

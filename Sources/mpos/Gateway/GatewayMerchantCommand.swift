@@ -41,8 +41,16 @@ struct GatewayMerchantAddCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let credentials = try SandboxGateway.addMerchant(
-            SandboxGatewayConfiguration(databasePath: db), name: name)
+        let credentials: SandboxCredentials
+        do {
+            credentials = try SandboxGateway.addMerchant(
+                SandboxGatewayConfiguration(databasePath: db), name: name)
+        } catch let error as CocoaError {
+            // Foundation's own description of a file error is a dump of its user info.
+            throw CLIFailure("--db \(db): cannot open the sandbox database: \(error.localizedDescription)")
+        } catch {
+            throw CLIFailure("--db \(db): cannot open the sandbox database: \(error)")
+        }
         print(GatewayServeOutput.credentials(credentials, database: db))
     }
 }
