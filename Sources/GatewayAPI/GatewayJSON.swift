@@ -6,7 +6,8 @@
 
 /// The JSON coding conventions of the gateway API, shared by client and server.
 ///
-/// Dates are ISO 8601 strings in UTC without fractional seconds (`"2026-11-23T09:00:00Z"`);
+/// Dates are written as ISO 8601 strings in UTC without fractional seconds
+/// (`"2026-11-23T09:00:00Z"`) and read as any RFC 3339 date-time (``GatewayTimestamp``);
 /// amounts are integers in minor units; enums are their case names; byte strings (EMV data,
 /// encrypted card data, key serial numbers, issuer authentication data) are upper- or
 /// lower-case hex strings.
@@ -19,10 +20,19 @@ public enum GatewayJSON {
         return encoder
     }
 
-    /// A new decoder: ISO 8601 dates.
+    /// A new decoder: RFC 3339 date-times, every field range-checked (``GatewayTimestamp``).
     public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = GatewayTimestamp.parse(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "Not an RFC 3339 date-time (\"2026-11-23T09:00:00Z\") with fields in range")
+            }
+            return date
+        }
         return decoder
     }
 

@@ -47,7 +47,7 @@ extension GatewayValidation {
 
     /// The problem with one basket line, or `nil`.
     static func itemProblem(_ item: BasketItem) -> String? {
-        if item.name.isEmpty || item.name.count > basketItemNameMaximumLength {
+        if item.name.isEmpty || item.name.unicodeScalars.count > basketItemNameMaximumLength {
             return "name must have 1 to \(basketItemNameMaximumLength) characters"
         }
         if item.quantity < 1 { return "quantity must be at least 1" }

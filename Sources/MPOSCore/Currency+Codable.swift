@@ -1,12 +1,15 @@
 extension Currency: Codable {
-    /// Decodes a currency from its alpha code string, ignoring ASCII case; throws
-    /// `DecodingError.dataCorrupted` for a code that is not an active ISO 4217 currency.
+    /// Decodes a currency from its alpha code string as ISO 4217 writes it, in upper case
+    /// (`"EUR"`); throws `DecodingError.dataCorrupted` for anything else, lower case included,
+    /// so that JSON documents hold one spelling per currency. ``Currency/init(code:)`` still
+    /// ignores case for text a person types.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        guard let currency = Currency(code: text) else {
+        guard let currency = Currency(code: text), currency.code == text else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "Not an active ISO 4217 currency code")
+                in: container,
+                debugDescription: "Not an active ISO 4217 currency code in upper case (\"EUR\")")
         }
         self = currency
     }

@@ -97,8 +97,13 @@ struct CurrencyTests {
     @Test func codesAsTheAlphaCodeString() throws {
         let data = try JSONEncoder().encode([Currency.eur, .jpy])
         #expect(String(decoding: data, as: UTF8.self) == #"["EUR","JPY"]"#)
-        let decoded = try JSONDecoder().decode([Currency].self, from: Data(#"["chf","BHD"]"#.utf8))
+        let decoded = try JSONDecoder().decode([Currency].self, from: Data(#"["CHF","BHD"]"#.utf8))
         #expect(decoded == [.chf, .bhd])
+        for spelling in ["chf", "Chf", "cHF"] {
+            #expect(throws: DecodingError.self, "\(spelling)") {
+                try JSONDecoder().decode(Currency.self, from: Data("\"\(spelling)\"".utf8))
+            }
+        }
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Currency.self, from: Data(#""ZZZ""#.utf8))
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite("GatewayAPI contract types", .timeLimit(.minutes(2)))
 struct GatewayAPIContractTests {
     @Test func authorizeCardRequestFillsDefaults() throws {
-        let json = #"{"kind":"sale","amount":1234,"currency":"eur","entryMode":"chip","cvm":"pin"}"#
+        let json = #"{"kind":"sale","amount":1234,"currency":"EUR","entryMode":"chip","cvm":"pin"}"#
         let request = try GatewayJSON.makeDecoder().decode(AuthorizeCardRequest.self, from: Data(json.utf8))
         #expect(request.parameters.currency == .eur)
         #expect(request.parameters.duplicateCheck)

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayAPI
 import Hummingbird
+import MPOSCore
 import SandboxGateway
 import Testing
 
@@ -62,5 +63,66 @@ struct OpenAPISyncTests {
         #expect(GatewayPaths.filling(GatewayPaths.capture, ["id": "tx 1/2"]) == "/v1/transactions/tx%201%2F2/capture")
         #expect(GatewayPaths.attempt(key: "abc") == "/v1/attempts/abc")
         #expect(GatewayRoutes.all.allSatisfy { $0.path == GatewayPaths.health || $0.path.hasPrefix(GatewayAPIInfo.pathPrefix + "/") })
+    }
+}
+
+@Suite("OpenAPI document states the rules the gateway applies", .timeLimit(.minutes(2)))
+struct OpenAPIRulesTests {
+    static let text = (try? String(contentsOfFile: OpenAPIDocument.defaultPath, encoding: .utf8)) ?? ""
+
+    /// The items of the `enum:` list under `name:` in `components/schemas`.
+    static func enumItems(ofSchema name: String) -> [String] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(of: "    \(name):") else { return [] }
+        var items: [String] = []
+        var inEnum = false
+        for line in lines[(start + 1)...] {
+            if line.hasPrefix("    ") && !line.hasPrefix("     ") { break }
+            if line == "      enum:" { inEnum = true; continue }
+            if inEnum {
+                guard line.hasPrefix("        - ") else { break }
+                items.append(String(line.dropFirst("        - ".count)))
+            }
+        }
+        return items
+    }
+
+    @Test func currencyEnumIsWhatTheGatewayTakesMoneyIn() throws {
+        let documented = Self.enumItems(ofSchema: "CurrencyCode")
+        let payable = Currency.all.filter { (try? PaymentRules.currency(code: $0.code)) != nil }.map(\.code)
+        #expect(documented.count > 100)
+        #expect(documented == payable.sorted())
+        #expect(throws: PaymentRuleViolation.self) { try PaymentRules.currency(code: "XAU") }
+    }
+
+    @Test func contactPatternsAreTheGatewaysOwn() {
+        #expect(Self.text.contains("pattern: '\(GatewayValidation.emailPattern)'"))
+        #expect(Self.text.contains("pattern: '\(GatewayValidation.phonePattern)'"))
+        #expect(Self.text.contains("maxLength: \(GatewayValidation.emailMaximumLength)"))
+    }
+
+    /// The Swift rules agree with the documented regular expressions on hand-picked edges.
+    @Test(arguments: [
+        ("a@b.co", true), ("first.last+tag@mail.example.org", true), ("jürgen@bücher.de", true),
+        ("", false), ("@b.co", false), ("a@", false), ("a@b", false), ("a@.b", false), ("a@b.", false),
+        ("a@b..c", false), ("a@@b.c", false), ("a b@c.d", false), (" a@b.co", false), ("a@b.co ", false),
+        ("a\u{7F}@b.co", false), ("a\t@b.co", false), (String(repeating: "a", count: 250) + "@b.co", false),
+        (String(repeating: "a", count: 249) + "@b.co", true),
+    ])
+    func emailRule(address: String, valid: Bool) throws {
+        #expect(GatewayValidation.isEmailAddress(address) == valid)
+        let regex = try Regex(GatewayValidation.emailPattern)
+        let matches = (try? regex.wholeMatch(in: address)) != nil && address.unicodeScalars.count <= 254
+        #expect(matches == valid, "the documented pattern disagrees on \(address.debugDescription)")
+    }
+
+    @Test(arguments: [
+        ("+49 30 1234567", true), ("(030) 123-456", true), ("123456", true), ("12345", false),
+        ("1234567890123456", false), ("+49 30 12345a", false), ("١٢٣٤٥٦٧", false), ("", false), ("+++", false),
+    ])
+    func phoneRule(number: String, valid: Bool) throws {
+        #expect(GatewayValidation.isPhoneNumber(number) == valid)
+        let matches = (try? Regex(GatewayValidation.phonePattern).wholeMatch(in: number)) != nil
+        #expect(matches == valid, "the documented pattern disagrees on \(number.debugDescription)")
     }
 }

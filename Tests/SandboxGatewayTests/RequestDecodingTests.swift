@@ -23,7 +23,17 @@ struct RequestDecodingTests {
                 (#"{\#(from), "to": 6}"#, 4000, "Wrong type at 'to': expected a date string."),
                 (
                     #"{\#(from), "to": "yesterday"}"#, 4001,
-                    "Invalid value at 'to': expected an ISO 8601 date such as 2026-11-23T09:00:00Z."
+                    "Invalid value at 'to': expected an RFC 3339 date-time with fields in range, such as 2026-11-23T09:00:00Z."
+                ),
+                // Foundation's parser would roll minute 99 into the next hour and report on a period
+                // nobody asked for.
+                (
+                    #"{\#(from), "to": "2026-01-01T12:99:00Z"}"#, 4001,
+                    "Invalid value at 'to': expected an RFC 3339 date-time with fields in range, such as 2026-11-23T09:00:00Z."
+                ),
+                (
+                    #"{\#(from), "to": "2026-02-01T00:00:00Z", "currency": "eur"}"#, 4001,
+                    "Invalid value at 'currency': not an active ISO 4217 currency code in upper case (\"EUR\")."
                 ),
                 (#"{\#(from), "to": null}"#, 4000, "null is not allowed at 'to': expected a date string."),
                 (#"{\#(from)}"#, 4000, "Missing field 'to'."),

@@ -24,7 +24,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
 
     router.on(GatewayRoutes.forgotUserID) { request, context in
         let body = try await decodeBody(request, context: context, as: ForgotUserIDRequest.self)
-        guard body.email.contains("@"), body.email.count <= 254 else {
+        guard GatewayValidation.isEmailAddress(body.email) else {
             throw GatewayError.invalid("'email' is not an e-mail address.")
         }
         try accounts.forgotUserID(email: body.email)
@@ -37,7 +37,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
 
     router.on(GatewayRoutes.resetPassword) { request, context in
         let body = try await decodeBody(request, context: context, as: ResetPasswordRequest.self)
-        guard !body.user.isEmpty, body.user.count <= 128 else {
+        guard !body.user.isEmpty, body.user.unicodeScalars.count <= 128 else {
             throw GatewayError.invalid("'user' must have 1 to 128 characters.")
         }
         try accounts.resetPassword(user: body.user)

@@ -8,8 +8,8 @@ import GatewayAPI
 /// strategy here and ``decodingError(_:body:)`` restore the path so a client learns which
 /// field is wrong, and only broken JSON syntax is called invalid JSON.
 enum RequestDecoding {
-    /// `GatewayJSON`'s decoder, with the same ISO 8601 dates read by a strategy that keeps
-    /// the field's path in its errors.
+    /// `GatewayJSON`'s decoder, with the same RFC 3339 dates (``GatewayTimestamp``) read by a
+    /// strategy that tells a null and a wrong type apart, keeping the field's path in its errors.
     static let decoder: JSONDecoder = {
         let decoder = GatewayJSON.makeDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -24,9 +24,10 @@ enum RequestDecoding {
                     Date.self,
                     .init(codingPath: decoder.codingPath, debugDescription: "Expected a date string."))
             }
-            guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+            guard let date = GatewayTimestamp.parse(text) else {
                 throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "Expected an ISO 8601 date such as 2026-11-23T09:00:00Z."
+                    in: container,
+                    debugDescription: "Expected an RFC 3339 date-time with fields in range, such as 2026-11-23T09:00:00Z."
                 )
             }
             return date
@@ -112,8 +113,13 @@ enum RequestDecoding {
     /// Why a value was refused, from the decoder's fixed texts only: a refused value is
     /// never echoed.
     private static func reason(_ context: DecodingError.Context) -> String {
-        context.debugDescription.hasPrefix("Expected an ISO 8601 date")
-            ? "expected an ISO 8601 date such as 2026-11-23T09:00:00Z" : "not one of the allowed values"
+        // Our own descriptions (dates, currencies) say what was expected without echoing the
+        // value; the standard library's enum message quotes the value, so it is replaced.
+        let text = context.debugDescription
+        guard text.hasPrefix("Expected an RFC 3339") || text.hasPrefix("Not an active ISO 4217") else {
+            return "not one of the allowed values"
+        }
+        return text.prefix(1).lowercased() + text.dropFirst().dropLast(text.hasSuffix(".") ? 1 : 0)
     }
 
     /// A coding key built from a JSON object key or array index.

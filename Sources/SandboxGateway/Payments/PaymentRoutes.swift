@@ -107,12 +107,15 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let id = try transactionID(context)
         let input = try await decodeBody(request, context: context, as: SendReceiptRequest.self)
         let (row, lines) = try await mapped { try await service.receiptRecord(merchant: merchant, id: id) }
-        let address = input.address.trimmingCharacters(in: .whitespaces)
+        let address = input.address
         switch input.channel {
-        case .email where !PaymentService.isEmail(address):
-            throw GatewayError.invalid("address is not an e-mail address.")
-        case .sms where !PaymentService.isPhone(address):
-            throw GatewayError.invalid("address is not a phone number.")
+        case .email where !GatewayValidation.isEmailAddress(address):
+            throw GatewayError.invalid(
+                "address is not an e-mail address (a local part, @ and a domain with a dot; no spaces; "
+                    + "at most \(GatewayValidation.emailMaximumLength) characters).")
+        case .sms where !GatewayValidation.isPhoneNumber(address):
+            throw GatewayError.invalid(
+                "address is not a phone number (6 to 15 digits; + ( ) - and spaces between them).")
         default: break
         }
         let info = try environment.accounts.merchantInfo(merchantID: merchant, userID: nil)

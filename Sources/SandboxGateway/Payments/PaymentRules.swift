@@ -63,10 +63,10 @@ public enum PaymentRules {
     /// - Throws: ``PaymentRuleViolation/Reason/invalidExternalID``.
     public static func validateExternalID(_ id: String?) throws(PaymentRuleViolation) {
         guard let id else { return }
-        guard !id.isEmpty, id.count <= externalIDMaximumLength else {
+        guard !id.isEmpty, id.unicodeScalars.count <= externalIDMaximumLength else {
             throw PaymentRuleViolation(
                 .invalidExternalID,
-                "external id must be 1 to \(externalIDMaximumLength) characters, got \(id.count).")
+                "external id must be 1 to \(externalIDMaximumLength) characters, got \(id.unicodeScalars.count).")
         }
     }
 

@@ -48,7 +48,7 @@ extension PaymentService {
             throw PaymentRuleViolation(.unknownCurrency, "SEPA direct debits are in EUR.")
         }
         try PaymentRules.validateExternalID(request.externalID)
-        if let mandate = request.mandateReference, !(1...35).contains(mandate.count) {
+        if let mandate = request.mandateReference, !(1...35).contains(mandate.unicodeScalars.count) {
             throw PaymentRuleViolation(.invalidField, "mandateReference must be 1 to 35 characters.")
         }
         let emv = try Self.emvFacts(command.emvData)

@@ -75,18 +75,4 @@ extension PaymentService {
             return batch
         }
     }
-
-    static func isEmail(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return text.count <= 254 && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
-            && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".") && !text.contains(where: \.isWhitespace)
-    }
-
-    static func isPhone(_ text: String) -> Bool {
-        let digits = text.filter(\.isNumber)
-        return (6...15).contains(digits.count)
-            && text.allSatisfy {
-                $0.isNumber || $0 == "+" || $0 == " " || $0 == "-" || $0 == "(" || $0 == ")"
-            }
-    }
 }

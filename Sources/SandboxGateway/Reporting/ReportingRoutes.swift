@@ -35,7 +35,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
         let merchant = try context.requireMerchant()
         let input = try await decodeBody(request, context: context, as: StatisticsRequest.self)
         let currency =
-            try input.currency
+            try input.currency.map { requested in try mappedSync { try PaymentRules.currency(code: requested.code) } }
             ?? environment.accounts.merchantInfo(merchantID: merchant, userID: nil).currency
         guard let period = StatisticsPeriod(rawValue: input.grouping.rawValue) else {
             throw GatewayError.invalid("Unknown grouping.")
@@ -110,10 +110,10 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
         if let url = input.callbackURL {
             guard let parsed = URL(string: url),
                 ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
-                parsed.host?.isEmpty == false, url.count <= 2048
+                parsed.host?.isEmpty == false, url.unicodeScalars.count <= 2048
             else { throw GatewayError.invalid("callbackURL must be an http or https URL.") }
         }
-        if let secret = input.secret, !(16...128).contains(secret.count) {
+        if let secret = input.secret, !(16...128).contains(secret.unicodeScalars.count) {
             throw GatewayError.invalid("secret must be 16 to 128 characters.")
         }
         let now = environment.configuration.now()
