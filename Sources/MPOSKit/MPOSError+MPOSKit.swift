@@ -28,6 +28,8 @@ extension MPOSError.Code {
     public static let readerLinkFailed = 3202
     /// 3203: the reader was not reached and paired within the connect timeout.
     public static let readerConnectTimeout = 3203
+    /// 3204: the reader answered a request with an error status (its message names the status).
+    public static let readerRefused = 3204
     /// 4101: the gateway refused the request (its code is in the message).
     public static let gatewayRefused = 4101
     /// 4102: the gateway refused the credentials.
@@ -82,6 +84,9 @@ extension MPOSError {
     public static let readerConnectTimeout = MPOSError(
         code: Code.readerConnectTimeout, message: "The card reader was not reached and paired within the timeout.",
         customerMessage: "The card reader is not responding. Check it is on and nearby.")
+    /// The reader answered a request with an error status.
+    public static let readerRefused = MPOSError(
+        code: Code.readerRefused, message: "The card reader refused the request.")
     /// The gateway refused the request.
     public static let gatewayRefused = MPOSError(code: Code.gatewayRefused, message: "The gateway refused the request.")
     /// The gateway refused the credentials.

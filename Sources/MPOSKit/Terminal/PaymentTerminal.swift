@@ -276,6 +276,11 @@ public actor PaymentTerminal {
 
     private func readerSaid(_ message: ReaderMessage) {
         if case .battery(let status) = message { noteBattery(status) }
+        // A scan is never part of a payment: it reaches the app even while one runs.
+        if case .scan(let scan) = message {
+            emit(.scan(scan))
+            return
+        }
         if let inbox {
             inbox.yield(.reader(message))
             return

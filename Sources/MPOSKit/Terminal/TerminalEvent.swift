@@ -34,6 +34,8 @@ public enum TerminalEvent: Sendable, Hashable {
     /// payment stands as reported; a restart looks the attempt up at the gateway instead of
     /// reading its outcome. The app should tell the merchant the device's storage is failing.
     case journalWriteFailed(MPOSError)
+    /// The reader's scanner read a code (while enabled with ``PaymentTerminal/enableScanner(multiScan:buttonMode:timeoutSeconds:)``).
+    case scan(ScanEvent)
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
@@ -44,6 +46,7 @@ public enum TerminalEvent: Sendable, Hashable {
         case .applicationSelection, .signatureRequired: .prompt
         case .authorizing, .recovering, .reversing, .completed, .journalWriteFailed: .transaction
         case .readerDiscovered, .discoveryFinished: .discovery
+        case .scan: .scanner
         }
     }
 }
@@ -62,6 +65,8 @@ public enum TerminalEventCategory: String, Sendable, Hashable, CaseIterable {
     case transaction
     /// Readers found by a scan, and the scan's end.
     case discovery
+    /// Codes read by the reader's barcode scanner.
+    case scanner
 }
 
 /// The merchant's answer to a signature prompt.

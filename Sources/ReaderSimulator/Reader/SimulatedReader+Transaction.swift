@@ -206,6 +206,10 @@ extension SimulatedReader {
 
     func finish(_ outcome: TransactionOutcome) async {
         cancelAllowed = false
+        record(
+            .full,
+            "transaction \(outcome.transactionID): \(outcome.status.description), \(outcome.cryptogramType), "
+                + "\(outcome.entryMode), CVM \(outcome.cvm)")
         await emit(.transactionOutcome(outcome))
         if configuration.entryMode == .chip, outcome.status != .userCancelled {
             await emit(.cardEvent(.removed))

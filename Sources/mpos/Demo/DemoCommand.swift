@@ -138,6 +138,7 @@ struct DemoCommand: AsyncParsableCommand {
         case .discoveryFinished(let count): "scan finished: \(count) reader(s)"
         case .batteryLow(let battery): "reader battery low: \(battery.percentage)%"
         case .journalWriteFailed(let error): "the journal could not record the outcome: \(error.message)"
+        case .scan(let scan): "scanned \(scan.symbology) \(scan.barcode)"
         }
     }
 }

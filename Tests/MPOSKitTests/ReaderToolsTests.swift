@@ -1,0 +1,90 @@
+import Foundation
+import MPOSCore
+import ReaderLink
+import ReaderSimulator
+import SandboxCards
+import Testing
+
+@testable import MPOSKit
+
+/// The reader's log and barcode scanner through `PaymentTerminal`, against the simulated reader
+/// over a real socket.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ReaderToolsTests {
+    @Test func logsFollowTheLevelAndAnEmptyLogIsTheNoDataStatus() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+
+        try await terminal.resetReaderLogs()
+        let empty = try await terminal.readerLogs()
+        #expect(empty.lines.isEmpty)
+        #expect(empty.status == .noDataAvailable)
+
+        // At `.info` the start is logged but not the outcome's detail; at `.full` both.
+        try await terminal.setReaderLogLevel(.info)
+        let first = try await terminal.sale(PaymentParameters(amount: 12_00, currency: .eur))
+        let atInfo = try await terminal.readerLogs()
+        #expect(atInfo.status == .success)
+        #expect(atInfo.lines.count == 1, "\(atInfo.lines)")
+        #expect(atInfo.lines.first?.hasSuffix(": sale 1200 EUR") == true)
+
+        try await terminal.setReaderLogLevel(.full)
+        _ = try await terminal.sale(PaymentParameters(amount: 13_00, currency: .eur))
+        let atFull = try await terminal.readerLogs().lines
+        #expect(atFull.count == 3, "\(atFull)")
+        #expect(atFull.last?.hasSuffix(": EFT_SUCCESS (0x0001), tc, chip, CVM pin") == true, "\(atFull)")
+
+        // Nothing at `.none`; a reset empties the log again.
+        try await terminal.setReaderLogLevel(.none)
+        _ = try await terminal.sale(PaymentParameters(amount: 14_00, currency: .eur))
+        #expect(try await terminal.readerLogs().lines.count == 3)
+        try await terminal.resetReaderLogs()
+        #expect(try await terminal.readerLogs().status == .noDataAvailable)
+
+        // No card number in any line.
+        #expect(first.status == .approved)
+        let text = atFull.joined(separator: "\n")
+        #expect(SandboxCards.all.allSatisfy { !text.contains($0.pan.unmaskedDigits) })
+        await terminal.disconnect()
+    }
+
+    @Test func singleScanDeliversOneCodeAsAStreamAndAsAnEvent() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let events = await terminal.subscribe([.scanner])
+        let scans = await terminal.scans()
+
+        // Disabled: a code in front of the scanner is not read.
+        await sandbox.reader.scan("0000000000000")
+        try await terminal.enableScanner(multiScan: false)
+        await sandbox.reader.scan("4006381333931")
+        await sandbox.reader.scan("5901234123457")  // single mode is off again after one code
+
+        var eventIterator = events.makeAsyncIterator()
+        #expect(await eventIterator.next() == .scan(ScanEvent(barcode: "4006381333931", symbology: "EAN-13")))
+
+        // Multi mode reads until disabled.
+        try await terminal.enableScanner(multiScan: true, buttonMode: false, timeoutSeconds: 30)
+        await sandbox.reader.scan("A-1", symbology: "Code 128")
+        await sandbox.reader.scan("A-2", symbology: "Code 128")
+        try await terminal.disableScanner()
+        await sandbox.reader.scan("A-3", symbology: "Code 128")
+        try await terminal.enableScanner(multiScan: false)
+        await sandbox.reader.scan("END", symbology: "QR")
+        var read: [ScanEvent] = []
+        for await scan in scans {
+            read.append(scan)
+            if scan.barcode == "END" { break }
+        }
+        #expect(read.map(\.barcode) == ["4006381333931", "A-1", "A-2", "END"])
+        #expect(read.map(\.symbology) == ["EAN-13", "Code 128", "Code 128", "QR"])
+        await terminal.disconnect()
+    }
+
+    @Test func toolsWithoutAReaderSayNoReaderIsConnected() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal(connect: false)
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.readerLogs() }
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.enableScanner() }
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.setReaderLogLevel(.debug) }
+    }
+}
