@@ -78,6 +78,16 @@ public enum GatewayPaths {
     /// `GET` → ``WebhookDeliveryList``.
     public static let webhookDeliveries = "/v1/webhooks/deliveries"
 
+    // MARK: Terminal management
+    /// Registers a reader and answers its pending updates.
+    public static let terminalInitialize = "/v1/terminals/initialize"
+    /// Records an install a reader confirmed.
+    public static let terminalInstalls = "/v1/terminals/installs"
+    /// The update catalogue: publish (API key), list (token).
+    public static let updates = "/v1/updates"
+    /// One image's bytes; answers `Range` requests with 206.
+    public static let updateFile = "/v1/updates/{id}/file"
+
     // MARK: Filling templates
 
     /// `template` with each `{name}` replaced by the percent-encoded value from `values`.
