@@ -106,6 +106,7 @@ let package = Package(
             name: "MPOSKit",
             dependencies: [
                 "MPOSCore", "EMV", "ReaderLink", "GatewayAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -168,7 +169,10 @@ let package = Package(
         .testTarget(name: "SandboxCardsTests", dependencies: ["SandboxCards", "CardCrypto", "EMV"]),
         .testTarget(
             name: "ReaderSimulatorTests",
-            dependencies: ["ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV", "MPOSCore", "MPOSTestSupport"]
+            dependencies: [
+                "ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV", "MPOSCore",
+                "MPOSTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "SandboxGatewayTests",

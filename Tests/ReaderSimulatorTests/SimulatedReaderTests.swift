@@ -252,8 +252,7 @@ struct SimulatedReaderTests {
         let (reader, connection) = try await Self.paired()
         let image = Array("firmware 2.0.0 image".utf8) + Array(repeating: 0xAB, count: 10_000)
         let digest = FirmwareSlots.sha256(image)
-        _ = try await connection.request(.updateBegin(UpdateBegin(
-            slot: .firmware, size: UInt32(image.count), sha256: digest, version: "2.0.0")))
+        _ = try await connection.request(.updateBegin(try SignedImages.begin(image, version: "2.0.0")))
         var offset = 0
         while offset < image.count {
             let end = min(offset + 4_096, image.count)
@@ -272,7 +271,39 @@ struct SimulatedReaderTests {
         await #expect(throws: ReaderLinkError.self) { _ = try await connection.request(.updateVerify) }
         await #expect(throws: ReaderLinkError.self) { _ = try await connection.request(.updateCommit) }
         #expect(await reader.activeVersions().firmware == "2.0.0")
+
+        // A whole, intact image signed for another channel, another model or with another key is
+        // refused at verification and never commits.
+        let refusals = [
+            try SignedImages.begin(image, version: "4.0.0", channel: "test"),
+            try SignedImages.begin(image, version: "4.0.0", model: "Other Reader"),
+            try SignedImages.begin(image, version: "4.0.0", seedHex: String(repeating: "11", count: 32)),
+        ]
+        for begin in refusals {
+            _ = try await connection.request(.updateBegin(begin))
+            var sent = 0
+            while sent < image.count {
+                let end = min(sent + 4_096, image.count)
+                _ = try await connection.request(.updateChunk(offset: UInt32(sent), bytes: Array(image[sent..<end])))
+                sent = end
+            }
+            let refusal = await Self.refusal(of: .updateVerify, on: connection)
+            #expect(refusal?.status == .invalidData)
+            #expect(refusal?.detail.contains("signature") == true)
+            await #expect(throws: ReaderLinkError.self) { _ = try await connection.request(.updateCommit) }
+            #expect(await reader.activeVersions().firmware == "2.0.0")
+        }
         await connection.close()
+    }
+
+    /// The status and detail of the reader's error answer to `message`, or nil for any other outcome.
+    static func refusal(of message: ReaderMessage, on connection: ReaderConnection) async
+        -> (status: ReaderStatusCode, detail: String)?
+    {
+        let outcome: Result<ReaderMessage, ReaderLinkError>
+        do { outcome = .success(try await connection.request(message)) } catch { outcome = .failure(error) }
+        guard case .failure(.rejected(let status, let detail)) = outcome else { return nil }
+        return (status, detail)
     }
 
     @Test func aDroppedLinkLeavesTheReaderUsable() async throws {

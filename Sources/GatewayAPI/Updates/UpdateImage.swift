@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import MPOSCore
 
 /// What an update image replaces on a reader.
 public enum UpdateKind: String, Codable, Sendable, Hashable, CaseIterable {
@@ -68,9 +69,7 @@ public struct UpdateImage: Codable, Sendable, Hashable, Identifiable {
         self.publishedAt = publishedAt
     }
 
-    /// The bytes the signature covers: a fixed label, then model, kind, version, size, SHA-256
-    /// and channel, one per line. The deadline is policy, not part of the image, so it is not
-    /// signed; everything that decides which bytes a reader runs is.
+    /// The bytes the signature covers (``UpdateSigning/message(model:kind:version:size:sha256Hex:channel:)``).
     public var signedMessage: [UInt8] {
         Self.signedMessage(
             model: model, kind: kind, version: version, size: size, sha256: sha256, channel: channel)
@@ -80,9 +79,9 @@ public struct UpdateImage: Codable, Sendable, Hashable, Identifiable {
     public static func signedMessage(
         model: String, kind: UpdateKind, version: String, size: Int64, sha256: String, channel: UpdateChannel
     ) -> [UInt8] {
-        Array(
-            ["MPOSKit update image v1", model, kind.rawValue, version, String(size), sha256.lowercased(), channel.rawValue]
-                .joined(separator: "\n").utf8)
+        UpdateSigning.message(
+            model: model, kind: kind.rawValue, version: version, size: size, sha256Hex: sha256,
+            channel: channel.rawValue)
     }
 }
 

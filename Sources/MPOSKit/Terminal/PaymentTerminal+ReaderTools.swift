@@ -41,12 +41,11 @@ extension PaymentTerminal {
     ///
     /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``.
     public func readerLogs() async throws(MPOSError) -> ReaderLogs {
-        try await ask(.fetchLogs, "the log request") { answer in
-            switch answer {
-            case .logs(let lines): ReaderLogs(lines: lines)
-            case .error(.noDataAvailable, _): ReaderLogs(lines: [])
-            default: nil
-            }
+        switch try await askReader(.fetchLogs, "the log request") {
+        case .answer(.logs(let lines)): ReaderLogs(lines: lines)
+        case .refused(.noDataAvailable, _): ReaderLogs(lines: [])
+        case .refused(let status, let detail): throw Self.refusal("the log request", status, detail)
+        case .answer: throw MPOSError.readerLinkFailed.withMessage("The reader answered the log request with another message.")
         }
     }
 
@@ -96,16 +95,35 @@ extension PaymentTerminal {
     /// Sends a request whose answer is an acknowledgement; a reader's error answer is thrown
     /// as ``MPOSError/readerRefused`` with the reader's status.
     func askForAck(_ request: ReaderMessage, _ what: String) async throws(MPOSError) {
-        let refusal: (ReaderStatusCode, String)? = try await ask(request, what) { answer in
-            switch answer {
-            case .ack: .some(nil)
-            case .error(let status, let detail): .some((status, detail))
-            default: nil
-            }
+        switch try await askReader(request, what) {
+        case .answer(.ack): return
+        case .refused(let status, let detail): throw Self.refusal(what, status, detail)
+        case .answer: throw MPOSError.readerLinkFailed.withMessage("The reader answered \(what) with another message.")
         }
-        if let (status, detail) = refusal {
-            throw MPOSError.readerRefused.withMessage(
-                "The reader refused \(what): \(status.description) (\(detail)).")
+    }
+
+    /// A reader's answer, or its error answer told apart from a failed link.
+    enum ReaderReply {
+        case answer(ReaderMessage)
+        case refused(ReaderStatusCode, String)
+    }
+
+    /// Sends `request`; an error answer is a ``ReaderReply/refused(_:_:)``, not a link failure.
+    func askReader(_ request: ReaderMessage, _ what: String, timeout: Duration? = nil)
+        async throws(MPOSError) -> ReaderReply
+    {
+        guard let connection else { throw MPOSError.readerNotConnected }
+        do {
+            if let timeout { return .answer(try await connection.request(request, timeout: timeout)) }
+            return .answer(try await connection.request(request))
+        } catch .rejected(let status, let detail) {
+            return .refused(status, detail)
+        } catch {
+            throw MPOSError.readerLinkFailed.withMessage("The reader did not answer \(what): \(error).")
         }
+    }
+
+    static func refusal(_ what: String, _ status: ReaderStatusCode, _ detail: String) -> MPOSError {
+        MPOSError.readerRefused.withMessage("The reader refused \(what): \(status.description) (\(detail)).")
     }
 }

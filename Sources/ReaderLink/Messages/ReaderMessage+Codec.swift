@@ -139,6 +139,7 @@ extension ReaderMessage {
             w.u32(begin.size)
             w.data(begin.sha256)
             w.string(begin.version)
+            w.data(begin.signature)
         case .updateChunk(let offset, let bytes):
             w.u32(offset)
             w.data(bytes)
@@ -275,7 +276,7 @@ extension ReaderMessage {
             self = .updateBegin(
                 UpdateBegin(
                     slot: try r.enumeration(UpdateSlot.self), size: try r.u32(), sha256: try r.data(),
-                    version: try r.string()))
+                    version: try r.string(), signature: try r.data()))
         case .updateChunk: self = .updateChunk(offset: try r.u32(), bytes: try r.data())
         case .updateVerify: self = .updateVerify
         case .updateCommit: self = .updateCommit

@@ -18,13 +18,17 @@ public struct UpdateBegin: Sendable, Hashable {
     public var sha256: [UInt8]
     /// The image's version.
     public var version: String
+    /// The gateway's Ed25519 signature over `UpdateSigning.message(…)` (64 bytes): the reader
+    /// checks it, for its own model and channel, before it switches slots.
+    public var signature: [UInt8]
 
     /// Creates an update start.
-    public init(slot: UpdateSlot, size: UInt32, sha256: [UInt8], version: String) {
+    public init(slot: UpdateSlot, size: UInt32, sha256: [UInt8], version: String, signature: [UInt8] = []) {
         self.slot = slot
         self.size = size
         self.sha256 = sha256
         self.version = version
+        self.signature = signature
     }
 }
 

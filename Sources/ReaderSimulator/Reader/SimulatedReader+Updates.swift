@@ -1,3 +1,6 @@
+import Crypto
+import EMV
+import MPOSCore
 import ReaderLink
 
 /// Firmware and configuration updates: transfer, verify, commit.
@@ -11,6 +14,7 @@ extension SimulatedReader {
         do {
             try slots.beginTransfer(target, version: begin.version, size: Int(begin.size), sha256: begin.sha256)
             updating = target
+            updateAnnouncement = begin
             return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(target) ?? 0), status: .success))
         } catch {
             return .error(.invalidData, detail: "update rejected: \(error)")
@@ -33,6 +37,12 @@ extension SimulatedReader {
         guard let updating else { return .error(.commandNotAllowed, detail: "no update in progress") }
         do {
             try slots.verify(updating)
+            guard let announcement = updateAnnouncement, signatureHolds(announcement) else {
+                slots.interrupt(updating)
+                self.updating = nil
+                record(.info, "\(updating.rawValue) image refused: its signature does not hold for this reader")
+                return .error(.invalidData, detail: "verification failed: the image's signature does not hold")
+            }
             return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(updating) ?? 0), status: .success))
         } catch {
             return .error(.invalidData, detail: "verification failed: \(error)")
@@ -49,5 +59,20 @@ extension SimulatedReader {
         } catch {
             return .error(.commandNotAllowed, detail: "commit refused: \(error)")
         }
+    }
+}
+
+extension SimulatedReader {
+    /// Whether the announced image is signed by the reader's update key for its own model and
+    /// channel: an image for another model or channel fails here even with a valid signature.
+    func signatureHolds(_ begin: UpdateBegin) -> Bool {
+        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: configuration.updatePublicKey) else {
+            return false
+        }
+        let message = UpdateSigning.message(
+            model: configuration.model, kind: begin.slot == .firmware ? "firmware" : "configuration",
+            version: begin.version, size: Int64(begin.size), sha256Hex: Hex.encode(begin.sha256).lowercased(),
+            channel: configuration.updateChannel)
+        return key.isValidSignature(begin.signature, for: message)
     }
 }

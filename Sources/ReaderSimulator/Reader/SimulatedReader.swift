@@ -64,6 +64,8 @@ public actor SimulatedReader {
     var heldEvents: [ReaderMessage] = []
     /// The slot an update is being transferred to, between `updateBegin` and its commit.
     var updating: FirmwareSlots.Component?
+    /// The announced image of the transfer in progress, whose signature `updateVerify` checks.
+    var updateAnnouncement: UpdateBegin?
     /// What the reader announces to discovery (name, serial number, model, protocol version).
     public nonisolated let announcement: ReaderAnnouncement
     /// Transactions the reader has finished since power-on.

@@ -1,3 +1,4 @@
+import EMV
 import MPOSCore
 import ReaderLink
 
@@ -30,6 +31,12 @@ public struct SimulatedReaderConfiguration: Sendable {
     public var battery = Battery()
     /// Faults injected into the reader's writes (drop, delay, corrupt, reboot, go silent).
     public var faults: FaultPlan = .none
+    /// The update channel the reader belongs to (`test` or `production`): it installs only
+    /// images signed for its own model and channel.
+    public var updateChannel = "production"
+    /// The Ed25519 public key (32 bytes) whose signature an update image must carry; the
+    /// sandbox gateway's published key by default.
+    public var updatePublicKey: [UInt8] = (try? Hex.decode(UpdateSigning.sandboxPublicKeyHex)) ?? []
     /// Whether the sandbox's amount triggers (10.00 declined, 20.00 cancelled …) apply.
     public var appliesScenarios = true
 
