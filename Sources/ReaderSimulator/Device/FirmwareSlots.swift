@@ -83,12 +83,19 @@ public struct FirmwareSlots: Sendable, Hashable {
     /// Where to resume an unfinished transfer (bytes staged so far), or `nil` when none.
     public func resumeOffset(_ component: Component) -> Int? { banks[component]?.transfer?.received.count }
 
-    /// Starts a transfer of `size` bytes into the inactive slot, replacing any unfinished one.
+    /// Starts a transfer of `size` bytes into the inactive slot. An unfinished transfer of the
+    /// same image (version, size and digest) is kept, so the sender resumes at
+    /// ``resumeOffset(_:)``; one of another image is replaced.
     /// - Throws: ``SlotError/invalidAnnouncement`` for a digest that is not 32 bytes.
     public mutating func beginTransfer(_ component: Component, version: String, size: Int, sha256: [UInt8])
         throws(SlotError)
     {
         guard sha256.count == 32, size >= 0 else { throw .invalidAnnouncement }
+        if let current = banks[component]?.transfer, current.version == version, current.size == size,
+            current.expectedSHA256 == sha256
+        {
+            return
+        }
         banks[component]?.transfer = Transfer(version: version, size: size, expectedSHA256: sha256)
     }
 

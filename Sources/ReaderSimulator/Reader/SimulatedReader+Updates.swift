@@ -11,6 +11,11 @@ extension SimulatedReader {
 
     func updateBegin(_ begin: UpdateBegin) -> ReaderMessage {
         let target = component(begin.slot)
+        guard Int(begin.size) <= configuration.updateCapacity else {
+            return .error(
+                .commandNotAllowed,
+                detail: "not enough space: the image has \(begin.size) bytes, the reader room for \(configuration.updateCapacity)")
+        }
         do {
             try slots.beginTransfer(target, version: begin.version, size: Int(begin.size), sha256: begin.sha256)
             updating = target

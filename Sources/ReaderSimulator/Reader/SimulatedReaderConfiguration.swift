@@ -31,6 +31,8 @@ public struct SimulatedReaderConfiguration: Sendable {
     public var battery = Battery()
     /// Faults injected into the reader's writes (drop, delay, corrupt, reboot, go silent).
     public var faults: FaultPlan = .none
+    /// The largest update image the reader has room for, in bytes.
+    public var updateCapacity = 16 * 1024 * 1024
     /// The update channel the reader belongs to (`test` or `production`): it installs only
     /// images signed for its own model and channel.
     public var updateChannel = "production"
