@@ -174,13 +174,18 @@ public actor SimulatedReader {
     }
 
     /// A barcode read by the scanner (delivered only while the SDK has enabled it).
-    public func scan(_ barcode: String, symbology: String = "EAN-13") async {
+    ///
+    /// - Returns: whether the scanner reported it (false while the scanner is off, so a
+    ///   caller feeding codes in order can offer the same one again later).
+    @discardableResult
+    public func scan(_ barcode: String, symbology: String = "EAN-13") async -> Bool {
         let events = scanner.feed(barcode, now: scannerTime)
-        for event in events {
-            if case .scanned(let code) = event {
-                await emit(.scan(ScanEvent(barcode: code, symbology: symbology)))
-            }
+        var reported = false
+        for case .scanned(let code) in events {
+            await emit(.scan(ScanEvent(barcode: code, symbology: symbology)))
+            reported = true
         }
+        return reported
     }
 
     /// Time on the scanner's own timeline (its timeouts are wall-clock, like a real scanner's).

@@ -11,11 +11,15 @@ struct ReaderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reader",
         abstract: "Run the reader emulator, or talk to a reader.",
-        subcommands: [ReaderEmulateCommand.self, ReaderInfoCommand.self, ReaderDiscoverCommand.self]
+        subcommands: [
+            ReaderEmulateCommand.self, ReaderInfoCommand.self, ReaderLogsCommand.self, ReaderScanCommand.self,
+            ReaderDiscoverCommand.self,
+        ]
     )
 }
 
-/// `mpos reader emulate [--port N] [--secret HEX] [--card ID] [--battery PERCENT] [--battery-drain POINTS]`
+/// `mpos reader emulate [--port N] [--secret HEX] [--card ID] [--battery PERCENT] [--battery-drain POINTS]
+/// [--barcode CODE[:SYMBOLOGY] …]`
 struct ReaderEmulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
@@ -58,6 +62,13 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             """)
     var batteryDrain: Int = 0
 
+    @Option(
+        help: ArgumentHelp(
+            "A code the scanner reads while a terminal has it on, one every 200 ms, in the order given "
+                + "(repeatable; the symbology after the last colon, EAN-13 when none).",
+            valueName: "code[:symbology]"))
+    var barcode: [String] = []
+
     func run() async throws {
         let sharedSecret: SharedSecret
         do { sharedSecret = try SharedSecret(hex: secret) } catch {
@@ -73,6 +84,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         guard (0...100).contains(batteryDrain) else {
             throw ValidationError("--battery-drain must be 0 to 100, not \(batteryDrain)")
         }
+        let barcodes = try EmulatedBarcodes(barcode)
         var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
         configuration.battery = Battery(percentage: battery, drainPerTransaction: batteryDrain)
         try discovery.apply(to: &configuration)
@@ -92,7 +104,11 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         let responder = await announce(reader, tcpPort: server.port)
         let connections = server.connections
         // Unstructured: the emulator serves until a signal arrives; cancelled then.
-        let accepting = Task { await serveEach(connections, with: reader) }
+        let accepting = Task {
+            async let scanning: Void = barcodes.feed(to: reader)
+            await serveEach(connections, with: reader)
+            await scanning
+        }
         let signal = await signals.wait()
         CLIOutput.error("received \(signal), shutting down")
         await responder?.close()
@@ -134,69 +150,6 @@ struct DiscoveryOptions: ParsableArguments {
         }
         configuration.name = name
         configuration.serialNumber = serial
-    }
-}
-
-/// `mpos reader info --reader HOST:PORT --secret HEX`
-struct ReaderInfoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "info",
-        abstract: "Pair with a reader and print its device information."
-    )
-
-    @Option(help: "The reader's address, HOST:PORT.")
-    var reader: String
-
-    @Option(help: "The shared secret, 64 hex characters.")
-    var secret: String = SimulatedReaderConfiguration.sandboxSecretHex
-
-    @Option(help: "Seconds to wait for the connection and pairing.")
-    var timeout: Int = 15
-
-    func run() async throws {
-        let sharedSecret: SharedSecret
-        do { sharedSecret = try SharedSecret(hex: secret) } catch {
-            throw CLIFailure("the shared secret is invalid: it must be 64 hex characters (32 bytes)")
-        }
-        let (host, port) = try ReaderAddress.parse(reader)
-        let transport: TCPTransport
-        do {
-            transport = try await TCPTransport.connect(host: host, port: port, connectTimeout: .seconds(timeout))
-        } catch {
-            throw CLIFailure("cannot connect to the reader at \(reader): \(error)")
-        }
-        let connection: ReaderConnection
-        do {
-            connection = try await ReaderConnection.open(
-                transport: transport, secret: sharedSecret, timeout: .seconds(timeout))
-        } catch .sharedSecretInvalid {
-            await transport.close()
-            throw CLIFailure("pairing failed: the shared secret is invalid (the reader holds another one)")
-        } catch .readerInUse(let holder) {
-            await transport.close()
-            throw ReaderAddress.inUse(reader, ReaderLinkError.readerInUse(by: holder).mposError)
-        } catch {
-            await transport.close()
-            throw CLIFailure("pairing with the reader at \(reader) failed: \(error)")
-        }
-        let answer: ReaderMessage
-        do { answer = try await connection.request(.getDeviceInfo) } catch {
-            await connection.close()
-            throw CLIFailure("the reader did not report its device information: \(error)")
-        }
-        await connection.close()
-        guard case .deviceInfo(let info) = answer else {
-            throw CLIFailure("the reader answered \(answer) instead of its device information")
-        }
-        CLIOutput.line("""
-            serial number:       \(info.serialNumber)
-            manufacturer:        \(info.manufacturer)
-            model:               \(info.model)
-            application:         \(info.applicationName) \(info.applicationVersion)
-            EMV parameters:      \(info.emvParameterVersion)
-            public keys:         \(info.publicKeyVersion)
-            battery:             \(info.battery.percentage)%\(info.battery.isCharging ? ", charging" : "")\(info.battery.hasExternalPower ? ", external power" : "")
-            """)
     }
 }
 

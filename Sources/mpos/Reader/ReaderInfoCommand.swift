@@ -1,0 +1,67 @@
+import ArgumentParser
+import ReaderLink
+
+/// `mpos reader info --reader HOST:PORT [--secret HEX] [--json]`
+struct ReaderInfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Pair with a reader and print its device information."
+    )
+
+    @OptionGroup var link: ReaderLinkOptions
+
+    @Option(help: "Seconds to wait for the connection and pairing.")
+    var timeout: Int = 15
+
+    @Flag(help: "Print one JSON object (model, serial, firmware, configuration, battery, …) instead of text.")
+    var json = false
+
+    func run() async throws {
+        let answer = try await link.withConnection(timeout: .seconds(timeout)) { connection in
+            try await link.ask(connection, .getDeviceInfo, "the device information request")
+        }
+        guard case .deviceInfo(let info) = answer else {
+            throw CLIFailure("the reader answered \(answer) instead of its device information")
+        }
+        if json {
+            CLIOutput.line(try ReportOutput.json(Output(info)))
+            return
+        }
+        let battery = info.battery
+        CLIOutput.line(
+            """
+            serial number:       \(info.serialNumber)
+            manufacturer:        \(info.manufacturer)
+            model:               \(info.model)
+            application:         \(info.applicationName) \(info.applicationVersion)
+            EMV parameters:      \(info.emvParameterVersion)
+            public keys:         \(info.publicKeyVersion)
+            battery:             \(battery.percentage)%\(battery.isCharging ? ", charging" : "")\(battery.hasExternalPower ? ", external power" : "")
+            """)
+    }
+
+    /// The `--json` object: `firmware` is the payment application's version and
+    /// `configuration` the EMV parameters' version, the two an update changes.
+    private struct Output: Encodable {
+        struct Battery: Encodable {
+            let percentage: Int
+            let charging, externalPower: Bool
+        }
+
+        let model, serial, manufacturer, application, firmware, configuration, publicKeys: String
+        let battery: Battery
+
+        init(_ info: DeviceInfo) {
+            model = info.model
+            serial = info.serialNumber
+            manufacturer = info.manufacturer
+            application = info.applicationName
+            firmware = info.applicationVersion
+            configuration = info.emvParameterVersion
+            publicKeys = info.publicKeyVersion
+            battery = Battery(
+                percentage: Int(info.battery.percentage), charging: info.battery.isCharging,
+                externalPower: info.battery.hasExternalPower)
+        }
+    }
+}
