@@ -36,17 +36,9 @@ func addUpdateRoutes(to router: Router<GatewayRequestContext>, environment: Gate
     }
 
     router.on(GatewayRoutes.publishUpdate) { request, context in
-        guard let principal = context.principal, principal.kind == .apiKey else {
-            if context.principal != nil {
-                throw GatewayError.forbidden("Updates are published with the \(GatewayHeaders.apiKey) header.")
-            }
-            throw context.authenticationFailure
-                ?? .unauthorized("The \(GatewayHeaders.apiKey) header is required.")
-        }
-        // The first merchant owns the sandbox, and the catalogue is the sandbox's.
-        guard try environment.accounts.isFirstMerchant(principal.merchantID) else {
-            throw GatewayError.forbidden("Only the API key of the sandbox's first merchant publishes updates.")
-        }
+        // The catalogue is the sandbox's, so its owner publishes.
+        _ = try context.requireFirstMerchantAPIKey(
+            environment.accounts, passive: "Updates are published", active: "publishes updates")
         let publication = try UpdateQuery.publication(request.uri.query)
         // This route alone takes a whole image as its body; every other keeps the gateway's limit.
         var context = context
