@@ -183,6 +183,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Verifies update signatures and hashes independently of the gateway's code.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

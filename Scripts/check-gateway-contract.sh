@@ -64,9 +64,11 @@ run() {
 }
 
 # Each route gets the one credential it documents, so that a missing one is a 401: the API-key
-# routes with the key, everything else with a session token. Logout ends its session, so it
-# runs last with a session of its own.
+# routes with the key, everything else with a session token. Publishing an update shares its
+# path with the catalogue listing, so it is picked by its operation id. Logout ends its
+# session, so it runs last with a session of its own.
 api_key_routes='^/v1/(client-tokens|merchants)$'
-run -H "Authorization: Bearer $(login)" --exclude-path-regex "$api_key_routes" --exclude-path /v1/auth/logout
-run -H "X-API-Key: $api_key" --include-path-regex "$api_key_routes"
+run -H "Authorization: Bearer $(login)" --exclude-path-regex "$api_key_routes" --exclude-operation-id publishUpdate \
+  --exclude-path /v1/auth/logout
+run -H "X-API-Key: $api_key" --include-path-regex "$api_key_routes" --include-operation-id publishUpdate
 run -H "Authorization: Bearer $(login)" --include-path /v1/auth/logout

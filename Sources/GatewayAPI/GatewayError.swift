@@ -58,6 +58,8 @@ public enum GatewayErrorCode {
     public static let bodyTooLarge = 4130
     /// 415: the body is not `application/json` where JSON is required.
     public static let unsupportedMediaType = 4150
+    /// 416: the `Range` of a download starts past the file's end; `Content-Range` gives its size.
+    public static let rangeNotSatisfiable = 4160
     /// 422: the request is well-formed but fails a business rule before any authorisation
     /// (such as a refund larger than what remains, card data that cannot be decrypted).
     public static let declinedValidation = 4220

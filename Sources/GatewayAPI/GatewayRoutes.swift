@@ -138,6 +138,20 @@ public enum GatewayRoutes {
     public static let webhookDeliveries = GatewayRoute(
         "GET", GatewayPaths.webhookDeliveries, authentication: .bearer)
 
+    // MARK: Terminal management
+    /// `POST /v1/terminals/initialize`
+    public static let terminalInitialize = GatewayRoute(
+        "POST", GatewayPaths.terminalInitialize, authentication: .bearer, body: true)
+    /// `POST /v1/terminals/installs`
+    public static let terminalInstalls = GatewayRoute(
+        "POST", GatewayPaths.terminalInstalls, authentication: .bearer, body: true)
+    /// `GET /v1/updates`
+    public static let listUpdates = GatewayRoute("GET", GatewayPaths.updates, authentication: .bearer)
+    /// `POST /v1/updates` (the body is the image's bytes, not JSON)
+    public static let publishUpdate = GatewayRoute("POST", GatewayPaths.updates, authentication: .apiKey)
+    /// `GET /v1/updates/{id}/file`
+    public static let updateFile = GatewayRoute("GET", GatewayPaths.updateFile, authentication: .bearer)
+
     /// The service and account routes (served by the gateway core).
     public static let core: [GatewayRoute] = [
         health, openAPI, login, logout, forgotUserID, resetPassword, changePassword, merchant,
@@ -156,6 +170,11 @@ public enum GatewayRoutes {
         getWebhookConfig, putWebhookConfig, webhookDeliveries,
     ]
 
+    /// The terminal-management routes: reader registration, installs and the update catalogue.
+    public static let terminalManagement: [GatewayRoute] = [
+        terminalInitialize, terminalInstalls, listUpdates, publishUpdate, updateFile,
+    ]
+
     /// Every route.
-    public static let all: [GatewayRoute] = core + payments + reporting
+    public static let all: [GatewayRoute] = core + payments + reporting + terminalManagement
 }

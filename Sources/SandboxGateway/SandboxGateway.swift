@@ -74,6 +74,7 @@ public enum SandboxGateway {
         addMerchantAdminRoutes(to: router, environment: environment)
         addPaymentRoutes(to: router, environment: environment)
         addReportingRoutes(to: router, environment: environment)
+        addUpdateRoutes(to: router, environment: environment)
         environment.configuration.additionalRoutes?(router, environment)
         return router
     }

@@ -202,6 +202,7 @@ extension MerchantIsolationTests {
                 .decode(WebhookDeliveryList.self)
             #expect(list.deliveries.isEmpty)
         }
+        MerchantIsolationTests.addUpdateWalks(walk)
         return table
     }()
 }

@@ -97,17 +97,9 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
 /// Registers `POST /v1/merchants`: the first merchant's API key adds a merchant.
 func addMerchantAdminRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
     router.on(GatewayRoutes.createMerchant) { request, context in
-        guard let principal = context.principal, principal.kind == .apiKey else {
-            if context.principal != nil {
-                throw GatewayError.forbidden("Merchants are added with the \(GatewayHeaders.apiKey) header.")
-            }
-            throw context.authenticationFailure
-                ?? .unauthorized("The \(GatewayHeaders.apiKey) header is required.")
-        }
         // The first merchant owns the sandbox; the merchants it adds must not add more.
-        guard try environment.accounts.isFirstMerchant(principal.merchantID) else {
-            throw GatewayError.forbidden("Only the API key of the sandbox's first merchant adds merchants.")
-        }
+        _ = try context.requireFirstMerchantAPIKey(
+            environment.accounts, passive: "Merchants are added", active: "adds merchants")
         var request = request
         let body = try await decodeBody(
             &request, context: context, as: CreateMerchantRequest.self, emptyAs: "{}"

@@ -14,7 +14,7 @@ struct GatewayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
         abstract: "Run the sandbox payment gateway.",
-        subcommands: [GatewayServeCommand.self, GatewayMerchantCommand.self]
+        subcommands: [GatewayServeCommand.self, GatewayMerchantCommand.self, GatewayPublishUpdateCommand.self]
     )
 }
 

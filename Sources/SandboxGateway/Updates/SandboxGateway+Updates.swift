@@ -1,0 +1,26 @@
+import Foundation
+import GatewayAPI
+
+extension SandboxGateway {
+    /// Signs an image with the sandbox update key and adds it to the catalogue of the sandbox
+    /// database at `configuration.databasePath` (created and migrated if missing), as
+    /// `POST /v1/updates` does. A gateway already serving the database offers it at once.
+    ///
+    /// ```swift
+    /// let image = try await SandboxGateway.publishUpdate(
+    ///     .init(databasePath: "/tmp/sandbox.sqlite"),
+    ///     UpdatePublication(model: "MPOS-1", kind: .firmware, version: "2.1.0"),
+    ///     content: try Data(contentsOf: firmwareURL))
+    /// print(image.id, image.sha256)
+    /// ```
+    ///
+    /// - Throws: database errors, or ``GatewayError`` for an empty or oversized file, a bad
+    ///   model or version (4001), or a version already published (4092).
+    public static func publishUpdate(
+        _ configuration: SandboxGatewayConfiguration, _ publication: UpdatePublication, content: Data
+    ) async throws -> UpdateImage {
+        let store = try GatewayStore(path: configuration.databasePath)
+        return try await UpdateCatalogueService(database: store.writer, now: configuration.now)
+            .publish(publication, content: content)
+    }
+}
