@@ -5,7 +5,7 @@ public enum UpdateSigning {
     /// The sandbox gateway's published update-signing public key (Ed25519, 32 bytes, hex).
     /// The SDK pins it by default; a production gateway signs with its own key, which an app
     /// pins instead.
-    public static let sandboxPublicKeyHex = "ba30abe662506136b1cfda20293110ddede8cc9a98c136e1c04ada3ad0cad141"
+    public static let sandboxPublicKeyHex = "22761d446e15be49506e38f3209bf616e2d17c002f980cddfb9d2ac172ed1752"
 
     /// The signed bytes: a fixed label, then model, kind (`firmware` or `configuration`),
     /// version, size in bytes, the SHA-256 in lower-case hex and the channel (`test` or

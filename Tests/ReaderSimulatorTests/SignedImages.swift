@@ -8,7 +8,7 @@ import ReaderSimulator
 /// signs its catalogue (docs/update-signing.md).
 enum SignedImages {
     /// The published seed of the sandbox update key; its public key is `UpdateSigning.sandboxPublicKeyHex`.
-    static let sandboxSeedHex = "3730f99f9432ce3f9289d23a5334022664eb32747d2ff587b003863f95ed4bcf"
+    static let sandboxSeedHex = "bdb641bd512a1712f7a3346b53fa4dfda90bf492ea6028662c86e38f193c363d"
 
     static func begin(
         _ image: [UInt8], slot: UpdateSlot = .firmware, version: String, model: String = "Simulated Reader R1",

@@ -1,6 +1,7 @@
 import Crypto
 import EMV
 import Foundation
+import MPOSCore
 
 /// The sandbox's Ed25519 update-signing key: every image the sandbox publishes is signed with
 /// it over ``GatewayAPI/UpdateImage/signedMessage``.
@@ -16,7 +17,7 @@ public enum SandboxUpdateSigning {
 
     /// The matching 32-byte Ed25519 public key, as 64 lower-case hex digits: the key an SDK
     /// pins to accept the sandbox's images.
-    public static let publicKeyHex = "22761d446e15be49506e38f3209bf616e2d17c002f980cddfb9d2ac172ed1752"
+    public static let publicKeyHex = UpdateSigning.sandboxPublicKeyHex
 
     /// The signing key made from ``privateKeySeedHex``.
     public static var privateKey: Curve25519.Signing.PrivateKey {

@@ -1,0 +1,144 @@
+import Crypto
+import EMV
+import Foundation
+import GatewayAPI
+import MPOSCore
+import ReaderLink
+
+/// Writing an image to the reader, its restart, and the confirmation.
+extension PaymentTerminal {
+    /// How many times a write resumes after a lost link before it gives up.
+    static let writeResumeAttempts = 3
+    /// How long a reader may take to come back after a restart.
+    static let restartLimit: Duration = .seconds(120)
+    /// How long the reader may take to verify or commit an image.
+    static let imageCheckTimeout: Duration = .seconds(60)
+
+    struct UpdateFailure: Error {
+        var type: UpdateResultType
+        var message: String
+    }
+
+    /// Writes `bytes` to the reader from the offset it already holds, a window of pieces at a
+    /// time, then has it verify and commit them; after a lost link, reconnects and resumes.
+    func write(
+        _ bytes: [UInt8], of image: UpdateImage, window: Int, plan: ReconnectPlan,
+        progress: AsyncStream<UpdateProgress>.Continuation
+    ) async -> UpdateFailure? {
+        let begin = UpdateBegin(
+            slot: image.kind == .firmware ? .firmware : .configuration, size: UInt32(bytes.count),
+            sha256: Array(SHA256.hash(data: bytes)), version: image.version,
+            signature: (try? Hex.decode(image.signature)) ?? [])
+        var resumes = 0
+        while true {
+            guard let link = connection else {
+                return UpdateFailure(type: .terminalWriteFailed, message: "The reader link is gone.")
+            }
+            do {
+                try await transfer(bytes, begin: begin, image: image, window: window, link: link, progress: progress)
+                return nil
+            } catch .rejected(let status, let detail) {
+                if detail.hasPrefix("not enough space") { return UpdateFailure(type: .notEnoughSpace, message: detail) }
+                if detail.hasPrefix("verification failed") { return UpdateFailure(type: .hashCheckFailed, message: detail) }
+                return UpdateFailure(type: .terminalWriteFailed, message: "\(status.description): \(detail)")
+            } catch {
+                resumes += 1
+                guard resumes <= Self.writeResumeAttempts else {
+                    return UpdateFailure(type: .terminalWriteFailed, message: "The link failed \(resumes) times: \(error).")
+                }
+                await closeLinkForRestart()
+                if let failure = await reconnect(plan: plan) {
+                    return UpdateFailure(type: .terminalWriteFailed, message: failure)
+                }
+            }
+        }
+    }
+
+    private func transfer(
+        _ bytes: [UInt8], begin: UpdateBegin, image: UpdateImage, window: Int, link: ReaderConnection,
+        progress: AsyncStream<UpdateProgress>.Continuation
+    ) async throws(ReaderLinkError) {
+        guard case .updateAck(let start) = try await link.request(.updateBegin(begin)) else {
+            throw .malformed(detail: "updateBegin was not answered with updateAck")
+        }
+        var offset = Int(start.offset)
+        let total = Int64(bytes.count)
+        progress.yield(UpdateProgress(stage: .writeFileToTerminal, image: image, bytesDone: Int64(offset), bytesTotal: total))
+        // A round of pieces is sent as one window; the reader's last answer says what it holds.
+        let piecesPerRound = max(window, 1) * 4
+        while offset < bytes.count {
+            var pieces: [ReaderMessage] = []
+            var next = offset
+            while next < bytes.count, pieces.count < piecesPerRound {
+                let end = min(next + Self.updateChunkSize, bytes.count)
+                pieces.append(.updateChunk(offset: UInt32(next), bytes: Array(bytes[next..<end])))
+                next = end
+            }
+            let answers = try await link.requestWindowed(pieces, window: window)
+            var held = offset
+            for answer in answers {
+                guard case .updateAck(let ack) = answer else {
+                    throw .malformed(detail: "updateChunk was not answered with updateAck")
+                }
+                held = Int(ack.offset)
+                if ack.status != ReaderStatusCode.success { break }  // a gap: go on from what the reader holds
+            }
+            offset = held
+            progress.yield(UpdateProgress(stage: .writeFileToTerminal, image: image, bytesDone: Int64(offset), bytesTotal: total))
+        }
+        _ = try await link.request(.updateVerify, timeout: Self.imageCheckTimeout)
+        _ = try await link.request(.updateCommit, timeout: Self.imageCheckTimeout)
+    }
+
+    /// Restarts the reader on its new image and reconnects. Nil when it is back.
+    func restart(plan: ReconnectPlan) async -> String? {
+        if let link = connection {
+            _ = try? await link.request(.reboot)
+        }
+        await closeLinkForRestart()
+        return await reconnect(plan: plan)
+    }
+
+    /// Reaches the reader again through the plan, pausing 0.25 s doubling to 4 s, until
+    /// ``restartLimit``. Nil when connected.
+    func reconnect(plan: ReconnectPlan) async -> String? {
+        let stopwatch = Stopwatch(clock)
+        var pause: Duration = .milliseconds(250)
+        var lastError = "no attempt"
+        while stopwatch.elapsed < Self.restartLimit {
+            do {
+                let transport = try await plan.open()
+                do {
+                    try await pair(transport: transport, secret: plan.secret)
+                    return nil
+                } catch {
+                    await transport.close()
+                    lastError = error.message
+                }
+            } catch {
+                lastError = "\(error)"
+            }
+            do { try await clock.sleep(for: pause) } catch { return "Cancelled while the reader restarted." }
+            pause = min(pause * 2, .seconds(4))
+        }
+        return "The reader did not come back within \(Self.restartLimit): \(lastError)."
+    }
+
+    /// Checks the reader runs `image` and has the gateway record it. Nil when both hold.
+    func confirm(_ image: UpdateImage) async -> String? {
+        let info: DeviceInfo
+        do { info = try await deviceInfo() } catch { return "The reader did not report its versions: \(error.message)" }
+        let running = image.kind == .firmware ? info.applicationVersion : info.emvParameterVersion
+        guard running == image.version else {
+            return "The reader runs \(image.kind.rawValue) \(running), not \(image.version), after its restart."
+        }
+        do {
+            let answer = try await client.confirmInstall(
+                InstallConfirmation(serialNumber: info.serialNumber, imageID: image.id))
+            updateStatus = TerminalUpdateStatus(answer)
+            return nil
+        } catch {
+            return "The gateway did not record the install: \(error.message)"
+        }
+    }
+}

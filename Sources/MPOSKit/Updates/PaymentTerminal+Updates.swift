@@ -1,0 +1,172 @@
+import Crypto
+import EMV
+import Foundation
+import GatewayAPI
+import MPOSCore
+import ReaderLink
+
+/// Terminal management (the TSM seed): initialize with the gateway, then download and apply
+/// what is pending, one image at a time, until the reader is up to date.
+extension PaymentTerminal {
+    /// The least battery a firmware update starts with; charging does not count, as the reader
+    /// may be unplugged mid-write.
+    public static let firmwareBatteryMinimum = 50
+    /// The bytes of one piece written to the reader (the protocol's 4 KiB limit).
+    static let updateChunkSize = 4_096
+    /// The bytes of one download request.
+    static let downloadPieceSize: Int64 = 256 * 1024
+
+    /// Pins the Ed25519 public key (32 raw bytes) update images must be signed with; the
+    /// sandbox gateway's published key (``UpdateSigning/sandboxPublicKeyHex``) until set.
+    ///
+    /// - Throws: ``MPOSError/invalidArgument`` for a key that is not a valid Ed25519 key.
+    public func pinUpdateSigningKey(_ rawKey: [UInt8]) throws(MPOSError) {
+        guard (try? Curve25519.Signing.PublicKey(rawRepresentation: rawKey)) != nil else {
+            throw MPOSError.invalidArgument.withMessage("An update signing key is 32 bytes of an Ed25519 public key.")
+        }
+        updateSigningKey = rawKey
+    }
+
+    /// Logs the reader in with the gateway (the TSM seed's `initializeTerminal`): registers it
+    /// at its first call and answers whether updates are pending and by when. When a deadline
+    /// has passed, card payments are refused with ``MPOSError/updateRequired`` until
+    /// ``downloadAndApplyUpdate(includeFirmware:window:)`` succeeds.
+    ///
+    /// ```swift
+    /// let status = try await terminal.initializeTerminal()
+    /// if status.hasUpdates { print("install before", status.updateDeadline ?? "any time") }
+    /// ```
+    ///
+    /// - Throws: ``MPOSError/notLoggedIn``, ``MPOSError/readerNotConnected``,
+    ///   ``MPOSError/gatewayUnreachable``, ``MPOSError/gatewayRefused``.
+    public func initializeTerminal() async throws(MPOSError) -> TerminalUpdateStatus {
+        guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+        let info = try await deviceInfo()
+        let answer = try await client.initializeTerminal(
+            TerminalInitializeRequest(
+                model: info.model, serialNumber: info.serialNumber, firmwareVersion: info.applicationVersion,
+                configurationVersion: info.emvParameterVersion))
+        let status = TerminalUpdateStatus(answer)
+        updateStatus = status
+        return status
+    }
+
+    /// Downloads and applies every pending image, one at a time: each is checked (size, SHA-256,
+    /// the pinned key's signature) before a byte reaches the reader, written a window of
+    /// pieces at a time, verified and committed by the reader, which then restarts; the terminal
+    /// reconnects, initializes again and goes on until nothing is pending. Progress comes on
+    /// ``UpdateOperation/progress``; ``UpdateOperation/cancel()`` stops between stages.
+    ///
+    /// Needs a reader connected with ``connectReader(secret:reconnect:open:)`` (so that the
+    /// terminal can reach it after its restart) and ``initializeTerminal()`` called first.
+    ///
+    /// - Parameters:
+    ///   - includeFirmware: false applies configuration images only (the Accept seed: they may
+    ///     run automatically; firmware only when the merchant asks).
+    ///   - window: pieces in flight while writing (1 waits for each answer).
+    public nonisolated func downloadAndApplyUpdate(includeFirmware: Bool = true, window: Int = 16) -> UpdateOperation {
+        let (progress, sink) = AsyncStream.makeStream(of: UpdateProgress.self)
+        // Unstructured: the update outlives the call that starts it; `UpdateOperation.cancel()` cancels it.
+        let task = Task {
+            let result = await self.runUpdate(includeFirmware: includeFirmware, window: max(1, window), progress: sink)
+            sink.finish()
+            return result
+        }
+        return UpdateOperation(progress: progress, task: task)
+    }
+
+    private func runUpdate(
+        includeFirmware: Bool, window: Int, progress: AsyncStream<UpdateProgress>.Continuation
+    ) async -> UpdateResult {
+        progress.yield(UpdateProgress(stage: .validation))
+        guard await client.isLoggedIn else { return UpdateResult(type: .notLoggedIn, applied: [], message: nil) }
+        guard connection != nil, let plan = reconnectPlan else {
+            return UpdateResult(
+                type: .terminalNotSelected, applied: [],
+                message: "Connect the reader with connectReader(secret:open:), so the terminal can reach it after it restarts.")
+        }
+        guard updateStatus != nil else { return UpdateResult(type: .notInitialized, applied: [], message: nil) }
+        guard !busy else { return UpdateResult(type: .terminalBusy, applied: [], message: nil) }
+        busy = true
+        defer { busy = false }
+        var applied: [UpdateImage] = []
+        func ended(_ type: UpdateResultType, _ message: String?) -> UpdateResult {
+            UpdateResult(type: type, applied: applied, message: message)
+        }
+        while true {
+            if Task.isCancelled { return ended(.cancelled, nil) }
+            progress.yield(UpdateProgress(stage: .checkForUpdates))
+            let status: TerminalUpdateStatus
+            do { status = try await initializeTerminal() } catch {
+                return ended(.downloadFailed, "The gateway did not answer what is pending: \(error.message)")
+            }
+            guard let image = status.pending.first(where: { includeFirmware || $0.kind == .configuration }) else {
+                return ended(applied.isEmpty ? .upToDate : .success, nil)
+            }
+            if image.kind == .firmware {
+                let battery: BatteryStatus
+                do { battery = try await batteryLevel() } catch {
+                    return ended(.terminalNotSelected, error.message)
+                }
+                guard Int(battery.percentage) >= Self.firmwareBatteryMinimum else {
+                    return ended(
+                        .batteryTooLow,
+                        "Firmware needs the reader at \(Self.firmwareBatteryMinimum) % or more, charging or not; it is at \(battery.percentage) %.")
+                }
+            }
+            if Task.isCancelled { return ended(.cancelled, nil) }
+            let bytes: [UInt8]
+            do { bytes = try await download(image, progress: progress) } catch {
+                return ended(.downloadFailed, error.message)
+            }
+            if let problem = Self.integrityProblem(of: bytes, image: image, key: updateSigningKey) {
+                return ended(.hashCheckFailed, problem)
+            }
+            if Task.isCancelled { return ended(.cancelled, nil) }
+            if let failure = await write(bytes, of: image, window: window, plan: plan, progress: progress) {
+                return ended(failure.type, failure.message)
+            }
+            progress.yield(UpdateProgress(stage: .terminalReboot, image: image))
+            if let failure = await restart(plan: plan) { return ended(.confirmUpdateFailed, failure) }
+            progress.yield(UpdateProgress(stage: .confirmUpdate, image: image))
+            if let failure = await confirm(image) { return ended(.confirmUpdateFailed, failure) }
+            applied.append(image)
+        }
+    }
+
+    /// The whole image, a resumable range at a time.
+    private func download(_ image: UpdateImage, progress: AsyncStream<UpdateProgress>.Continuation)
+        async throws(MPOSError) -> [UInt8]
+    {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(image.size))
+        progress.yield(UpdateProgress(stage: .downloadFile, image: image, bytesDone: 0, bytesTotal: image.size))
+        while Int64(bytes.count) < image.size {
+            let length = min(Self.downloadPieceSize, image.size - Int64(bytes.count))
+            let piece = try await client.downloadPiece(imageID: image.id, offset: Int64(bytes.count), length: length)
+            guard !piece.isEmpty, Int64(bytes.count + piece.count) <= image.size else {
+                throw MPOSError.gatewayRefused.withMessage(
+                    "The gateway sent \(piece.count) bytes at offset \(bytes.count) of a \(image.size)-byte image.")
+            }
+            bytes.append(contentsOf: piece)
+            progress.yield(
+                UpdateProgress(stage: .downloadFile, image: image, bytesDone: Int64(bytes.count), bytesTotal: image.size))
+        }
+        return bytes
+    }
+
+    /// Why `bytes` are not the signed image, or nil when size, SHA-256 and signature hold.
+    static func integrityProblem(of bytes: [UInt8], image: UpdateImage, key: [UInt8]) -> String? {
+        guard Int64(bytes.count) == image.size else {
+            return "The image has \(bytes.count) bytes, the catalogue says \(image.size)."
+        }
+        guard Hex.encode(SHA256.hash(data: bytes)).lowercased() == image.sha256.lowercased() else {
+            return "The image's SHA-256 is not the catalogue's."
+        }
+        guard let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: key),
+            let signature = try? Hex.decode(image.signature),
+            publicKey.isValidSignature(signature, for: image.signedMessage)
+        else { return "The image's signature does not hold for the pinned update key." }
+        return nil
+    }
+}

@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+import ArgumentParser
+import Foundation
+import GatewayAPI
+import MPOSCore
+import MPOSKit
+
+/// `mpos reader update --reader HOST:PORT --gateway URL (--user/--password | --client-token) [--check] [--json]`
+struct ReaderUpdateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Check a reader for updates, or download and apply them.",
+        discussion: """
+            Logs the reader in with the gateway (its terminal management) and lists what is \
+            pending and by when (--check), or applies every pending image one at a time: each is \
+            downloaded, checked (size, SHA-256, the gateway's signature), written to the reader, \
+            which restarts on it and is reached again, until nothing is pending. Without --gateway \
+            or --reader an embedded sandbox is used, as for the payment commands.
+
+            Exit codes: 0 updated or up to date (with --check: always, once the check answered), \
+            1 any failure. --json prints one object: result, applied (kind and version) and reader \
+            (model, serial and versions after).
+            """)
+
+    @Flag(help: "Only list what is pending and the deadline.")
+    var check = false
+
+    @Flag(help: "Apply configuration images only (firmware waits until asked for).")
+    var configurationOnly = false
+
+    @OptionGroup var options: TerminalOptions
+
+    func run() async throws {
+        try await TerminalSession.with(options, needsReader: true, showEvents: false, reconnectable: true) {
+            terminal in
+            let status: TerminalUpdateStatus
+            do { status = try await terminal.initializeTerminal() } catch {
+                throw CLIFailure("the reader could not be initialized with the gateway: \((error as? MPOSError)?.message ?? "\(error)")")
+            }
+            if check {
+                UpdateOutput.check(status, json: options.json)
+                return
+            }
+            let operation = await terminal.downloadAndApplyUpdate(includeFirmware: !configurationOnly)
+            var display = UpdateOutput.Progress(live: !options.json && isatty(STDOUT_FILENO) == 1, quiet: options.json)
+            for await step in operation.progress { display.show(step) }
+            display.finish()
+            let result = await operation.result()
+            let info = try? await terminal.deviceInfo()
+            if options.json {
+                UpdateOutput.json(result, info: info)
+            } else if result.isUpToDate {
+                CLIOutput.line(
+                    result.type == .upToDate
+                        ? "up to date: nothing pending"
+                        : "updated: " + result.applied.map { "\($0.kind.rawValue) \($0.version)" }.joined(separator: ", "))
+            }
+            guard result.isUpToDate else {
+                throw CLIFailure("update failed (\(result.type.rawValue)): \(result.message ?? "no detail")")
+            }
+        }
+    }
+}
+
+/// What `mpos reader update` prints.
+enum UpdateOutput {
+    static func check(_ status: TerminalUpdateStatus, json: Bool) {
+        if json {
+            let object: [String: Any] = [
+                "hasUpdates": status.hasUpdates,
+                "blocked": status.blocked,
+                "updateDeadline": status.updateDeadline.map { $0.formatted(.iso8601) } ?? NSNull(),
+                "pending": status.pending.map(describe),
+            ]
+            CLIOutput.line(jsonLine(object))
+            return
+        }
+        guard status.hasUpdates else {
+            CLIOutput.line("up to date: nothing pending")
+            return
+        }
+        for image in status.pending {
+            CLIOutput.line("pending: \(image.kind.rawValue) \(image.version) (\(image.size) bytes)")
+        }
+        if let deadline = status.updateDeadline {
+            CLIOutput.line(
+                "deadline: \(deadline.formatted(.iso8601))"
+                    + (status.blocked ? " (passed: payments are refused until the reader is updated)" : ""))
+        }
+    }
+
+    static func json(_ result: UpdateResult, info: DeviceInfo?) {
+        var object: [String: Any] = [
+            "result": result.type.rawValue,
+            "applied": result.applied.map { ["kind": $0.kind.rawValue, "version": $0.version] },
+        ]
+        if let info {
+            object["reader"] = [
+                "model": info.model, "serial": info.serialNumber, "firmware": info.applicationVersion,
+                "configuration": info.emvParameterVersion,
+            ]
+        }
+        if let message = result.message { object["message"] = message }
+        CLIOutput.line(jsonLine(object))
+    }
+
+    static func describe(_ image: UpdateImage) -> [String: Any] {
+        [
+            "id": image.id, "kind": image.kind.rawValue, "version": image.version, "size": image.size,
+            "deadline": image.deadline.map { $0.formatted(.iso8601) } ?? NSNull(),
+        ]
+    }
+
+    static func jsonLine(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Stage lines, or on a terminal one line redrawn with a bar, the rate and the time left.
+    struct Progress {
+        let live: Bool
+        let quiet: Bool
+        var lastStage: (UpdateStage, String?)?
+        var stageStart = ContinuousClock.now
+        var drawn = false
+
+        init(live: Bool, quiet: Bool) {
+            self.live = live
+            self.quiet = quiet
+        }
+
+        mutating func show(_ step: UpdateProgress) {
+            guard !quiet else { return }
+            let name = step.image.map { "\($0.kind.rawValue) \($0.version)" }
+            if lastStage?.0 != step.stage || lastStage?.1 != name {
+                if drawn { print("") }
+                drawn = false
+                lastStage = (step.stage, name)
+                stageStart = .now
+                if !live || step.bytesTotal == nil {
+                    CLIOutput.line("\(Self.label(step.stage))\(name.map { ": \($0)" } ?? "")")
+                }
+            }
+            guard live, let done = step.bytesDone, let total = step.bytesTotal, total > 0 else { return }
+            let elapsed = Double((ContinuousClock.now - stageStart).components.attoseconds) / 1e18
+                + Double((ContinuousClock.now - stageStart).components.seconds)
+            let rate = elapsed > 0 ? Double(done) / elapsed : 0
+            let left = rate > 0 ? Double(total - done) / rate : 0
+            let filled = Int(Double(done) / Double(total) * 30)
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
+            let line = String(
+                format: "\r%@ %@ [%@] %lld/%lld bytes, %.0f KiB/s, ETA %.0f s", Self.label(step.stage), name ?? "", bar,
+                done, total, rate / 1024, left)
+            FileHandle.standardOutput.write(Data(line.utf8))
+            drawn = true
+        }
+
+        mutating func finish() {
+            if drawn { print("") }
+        }
+
+        static func label(_ stage: UpdateStage) -> String {
+            switch stage {
+            case .validation: "validation"
+            case .checkForUpdates: "check for updates"
+            case .downloadFile: "download"
+            case .writeFileToTerminal: "write to reader"
+            case .terminalReboot: "reader restart"
+            case .confirmUpdate: "confirm update"
+            }
+        }
+    }
+}

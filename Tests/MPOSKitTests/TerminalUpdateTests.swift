@@ -1,0 +1,179 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+import MPOSKitNIO
+import ReaderLink
+import ReaderLinkTCP
+import ReaderSimulator
+import SandboxGateway
+import Testing
+
+@testable import MPOSKit
+
+/// Terminal management end to end: images published to the sandbox gateway's catalogue over
+/// HTTP, a terminal that initializes, downloads, checks, writes them to the simulated reader
+/// over TCP, follows its restarts and confirms each install.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct TerminalUpdateTests {
+    static let model = "Simulated Reader R1"
+
+    /// Publishes `bytes` with the sandbox's first API key; the catalogue entry.
+    @discardableResult
+    static func publish(
+        _ sandbox: Sandbox, kind: UpdateKind, version: String, bytes: [UInt8], deadline: Date? = nil,
+        channel: UpdateChannel = .production
+    ) async throws -> UpdateImage {
+        var query = "model=\(Self.model.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            + "&kind=\(kind.rawValue)&version=\(version)&channel=\(channel.rawValue)"
+        if let deadline { query += "&deadline=\(deadline.formatted(.iso8601))" }
+        let response = try await NIOGatewayTransport().send(
+            GatewayHTTPRequest(
+                method: "POST", path: GatewayPaths.updates + "?" + query,
+                headers: [GatewayHeaders.apiKey: sandbox.credentials.apiKey, "Content-Type": "application/octet-stream"],
+                body: Data(bytes)),
+            to: sandbox.gateway.baseURL)
+        #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
+        return try GatewayJSON.decoder.decode(UpdateImage.self, from: response.body)
+    }
+
+    static func image(_ count: Int, seed: UInt8) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13) ^ seed } }
+
+    /// A logged-in terminal connected so that it can reconnect after the reader restarts.
+    static func terminal(_ sandbox: Sandbox) async throws -> PaymentTerminal {
+        let terminal = try await sandbox.terminal(connect: false)
+        let port = sandbox.server.port
+        try await terminal.connectReader(secret: Sandbox.secret) {
+            try await TCPTransport.connect(host: "127.0.0.1", port: port)
+        }
+        return terminal
+    }
+
+    @Test func pendingImagesAreInstalledOneAtATimeThroughRestartsUntilUpToDate() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await Self.terminal(sandbox)
+        #expect(try await terminal.initializeTerminal().hasUpdates == false)
+        let upToDate = await terminal.downloadAndApplyUpdate().result()
+        #expect(upToDate.type == .upToDate)
+
+        let configuration = try await Self.publish(
+            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(70_000, seed: 1))
+        let firmware = try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(300_000, seed: 2))
+        let status = try await terminal.initializeTerminal()
+        #expect(status.hasUpdates)
+        #expect(status.pending.map(\.version) == ["EMV-2026.12", "2.0.0"])
+        #expect(!status.blocked)
+
+        let operation = await terminal.downloadAndApplyUpdate(window: 8)
+        var stages: [UpdateStage] = []
+        var written: [Int64] = []
+        for await step in operation.progress {
+            if stages.last != step.stage { stages.append(step.stage) }
+            if step.stage == .writeFileToTerminal, step.image?.kind == .firmware, let done = step.bytesDone {
+                written.append(done)
+            }
+        }
+        let result = await operation.result()
+        #expect(result.type == .success, "\(result.message ?? "")")
+        #expect(result.applied == [configuration, firmware])
+        let round: [UpdateStage] = [.checkForUpdates, .downloadFile, .writeFileToTerminal, .terminalReboot, .confirmUpdate]
+        #expect(stages == [.validation] + round + round + [.checkForUpdates])
+        #expect(written.first == 0)
+        #expect(written.last == 300_000)
+        #expect(written == written.sorted())
+        #expect(await sandbox.reader.activeVersions().firmware == "2.0.0")
+        #expect(await sandbox.reader.activeVersions().configuration == "EMV-2026.12")
+        let after = try await terminal.initializeTerminal()
+        #expect(!after.hasUpdates)
+        #expect(after.pending.isEmpty)
+        await terminal.disconnect()
+    }
+
+    @Test func firmwareWaitsForHalfABatteryAndConfigurationGoesAhead() async throws {
+        let sandbox = try await Sandbox { $0.battery = Battery(percentage: 49, isCharging: true) }
+        let terminal = try await Self.terminal(sandbox)
+        let configuration = try await Self.publish(
+            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(10_000, seed: 3))
+        try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(10_000, seed: 4))
+        _ = try await terminal.initializeTerminal()
+        let result = await terminal.downloadAndApplyUpdate().result()
+        #expect(result.type == .batteryTooLow)
+        #expect(result.applied == [configuration])
+        #expect(await sandbox.reader.activeVersions().firmware == "1.0.0")
+
+        // Configuration only is what may run without the merchant: it reports up to date.
+        #expect(await terminal.downloadAndApplyUpdate(includeFirmware: false).result().type == .upToDate)
+        await terminal.disconnect()
+    }
+
+    @Test func anImageSignedWithAnotherKeyNeverReachesTheReader() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await Self.terminal(sandbox)
+        try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(20_000, seed: 5))
+        try await terminal.pinUpdateSigningKey(Array(repeating: 0x42, count: 32))
+        _ = try await terminal.initializeTerminal()
+        let operation = await terminal.downloadAndApplyUpdate()
+        var stages: Set<UpdateStage> = []
+        for await step in operation.progress { stages.insert(step.stage) }
+        let result = await operation.result()
+        #expect(result.type == .hashCheckFailed)
+        #expect(result.message?.contains("signature") == true)
+        #expect(!stages.contains(.writeFileToTerminal))
+        #expect(await sandbox.reader.activeVersions().firmware == "1.0.0")
+        await terminal.disconnect()
+    }
+
+    @Test func aLinkLostMidWriteResumesAtTheReadersOffset() async throws {
+        // The reader's link drops while pieces are in flight; the terminal reconnects and the
+        // reader, still holding the unfinished image, answers the offset to go on from.
+        let sandbox = try await Sandbox { $0.faults = FaultPlan([.dropLink(atMessage: 40)]) }
+        let terminal = try await Self.terminal(sandbox)
+        try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(400_000, seed: 6))
+        _ = try await terminal.initializeTerminal()
+        let operation = await terminal.downloadAndApplyUpdate(window: 4)
+        var restarts = 0
+        var last: Int64 = -1
+        for await step in operation.progress where step.stage == .writeFileToTerminal {
+            if let done = step.bytesDone {
+                if done < last { restarts += 1 }
+                last = done
+            }
+        }
+        let result = await operation.result()
+        #expect(result.type == .success, "\(result.message ?? "")")
+        #expect(restarts == 0, "the write went back to an earlier offset")
+        #expect(await sandbox.reader.activeVersions().firmware == "2.0.0")
+        await terminal.disconnect()
+    }
+
+    @Test func pastTheDeadlineAndTheGracePeriodPaymentsWaitForTheUpdate() async throws {
+        let clock = ManualDateSource(start: Date(timeIntervalSince1970: 1_795_000_000))
+        let sandbox = try await Sandbox(gatewayClock: clock)
+        let terminal = try await Self.terminal(sandbox)
+        try await Self.publish(
+            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(5_000, seed: 7),
+            deadline: clock.now().addingTimeInterval(-86_400))
+        // Registered now: three days of grace before the passed deadline applies.
+        let fresh = try await terminal.initializeTerminal()
+        #expect(!fresh.blocked)
+        #expect(fresh.updateDeadline == clock.now().addingTimeInterval(3 * 86_400))
+        _ = try await terminal.sale(PaymentParameters(amount: 10_01, currency: .eur))
+
+        clock.advance(by: 3 * 86_400 + 1)
+        #expect(try await terminal.initializeTerminal().blocked)
+        await #expect(throws: MPOSError.updateRequired) {
+            try await terminal.sale(PaymentParameters(amount: 10_02, currency: .eur))
+        }
+        #expect(await terminal.downloadAndApplyUpdate().result().type == .success)
+        #expect(try await terminal.sale(PaymentParameters(amount: 10_03, currency: .eur)).status == .approved)
+        await terminal.disconnect()
+    }
+
+    @Test func updatesNeedAReaderTheTerminalCanReachAgain() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()  // a single transport: no way back after a restart
+        #expect(await terminal.downloadAndApplyUpdate().result().type == .terminalNotSelected)
+        let loggedOut = try await Self.terminal(sandbox)
+        #expect(await loggedOut.downloadAndApplyUpdate().result().type == .notInitialized)
+        await terminal.disconnect()
+        await loggedOut.disconnect()
+    }
+}
