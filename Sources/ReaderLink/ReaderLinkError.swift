@@ -26,3 +26,13 @@ public enum ReaderLinkError: Error, Sendable, Hashable {
     /// time); `holder` names that SDK as the reader knows it, such as its "HOST:PORT".
     case readerInUse(by: String)
 }
+
+extension ReaderConnection {
+    /// The detail an error frame carries for `error`: its own text for the cases that have one.
+    static func detail(of error: ReaderLinkError) -> String {
+        switch error {
+        case .malformed(let detail), .integrity(let detail), .notAllowed(let detail): detail
+        default: "\(error)"
+        }
+    }
+}

@@ -171,65 +171,25 @@ public actor ReaderConnection {
     /// Who waits for a request's answer: one caller, or a window of requests in flight.
     private enum Waiter {
         case single(CheckedContinuation<Result<ReaderMessage, ReaderLinkError>, Never>)
-        case window(AsyncStream<(UInt32, Result<ReaderMessage, ReaderLinkError>)>.Continuation)
+        case window(WindowSink)
     }
 
-    /// Sends `messages` in order, keeping up to `window` of them unanswered, and returns their
-    /// answers in the same order: a transfer does not wait a round trip per piece. The reader
-    /// handles a link's requests in order, so a pipelined request is answered as if sent alone.
-    ///
-    /// An `.error` answer to any of them throws `.rejected` (the rest are abandoned: their late
-    /// answers are ignored); so does a timeout or a closed link, as for ``request(_:)``.
-    public func requestWindowed(_ messages: [ReaderMessage], window: Int, timeout: Duration? = nil)
-        async throws(ReaderLinkError) -> [ReaderMessage]
-    {
-        let timeout = timeout ?? self.timeout
-        let (answers, sink) = AsyncStream.makeStream(of: (UInt32, Result<ReaderMessage, ReaderLinkError>).self)
-        var ids: [UInt32] = []
-        var arrived: [UInt32: Result<ReaderMessage, ReaderLinkError>] = [:]
-        var collected: [ReaderMessage] = []
-        collected.reserveCapacity(messages.count)
-        func abandon() {
-            for id in ids.dropFirst(collected.count) where pending[id] != nil {
-                pending.removeValue(forKey: id)
-                deadlines.removeValue(forKey: id)
-            }
-            sink.finish()
-        }
-        var iterator = answers.makeAsyncIterator()
-        while collected.count < messages.count {
-            while ids.count < messages.count, ids.count - collected.count < max(1, window) {
-                guard case .open = state else {
-                    abandon()
-                    throw closeReason ?? .linkClosed
-                }
-                let id = nextRequestID
-                nextRequestID = nextRequestID == .max ? 1 : nextRequestID + 1
-                send(type: .request, data: id.bigEndianBytes + messages[ids.count].encoded())
-                pending[id] = .window(sink)
-                deadlines[id] = linkClock.elapsed() + timeout
-                if watchdog == nil || deadlines[id]! < (watchdogWake ?? .zero) { armWatchdog() }
-                ids.append(id)
-            }
-            guard let (id, result) = await iterator.next(isolation: self) else {
-                abandon()
-                throw closeReason ?? .linkClosed
-            }
-            arrived[id] = result
-            while collected.count < ids.count, let result = arrived.removeValue(forKey: ids[collected.count]) {
-                switch result {
-                case .success(.error(let status, let detail)):
-                    abandon()
-                    throw .rejected(status, detail: detail)
-                case .success(let answer): collected.append(answer)
-                case .failure(let error):
-                    abandon()
-                    throw error
-                }
-            }
-        }
-        sink.finish()
-        return collected
+    /// Sends one request of a window; its answer goes to `sink`.
+    func sendInWindow(_ message: ReaderMessage, to sink: WindowSink, timeout: Duration?) throws(ReaderLinkError) -> UInt32 {
+        guard case .open = state else { throw closeReason ?? .linkClosed }
+        let id = nextRequestID
+        nextRequestID = nextRequestID == .max ? 1 : nextRequestID + 1
+        send(type: .request, data: id.bigEndianBytes + message.encoded())
+        let deadline = linkClock.elapsed() + (timeout ?? self.timeout)
+        pending[id] = .window(sink)
+        deadlines[id] = deadline
+        if watchdog == nil || deadline < (watchdogWake ?? .zero) { armWatchdog() }
+        return id
+    }
+
+    /// Forgets requests of a window whose answers no longer matter.
+    func abandonWindow(_ ids: some Sequence<UInt32>) {
+        for id in ids { (pending[id], deadlines[id]) = (nil, nil) }
     }
 
     /// (Re)starts the one timer of the pending requests, for the earliest deadline. A request
@@ -434,12 +394,5 @@ public actor ReaderConnection {
         shutdown(reason: reason)
         await endpoint.drained()
         pump?.cancel()
-    }
-
-    static func detail(of error: ReaderLinkError) -> String {
-        switch error {
-        case .malformed(let detail), .integrity(let detail), .notAllowed(let detail): detail
-        default: "\(error)"
-        }
     }
 }
