@@ -30,6 +30,8 @@ extension MPOSError.Code {
     public static let readerConnectTimeout = 3203
     /// 3204: the reader answered a request with an error status (its message names the status).
     public static let readerRefused = 3204
+    /// 3205: an update's deadline passed; the reader takes no payment until it is installed.
+    public static let updateRequired = 3205
     /// 4101: the gateway refused the request (its code is in the message).
     public static let gatewayRefused = 4101
     /// 4102: the gateway refused the credentials.
@@ -87,6 +89,11 @@ extension MPOSError {
     /// The reader answered a request with an error status.
     public static let readerRefused = MPOSError(
         code: Code.readerRefused, message: "The card reader refused the request.")
+    /// An update's deadline passed with the update not installed.
+    public static let updateRequired = MPOSError(
+        code: Code.updateRequired,
+        message: "The reader's update deadline has passed: install its updates (downloadAndApplyUpdate) to take payments.",
+        customerMessage: "This card reader needs an update before it can take payments.")
     /// The gateway refused the request.
     public static let gatewayRefused = MPOSError(code: Code.gatewayRefused, message: "The gateway refused the request.")
     /// The gateway refused the credentials.

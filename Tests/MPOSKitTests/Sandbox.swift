@@ -33,6 +33,7 @@ final class Sandbox: Sendable {
     init(
         readerClock: any Clock<Duration> = ContinuousClock(),
         gatewayTLS: SandboxGatewayTLS? = nil,
+        gatewayClock: ManualDateSource? = nil,
         configure: (inout SimulatedReaderConfiguration) -> Void = { _ in }
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-\(UUID().uuidString)")
@@ -41,6 +42,7 @@ final class Sandbox: Sendable {
             port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path, passwordHashRounds: 1_000,
             logLevel: .error)
         gatewayConfiguration.tls = gatewayTLS
+        if let gatewayClock { gatewayConfiguration.now = { gatewayClock.now() } }
         gateway = try await SandboxGateway.start(gatewayConfiguration)
         credentials = try #require(gateway.credentials)
         var configuration = SimulatedReaderConfiguration(secret: Self.secret)

@@ -158,6 +158,7 @@ import Testing
         _ = try await terminal.sale(PaymentParameters(amount: 10_01, currency: .eur))
 
         clock.advance(by: 3 * 86_400 + 1)
+        _ = try await terminal.login()  // three days on, the session has lapsed
         #expect(try await terminal.initializeTerminal().blocked)
         await #expect(throws: MPOSError.updateRequired) {
             try await terminal.sale(PaymentParameters(amount: 10_02, currency: .eur))
@@ -171,9 +172,9 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()  // a single transport: no way back after a restart
         #expect(await terminal.downloadAndApplyUpdate().result().type == .terminalNotSelected)
-        let loggedOut = try await Self.terminal(sandbox)
-        #expect(await loggedOut.downloadAndApplyUpdate().result().type == .notInitialized)
         await terminal.disconnect()
-        await loggedOut.disconnect()
+        let uninitialized = try await Self.terminal(sandbox)
+        #expect(await uninitialized.downloadAndApplyUpdate().result().type == .notInitialized)
+        await uninitialized.disconnect()
     }
 }

@@ -96,6 +96,11 @@ extension PaymentTerminal {
         defer { busy = false }
         try await requireSession()
         guard let connection else { throw MPOSError.readerNotConnected }
+        if let deadline = updateStatus?.updateDeadline, updateStatus?.blocked == true {
+            throw MPOSError.updateRequired.withMessage(
+                "The reader's update deadline (\(deadline.formatted(.iso8601))) has passed: install its updates "
+                    + "(downloadAndApplyUpdate) to take payments.")
+        }
         if cardAttemptsMayBeUnfinished {
             // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may
             // stand approved at the gateway although its card declined: reverse it before

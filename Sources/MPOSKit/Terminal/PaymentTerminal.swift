@@ -1,4 +1,5 @@
 import Foundation
+import EMV
 import GatewayAPI
 import MPOSCore
 import ReaderLink
@@ -54,6 +55,10 @@ public actor PaymentTerminal {
     /// When the reader's battery counts as low, and whether that was already said.
     var batteryWatch = BatteryWatch()
     var busy = false
+    /// The last ``initializeTerminal()`` answer; a blocked one refuses card payments.
+    var updateStatus: TerminalUpdateStatus?
+    /// The Ed25519 key whose signature an update image must carry (raw, 32 bytes).
+    var updateSigningKey: [UInt8] = (try? Hex.decode(UpdateSigning.sandboxPublicKeyHex)) ?? []
     /// Whether the journal may hold card attempts, or follow-ups, left unfinished (their
     /// outcome unknown, or a reversal not confirmed): set when an operation ends so, cleared
     /// by a pass that finishes them all. Until the first pass (at login) the journal is not
@@ -227,6 +232,12 @@ public actor PaymentTerminal {
         reconnectPlan = nil
         reconnecting?.cancel()
         reconnecting = nil
+        await closeLink()
+    }
+
+    /// Closes the reader link, keeping any reconnection plan (a reader that restarts after an
+    /// update is reached again through it).
+    func closeLink() async {
         guard let link = connection else { return }
         connection = nil
         await link.close()

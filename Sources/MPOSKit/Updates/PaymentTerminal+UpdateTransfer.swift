@@ -46,7 +46,7 @@ extension PaymentTerminal {
                 guard resumes <= Self.writeResumeAttempts else {
                     return UpdateFailure(type: .terminalWriteFailed, message: "The link failed \(resumes) times: \(error).")
                 }
-                await closeLinkForRestart()
+                await closeLink()
                 if let failure = await reconnect(plan: plan) {
                     return UpdateFailure(type: .terminalWriteFailed, message: failure)
                 }
@@ -95,7 +95,7 @@ extension PaymentTerminal {
         if let link = connection {
             _ = try? await link.request(.reboot)
         }
-        await closeLinkForRestart()
+        await closeLink()
         return await reconnect(plan: plan)
     }
 
