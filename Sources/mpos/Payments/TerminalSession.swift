@@ -32,10 +32,11 @@ final class TerminalSession {
     ///   - needsReader: whether to connect a reader (card-present operations).
     ///   - showEvents: whether to print the reader's prompts as they come.
     static func with<T>(
-        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool,
+        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool = false,
         _ body: (PaymentTerminal) async throws -> T
     ) async throws -> T {
-        let session = try await open(options, needsReader: needsReader, showEvents: showEvents)
+        let session = try await open(
+            options, needsReader: needsReader, showEvents: showEvents, reconnectable: reconnectable)
         do {
             let value = try await body(session.terminal)
             await session.close()
@@ -46,9 +47,9 @@ final class TerminalSession {
         }
     }
 
-    private static func open(_ options: TerminalOptions, needsReader: Bool, showEvents: Bool) async throws
-        -> TerminalSession
-    {
+    private static func open(
+        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool
+    ) async throws -> TerminalSession {
         // Check every argument before starting anything.
         let secretHex = options.secret ?? SimulatedReaderConfiguration.sandboxSecretHex
         let secret: SharedSecret
@@ -90,7 +91,7 @@ final class TerminalSession {
         if let journalPath { lock = try await JournalLock.acquire(journalPath: journalPath) }
         do {
             return try await open(
-                options, needsReader: needsReader, showEvents: showEvents, secret: secret,
+                options, needsReader: needsReader, showEvents: showEvents, reconnectable: reconnectable, secret: secret,
                 readerAddress: readerAddress, remote: remote, tls: tls, journalPath: journalPath, lock: lock)
         } catch {
             lock?.release()
@@ -100,7 +101,7 @@ final class TerminalSession {
 
     /// Starts what `options` asks for, with every argument checked and the journal locked.
     private static func open(
-        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, secret: SharedSecret,
+        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool, secret: SharedSecret,
         readerAddress: (host: String, port: Int)?, remote: (url: URL, credentials: GatewayCredentials)?,
         tls: TLSConfiguration, journalPath: String?, lock: JournalLock?
     ) async throws -> TerminalSession {
@@ -180,11 +181,20 @@ final class TerminalSession {
                 } else {
                     (host, port) = try await session.startReader(card: options.card, secret: secret)
                 }
-                let link: TCPTransport
-                do { link = try await TCPTransport.connect(host: host, port: port) } catch {
-                    throw CLIFailure("cannot connect to the reader at \(host):\(port): \(error)")
-                }
-                do { try await terminal.connectReader(transport: link, secret: secret) } catch {
+                do {
+                    if reconnectable {
+                        // A reader that restarts (an update) is reached again through the same address.
+                        try await terminal.connectReader(secret: secret) {
+                            try await TCPTransport.connect(host: host, port: port)
+                        }
+                    } else {
+                        let link: TCPTransport
+                        do { link = try await TCPTransport.connect(host: host, port: port) } catch {
+                            throw CLIFailure("cannot connect to the reader at \(host):\(port): \(error)")
+                        }
+                        try await terminal.connectReader(transport: link, secret: secret)
+                    }
+                } catch let error as MPOSError {
                     if error.code == MPOSError.Code.readerInUse { throw ReaderAddress.inUse("\(host):\(port)", error) }
                     // Only a wrong secret points at --secret; a dropped link points at the link.
                     let hint = error.code == MPOSError.Code.readerSharedSecretMismatch ? " (check --secret)" : ""

@@ -12,7 +12,8 @@ struct ReaderCommand: AsyncParsableCommand {
         commandName: "reader",
         abstract: "Run the reader emulator, or talk to a reader.",
         subcommands: [
-            ReaderEmulateCommand.self, ReaderInfoCommand.self, ReaderLogsCommand.self, ReaderScanCommand.self,
+            ReaderEmulateCommand.self, ReaderInfoCommand.self, ReaderUpdateCommand.self, ReaderLogsCommand.self,
+            ReaderScanCommand.self,
             ReaderDiscoverCommand.self,
         ]
     )

@@ -127,6 +127,8 @@ enum UpdateOutput {
         let quiet: Bool
         var lastStage: (UpdateStage, String?)?
         var stageStart = ContinuousClock.now
+        /// The bytes the stage started from (a resumed write starts where the reader stood).
+        var stageStartBytes: Int64?
         var drawn = false
 
         init(live: Bool, quiet: Bool) {
@@ -142,14 +144,16 @@ enum UpdateOutput {
                 drawn = false
                 lastStage = (step.stage, name)
                 stageStart = .now
+                stageStartBytes = nil
                 if !live || step.bytesTotal == nil {
                     CLIOutput.line("\(Self.label(step.stage))\(name.map { ": \($0)" } ?? "")")
                 }
             }
             guard live, let done = step.bytesDone, let total = step.bytesTotal, total > 0 else { return }
-            let elapsed = Double((ContinuousClock.now - stageStart).components.attoseconds) / 1e18
-                + Double((ContinuousClock.now - stageStart).components.seconds)
-            let rate = elapsed > 0 ? Double(done) / elapsed : 0
+            if stageStartBytes == nil { stageStartBytes = done }
+            let since = ContinuousClock.now - stageStart
+            let elapsed = Double(since.components.seconds) + Double(since.components.attoseconds) / 1e18
+            let rate = elapsed > 0.05 ? Double(done - (stageStartBytes ?? 0)) / elapsed : 0
             let left = rate > 0 ? Double(total - done) / rate : 0
             let filled = Int(Double(done) / Double(total) * 30)
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
