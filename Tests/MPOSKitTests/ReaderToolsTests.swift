@@ -80,6 +80,27 @@ import Testing
         await terminal.disconnect()
     }
 
+    @Test func deviceInfoHasEveryKeyOfTheSeedsMPEDInfo() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let info = try await terminal.deviceInfo().mpedInfo
+        #expect(Set(info.keys) == Set(MPEDInfoKey.allCases))
+        #expect(info[.serialNumber] == "MPSIM-000001")
+        #expect(info[.generalParameters] == "GP-2026.11")
+        #expect(info[.emvParameterVersion] == "EMV-2026.11")
+        #expect(info[.modelCode] == "Simulated Reader R1")
+        #expect(
+            info[.xmlDetails]
+                == "<MPEDInfo><kSerialNumberInfoKey>MPSIM-000001</kSerialNumberInfoKey>"
+                + "<kPublicKeyVersionInfoKey>CAPK-2026.11</kPublicKeyVersionInfoKey>"
+                + "<kEMVParamVersionInfoKey>EMV-2026.11</kEMVParamVersionInfoKey>"
+                + "<kGeneralParamInfoKey>GP-2026.11</kGeneralParamInfoKey>"
+                + "<kManufacturerCodeInfoKey>MPOSKit</kManufacturerCodeInfoKey>"
+                + "<kModelCodeInfoKey>Simulated Reader R1</kModelCodeInfoKey>"
+                + "<kAppNameInfoKey>mpos-sim</kAppNameInfoKey><kAppVersionInfoKey>1.0.0</kAppVersionInfoKey></MPEDInfo>")
+        await terminal.disconnect()
+    }
+
     @Test func toolsWithoutAReaderSayNoReaderIsConnected() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)

@@ -26,6 +26,7 @@ struct ReaderToolsCommandTests {
         #expect(object["manufacturer"] as? String == "MPOSKit")
         #expect(object["application"] as? String == "mpos-sim")
         #expect(object["publicKeys"] as? String == "CAPK-2026.11")
+        #expect(object["generalParameters"] as? String == "GP-2026.11")
         let battery = try #require(object["battery"] as? [String: Any])
         #expect(battery["percentage"] as? Int == 42)
         #expect(battery["charging"] as? Bool == false)

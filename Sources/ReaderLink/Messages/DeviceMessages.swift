@@ -18,12 +18,15 @@ public struct DeviceInfo: Sendable, Hashable {
     public var publicKeyVersion: String
     /// The battery state at the time of the report.
     public var battery: BatteryStatus
+    /// The version of the general (non-EMV) terminal parameters loaded (Handpoint's
+    /// `kGeneralParamInfoKey`).
+    public var generalParameterVersion: String
 
     /// Creates device information.
     public init(
         serialNumber: String, manufacturer: String, model: String, applicationName: String,
         applicationVersion: String, emvParameterVersion: String, publicKeyVersion: String,
-        battery: BatteryStatus
+        battery: BatteryStatus, generalParameterVersion: String = ""
     ) {
         self.serialNumber = serialNumber
         self.manufacturer = manufacturer
@@ -33,6 +36,7 @@ public struct DeviceInfo: Sendable, Hashable {
         self.emvParameterVersion = emvParameterVersion
         self.publicKeyVersion = publicKeyVersion
         self.battery = battery
+        self.generalParameterVersion = generalParameterVersion
     }
 }
 

@@ -22,6 +22,7 @@ extension ReaderMessage {
                 info.emvParameterVersion, info.publicKeyVersion,
             ] { w.string(field) }
             w.battery(info.battery)
+            w.string(info.generalParameterVersion)
         case .battery(let battery):
             w.battery(battery)
         case .displayPrompt(let text, let status):
@@ -171,7 +172,7 @@ extension ReaderMessage {
                     serialNumber: try r.string(), manufacturer: try r.string(), model: try r.string(),
                     applicationName: try r.string(), applicationVersion: try r.string(),
                     emvParameterVersion: try r.string(), publicKeyVersion: try r.string(),
-                    battery: try r.battery()))
+                    battery: try r.battery(), generalParameterVersion: try r.string()))
         case .getBattery: self = .getBattery
         case .battery: self = .battery(try r.battery())
         case .displayPrompt: self = .displayPrompt(text: try r.string(), status: try r.status())

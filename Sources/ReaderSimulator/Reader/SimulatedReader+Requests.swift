@@ -68,6 +68,7 @@ extension SimulatedReader {
             model: configuration.model, applicationName: configuration.applicationName,
             applicationVersion: slots.active(.firmware)?.version ?? configuration.applicationVersion,
             emvParameterVersion: slots.active(.configuration)?.version ?? configuration.emvParameterVersion,
-            publicKeyVersion: configuration.publicKeyVersion, battery: batteryStatus)
+            publicKeyVersion: configuration.publicKeyVersion, battery: batteryStatus,
+            generalParameterVersion: configuration.generalParameterVersion)
     }
 }

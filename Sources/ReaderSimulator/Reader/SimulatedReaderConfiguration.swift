@@ -16,6 +16,7 @@ public struct SimulatedReaderConfiguration: Sendable {
     public var applicationVersion = "1.0.0"
     public var emvParameterVersion = "EMV-2026.11"
     public var publicKeyVersion = "CAPK-2026.11"
+    public var generalParameterVersion = "GP-2026.11"
     /// The card presented to the next transaction, by `SandboxCards` id, and how.
     public var cardID = "visa-credit"
     public var entryMode: CardEntryMode = .chip

@@ -48,7 +48,7 @@ struct ReaderInfoCommand: AsyncParsableCommand {
             let charging, externalPower: Bool
         }
 
-        let model, serial, manufacturer, application, firmware, configuration, publicKeys: String
+        let model, serial, manufacturer, application, firmware, configuration, publicKeys, generalParameters: String
         let battery: Battery
 
         init(_ info: DeviceInfo) {
@@ -59,6 +59,7 @@ struct ReaderInfoCommand: AsyncParsableCommand {
             firmware = info.applicationVersion
             configuration = info.emvParameterVersion
             publicKeys = info.publicKeyVersion
+            generalParameters = info.generalParameterVersion
             battery = Battery(
                 percentage: Int(info.battery.percentage), charging: info.battery.isCharging,
                 externalPower: info.battery.hasExternalPower)
