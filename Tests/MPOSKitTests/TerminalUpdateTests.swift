@@ -177,4 +177,47 @@ import Testing
         #expect(await uninitialized.downloadAndApplyUpdate().result().type == .notInitialized)
         await uninitialized.disconnect()
     }
+
+    @Test func financeInitInstallsConfigurationAndReportsItAsEvents() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await Self.terminal(sandbox)
+        let events = await terminal.subscribe([.update])
+        let configuration = try await Self.publish(
+            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(50_000, seed: 8))
+        try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(5_000, seed: 9))
+        let result = await terminal.financeInit()
+        #expect(result.type == .success, "\(result.message ?? "")")
+        #expect(result.applied == [configuration])
+        #expect(await sandbox.reader.activeVersions().firmware == "1.0.0")  // firmware waits to be asked for
+        #expect(try await terminal.initializeTerminal().pending.map(\.kind) == [.firmware])
+
+        var seen: [ReaderUpdateEvent] = []
+        for await event in events {
+            guard case .readerUpdate(let update) = event else { continue }
+            seen.append(update)
+            if case .finished = update { break }
+        }
+        #expect(seen.first == .started(configuration))
+        #expect(seen.last == .finished(configuration, succeeded: true))
+        let percents = seen.compactMap { update -> Double? in if case .progress(_, let percent) = update { percent } else { nil } }
+        #expect(percents.last == 100)
+        #expect(percents == percents.sorted())
+        await terminal.disconnect()
+    }
+
+    @Test func withAutomaticConfigurationUpdatesConnectingInstallsThemFirst() async throws {
+        let sandbox = try await Sandbox()
+        try await Self.publish(sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(8_000, seed: 10))
+        let terminal = try await sandbox.terminal(connect: false)
+        await terminal.setAutomaticConfigurationUpdates(true)
+        let port = sandbox.server.port
+        // No automatic reconnection asked for: the update still reaches the reader after its restart.
+        try await terminal.connectReader(secret: Sandbox.secret, reconnect: nil) {
+            try await TCPTransport.connect(host: "127.0.0.1", port: port)
+        }
+        #expect(await sandbox.reader.activeVersions().configuration == "EMV-2026.12")
+        #expect(try await terminal.deviceInfo().emvParameterVersion == "EMV-2026.12")
+        #expect(try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur)).status == .approved)
+        await terminal.disconnect()
+    }
 }

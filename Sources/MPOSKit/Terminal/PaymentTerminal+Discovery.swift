@@ -61,6 +61,8 @@ extension PaymentTerminal {
         }
         try await pair(transport: transport, secret: secret, pairingTimeout: left)
         if let reconnect { reconnectPlan = ReconnectPlan(policy: reconnect, secret: secret, open: open) }
+        linkPlan = ReconnectPlan(policy: reconnect ?? .standard, secret: secret, open: open)
+        if automaticConfigurationUpdates { await applyConfigurationOnConnect() }
     }
 
     /// A new link from `open`, or ``MPOSError/readerConnectTimeout`` when `timeout` passes

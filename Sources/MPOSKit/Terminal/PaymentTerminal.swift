@@ -55,6 +55,11 @@ public actor PaymentTerminal {
     /// When the reader's battery counts as low, and whether that was already said.
     var batteryWatch = BatteryWatch()
     var busy = false
+    /// How the reader was reached, kept even without automatic reconnection: an update
+    /// reaches the reader again through it after the reader restarts.
+    var linkPlan: ReconnectPlan?
+    /// Whether connecting applies pending configuration images before it returns.
+    var automaticConfigurationUpdates = false
     /// The last ``initializeTerminal()`` answer; a blocked one refuses card payments.
     var updateStatus: TerminalUpdateStatus?
     /// The Ed25519 key whose signature an update image must carry (raw, 32 bytes).
@@ -230,6 +235,7 @@ public actor PaymentTerminal {
     /// Closes the reader link and stops any reconnection.
     public func disconnect() async {
         reconnectPlan = nil
+        linkPlan = nil
         reconnecting?.cancel()
         reconnecting = nil
         await closeLink()

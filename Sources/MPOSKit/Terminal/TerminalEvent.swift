@@ -1,3 +1,4 @@
+import GatewayAPI
 import MPOSCore
 import ReaderLink
 
@@ -36,6 +37,9 @@ public enum TerminalEvent: Sendable, Hashable {
     case journalWriteFailed(MPOSError)
     /// The reader's scanner read a code (while enabled with ``PaymentTerminal/enableScanner(multiScan:buttonMode:timeoutSeconds:)``).
     case scan(ScanEvent)
+    /// An update of the reader started, progressed or finished (the ECP seed's
+    /// `ECPDeviceConfigStatusEvent` and `ECPDeviceConfigProgressEvent`).
+    case readerUpdate(ReaderUpdateEvent)
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
@@ -47,6 +51,7 @@ public enum TerminalEvent: Sendable, Hashable {
         case .authorizing, .recovering, .reversing, .completed, .journalWriteFailed: .transaction
         case .readerDiscovered, .discoveryFinished: .discovery
         case .scan: .scanner
+        case .readerUpdate: .update
         }
     }
 }
@@ -67,6 +72,18 @@ public enum TerminalEventCategory: String, Sendable, Hashable, CaseIterable {
     case discovery
     /// Codes read by the reader's barcode scanner.
     case scanner
+    /// Reader updates starting, progressing and finishing.
+    case update
+}
+
+/// One step of a reader update, as the ECP seed reports configuration updates.
+public enum ReaderUpdateEvent: Sendable, Hashable {
+    /// The image's update began (`ECP_CONFIG_EVENT_UPDATE_STARTED`).
+    case started(UpdateImage)
+    /// Percent of the image written to the reader, 0 to 100 (`ECPDeviceConfigProgressEvent`).
+    case progress(UpdateImage, percent: Double)
+    /// The image's update ended, installed or not (`ECP_CONFIG_EVENT_UPDATE_FINISHED`).
+    case finished(UpdateImage, succeeded: Bool)
 }
 
 /// The merchant's answer to a signature prompt.

@@ -85,6 +85,7 @@ extension PaymentTerminal {
             }
             offset = held
             progress.yield(UpdateProgress(stage: .writeFileToTerminal, image: image, bytesDone: Int64(offset), bytesTotal: total))
+            emit(.readerUpdate(.progress(image, percent: total == 0 ? 100 : Double(offset) * 100 / Double(total))))
         }
         _ = try await link.request(.updateVerify, timeout: Self.imageCheckTimeout)
         _ = try await link.request(.updateCommit, timeout: Self.imageCheckTimeout)

@@ -75,12 +75,12 @@ extension PaymentTerminal {
         return UpdateOperation(progress: progress, task: task)
     }
 
-    private func runUpdate(
+    func runUpdate(
         includeFirmware: Bool, window: Int, progress: AsyncStream<UpdateProgress>.Continuation
     ) async -> UpdateResult {
         progress.yield(UpdateProgress(stage: .validation))
         guard await client.isLoggedIn else { return UpdateResult(type: .notLoggedIn, applied: [], message: nil) }
-        guard connection != nil, let plan = reconnectPlan else {
+        guard connection != nil, let plan = linkPlan else {
             return UpdateResult(
                 type: .terminalNotSelected, applied: [],
                 message: "Connect the reader with connectReader(secret:open:), so the terminal can reach it after it restarts.")
@@ -90,48 +90,57 @@ extension PaymentTerminal {
         busy = true
         defer { busy = false }
         var applied: [UpdateImage] = []
-        func ended(_ type: UpdateResultType, _ message: String?) -> UpdateResult {
-            UpdateResult(type: type, applied: applied, message: message)
-        }
         while true {
-            if Task.isCancelled { return ended(.cancelled, nil) }
+            if Task.isCancelled { return UpdateResult(type: .cancelled, applied: applied, message: nil) }
             progress.yield(UpdateProgress(stage: .checkForUpdates))
             let status: TerminalUpdateStatus
             do { status = try await initializeTerminal() } catch {
-                return ended(.downloadFailed, "The gateway did not answer what is pending: \(error.message)")
+                return UpdateResult(
+                    type: .downloadFailed, applied: applied,
+                    message: "The gateway did not answer what is pending: \(error.message)")
             }
             guard let image = status.pending.first(where: { includeFirmware || $0.kind == .configuration }) else {
-                return ended(applied.isEmpty ? .upToDate : .success, nil)
+                return UpdateResult(type: applied.isEmpty ? .upToDate : .success, applied: applied, message: nil)
             }
-            if image.kind == .firmware {
-                let battery: BatteryStatus
-                do { battery = try await batteryLevel() } catch {
-                    return ended(.terminalNotSelected, error.message)
-                }
-                guard Int(battery.percentage) >= Self.firmwareBatteryMinimum else {
-                    return ended(
-                        .batteryTooLow,
-                        "Firmware needs the reader at \(Self.firmwareBatteryMinimum) % or more, charging or not; it is at \(battery.percentage) %.")
-                }
-            }
-            if Task.isCancelled { return ended(.cancelled, nil) }
-            let bytes: [UInt8]
-            do { bytes = try await download(image, progress: progress) } catch {
-                return ended(.downloadFailed, error.message)
-            }
-            if let problem = Self.integrityProblem(of: bytes, image: image, key: updateSigningKey) {
-                return ended(.hashCheckFailed, problem)
-            }
-            if Task.isCancelled { return ended(.cancelled, nil) }
-            if let failure = await write(bytes, of: image, window: window, plan: plan, progress: progress) {
-                return ended(failure.type, failure.message)
-            }
-            progress.yield(UpdateProgress(stage: .terminalReboot, image: image))
-            if let failure = await restart(plan: plan) { return ended(.confirmUpdateFailed, failure) }
-            progress.yield(UpdateProgress(stage: .confirmUpdate, image: image))
-            if let failure = await confirm(image) { return ended(.confirmUpdateFailed, failure) }
+            emit(.readerUpdate(.started(image)))
+            let failure = await apply(image, window: window, plan: plan, progress: progress)
+            emit(.readerUpdate(.finished(image, succeeded: failure == nil)))
+            if let failure { return UpdateResult(type: failure.type, applied: applied, message: failure.message) }
             applied.append(image)
         }
+    }
+
+    /// One image, from the battery check to the confirmed install. Nil when installed.
+    private func apply(
+        _ image: UpdateImage, window: Int, plan: ReconnectPlan, progress: AsyncStream<UpdateProgress>.Continuation
+    ) async -> UpdateFailure? {
+        if image.kind == .firmware {
+            let battery: BatteryStatus
+            do { battery = try await batteryLevel() } catch {
+                return UpdateFailure(type: .terminalNotSelected, message: error.message)
+            }
+            guard Int(battery.percentage) >= Self.firmwareBatteryMinimum else {
+                return UpdateFailure(
+                    type: .batteryTooLow,
+                    message:
+                        "Firmware needs the reader at \(Self.firmwareBatteryMinimum) % or more, charging or not; it is at \(battery.percentage) %.")
+            }
+        }
+        if Task.isCancelled { return UpdateFailure(type: .cancelled, message: "Cancelled before the download.") }
+        let bytes: [UInt8]
+        do { bytes = try await download(image, progress: progress) } catch {
+            return UpdateFailure(type: .downloadFailed, message: error.message)
+        }
+        if let problem = Self.integrityProblem(of: bytes, image: image, key: updateSigningKey) {
+            return UpdateFailure(type: .hashCheckFailed, message: problem)
+        }
+        if Task.isCancelled { return UpdateFailure(type: .cancelled, message: "Cancelled before the write.") }
+        if let failure = await write(bytes, of: image, window: window, plan: plan, progress: progress) { return failure }
+        progress.yield(UpdateProgress(stage: .terminalReboot, image: image))
+        if let failure = await restart(plan: plan) { return UpdateFailure(type: .confirmUpdateFailed, message: failure) }
+        progress.yield(UpdateProgress(stage: .confirmUpdate, image: image))
+        if let failure = await confirm(image) { return UpdateFailure(type: .confirmUpdateFailed, message: failure) }
+        return nil
     }
 
     /// The whole image, a resumable range at a time.
