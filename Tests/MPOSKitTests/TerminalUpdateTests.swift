@@ -220,4 +220,43 @@ import Testing
         #expect(try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur)).status == .approved)
         await terminal.disconnect()
     }
+
+    @Test func aTestReaderTakesTestImagesOnly() async throws {
+        let sandbox = try await Sandbox { $0.updateChannel = "test" }
+        let terminal = try await Self.terminal(sandbox)
+        await terminal.setUpdateChannel(.test)
+        try await Self.publish(sandbox, kind: .firmware, version: "9.0.0", bytes: Self.image(6_000, seed: 11))
+        let testImage = try await Self.publish(
+            sandbox, kind: .firmware, version: "2.0.0-test", bytes: Self.image(6_000, seed: 12), channel: .test)
+        #expect(try await terminal.initializeTerminal().pending == [testImage])
+        #expect(await terminal.downloadAndApplyUpdate().result().applied == [testImage])
+        #expect(await sandbox.reader.activeVersions().firmware == "2.0.0-test")
+        await terminal.disconnect()
+    }
+
+    @Test func oneUpdateAtATimeAndACancelledOneInstallsNothing() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await Self.terminal(sandbox)
+        try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(200_000, seed: 13))
+        _ = try await terminal.initializeTerminal()
+
+        let cancelled = await terminal.downloadAndApplyUpdate()
+        cancelled.cancel()  // before its first stage boundary: nothing is written
+        let none = await cancelled.result()
+        #expect(none.type == .cancelled)
+        #expect(none.applied.isEmpty)
+        #expect(await sandbox.reader.activeVersions().firmware == "1.0.0")
+
+        let first = await terminal.downloadAndApplyUpdate()
+        var iterator = first.progress.makeAsyncIterator()
+        while let step = await iterator.next(), step.stage != .checkForUpdates {}
+        // The first holds the terminal from its validation on.
+        #expect(await terminal.downloadAndApplyUpdate().result().type == .terminalBusy)
+        await #expect(throws: MPOSError.terminalBusy) {
+            try await terminal.sale(PaymentParameters(amount: 5_00, currency: .eur))
+        }
+        while await iterator.next() != nil {}
+        #expect(await first.result().type == .success)
+        await terminal.disconnect()
+    }
 }

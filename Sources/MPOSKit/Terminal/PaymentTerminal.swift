@@ -58,6 +58,8 @@ public actor PaymentTerminal {
     /// How the reader was reached, kept even without automatic reconnection: an update
     /// reaches the reader again through it after the reader restarts.
     var linkPlan: ReconnectPlan?
+    /// The update channel the terminal's readers belong to (test readers take test images).
+    var updateChannel: UpdateChannel = .production
     /// Whether connecting applies pending configuration images before it returns.
     var automaticConfigurationUpdates = false
     /// The last ``initializeTerminal()`` answer; a blocked one refuses card payments.

@@ -27,6 +27,13 @@ extension PaymentTerminal {
         updateSigningKey = rawKey
     }
 
+    /// Sets the update channel of the terminal's readers (``UpdateChannel/production`` until
+    /// set): a test reader takes only test images, and the reader checks the channel again in
+    /// the image's signature (the Accept seed keeps test and production images apart).
+    public func setUpdateChannel(_ channel: UpdateChannel) {
+        updateChannel = channel
+    }
+
     /// Logs the reader in with the gateway (the TSM seed's `initializeTerminal`): registers it
     /// at its first call and answers whether updates are pending and by when. When a deadline
     /// has passed, card payments are refused with ``MPOSError/updateRequired`` until
@@ -45,7 +52,7 @@ extension PaymentTerminal {
         let answer = try await client.initializeTerminal(
             TerminalInitializeRequest(
                 model: info.model, serialNumber: info.serialNumber, firmwareVersion: info.applicationVersion,
-                configurationVersion: info.emvParameterVersion))
+                configurationVersion: info.emvParameterVersion, channel: updateChannel))
         let status = TerminalUpdateStatus(answer)
         updateStatus = status
         return status
