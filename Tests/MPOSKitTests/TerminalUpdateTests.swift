@@ -62,7 +62,7 @@ import Testing
         #expect(status.pending.map(\.version) == ["EMV-2026.12", "2.0.0"])
         #expect(!status.blocked)
 
-        let operation = await terminal.downloadAndApplyUpdate(window: 8)
+        let operation = terminal.downloadAndApplyUpdate(window: 8)
         var stages: [UpdateStage] = []
         var written: [Int64] = []
         for await step in operation.progress {
@@ -110,7 +110,7 @@ import Testing
         try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(20_000, seed: 5))
         try await terminal.pinUpdateSigningKey(Array(repeating: 0x42, count: 32))
         _ = try await terminal.initializeTerminal()
-        let operation = await terminal.downloadAndApplyUpdate()
+        let operation = terminal.downloadAndApplyUpdate()
         var stages: Set<UpdateStage> = []
         for await step in operation.progress { stages.insert(step.stage) }
         let result = await operation.result()
@@ -128,7 +128,7 @@ import Testing
         let terminal = try await Self.terminal(sandbox)
         try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(400_000, seed: 6))
         _ = try await terminal.initializeTerminal()
-        let operation = await terminal.downloadAndApplyUpdate(window: 4)
+        let operation = terminal.downloadAndApplyUpdate(window: 4)
         var restarts = 0
         var last: Int64 = -1
         for await step in operation.progress where step.stage == .writeFileToTerminal {
@@ -240,14 +240,14 @@ import Testing
         try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(200_000, seed: 13))
         _ = try await terminal.initializeTerminal()
 
-        let cancelled = await terminal.downloadAndApplyUpdate()
+        let cancelled = terminal.downloadAndApplyUpdate()
         cancelled.cancel()  // before its first stage boundary: nothing is written
         let none = await cancelled.result()
         #expect(none.type == .cancelled)
         #expect(none.applied.isEmpty)
         #expect(await sandbox.reader.activeVersions().firmware == "1.0.0")
 
-        let first = await terminal.downloadAndApplyUpdate()
+        let first = terminal.downloadAndApplyUpdate()
         var iterator = first.progress.makeAsyncIterator()
         while let step = await iterator.next(), step.stage != .checkForUpdates {}
         // The first holds the terminal from its validation on.

@@ -46,7 +46,7 @@ struct ReaderUpdateCommand: AsyncParsableCommand {
                 UpdateOutput.check(status, json: options.json)
                 return
             }
-            let operation = await terminal.downloadAndApplyUpdate(includeFirmware: !configurationOnly)
+            let operation = terminal.downloadAndApplyUpdate(includeFirmware: !configurationOnly)
             var display = UpdateOutput.Progress(live: !options.json && isatty(STDOUT_FILENO) == 1, quiet: options.json)
             for await step in operation.progress { display.show(step) }
             display.finish()
