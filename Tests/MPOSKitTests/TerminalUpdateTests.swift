@@ -259,4 +259,32 @@ import Testing
         #expect(await first.result().type == .success)
         await terminal.disconnect()
     }
+
+    @Test func theFirstSaleRegistersTheReaderAndItsDeadlinesApplyWithoutAnInitializeCall() async throws {
+        let clock = ManualDateSource(start: Date(timeIntervalSince1970: 1_795_000_000))
+        let sandbox = try await Sandbox(gatewayClock: clock)
+        let registeredAt = clock.now()
+        let seller = try await Self.terminal(sandbox)
+        _ = try await seller.sale(PaymentParameters(amount: 7_00, currency: .eur))
+        await seller.disconnect()
+
+        // A day later, an image whose deadline passed long ago: the grace counts from the sale.
+        clock.advance(by: 86_400)
+        try await Self.publish(
+            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(3_000, seed: 14),
+            deadline: Date(timeIntervalSince1970: 1_700_000_000))
+        let later = try await Self.terminal(sandbox)
+        let status = try await later.initializeTerminal()
+        #expect(status.registeredAt == registeredAt)
+        #expect(status.updateDeadline == registeredAt.addingTimeInterval(3 * 86_400))
+        await later.disconnect()
+
+        // Three days after the sale a new session's first sale is refused, with no initialize call.
+        clock.advance(by: 2 * 86_400 + 1)
+        let blocked = try await Self.terminal(sandbox)
+        await #expect(throws: MPOSError.updateRequired) {
+            try await blocked.sale(PaymentParameters(amount: 7_01, currency: .eur))
+        }
+        await blocked.disconnect()
+    }
 }

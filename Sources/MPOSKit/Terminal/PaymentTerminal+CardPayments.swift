@@ -96,6 +96,11 @@ extension PaymentTerminal {
         defer { busy = false }
         try await requireSession()
         guard let connection else { throw MPOSError.readerNotConnected }
+        if updateStatus == nil {
+            // The reader's first transaction registers it with the gateway's terminal management
+            // (the TSM seed), and its deadlines then apply; a gateway without it does not stop the sale.
+            _ = try? await initializeTerminal()
+        }
         if let deadline = updateStatus?.updateDeadline, updateStatus?.blocked == true {
             throw MPOSError.updateRequired.withMessage(
                 "The reader's update deadline (\(deadline.formatted(.iso8601))) has passed: install its updates "

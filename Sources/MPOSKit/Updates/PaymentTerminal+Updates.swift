@@ -75,7 +75,9 @@ extension PaymentTerminal {
         let (progress, sink) = AsyncStream.makeStream(of: UpdateProgress.self)
         // Unstructured: the update outlives the call that starts it; `UpdateOperation.cancel()` cancels it.
         let task = Task {
-            let result = await self.runUpdate(includeFirmware: includeFirmware, window: max(1, window), progress: sink)
+            var result = await self.runUpdate(includeFirmware: includeFirmware, window: max(1, window), progress: sink)
+            // A cancel that lands inside a stage (a request the cancel cut short) is a cancel, not a failure.
+            if Task.isCancelled, !result.isUpToDate { result.type = .cancelled }
             sink.finish()
             return result
         }
