@@ -72,3 +72,53 @@ import Testing
         #expect(try PaymentCommandTests.object(json.out)["result"] as? String == "batteryTooLow")
     }
 }
+
+/// `mpos reader update` killed while it writes an image: the next run resumes at the byte the
+/// reader holds, and the reader ends up on the image, once.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ReaderUpdateKillTests {
+    @Test func aKilledUpdateResumesWhereTheReaderStandsOnTheNextRun() throws {
+        let gateway = try PaymentCommandTests.ServedGateway()
+        defer { _ = gateway.stop() }
+        let emulator = try ReaderCommandTests.Emulator.start()
+        defer { _ = emulator.stop() }
+        let size = 12_000_000
+        try ReaderUpdateCommandTests.publish(gateway, kind: "firmware", version: "2.0.0", size: size)
+
+        let process = Process()
+        process.executableURL = try EMVDecodeBinaryTests.mposBinary()
+        process.arguments = [
+            "reader", "update", "--reader", "127.0.0.1:\(emulator.port)", "--gateway", gateway.url,
+            "--user", gateway.user, "--password", gateway.password,
+            "--journal", gateway.directory.appendingPathComponent("journal.sqlite").path,
+        ]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Killed once the reader holds a quarter of the image: the line says so.
+        var lines: [String] = []
+        while let line = PaymentCommandTests.ServedGateway.readLine(out.fileHandleForReading) {
+            lines.append(line)
+            if line.hasPrefix("write to reader: firmware 2.0.0:") { break }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the first run ended before the kill: \(lines)")
+        let held = try #require(lines.last.flatMap { Int($0.split(separator: " ").dropLast().last?.split(separator: "/").first ?? "") })
+        #expect(held >= size / 4 && held < size)
+
+        let again = try ReaderUpdateCommandTests.update(gateway, emulator, ["--json"])
+        #expect(again.status == 0, "stderr: \(again.err)")
+        #expect(try PaymentCommandTests.object(again.out)["result"] as? String == "success")
+
+        // The reader's log: the first transfer from byte 0, the second from where it stood, one install.
+        let logs = try PaymentCommandTests.run(["reader", "logs", "--reader", "127.0.0.1:\(emulator.port)", "--json"])
+        let logLines = try #require(try PaymentCommandTests.object(logs.out)["lines"] as? [String])
+        let starts = logLines.filter { $0.hasPrefix("firmware 2.0.0: transfer from byte ") }
+        #expect(starts.count == 2, "\(logLines)")
+        #expect(starts.first == "firmware 2.0.0: transfer from byte 0 of \(size)")
+        let resumedAt = starts.last.flatMap { Int($0.split(separator: " ")[5]) } ?? 0
+        #expect(resumedAt >= held, "resumed at \(resumedAt), the killed run had reported \(held)")
+        #expect(logLines.filter { $0 == "firmware 2.0.0 active" }.count == 1)
+    }
+}

@@ -20,7 +20,9 @@ extension SimulatedReader {
             try slots.beginTransfer(target, version: begin.version, size: Int(begin.size), sha256: begin.sha256)
             updating = target
             updateAnnouncement = begin
-            return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(target) ?? 0), status: .success))
+            let offset = slots.resumeOffset(target) ?? 0
+            record(.info, "\(target.rawValue) \(begin.version): transfer from byte \(offset) of \(begin.size)")
+            return .updateAck(UpdateAck(offset: UInt32(offset), status: .success))
         } catch {
             return .error(.invalidData, detail: "update rejected: \(error)")
         }

@@ -129,6 +129,8 @@ enum UpdateOutput {
         var stageStart = ContinuousClock.now
         /// The bytes the stage started from (a resumed write starts where the reader stood).
         var stageStartBytes: Int64?
+        /// The last quarter of the bytes a plain (not live) display reported in this stage.
+        var quarterShown = 0
         var drawn = false
 
         init(live: Bool, quiet: Bool) {
@@ -145,11 +147,21 @@ enum UpdateOutput {
                 lastStage = (step.stage, name)
                 stageStart = .now
                 stageStartBytes = nil
+                quarterShown = 0
                 if !live || step.bytesTotal == nil {
                     CLIOutput.line("\(Self.label(step.stage))\(name.map { ": \($0)" } ?? "")")
                 }
             }
-            guard live, let done = step.bytesDone, let total = step.bytesTotal, total > 0 else { return }
+            guard let done = step.bytesDone, let total = step.bytesTotal, total > 0 else { return }
+            guard live else {
+                // Plain lines for logs: the bytes at each quarter.
+                let quarter = Int(done * 4 / total)
+                if quarter > quarterShown {
+                    quarterShown = quarter
+                    CLIOutput.line("\(Self.label(step.stage))\(name.map { ": \($0)" } ?? ""): \(done)/\(total) bytes")
+                }
+                return
+            }
             if stageStartBytes == nil { stageStartBytes = done }
             let since = ContinuousClock.now - stageStart
             let elapsed = Double(since.components.seconds) + Double(since.components.attoseconds) / 1e18
