@@ -1,5 +1,6 @@
 import Foundation
 import MPOSCore
+import MPOSTestSupport
 import ReaderLink
 import ReaderSimulator
 import SandboxCards
@@ -77,6 +78,39 @@ import Testing
         }
         #expect(read.map(\.barcode) == ["4006381333931", "A-1", "A-2", "END"])
         #expect(read.map(\.symbology) == ["EAN-13", "Code 128", "Code 128", "QR"])
+        await terminal.disconnect()
+    }
+
+    @Test func theScannerTimesOutAfterItsInactivityTimeoutAndSaysSo() async throws {
+        let clock = ManualClock()
+        let sandbox = try await Sandbox(readerClock: clock)
+        let terminal = try await sandbox.terminal()
+        let events = await terminal.subscribe([.scanner])
+        var iterator = events.makeAsyncIterator()
+
+        try await terminal.enableScanner(multiScan: true, timeoutSeconds: 10)
+        await clock.waitForSleeper(until: .seconds(10))
+        await sandbox.reader.scan("A-1")
+        #expect(await iterator.next() == .scan(ScanEvent(barcode: "A-1", symbology: "EAN-13")))
+        // Ten seconds after the enable a code had come: the scanner stays on for ten more.
+        clock.advance(by: .seconds(10))
+        await clock.waitForSleeper(until: .seconds(20))
+        #expect(await sandbox.reader.scan("A-2"))
+        #expect(await iterator.next() == .scan(ScanEvent(barcode: "A-2", symbology: "EAN-13")))
+        clock.advance(by: .seconds(10))
+        await clock.waitForSleeper(until: .seconds(30))
+        clock.advance(by: .seconds(10))
+        #expect(await iterator.next() == .scannerDisabled)
+        #expect(await !sandbox.reader.scan("A-3"))  // off: not read
+
+        // A single scan turns it off after its code; a disable says so too.
+        try await terminal.enableScanner(multiScan: false)
+        await sandbox.reader.scan("B-1")
+        #expect(await iterator.next() == .scan(ScanEvent(barcode: "B-1", symbology: "EAN-13")))
+        #expect(await iterator.next() == .scannerDisabled)
+        try await terminal.enableScanner()
+        try await terminal.disableScanner()
+        #expect(await iterator.next() == .scannerDisabled)
         await terminal.disconnect()
     }
 

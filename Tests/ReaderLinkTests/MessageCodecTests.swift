@@ -79,6 +79,7 @@ func sample(_ kind: ReaderMessage.Kind) -> ReaderMessage {
         .enableScanner(ScannerConfiguration(multiScan: true, buttonMode: false, timeoutSeconds: 30))
     case .disableScanner: .disableScanner
     case .scan: .scan(ScanEvent(barcode: "4006381333931", symbology: "EAN-13"))
+    case .scannerDisabled: .scannerDisabled
     case .updateBegin:
         .updateBegin(UpdateBegin(slot: .firmware, size: 65_536, sha256: Array(0..<32), version: "3.0.0"))
     case .updateChunk: .updateChunk(offset: 4096, bytes: Array(repeating: 0xEE, count: 900))

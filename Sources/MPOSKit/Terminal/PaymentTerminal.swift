@@ -300,6 +300,10 @@ public actor PaymentTerminal {
             emit(.scan(scan))
             return
         }
+        if case .scannerDisabled = message {
+            emit(.scannerDisabled)
+            return
+        }
         if let inbox {
             inbox.yield(.reader(message))
             return

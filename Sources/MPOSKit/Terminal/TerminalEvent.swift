@@ -37,6 +37,9 @@ public enum TerminalEvent: Sendable, Hashable {
     case journalWriteFailed(MPOSError)
     /// The reader's scanner read a code (while enabled with ``PaymentTerminal/enableScanner(multiScan:buttonMode:timeoutSeconds:)``).
     case scan(ScanEvent)
+    /// The reader's scanner turned off: disabled, timed out without a code, or done after its
+    /// single scan (Handpoint's `responseScannerDisabled`).
+    case scannerDisabled
     /// An update of the reader started, progressed or finished (the ECP seed's
     /// `ECPDeviceConfigStatusEvent` and `ECPDeviceConfigProgressEvent`).
     case readerUpdate(ReaderUpdateEvent)
@@ -50,7 +53,7 @@ public enum TerminalEvent: Sendable, Hashable {
         case .applicationSelection, .signatureRequired: .prompt
         case .authorizing, .recovering, .reversing, .completed, .journalWriteFailed: .transaction
         case .readerDiscovered, .discoveryFinished: .discovery
-        case .scan: .scanner
+        case .scan, .scannerDisabled: .scanner
         case .readerUpdate: .update
         }
     }

@@ -8,7 +8,7 @@ extension ReaderMessage {
         var w = ByteWriter()
         w.u8(kind.rawValue)
         switch self {
-        case .ack, .ping, .pong, .getDeviceInfo, .getBattery, .fetchLogs, .resetLogs, .disableScanner,
+        case .ack, .ping, .pong, .getDeviceInfo, .getBattery, .fetchLogs, .resetLogs, .disableScanner, .scannerDisabled,
             .updateVerify,
             .updateCommit, .reboot:
             break
@@ -272,6 +272,7 @@ extension ReaderMessage {
                 ScannerConfiguration(
                     multiScan: try r.bool(), buttonMode: try r.bool(), timeoutSeconds: try r.u16()))
         case .disableScanner: self = .disableScanner
+        case .scannerDisabled: self = .scannerDisabled
         case .scan: self = .scan(ScanEvent(barcode: try r.string(), symbology: try r.string()))
         case .updateBegin:
             self = .updateBegin(

@@ -78,6 +78,9 @@ public enum ReaderMessage: Sendable, Hashable {
     case disableScanner
     /// A code was scanned.
     case scan(ScanEvent)
+    /// The scanner turned off: disabled, timed out, or done after its single scan (Handpoint's
+    /// `responseScannerDisabled`).
+    case scannerDisabled
 
     // Updates
     /// Starts an image transfer.
@@ -104,7 +107,7 @@ public enum ReaderMessage: Sendable, Hashable {
         case hostResponse = 0x39, transactionOutcome = 0x3A, cancelRequest = 0x3B, cancelResponse = 0x3C
         case statusReport = 0x3D
         case setLogLevel = 0x40, fetchLogs = 0x41, logs = 0x42, resetLogs = 0x43
-        case enableScanner = 0x50, disableScanner = 0x51, scan = 0x52
+        case enableScanner = 0x50, disableScanner = 0x51, scan = 0x52, scannerDisabled = 0x53
         case updateBegin = 0x60, updateChunk = 0x61, updateVerify = 0x62, updateCommit = 0x63
         case reboot = 0x64, updateAck = 0x65
     }
@@ -144,6 +147,7 @@ public enum ReaderMessage: Sendable, Hashable {
         case .enableScanner: .enableScanner
         case .disableScanner: .disableScanner
         case .scan: .scan
+        case .scannerDisabled: .scannerDisabled
         case .updateBegin: .updateBegin
         case .updateChunk: .updateChunk
         case .updateVerify: .updateVerify

@@ -54,6 +54,8 @@ extension SimulatedReader {
         if let updating { slots.interrupt(updating) }
         updating = nil
         scanner.disable()
+        scannerWatch?.cancel()
+        scannerWatch = nil
         session = nil
         transport = nil
         record(.info, "rebooted")

@@ -37,14 +37,10 @@ extension SimulatedReader {
             log.clear()
             answer = .ack
         case .enableScanner(let scannerConfiguration):
-            let timeout: Duration? =
-                scannerConfiguration.timeoutSeconds == 0 ? nil : .seconds(Int(scannerConfiguration.timeoutSeconds))
-            scanner.enable(
-                mode: scannerConfiguration.multiScan ? .multi : .single, timeout: timeout,
-                now: scannerTime)
+            enableScanner(scannerConfiguration)
             answer = .ack
         case .disableScanner:
-            scanner.disable()
+            if scanner.isEnabled { await scannerStopped("disabled") }
             answer = .ack
         case .updateBegin(let begin): answer = updateBegin(begin)
         case .updateChunk(let offset, let bytes): answer = updateChunk(offset: offset, bytes: bytes)

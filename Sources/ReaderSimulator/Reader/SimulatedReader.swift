@@ -39,6 +39,10 @@ public actor SimulatedReader {
     var battery: Battery
     var log: ReaderLog
     var scanner = BarcodeScanner()
+    /// Times the scanner out on the reader's clock after `timeoutSeconds` without a code.
+    var scannerWatch: Task<Void, Never>?
+    /// Counts the scanner's enables and codes, so that the watch sees activity.
+    var scannerActivity = 0
     var slots: FirmwareSlots
     var cards: [String: SimulatedCard] = [:]
     var dukpt: DUKPTReader?
@@ -179,12 +183,15 @@ public actor SimulatedReader {
     ///   caller feeding codes in order can offer the same one again later).
     @discardableResult
     public func scan(_ barcode: String, symbology: String = "EAN-13") async -> Bool {
+        let wasEnabled = scanner.isEnabled
         let events = scanner.feed(barcode, now: scannerTime)
         var reported = false
         for case .scanned(let code) in events {
+            scannerActivity += 1
             await emit(.scan(ScanEvent(barcode: code, symbology: symbology)))
             reported = true
         }
+        if wasEnabled, !scanner.isEnabled { await scannerStopped("single scan done") }
         return reported
     }
 

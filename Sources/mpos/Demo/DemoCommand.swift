@@ -139,6 +139,7 @@ struct DemoCommand: AsyncParsableCommand {
         case .batteryLow(let battery): "reader battery low: \(battery.percentage)%"
         case .journalWriteFailed(let error): "the journal could not record the outcome: \(error.message)"
         case .scan(let scan): "scanned \(scan.symbology) \(scan.barcode)"
+        case .scannerDisabled: "scanner off"
         case .readerUpdate(.started(let image)): "reader update started: \(image.kind.rawValue) \(image.version)"
         case .readerUpdate(.progress(_, let percent)): "reader update: \(Int(percent)) %"
         case .readerUpdate(.finished(let image, let succeeded)):
