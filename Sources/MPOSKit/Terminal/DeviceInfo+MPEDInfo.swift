@@ -31,24 +31,9 @@ extension DeviceInfo {
             .applicationName: applicationName, .applicationVersion: applicationVersion,
         ]
         let elements = MPEDInfoKey.allCases.compactMap { key in
-            values[key].map { "<\(key.rawValue)>\(Self.escapedXML($0))</\(key.rawValue)>" }
+            values[key].map { "<\(key.rawValue)>\(PaymentReceipt.escapeHTML($0))</\(key.rawValue)>" }
         }
         values[.xmlDetails] = "<MPEDInfo>" + elements.joined() + "</MPEDInfo>"
         return values
-    }
-
-    static func escapedXML(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }
