@@ -140,7 +140,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "SandboxGateway", "SandboxCards", "ReaderSimulator",
-                "MPOSKit", "MPOSKitNIO",
+                "MPOSKit", "MPOSKitNIO", "MPOSTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -77,5 +77,7 @@ func emit(name: String, unit: String, value: Double, extra: [String: Double] = [
 }
 
 private func format(_ value: Double) -> String {
-    value.isFinite ? String((value * 10).rounded() / 10) : "null"
+    // One decimal, or three under 10 so that ratios and small counts keep their meaning.
+    guard value.isFinite else { return "null" }
+    return value.magnitude < 10 ? String((value * 1000).rounded() / 1000) : String((value * 10).rounded() / 10)
 }

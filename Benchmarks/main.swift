@@ -47,7 +47,7 @@ if prefix.hasPrefix("sale"), let loops = ProcessInfo.processInfo.environment["MP
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
     let synchronous = try tlvBenchmarks() + codecBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
-    let asynchronous = readerLinkBenchmarks() + saleBenchmarks() + updateBenchmarks()
+    let asynchronous = readerLinkBenchmarks() + saleBenchmarks() + updateBenchmarks() + linkBenchmarks()
     let known = synchronous.map(\.name) + asynchronous.map(\.name) + ["gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput"]
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }
     let selectedAsync = asynchronous.filter { $0.name.hasPrefix(prefix) }

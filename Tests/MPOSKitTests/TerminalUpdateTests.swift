@@ -140,6 +140,7 @@ import Testing
         let result = await operation.result()
         #expect(result.type == .success, "\(result.message ?? "")")
         #expect(restarts == 0, "the write went back to an earlier offset")
+        #expect(await sandbox.reader.rewrittenUpdateBytes <= 4_096, "more than one piece was received twice")
         #expect(await sandbox.reader.activeVersions().firmware == "2.0.0")
         await terminal.disconnect()
     }

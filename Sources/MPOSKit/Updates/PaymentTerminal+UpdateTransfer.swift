@@ -29,13 +29,33 @@ extension PaymentTerminal {
             slot: image.kind == .firmware ? .firmware : .configuration, size: UInt32(bytes.count),
             sha256: Array(SHA256.hash(data: bytes)), version: image.version,
             signature: (try? Hex.decode(image.signature)) ?? [])
+        // The reader's answers come on its connection's executor; this forwards how far it has
+        // the image to the stages and, on the terminal, to the update events.
+        let (written, report) = AsyncStream.makeStream(of: Int64.self)
+        let total = Int64(bytes.count)
+        async let forwarded: Void = {
+            for await done in written {
+                progress.yield(UpdateProgress(stage: .writeFileToTerminal, image: image, bytesDone: done, bytesTotal: total))
+                await self.emit(.readerUpdate(.progress(image, percent: total == 0 ? 100 : Double(done) * 100 / Double(total))))
+            }
+        }()
+        let failure = await write(begin, bytes, of: image, window: window, plan: plan, report: report)
+        report.finish()
+        await forwarded
+        return failure
+    }
+
+    private func write(
+        _ begin: UpdateBegin, _ bytes: [UInt8], of image: UpdateImage, window: Int, plan: ReconnectPlan,
+        report: AsyncStream<Int64>.Continuation
+    ) async -> UpdateFailure? {
         var resumes = 0
         while true {
             guard let link = connection else {
                 return UpdateFailure(type: .terminalWriteFailed, message: "The reader link is gone.")
             }
             do {
-                try await transfer(bytes, begin: begin, image: image, window: window, link: link, progress: progress)
+                try await transfer(bytes, begin: begin, window: window, link: link, report: report)
                 return nil
             } catch .rejected(let status, let detail) {
                 if detail.hasPrefix("not enough space") { return UpdateFailure(type: .notEnoughSpace, message: detail) }
@@ -55,26 +75,27 @@ extension PaymentTerminal {
     }
 
     private func transfer(
-        _ bytes: [UInt8], begin: UpdateBegin, image: UpdateImage, window: Int, link: ReaderConnection,
-        progress: AsyncStream<UpdateProgress>.Continuation
+        _ bytes: [UInt8], begin: UpdateBegin, window: Int, link: ReaderConnection,
+        report: AsyncStream<Int64>.Continuation
     ) async throws(ReaderLinkError) {
         guard case .updateAck(let start) = try await link.request(.updateBegin(begin)) else {
             throw .malformed(detail: "updateBegin was not answered with updateAck")
         }
         var offset = Int(start.offset)
-        let total = Int64(bytes.count)
-        progress.yield(UpdateProgress(stage: .writeFileToTerminal, image: image, bytesDone: Int64(offset), bytesTotal: total))
-        // A round of pieces is sent as one window; the reader's last answer says what it holds.
-        let piecesPerRound = max(window, 1) * 4
+        report.yield(Int64(offset))
+        // One sliding window over the rest of the image; the reader's answers say what it holds.
         while offset < bytes.count {
-            var pieces: [ReaderMessage] = []
-            var next = offset
-            while next < bytes.count, pieces.count < piecesPerRound {
-                let end = min(next + Self.updateChunkSize, bytes.count)
-                pieces.append(.updateChunk(offset: UInt32(next), bytes: Array(bytes[next..<end])))
-                next = end
+            let pieces = stride(from: offset, to: bytes.count, by: Self.updateChunkSize).map { start in
+                ReaderMessage.updateChunk(
+                    offset: UInt32(start), bytes: Array(bytes[start..<min(start + Self.updateChunkSize, bytes.count)]))
             }
-            let answers = try await link.requestWindowed(pieces, window: window)
+            let answers = try await link.requestWindowed(pieces, window: window) { index, answer in
+                // How far the reader has it, every 16 pieces (64 KiB) and at the end.
+                guard index % 16 == 15 || index == pieces.count - 1,
+                    case .updateAck(let ack) = answer, ack.status == ReaderStatusCode.success
+                else { return }
+                report.yield(Int64(ack.offset))
+            }
             var held = offset
             for answer in answers {
                 guard case .updateAck(let ack) = answer else {
@@ -83,9 +104,8 @@ extension PaymentTerminal {
                 held = Int(ack.offset)
                 if ack.status != ReaderStatusCode.success { break }  // a gap: go on from what the reader holds
             }
+            guard held > offset else { throw .malformed(detail: "the reader took no piece at offset \(offset)") }
             offset = held
-            progress.yield(UpdateProgress(stage: .writeFileToTerminal, image: image, bytesDone: Int64(offset), bytesTotal: total))
-            emit(.readerUpdate(.progress(image, percent: total == 0 ? 100 : Double(offset) * 100 / Double(total))))
         }
         _ = try await link.request(.updateVerify, timeout: Self.imageCheckTimeout)
         _ = try await link.request(.updateCommit, timeout: Self.imageCheckTimeout)

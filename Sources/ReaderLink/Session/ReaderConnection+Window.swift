@@ -10,10 +10,12 @@ extension ReaderConnection {
     ///
     /// An `.error` answer to any of them throws `.rejected` (the rest are abandoned: their late
     /// answers are ignored); so does a timeout or a closed link, as for ``request(_:)``.
-    /// `timeout` applies to each request (the link's own when nil).
-    public func requestWindowed(_ messages: [ReaderMessage], window: Int, timeout: Duration? = nil)
-        async throws(ReaderLinkError) -> [ReaderMessage]
-    {
+    /// `timeout` applies to each request (the link's own when nil); `onAnswer` sees each answer,
+    /// in order, as soon as it and those before it have come (for progress).
+    public func requestWindowed(
+        _ messages: [ReaderMessage], window: Int, timeout: Duration? = nil,
+        onAnswer: (@Sendable (_ index: Int, _ answer: ReaderMessage) -> Void)? = nil
+    ) async throws(ReaderLinkError) -> [ReaderMessage] {
         let (answers, sink) = AsyncStream.makeStream(of: (UInt32, Result<ReaderMessage, ReaderLinkError>).self)
         var ids: [UInt32] = []
         var arrived: [UInt32: Result<ReaderMessage, ReaderLinkError>] = [:]
@@ -30,7 +32,9 @@ extension ReaderConnection {
                 while collected.count < ids.count, let result = arrived.removeValue(forKey: ids[collected.count]) {
                     switch result {
                     case .success(.error(let status, let detail)): throw ReaderLinkError.rejected(status, detail: detail)
-                    case .success(let answer): collected.append(answer)
+                    case .success(let answer):
+                        onAnswer?(collected.count, answer)
+                        collected.append(answer)
                     case .failure(let error): throw error
                     }
                 }

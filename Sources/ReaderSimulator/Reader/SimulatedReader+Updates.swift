@@ -30,8 +30,10 @@ extension SimulatedReader {
 
     func updateChunk(offset: UInt32, bytes: [UInt8]) -> ReaderMessage {
         guard let updating else { return .error(.commandNotAllowed, detail: "no update in progress") }
+        let held = slots.resumeOffset(updating) ?? 0
         do {
             try slots.stage(updating, offset: Int(offset), chunk: bytes)
+            rewrittenUpdateBytes += max(0, min(held, Int(offset) + bytes.count) - Int(offset))
             return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(updating) ?? 0), status: .success))
         } catch .offsetMismatch(let expected) {
             return .updateAck(UpdateAck(offset: UInt32(expected), status: .invalidData))

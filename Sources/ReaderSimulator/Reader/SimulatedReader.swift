@@ -43,6 +43,9 @@ public actor SimulatedReader {
     var scannerWatch: Task<Void, Never>?
     /// Counts the scanner's enables and codes, so that the watch sees activity.
     var scannerActivity = 0
+    /// Update bytes received again at an offset the reader already held (a resume that went
+    /// back further than it had to).
+    public internal(set) var rewrittenUpdateBytes = 0
     var slots: FirmwareSlots
     var cards: [String: SimulatedCard] = [:]
     var dukpt: DUKPTReader?
@@ -107,6 +110,8 @@ public actor SimulatedReader {
     /// link is gone (or pairing failed: a wrong secret, garbage, silence until the peer
     /// leaves, or another SDK holding the reader).
     public func serve(_ link: any ReaderTransport) async {
+        let link: any ReaderTransport =
+            configuration.link.isUnlimited ? link : ShapedTransport(link, profile: configuration.link)
         let faulty = FaultInjectingTransport(link, plan: configuration.faults, clock: clock) { [weak self] in
             await self?.rebooted()
         }
@@ -193,6 +198,12 @@ public actor SimulatedReader {
         }
         if wasEnabled, !scanner.isEnabled { await scannerStopped("single scan done") }
         return reported
+    }
+
+    /// Cuts the current link now, as a radio drop does: the SDK sees it close; the reader keeps
+    /// its state (an unfinished update transfer stays, to be resumed).
+    public func dropLink() async {
+        await transport?.close()
     }
 
     /// Time on the scanner's own timeline (its timeouts are wall-clock, like a real scanner's).

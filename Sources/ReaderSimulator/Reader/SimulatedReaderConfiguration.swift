@@ -32,6 +32,8 @@ public struct SimulatedReaderConfiguration: Sendable {
     public var battery = Battery()
     /// Faults injected into the reader's writes (drop, delay, corrupt, reboot, go silent).
     public var faults: FaultPlan = .none
+    /// The link the reader sits behind: its rate, MTU and delay (``LinkProfile/unlimited`` by default).
+    public var link: LinkProfile = .unlimited
     /// The largest update image the reader has room for, in bytes.
     public var updateCapacity = 16 * 1024 * 1024
     /// The update channel the reader belongs to (`test` or `production`): it installs only

@@ -20,7 +20,7 @@ struct ReaderCommand: AsyncParsableCommand {
 }
 
 /// `mpos reader emulate [--port N] [--secret HEX] [--card ID] [--battery PERCENT] [--battery-drain POINTS]
-/// [--barcode CODE[:SYMBOLOGY] …]`
+/// [--barcode CODE[:SYMBOLOGY] …] [--link-kbps N] [--mtu N] [--link-delay-ms D]`
 struct ReaderEmulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
@@ -70,6 +70,8 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             valueName: "code[:symbology]"))
     var barcode: [String] = []
 
+    @OptionGroup var link: LinkOptions
+
     func run() async throws {
         let sharedSecret: SharedSecret
         do { sharedSecret = try SharedSecret(hex: secret) } catch {
@@ -89,6 +91,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
         configuration.battery = Battery(percentage: battery, drainPerTransaction: batteryDrain)
         try discovery.apply(to: &configuration)
+        try link.apply(to: &configuration)
         configuration.cardID = card
         configuration.entryMode = entryMode
         configuration.humanDelay = .milliseconds(max(0, delayMs))
