@@ -11,8 +11,10 @@ extension PaymentTerminal {
     /// The least battery a firmware update starts with; charging does not count, as the reader
     /// may be unplugged mid-write.
     public static let firmwareBatteryMinimum = 50
-    /// The bytes of one piece written to the reader (the protocol's 4 KiB limit).
-    static let updateChunkSize = 4_096
+    /// The bytes of one piece written to the reader: the most whose request (id, kind, offset
+    /// and length, 13 bytes) fills four secured frames of 1,000 data bytes exactly, under the
+    /// protocol's 4 KiB limit; a 4 KiB piece would take a fifth frame for 109 bytes.
+    static let updateChunkSize = 3_987
     /// The bytes of one download request.
     static let downloadPieceSize: Int64 = 256 * 1024
 
