@@ -44,6 +44,10 @@ public actor SimulatedReader {
     /// Counts the scanner's enables and codes, so that the watch sees activity.
     var scannerActivity = 0
     var slots: FirmwareSlots
+    /// The flash the slots are kept in, when the configuration names a state directory.
+    let store: FirmwareSlotStore?
+    /// Set by ``powerOff()``: nothing more reaches the flash.
+    var poweredOff = false
     var cards: [String: SimulatedCard] = [:]
     var dukpt: DUKPTReader?
     var nextPIN: String?
@@ -93,12 +97,29 @@ public actor SimulatedReader {
         self.announcement = ReaderAnnouncement(
             name: configuration.name, serialNumber: configuration.serialNumber, model: configuration.model)
         self.log = ReaderLog(level: .info)
-        self.slots = FirmwareSlots(
+        let factory = FirmwareSlots(
             firmware: .init(version: configuration.applicationVersion, bytes: Array("firmware \(configuration.applicationVersion)".utf8)),
             configuration: .init(version: configuration.emvParameterVersion, bytes: Array("config \(configuration.emvParameterVersion)".utf8)))
+        var startup: String?
+        var store: FirmwareSlotStore?
+        var slots = factory
+        if let path = configuration.stateDirectory {
+            do {
+                store = try FirmwareSlotStore(path: path)
+                slots = try store?.load(defaults: factory) ?? factory
+            } catch {
+                // A state directory that cannot be used leaves the reader on its factory images;
+                // the emulator checks the directory before it builds a reader.
+                store = nil
+                startup = "state directory unusable, factory images: \(error)"
+            }
+        }
+        self.store = store
+        self.slots = slots
         // A device derivation ID of its own: each emulated reader (and each restart) gets a
         // fresh DUKPT key space, so its KSNs never repeat ones a long-lived gateway has seen.
         self.dukpt = try? EMVKernel.sandboxReader(derivationID: .random(in: 1...UInt32.max))
+        if let startup { _ = log.append(.info, startup) }
     }
 
     // MARK: - Serving links
@@ -165,6 +186,18 @@ public actor SimulatedReader {
     public func setFaults(_ plan: FaultPlan) {
         configuration.faults = plan
         transport?.replacePlan(plan)
+    }
+
+    /// Pulls the plug, as a power loss or `kill -9` would: nothing more reaches the state
+    /// directory and the link drops. A new reader on the same ``SimulatedReaderConfiguration/stateDirectory``
+    /// boots from what was stored.
+    public func powerOff() async {
+        poweredOff = true
+        unresponsive = true
+        let link = session
+        session = nil
+        transport = nil
+        await link?.close()
     }
 
     /// Whether transactions wait for `present(cardID:entryMode:)`.
