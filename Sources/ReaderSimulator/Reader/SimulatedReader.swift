@@ -240,6 +240,13 @@ public actor SimulatedReader {
         (slots.active(.firmware)?.version, slots.active(.configuration)?.version)
     }
 
+    /// The active image of `component`, bytes included (to check what the reader runs).
+    public func activeImage(_ component: FirmwareSlots.Component) -> FirmwareSlots.Image? { slots.active(component) }
+
+    /// The messages the reader wrote on its current link, which ``FaultPlan`` message numbers
+    /// count: a fault at `linkWriteCount + n` hits the n-th message from now.
+    public var linkWriteCount: Int { transport?.writeCount ?? 0 }
+
     /// The battery as the SDK sees it.
     public var batteryStatus: BatteryStatus {
         BatteryStatus(
