@@ -107,6 +107,85 @@ import Testing
         await terminal.disconnect()
         try await sandbox.close()
     }
+
+    enum Tamper: CaseIterable {
+        case flippedByte, wrongSignature, wrongModel, olderVersion
+    }
+
+    @Test func tamperedImagesAreAllRefusedWithTheirResultTypeAndTheOldImageKeepsRunning() async throws {
+        let seed = SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment)
+        var generator = SplitMix64(seed: seed)
+        let sandbox = try await Sandbox()
+        let terminal = try await TerminalUpdateTests.terminal(sandbox)
+        _ = try await terminal.initializeTerminal()
+        var configuration = GRDB.Configuration()
+        configuration.busyMode = .timeout(10)
+        let catalogue = try DatabaseQueue(
+            path: sandbox.directory.appendingPathComponent("gateway.sqlite").path, configuration: configuration)
+        var published = 0
+        for round in 0..<5 {
+            for tamper in Tamper.allCases {
+                published += 1
+                let context = "seed \(seed) (MPOS_TEST_SEED replays it), round \(round), \(tamper)"
+                let running = await sandbox.reader.activeImage(.firmware)
+                let bytes = (0..<(8_192 + Int(generator.next() % 8_192))).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                let version = tamper == .olderVersion ? "0.\(published).0" : "4.\(published).0"
+                let image = try await TerminalUpdateTests.publish(
+                    sandbox, kind: .firmware, version: version, bytes: bytes,
+                    model: tamper == .wrongModel ? "Simulated Reader R2" : TerminalUpdateTests.model)
+                // What the catalogue holds is changed behind the gateway's back, and put back after.
+                var restore: (@Sendable (Database) throws -> Void)?
+                switch tamper {
+                case .flippedByte:
+                    let index = Int(generator.next() % UInt64(bytes.count))
+                    try await Self.flip(catalogue, table: "update_image_file", column: "content", key: "image_id", id: image.id) {
+                        (content: inout Data) in content[index] ^= 0x01
+                    }
+                    restore = { try Self.set($0, "update_image_file", "content", Data(bytes), key: "image_id", id: image.id) }
+                case .wrongSignature:
+                    let index = Int(generator.next() % UInt64(image.signature.count))
+                    try await Self.flip(catalogue, table: "update_image", column: "signature", key: "id", id: image.id) {
+                        (signature: inout String) in
+                        var characters = Array(signature)
+                        characters[index] = characters[index] == "0" ? "1" : "0"
+                        signature = String(characters)
+                    }
+                    restore = { try Self.set($0, "update_image", "signature", image.signature, key: "id", id: image.id) }
+                case .wrongModel, .olderVersion:
+                    break
+                }
+                let result = await terminal.downloadAndApplyUpdate().result()
+                let expected: UpdateResultType = restore == nil ? .upToDate : .hashCheckFailed
+                #expect(result.type == expected, "\(context): \(result.message ?? "")")
+                #expect(await sandbox.reader.activeImage(.firmware) == running, "\(context)")
+                if let restore {
+                    try await catalogue.write(restore)
+                    #expect(await terminal.downloadAndApplyUpdate().result().type == .success, "\(context)")
+                    #expect(await sandbox.reader.activeImage(.firmware)?.sha256 == FirmwareSlots.sha256(bytes), "\(context)")
+                }
+            }
+        }
+        await terminal.disconnect()
+        try await sandbox.close()
+    }
+
+    static func flip<Value: DatabaseValueConvertible & Sendable>(
+        _ database: DatabaseQueue, table: String, column: String, key: String, id: String,
+        _ change: @escaping @Sendable (inout Value) -> Void
+    ) async throws {
+        try await database.write { db in
+            var value = try #require(try Value.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE \(key) = ?", arguments: [id]))
+            change(&value)
+            try set(db, table, column, value, key: key, id: id)
+        }
+    }
+
+    static func set(
+        _ db: Database, _ table: String, _ column: String, _ value: some DatabaseValueConvertible, key: String, id: String
+    ) throws {
+        try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE \(key) = ?", arguments: [value, id])
+        #expect(db.changesCount == 1)
+    }
 }
 
 /// A gateway transport that runs a hook when a piece of an update image arrives: after the
