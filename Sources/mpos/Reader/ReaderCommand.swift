@@ -104,7 +104,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             // one line instead of serving factory images.
             let blank = FirmwareSlots(firmware: .init(version: "", bytes: []), configuration: .init(version: "", bytes: []))
             do { _ = try FirmwareSlotStore(path: state).load(defaults: blank) } catch {
-                throw CLIFailure("cannot use --state \(state): \(error)")
+                throw CLIFailure("cannot use --state: \(error)")
             }
             configuration.stateDirectory = state
         }
