@@ -24,27 +24,12 @@ import Testing
         let size = 4_000_000
         try ReaderUpdateCommandTests.publish(gateway, kind: "firmware", version: "2.0.0", size: size)
 
-        let process = Process()
-        process.executableURL = try EMVDecodeBinaryTests.mposBinary()
-        process.arguments = [
-            "reader", "update", "--reader", "127.0.0.1:\(emulator.port)", "--gateway", gateway.url,
-            "--user", gateway.user, "--password", gateway.password,
-            "--journal", gateway.directory.appendingPathComponent("journal.sqlite").path,
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var lines: [String] = []
-        while let line = PaymentCommandTests.ServedGateway.readLine(out.fileHandleForReading) {
-            lines.append(line)
-            if line.hasPrefix("write to reader: firmware 2.0.0:") { break }
-        }
+        let (process, lines) = try ReaderUpdateKillTests.updateUntilWriting(gateway, emulator, version: "2.0.0")
         // The reader loses power first, mid-write; the terminal goes with it.
         Self.kill9(emulator)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let held = try #require(lines.last.flatMap { Int($0.split(separator: " ").dropLast().last?.split(separator: "/").first ?? "") })
+        let held = try #require(ReaderUpdateKillTests.bytesWritten(lines))
         #expect(held > 0 && held < size, "\(lines)")
 
         emulator = try ReaderCommandTests.Emulator.start(["--state", state])
@@ -72,5 +57,36 @@ import Testing
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
         #expect(run.err.split(separator: "\n") == ["Error: cannot use --state: \(file.path) is not a directory"])
+    }
+}
+
+extension ReaderUpdateKillTests {
+    /// Starts `mpos reader update` against `emulator` and reads its lines until the first that
+    /// reports bytes of firmware `version` written to the reader; the process keeps running.
+    static func updateUntilWriting(
+        _ gateway: PaymentCommandTests.ServedGateway, _ emulator: ReaderCommandTests.Emulator, version: String
+    ) throws -> (process: Process, lines: [String]) {
+        let process = Process()
+        process.executableURL = try EMVDecodeBinaryTests.mposBinary()
+        process.arguments = [
+            "reader", "update", "--reader", "127.0.0.1:\(emulator.port)", "--gateway", gateway.url,
+            "--user", gateway.user, "--password", gateway.password,
+            "--journal", gateway.directory.appendingPathComponent("journal.sqlite").path,
+        ]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var lines: [String] = []
+        while let line = PaymentCommandTests.ServedGateway.readLine(out.fileHandleForReading) {
+            lines.append(line)
+            if line.hasPrefix("write to reader: firmware \(version):") { break }
+        }
+        return (process, lines)
+    }
+
+    /// The bytes written that the last line reports (`… DONE/TOTAL bytes`).
+    static func bytesWritten(_ lines: [String]) -> Int? {
+        lines.last.flatMap { Int($0.split(separator: " ").dropLast().last?.split(separator: "/").first ?? "") }
     }
 }
