@@ -25,12 +25,18 @@ import Testing
         case reboot
     }
 
-    static func hex(_ image: FirmwareSlots.Image?) -> String? { image.map { Hex.encode($0.sha256).lowercased() } }
+    static func hex(_ image: FirmwareSlots.Image?) -> String? {
+        image.map { Hex.encode($0.sha256).lowercased() }
+    }
 
-    @Test func anUpdateInterruptedAtAHundredRandomPointsLeavesAVerifiedImageAndTheNextAttemptCompletes() async throws {
+    @Test func anUpdateInterruptedAtAHundredRandomPointsLeavesAVerifiedImageAndTheNextAttemptCompletes()
+        async throws
+    {
         let seed = SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment)
         var generator = SplitMix64(seed: seed)
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString)").path
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reader-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: state) }
         let restarted = {
             var configuration = SimulatedReaderConfiguration(secret: Sandbox.secret)
@@ -41,7 +47,9 @@ import Testing
         let downloads = DownloadHook()
         let terminal = try await sandbox.terminal(transport: downloads, connect: false)
         let port = sandbox.server.port
-        try await terminal.connectReader(secret: Sandbox.secret) { try await TCPTransport.connect(host: "127.0.0.1", port: port) }
+        try await terminal.connectReader(secret: Sandbox.secret) {
+            try await TCPTransport.connect(host: "127.0.0.1", port: port)
+        }
         _ = try await terminal.initializeTerminal()
         var digests = ["1.0.0": try #require(Self.hex(await sandbox.reader.activeImage(.firmware)))]
         var interruptedBeforeCommit = 0
@@ -51,7 +59,8 @@ import Testing
             let previous = await sandbox.reader.activeImage(.firmware)?.version
             let size = 20_480 + Int(generator.next() % 40_960)
             let bytes = (0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-            let image = try await TerminalUpdateTests.publish(sandbox, kind: .firmware, version: version, bytes: bytes)
+            let image = try await TerminalUpdateTests.publish(
+                sandbox, kind: .firmware, version: version, bytes: bytes)
             digests[version] = image.sha256.lowercased()
 
             // Any of the reader's messages of the write: the begin's answer, each chunk's, the
@@ -64,7 +73,8 @@ import Testing
             downloads.onAnswer { [kind] in
                 let at = await reader.linkWriteCount + offset
                 message.withLock { $0 = at }
-                await reader.setFaults(FaultPlan([kind == .reboot ? .reboot(atMessage: at) : .dropLink(atMessage: at)]))
+                await reader.setFaults(
+                    FaultPlan([kind == .reboot ? .reboot(atMessage: at) : .dropLink(atMessage: at)]))
             }
             switch kind {
             case .linkCut, .reboot:
@@ -87,7 +97,8 @@ import Testing
                 written = done
             }
             let first = await operation.result()
-            let context = "seed \(seed) (MPOS_TEST_SEED replays it), round \(round), \(kind) at message \(message.withLock { $0 }) "
+            let context =
+                "seed \(seed) (MPOS_TEST_SEED replays it), round \(round), \(kind) at message \(message.withLock { $0 }) "
                 + "(the write's \(offset)th), first attempt \(first.type)"
             #expect(!sandbox.readerSocket.isChangePending, "the reader never came back: \(context)")
             // The terminal resumes within the attempt, from what the reader (or the one booted
@@ -97,9 +108,12 @@ import Testing
 
             let running = await sandbox.reader.activeImage(.firmware)
             #expect(running?.version == previous || running?.version == version, "\(context)")
-            #expect(Self.hex(running) == running.flatMap { digests[$0.version] }, "unverified image: \(context)")
+            #expect(
+                Self.hex(running) == running.flatMap { digests[$0.version] }, "unverified image: \(context)")
             let next = await terminal.downloadAndApplyUpdate().result()
-            #expect(next.type == (running?.version == version ? .upToDate : .success), "\(context): \(next.message ?? "")")
+            #expect(
+                next.type == (running?.version == version ? .upToDate : .success),
+                "\(context): \(next.message ?? "")")
             if running?.version != version { interruptedBeforeCommit += 1 }
             #expect(Self.hex(await sandbox.reader.activeImage(.firmware)) == digests[version], "\(context)")
         }
@@ -121,14 +135,17 @@ import Testing
         var configuration = GRDB.Configuration()
         configuration.busyMode = .timeout(10)
         let catalogue = try DatabaseQueue(
-            path: sandbox.directory.appendingPathComponent("gateway.sqlite").path, configuration: configuration)
+            path: sandbox.directory.appendingPathComponent("gateway.sqlite").path,
+            configuration: configuration)
         var published = 0
         for round in 0..<5 {
             for tamper in Tamper.allCases {
                 published += 1
                 let context = "seed \(seed) (MPOS_TEST_SEED replays it), round \(round), \(tamper)"
                 let running = await sandbox.reader.activeImage(.firmware)
-                let bytes = (0..<(8_192 + Int(generator.next() % 8_192))).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                let bytes = (0..<(8_192 + Int(generator.next() % 8_192))).map { _ in
+                    UInt8(truncatingIfNeeded: generator.next())
+                }
                 let version = tamper == .olderVersion ? "0.\(published).0" : "4.\(published).0"
                 let image = try await TerminalUpdateTests.publish(
                     sandbox, kind: .firmware, version: version, bytes: bytes,
@@ -138,19 +155,30 @@ import Testing
                 switch tamper {
                 case .flippedByte:
                     let index = Int(generator.next() % UInt64(bytes.count))
-                    try await Self.flip(catalogue, table: "update_image_file", column: "content", key: "image_id", id: image.id) {
+                    try await Self.flip(
+                        catalogue, table: "update_image_file", column: "content", key: "image_id",
+                        id: image.id
+                    ) {
                         (content: inout Data) in content[index] ^= 0x01
                     }
-                    restore = { try Self.set($0, "update_image_file", "content", Data(bytes), key: "image_id", id: image.id) }
+                    restore = {
+                        try Self.set(
+                            $0, "update_image_file", "content", Data(bytes), key: "image_id", id: image.id)
+                    }
                 case .wrongSignature:
                     let index = Int(generator.next() % UInt64(image.signature.count))
-                    try await Self.flip(catalogue, table: "update_image", column: "signature", key: "id", id: image.id) {
+                    try await Self.flip(
+                        catalogue, table: "update_image", column: "signature", key: "id", id: image.id
+                    ) {
                         (signature: inout String) in
                         var characters = Array(signature)
                         characters[index] = characters[index] == "0" ? "1" : "0"
                         signature = String(characters)
                     }
-                    restore = { try Self.set($0, "update_image", "signature", image.signature, key: "id", id: image.id) }
+                    restore = {
+                        try Self.set(
+                            $0, "update_image", "signature", image.signature, key: "id", id: image.id)
+                    }
                 case .wrongModel, .olderVersion:
                     break
                 }
@@ -161,7 +189,9 @@ import Testing
                 if let restore {
                     try await catalogue.write(restore)
                     #expect(await terminal.downloadAndApplyUpdate().result().type == .success, "\(context)")
-                    #expect(await sandbox.reader.activeImage(.firmware)?.sha256 == FirmwareSlots.sha256(bytes), "\(context)")
+                    #expect(
+                        await sandbox.reader.activeImage(.firmware)?.sha256 == FirmwareSlots.sha256(bytes),
+                        "\(context)")
                 }
             }
         }
@@ -174,14 +204,17 @@ import Testing
         _ change: @escaping @Sendable (inout Value) -> Void
     ) async throws {
         try await database.write { db in
-            var value = try #require(try Value.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE \(key) = ?", arguments: [id]))
+            var value = try #require(
+                try Value.fetchOne(
+                    db, sql: "SELECT \(column) FROM \(table) WHERE \(key) = ?", arguments: [id]))
             change(&value)
             try set(db, table, column, value, key: key, id: id)
         }
     }
 
     static func set(
-        _ db: Database, _ table: String, _ column: String, _ value: some DatabaseValueConvertible, key: String, id: String
+        _ db: Database, _ table: String, _ column: String, _ value: some DatabaseValueConvertible,
+        key: String, id: String
     ) throws {
         try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE \(key) = ?", arguments: [value, id])
         #expect(db.changesCount == 1)
@@ -197,7 +230,9 @@ final class DownloadHook: GatewayTransport {
     /// Runs `body` after each image piece's answer arrives, until replaced.
     func onAnswer(_ body: @escaping @Sendable () async -> Void) { hook.withLock { $0 = body } }
 
-    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError)
+        -> GatewayHTTPResponse
+    {
         let response = try await base.send(request, to: baseURL)
         if request.path.hasPrefix(GatewayPaths.updates + "/"), request.path.hasSuffix("/file"),
             let body = hook.withLock({ $0 })

@@ -50,7 +50,8 @@ import Testing
         let (reader, connection) = try await Self.paired(state)
         let begin = try SignedImages.begin(Self.image, version: "2.0.0")
         _ = try await connection.request(.updateBegin(begin))
-        let answers = try await connection.requestWindowed(Array(WindowedUpdateTests.pieces(of: Self.image).prefix(5)), window: 2)
+        let answers = try await connection.requestWindowed(
+            Array(WindowedUpdateTests.pieces(of: Self.image).prefix(5)), window: 2)
         guard case .updateAck(let last) = answers.last else {
             Issue.record("no updateAck")
             return
@@ -59,8 +60,11 @@ import Testing
 
         let (restarted, again) = try await Self.paired(state)
         #expect(await restarted.activeVersions().firmware == "1.0.0")
-        #expect(try await again.request(.updateBegin(begin)) == .updateAck(UpdateAck(offset: last.offset, status: .success)))
-        _ = try await again.requestWindowed(WindowedUpdateTests.pieces(of: Self.image, from: Int(last.offset)), window: 4)
+        #expect(
+            try await again.request(.updateBegin(begin))
+                == .updateAck(UpdateAck(offset: last.offset, status: .success)))
+        _ = try await again.requestWindowed(
+            WindowedUpdateTests.pieces(of: Self.image, from: Int(last.offset)), window: 4)
         _ = try await again.request(.updateVerify)
         #expect(try await again.request(.updateCommit) == .ack)
         #expect(await restarted.activeVersions().firmware == "2.0.0")
@@ -73,7 +77,8 @@ import Testing
         let (reader, connection) = try await Self.paired(state)
         let begin = try SignedImages.begin(Self.image, version: "2.0.0")
         _ = try await connection.request(.updateBegin(begin))
-        _ = try await connection.requestWindowed(Array(WindowedUpdateTests.pieces(of: Self.image).prefix(3)), window: 1)
+        _ = try await connection.requestWindowed(
+            Array(WindowedUpdateTests.pieces(of: Self.image).prefix(3)), window: 1)
         await reader.powerOff()
         // A kill in the middle of the third chunk's record, then garbage where it ended.
         let log = URL(fileURLWithPath: state).appendingPathComponent("firmware.staged.log")
@@ -83,7 +88,9 @@ import Testing
         try bytes.write(to: log)
 
         let (_, again) = try await Self.paired(state)
-        #expect(try await again.request(.updateBegin(begin)) == .updateAck(UpdateAck(offset: 8_192, status: .success)))
+        #expect(
+            try await again.request(.updateBegin(begin))
+                == .updateAck(UpdateAck(offset: 8_192, status: .success)))
         await again.close()
     }
 
@@ -101,7 +108,9 @@ import Testing
         try bytes.write(to: log)
 
         let (_, again) = try await Self.paired(state)
-        #expect(try await again.request(.updateBegin(begin)) == .updateAck(UpdateAck(offset: 0, status: .success)))
+        #expect(
+            try await again.request(.updateBegin(begin)) == .updateAck(UpdateAck(offset: 0, status: .success))
+        )
         await again.close()
     }
 
@@ -113,8 +122,10 @@ import Testing
         try FileManager.default.removeItem(atPath: state)
 
         let store = try FirmwareSlotStore(path: state)
-        try Data("{\"banks\":{}}".utf8).write(to: URL(fileURLWithPath: state).appendingPathComponent("slots.json"))
-        let factory = FirmwareSlots(firmware: .init(version: "1", bytes: [1]), configuration: .init(version: "c", bytes: [2]))
+        try Data("{\"banks\":{}}".utf8).write(
+            to: URL(fileURLWithPath: state).appendingPathComponent("slots.json"))
+        let factory = FirmwareSlots(
+            firmware: .init(version: "1", bytes: [1]), configuration: .init(version: "c", bytes: [2]))
         #expect(throws: FirmwareSlotStore.StoreError.self) { try store.load(defaults: factory) }
     }
 }

@@ -6,7 +6,9 @@ import Testing
 /// image across the next kill.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct ReaderEmulateStateTests {
     static func firmware(_ emulator: ReaderCommandTests.Emulator) throws -> String? {
-        let info = try PaymentCommandTests.run(["reader", "info", "--reader", "127.0.0.1:\(emulator.port)", "--json"])
+        let info = try PaymentCommandTests.run([
+            "reader", "info", "--reader", "127.0.0.1:\(emulator.port)", "--json",
+        ])
         #expect(info.status == 0, "stderr: \(info.err)")
         return try PaymentCommandTests.object(info.out)["firmware"] as? String
     }
@@ -24,7 +26,8 @@ import Testing
         let size = 4_000_000
         try ReaderUpdateCommandTests.publish(gateway, kind: "firmware", version: "2.0.0", size: size)
 
-        let (process, lines) = try ReaderUpdateKillTests.updateUntilWriting(gateway, emulator, version: "2.0.0")
+        let (process, lines) = try ReaderUpdateKillTests.updateUntilWriting(
+            gateway, emulator, version: "2.0.0")
         // The reader loses power first, mid-write; the terminal goes with it.
         Self.kill9(emulator)
         kill(process.processIdentifier, SIGKILL)
@@ -37,11 +40,15 @@ import Testing
         let again = try ReaderUpdateCommandTests.update(gateway, emulator, ["--json"])
         #expect(again.status == 0, "stderr: \(again.err)")
         #expect(try PaymentCommandTests.object(again.out)["result"] as? String == "success")
-        let logs = try PaymentCommandTests.run(["reader", "logs", "--reader", "127.0.0.1:\(emulator.port)", "--json"])
+        let logs = try PaymentCommandTests.run([
+            "reader", "logs", "--reader", "127.0.0.1:\(emulator.port)", "--json",
+        ])
         let logLines = try #require(try PaymentCommandTests.object(logs.out)["lines"] as? [String])
-        let resumedAt = logLines.first { $0.hasPrefix("firmware 2.0.0: transfer from byte ") }
+        let resumedAt =
+            logLines.first { $0.hasPrefix("firmware 2.0.0: transfer from byte ") }
             .flatMap { Int($0.split(separator: " ")[5]) } ?? 0
-        #expect(resumedAt >= held, "resumed at \(resumedAt), the killed run had reported \(held): \(logLines)")
+        #expect(
+            resumedAt >= held, "resumed at \(resumedAt), the killed run had reported \(held): \(logLines)")
 
         Self.kill9(emulator)
         emulator = try ReaderCommandTests.Emulator.start(["--state", state])
@@ -56,7 +63,8 @@ import Testing
         let run = try PaymentCommandTests.run(["reader", "emulate", "--port", "0", "--state", file.path])
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
-        #expect(run.err.split(separator: "\n") == ["Error: cannot use --state: \(file.path) is not a directory"])
+        #expect(
+            run.err.split(separator: "\n") == ["Error: cannot use --state: \(file.path) is not a directory"])
     }
 }
 
@@ -87,6 +95,8 @@ extension ReaderUpdateKillTests {
 
     /// The bytes written that the last line reports (`… DONE/TOTAL bytes`).
     static func bytesWritten(_ lines: [String]) -> Int? {
-        lines.last.flatMap { Int($0.split(separator: " ").dropLast().last?.split(separator: "/").first ?? "") }
+        lines.last.flatMap {
+            Int($0.split(separator: " ").dropLast().last?.split(separator: "/").first ?? "")
+        }
     }
 }

@@ -35,7 +35,9 @@ extension FirmwareSlotStore {
             active = bank.active
             slots = bank.slots.map { image in
                 image.map {
-                    SavedImage(version: $0.version, size: $0.bytes.count, sha256: FirmwareSlotStore.hex($0.sha256), bytes: Data($0.bytes))
+                    SavedImage(
+                        version: $0.version, size: $0.bytes.count, sha256: FirmwareSlotStore.hex($0.sha256),
+                        bytes: Data($0.bytes))
                 }
             }
         }
@@ -51,7 +53,8 @@ extension FirmwareSlotStore {
                     continue
                 }
                 let image = FirmwareSlots.Image(version: saved.version, bytes: [UInt8](saved.bytes))
-                guard image.bytes.count == saved.size, FirmwareSlotStore.hex(image.sha256) == saved.sha256 else { return nil }
+                guard image.bytes.count == saved.size, FirmwareSlotStore.hex(image.sha256) == saved.sha256
+                else { return nil }
                 images.append(image)
             }
             guard images[active] != nil else { return nil }
@@ -129,7 +132,8 @@ extension FirmwareSlotStore {
     }
 
     static func readUInt32(_ bytes: [UInt8], at index: Int) -> Int {
-        Int(bytes[index]) | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2]) << 16 | Int(bytes[index + 3]) << 24
+        Int(bytes[index]) | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2]) << 16 | Int(bytes[index + 3])
+            << 24
     }
 
     static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes).lowercased() }

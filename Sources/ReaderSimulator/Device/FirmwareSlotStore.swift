@@ -33,7 +33,9 @@ public struct FirmwareSlotStore: Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw StoreError(description: "\(path) is not a directory") }
         } else {
-            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
                 throw StoreError(description: "cannot create \(path): \(error.localizedDescription)")
             }
         }
@@ -60,7 +62,8 @@ public struct FirmwareSlotStore: Sendable {
             } catch let error as StoreError {
                 throw error
             } catch {
-                throw StoreError(description: "\(file.path) is not readable slots: \(error.localizedDescription)")
+                throw StoreError(
+                    description: "\(file.path) is not readable slots: \(error.localizedDescription)")
             }
         }
         for component in FirmwareSlots.Component.allCases { restoreTransfer(component, into: &slots) }
@@ -74,7 +77,8 @@ public struct FirmwareSlotStore: Sendable {
             let announcement = try? JSONDecoder().decode(Announcement.self, from: header),
             let digest = try? Hex.decode(announcement.sha256),
             digest != slots.active(component)?.sha256,
-            (try? slots.beginTransfer(component, version: announcement.version, size: announcement.size, sha256: digest))
+            (try? slots.beginTransfer(
+                component, version: announcement.version, size: announcement.size, sha256: digest))
                 != nil,
             let log = try? [UInt8](Data(contentsOf: url(logFile(component)))), log.starts(with: digest)
         else {
@@ -107,7 +111,9 @@ public struct FirmwareSlotStore: Sendable {
     public func saveSlots(_ slots: FirmwareSlots) throws(StoreError) {
         var saved = SavedSlots(banks: [:])
         for (component, bank) in slots.banks { saved.banks[component.rawValue] = SavedBank(bank) }
-        do { try writeAtomically(try JSONEncoder().encode(saved), to: Self.slotsFile) } catch let error as StoreError {
+        do { try writeAtomically(try JSONEncoder().encode(saved), to: Self.slotsFile) } catch let error
+            as StoreError
+        {
             throw error
         } catch {
             throw StoreError(description: "cannot encode the slots: \(error.localizedDescription)")
@@ -133,7 +139,9 @@ public struct FirmwareSlotStore: Sendable {
 
     /// Appends a chunk to the staged log and syncs it, so that what the reader acknowledges
     /// is on disk.
-    public func appendStaged(_ component: FirmwareSlots.Component, offset: Int, chunk: [UInt8]) throws(StoreError) {
+    public func appendStaged(_ component: FirmwareSlots.Component, offset: Int, chunk: [UInt8])
+        throws(StoreError)
+    {
         var record = Self.uint32(offset) + Self.uint32(chunk.count)
         record += Self.recordDigest(offset: offset, chunk: chunk)
         record += chunk
