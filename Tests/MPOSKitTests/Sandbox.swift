@@ -21,7 +21,9 @@ final class Sandbox: Sendable {
     let gateway: RunningGateway
     let credentials: SandboxCredentials
     let server: TCPReaderServer
-    let reader: SimulatedReader
+    /// The reader behind ``server``, which a test may replace.
+    let readerSocket: ReaderSocket
+    var reader: SimulatedReader { readerSocket.reader }
     private let serving: Task<Void, Never>
 
     var journalPath: String { directory.appendingPathComponent("journal.sqlite").path }
@@ -47,12 +49,15 @@ final class Sandbox: Sendable {
         credentials = try #require(gateway.credentials)
         var configuration = SimulatedReaderConfiguration(secret: Self.secret)
         configure(&configuration)
-        let reader = SimulatedReader(configuration: configuration, clock: readerClock)
-        self.reader = reader
+        let socket = ReaderSocket(SimulatedReader(configuration: configuration, clock: readerClock))
+        readerSocket = socket
         server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
         let connections = server.connections
         serving = Task {
-            for await link in connections { Task { await reader.serve(link) } }
+            for await link in connections {
+                let reader = await socket.next()
+                Task { await reader.serve(link) }
+            }
         }
     }
 

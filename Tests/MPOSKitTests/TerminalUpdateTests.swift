@@ -20,9 +20,9 @@ import Testing
     @discardableResult
     static func publish(
         _ sandbox: Sandbox, kind: UpdateKind, version: String, bytes: [UInt8], deadline: Date? = nil,
-        channel: UpdateChannel = .production
+        channel: UpdateChannel = .production, model: String = Self.model
     ) async throws -> UpdateImage {
-        var query = "model=\(Self.model.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        var query = "model=\(model.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
             + "&kind=\(kind.rawValue)&version=\(version)&channel=\(channel.rawValue)"
         if let deadline { query += "&deadline=\(deadline.formatted(.iso8601))" }
         let response = try await NIOGatewayTransport().send(

@@ -84,27 +84,12 @@ import Testing
         let size = 12_000_000
         try ReaderUpdateCommandTests.publish(gateway, kind: "firmware", version: "2.0.0", size: size)
 
-        let process = Process()
-        process.executableURL = try EMVDecodeBinaryTests.mposBinary()
-        process.arguments = [
-            "reader", "update", "--reader", "127.0.0.1:\(emulator.port)", "--gateway", gateway.url,
-            "--user", gateway.user, "--password", gateway.password,
-            "--journal", gateway.directory.appendingPathComponent("journal.sqlite").path,
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         // Killed once the reader holds a quarter of the image: the line says so.
-        var lines: [String] = []
-        while let line = PaymentCommandTests.ServedGateway.readLine(out.fileHandleForReading) {
-            lines.append(line)
-            if line.hasPrefix("write to reader: firmware 2.0.0:") { break }
-        }
+        let (process, lines) = try ReaderUpdateKillTests.updateUntilWriting(gateway, emulator, version: "2.0.0")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "the first run ended before the kill: \(lines)")
-        let held = try #require(lines.last.flatMap { Int($0.split(separator: " ").dropLast().last?.split(separator: "/").first ?? "") })
+        let held = try #require(ReaderUpdateKillTests.bytesWritten(lines))
         #expect(held >= size / 4 && held < size)
 
         let again = try ReaderUpdateCommandTests.update(gateway, emulator, ["--json"])

@@ -128,7 +128,14 @@ extension PaymentTerminal {
         if image.kind == .firmware {
             let battery: BatteryStatus
             do { battery = try await batteryLevel() } catch {
-                return UpdateFailure(type: .terminalNotSelected, message: error.message)
+                // A link lost here is reached again, as during the write, and asked once more.
+                await closeLink()
+                if let failure = await reconnect(plan: plan) {
+                    return UpdateFailure(type: .terminalNotSelected, message: failure)
+                }
+                do { battery = try await batteryLevel() } catch {
+                    return UpdateFailure(type: .terminalNotSelected, message: error.message)
+                }
             }
             guard Int(battery.percentage) >= Self.firmwareBatteryMinimum else {
                 return UpdateFailure(

@@ -48,7 +48,7 @@ public struct FirmwareSlots: Sendable, Hashable {
         case invalidAnnouncement
     }
 
-    private struct Transfer: Sendable, Hashable {
+    struct Transfer: Sendable, Hashable {
         let version: String
         let size: Int
         let expectedSHA256: [UInt8]
@@ -56,13 +56,13 @@ public struct FirmwareSlots: Sendable, Hashable {
         var verified = false
     }
 
-    private struct Bank: Sendable, Hashable {
+    struct Bank: Sendable, Hashable {
         var slots: [Image?]
         var active: Int
         var transfer: Transfer?
     }
 
-    private var banks: [Component: Bank]
+    var banks: [Component: Bank]
 
     /// Slots with `firmware` and `configuration` active in slot 0 and slot 1 empty.
     public init(firmware: Image, configuration: Image) {

@@ -51,7 +51,8 @@ extension SimulatedReader {
     func rebooted() async {
         reboots += 1
         abandonTransaction()
-        if let updating { slots.interrupt(updating) }
+        // Staged bytes kept in a state directory are in flash and survive; in memory they do not.
+        if let updating, store == nil { slots.interrupt(updating) }
         updating = nil
         scanner.disable()
         scannerWatch?.cancel()

@@ -17,7 +17,16 @@ extension SimulatedReader {
                 detail: "not enough space: the image has \(begin.size) bytes, the reader room for \(configuration.updateCapacity)")
         }
         do {
+            let resuming = slots.banks[target]?.transfer.map {
+                $0.version == begin.version && $0.size == Int(begin.size) && $0.expectedSHA256 == begin.sha256
+            } ?? false
             try slots.beginTransfer(target, version: begin.version, size: Int(begin.size), sha256: begin.sha256)
+            if !resuming, let failure = stored({
+                try $0.beginStaged(target, version: begin.version, size: Int(begin.size), sha256: begin.sha256)
+            }) {
+                slots.interrupt(target)
+                return .error(.commandNotAllowed, detail: "update rejected: \(failure)")
+            }
             updating = target
             updateAnnouncement = begin
             let offset = slots.resumeOffset(target) ?? 0
@@ -33,6 +42,10 @@ extension SimulatedReader {
         let held = slots.resumeOffset(updating) ?? 0
         do {
             try slots.stage(updating, offset: Int(offset), chunk: bytes)
+            if let failure = stored({ try $0.appendStaged(updating, offset: Int(offset), chunk: bytes) }) {
+                discardTransfer(updating)
+                return .error(.commandNotAllowed, detail: "chunk rejected: \(failure)")
+            }
             rewrittenUpdateBytes += max(0, min(held, Int(offset) + bytes.count) - Int(offset))
             return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(updating) ?? 0), status: .success))
         } catch .offsetMismatch(let expected) {
@@ -47,13 +60,14 @@ extension SimulatedReader {
         do {
             try slots.verify(updating)
             guard let announcement = updateAnnouncement, signatureHolds(announcement) else {
-                slots.interrupt(updating)
-                self.updating = nil
+                discardTransfer(updating)
                 record(.info, "\(updating.rawValue) image refused: its signature does not hold for this reader")
                 return .error(.invalidData, detail: "verification failed: the image's signature does not hold")
             }
             return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(updating) ?? 0), status: .success))
         } catch {
+            // A digest mismatch discarded the staged bytes: so does the flash.
+            if slots.resumeOffset(updating) == nil { store?.clearStaged(updating) }
             return .error(.invalidData, detail: "verification failed: \(error)")
         }
     }
@@ -61,7 +75,15 @@ extension SimulatedReader {
     func updateCommit() -> ReaderMessage {
         guard let updating else { return .error(.commandNotAllowed, detail: "no update in progress") }
         do {
-            let image = try slots.commit(updating)
+            // The new slots reach the flash before they take effect: a reader killed before the
+            // rename boots the old image, after it the new one.
+            var next = slots
+            let image = try next.commit(updating)
+            if let failure = stored({ try $0.saveSlots(next) }) {
+                return .error(.commandNotAllowed, detail: "commit refused: \(failure)")
+            }
+            slots = next
+            store?.clearStaged(updating)
             self.updating = nil
             record(.info, "\(updating.rawValue) \(image.version) active")
             return .ack
@@ -72,6 +94,24 @@ extension SimulatedReader {
 }
 
 extension SimulatedReader {
+    /// Runs `write` on the state directory, if there is one and the reader has power. The
+    /// failure's description, or nil.
+    func stored(_ write: (FirmwareSlotStore) throws -> Void) -> String? {
+        guard let store, !poweredOff else { return nil }
+        do { try write(store) } catch {
+            record(.info, "state directory: \(error)")
+            return "\(error)"
+        }
+        return nil
+    }
+
+    /// Drops the transfer in progress, in memory and in the flash.
+    func discardTransfer(_ component: FirmwareSlots.Component) {
+        slots.interrupt(component)
+        if !poweredOff { store?.clearStaged(component) }
+        if updating == component { updating = nil }
+    }
+
     /// Whether the announced image is signed by the reader's update key for its own model and
     /// channel: an image for another model or channel fails here even with a valid signature.
     func signatureHolds(_ begin: UpdateBegin) -> Bool {

@@ -47,6 +47,10 @@ public actor SimulatedReader {
     /// back further than it had to).
     public internal(set) var rewrittenUpdateBytes = 0
     var slots: FirmwareSlots
+    /// The flash the slots are kept in, when the configuration names a state directory.
+    let store: FirmwareSlotStore?
+    /// Set by ``powerOff()``: nothing more reaches the flash.
+    var poweredOff = false
     var cards: [String: SimulatedCard] = [:]
     var dukpt: DUKPTReader?
     var nextPIN: String?
@@ -96,12 +100,29 @@ public actor SimulatedReader {
         self.announcement = ReaderAnnouncement(
             name: configuration.name, serialNumber: configuration.serialNumber, model: configuration.model)
         self.log = ReaderLog(level: .info)
-        self.slots = FirmwareSlots(
+        let factory = FirmwareSlots(
             firmware: .init(version: configuration.applicationVersion, bytes: Array("firmware \(configuration.applicationVersion)".utf8)),
             configuration: .init(version: configuration.emvParameterVersion, bytes: Array("config \(configuration.emvParameterVersion)".utf8)))
+        var startup: String?
+        var store: FirmwareSlotStore?
+        var slots = factory
+        if let path = configuration.stateDirectory {
+            do {
+                store = try FirmwareSlotStore(path: path)
+                slots = try store?.load(defaults: factory) ?? factory
+            } catch {
+                // A state directory that cannot be used leaves the reader on its factory images;
+                // the emulator checks the directory before it builds a reader.
+                store = nil
+                startup = "state directory unusable, factory images: \(error)"
+            }
+        }
+        self.store = store
+        self.slots = slots
         // A device derivation ID of its own: each emulated reader (and each restart) gets a
         // fresh DUKPT key space, so its KSNs never repeat ones a long-lived gateway has seen.
         self.dukpt = try? EMVKernel.sandboxReader(derivationID: .random(in: 1...UInt32.max))
+        if let startup { _ = log.append(.info, startup) }
     }
 
     // MARK: - Serving links
@@ -172,6 +193,18 @@ public actor SimulatedReader {
         transport?.replacePlan(plan)
     }
 
+    /// Pulls the plug, as a power loss or `kill -9` would: nothing more reaches the state
+    /// directory and the link drops. A new reader on the same ``SimulatedReaderConfiguration/stateDirectory``
+    /// boots from what was stored.
+    public func powerOff() async {
+        poweredOff = true
+        unresponsive = true
+        let link = session
+        session = nil
+        transport = nil
+        await link?.close()
+    }
+
     /// Whether transactions wait for `present(cardID:entryMode:)`.
     public func setWaitsForCard(_ waits: Bool) { configuration.waitsForCard = waits }
 
@@ -217,6 +250,13 @@ public actor SimulatedReader {
     public func activeVersions() -> (firmware: String?, configuration: String?) {
         (slots.active(.firmware)?.version, slots.active(.configuration)?.version)
     }
+
+    /// The active image of `component`, bytes included (to check what the reader runs).
+    public func activeImage(_ component: FirmwareSlots.Component) -> FirmwareSlots.Image? { slots.active(component) }
+
+    /// The messages the reader wrote on its current link, which ``FaultPlan`` message numbers
+    /// count: a fault at `linkWriteCount + n` hits the n-th message from now.
+    public var linkWriteCount: Int { transport?.writeCount ?? 0 }
 
     /// The battery as the SDK sees it.
     public var batteryStatus: BatteryStatus {

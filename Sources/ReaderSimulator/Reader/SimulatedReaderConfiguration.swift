@@ -42,6 +42,9 @@ public struct SimulatedReaderConfiguration: Sendable {
     /// The Ed25519 public key (32 bytes) whose signature an update image must carry; the
     /// sandbox gateway's published key by default.
     public var updatePublicKey: [UInt8] = (try? Hex.decode(UpdateSigning.sandboxPublicKeyHex)) ?? []
+    /// A directory that keeps the firmware and configuration slots, and a transfer in
+    /// progress, across restarts (``FirmwareSlotStore``); nil keeps them in memory only.
+    public var stateDirectory: String?
     /// Whether the sandbox's amount triggers (10.00 declined, 20.00 cancelled …) apply.
     public var appliesScenarios = true
 

@@ -72,6 +72,13 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
 
     @OptionGroup var link: LinkOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "A directory that keeps the reader's firmware and configuration slots, and an update in progress, "
+                + "across restarts (even kill -9); created if missing.",
+            valueName: "DIR"))
+    var state: String?
+
     func run() async throws {
         let sharedSecret: SharedSecret
         do { sharedSecret = try SharedSecret(hex: secret) } catch {
@@ -95,6 +102,15 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         configuration.cardID = card
         configuration.entryMode = entryMode
         configuration.humanDelay = .milliseconds(max(0, delayMs))
+        if let state {
+            // Checked here so that a directory the reader cannot use stops the emulator with
+            // one line instead of serving factory images.
+            let blank = FirmwareSlots(firmware: .init(version: "", bytes: []), configuration: .init(version: "", bytes: []))
+            do { _ = try FirmwareSlotStore(path: state).load(defaults: blank) } catch {
+                throw CLIFailure("cannot use --state: \(error)")
+            }
+            configuration.stateDirectory = state
+        }
         let reader = SimulatedReader(configuration: configuration)
 
         // Catch the signals before binding, so one sent as soon as the port is printed still
