@@ -16,33 +16,55 @@ extension PaymentReceipt {
     public func text(
         _ copy: ReceiptCopy, width: Int = defaultWidth, timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!
     ) -> String {
+        textLines(copy, width: width, timeZone: timeZone).map(\.text).joined(separator: "\n")
+    }
+
+    /// One line of the text rendering and the row style it came from, so that a printer
+    /// can style the very lines ``text(_:width:timeZone:)`` shows.
+    struct TextLine: Hashable {
+        /// How a printer may emphasise a line without changing its columns.
+        enum Style: Hashable {
+            case plain
+            case title
+            case emphasis
+        }
+        var text: String
+        var style: Style
+    }
+
+    /// The lines of ``text(_:width:timeZone:)``, each with its style.
+    func textLines(_ copy: ReceiptCopy, width: Int, timeZone: TimeZone) -> [TextLine] {
         let width = max(20, width)
-        var lines: [String] = []
-        func centered(_ text: String) {
-            lines.append(String(repeating: " ", count: max(0, (width - text.count) / 2)) + text)
+        var lines: [TextLine] = []
+        func plain(_ text: String) { lines.append(TextLine(text: text, style: .plain)) }
+        func centered(_ text: String, _ style: TextLine.Style = .plain) {
+            lines.append(
+                TextLine(
+                    text: String(repeating: " ", count: max(0, (width - text.count) / 2)) + text, style: style
+                ))
         }
         for row in rows(copy, timeZone: timeZone) {
             switch row {
-            case .title(let text), .emphasis(let text), .centered(let text):
-                centered(text)
+            case .title(let text): centered(text, .title)
+            case .emphasis(let text): centered(text, .emphasis)
+            case .centered(let text): centered(text)
             case .pair(let label, let value):
                 if label.count + 1 + value.count <= width {
-                    lines.append(
-                        label + String(repeating: " ", count: width - label.count - value.count) + value)
+                    plain(label + String(repeating: " ", count: width - label.count - value.count) + value)
                 } else {
-                    lines.append(label)
-                    lines.append(String(repeating: " ", count: max(0, width - value.count)) + value)
+                    plain(label)
+                    plain(String(repeating: " ", count: max(0, width - value.count)) + value)
                 }
             case .rule:
-                lines.append(String(repeating: "-", count: width))
+                plain(String(repeating: "-", count: width))
             case .signatureLine:
-                lines.append("")
-                lines.append("")
-                lines.append("X" + String(repeating: "_", count: width - 1))
+                plain("")
+                plain("")
+                plain("X" + String(repeating: "_", count: width - 1))
                 centered("Cardholder signature")
             }
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// `copy` as a standalone HTML document (for an e-mail or a web view). Every value is
