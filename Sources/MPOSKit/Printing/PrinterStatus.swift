@@ -27,8 +27,8 @@ public struct PrinterStatus: Sendable, Hashable, CustomStringConvertible {
     /// The drawer kick-out connector's pin 3 reads high (n = 1, bit 2). The reference gives
     /// only the level; which level means open depends on the drawer's switch.
     public var drawerSensorHigh = false
-    /// Whether a high pin 3 means the drawer is open (true for drawers whose switch closes
-    /// with the drawer, the common wiring); set it for the shop's drawer.
+    /// Whether a high pin 3 means the drawer is open. The reference defines only the pin's
+    /// level; which level is open depends on the drawer's switch, so set it for the drawer.
     public var drawerOpensHigh = true
     /// The cover is open (n = 2, bit 2).
     public var coverOpen = false
