@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ReaderLinkTCP", targets: ["ReaderLinkTCP"]),
         .library(name: "SandboxCards", targets: ["SandboxCards"]),
         .library(name: "ReaderSimulator", targets: ["ReaderSimulator"]),
+        .library(name: "PrinterSimulator", targets: ["PrinterSimulator"]),
         .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
         .library(name: "SandboxGateway", targets: ["SandboxGateway"]),
         .library(name: "MPOSKit", targets: ["MPOSKit"]),
@@ -80,6 +81,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // A receipt printer in software: ESC/POS decoder, status answers, pages. No dependencies.
+        .target(name: "PrinterSimulator"),
         // The HTTP contract between SDK and gateway, one source for both sides.
         .target(name: "GatewayAPI", dependencies: ["MPOSCore"]),
         // The sandbox payment gateway: HTTP server, SQLite database, issuer simulation.
@@ -175,6 +178,7 @@ let package = Package(
                 "MPOSTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "PrinterSimulatorTests", dependencies: ["PrinterSimulator", "MPOSTestSupport"]),
         .testTarget(
             name: "SandboxGatewayTests",
             dependencies: [
