@@ -27,8 +27,8 @@ public enum PageElement: Sendable, Equatable {
     case line(PrintedLine)
     /// A QR code symbol: the stored data, the module size in dots and the level byte (48–51).
     case qrCode(data: [UInt8], moduleSize: Int, errorCorrection: UInt8)
-    /// A raster image.
-    case raster(RasterImage)
+    /// A raster image, placed by the alignment in force when it was printed.
+    case raster(RasterImage, Justification)
 }
 
 /// Why a job stopped and how far it got.

@@ -95,7 +95,7 @@ public struct PrinterEmulator: Sendable {
         case .otherSymbol(let cn, let fn): output.log.append("symbol command cn \(cn) fn \(fn) accepted, not printed")
         case .rasterImage(let image):
             flushLine(force: false)
-            job.elements.append(.raster(image))
+            job.elements.append(.raster(image, justification))
         case .rasterTooLarge(let widthBytes, let height):
             output.log.append("raster image \(widthBytes * 8)×\(height) dots over the size limit: skipped")
         case .skipped(let bytes): output.log.append("skipped command " + bytes.prefix(8).map(Self.hex).joined(separator: " "))

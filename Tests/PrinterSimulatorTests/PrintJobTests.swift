@@ -67,8 +67,33 @@ struct PrintJobTests {
         let job = emulator.receive(input).jobs.first
         #expect(job?.elements == [
             .qrCode(data: [0x54, 0x58], moduleSize: 5, errorCorrection: 49),
-            .raster(RasterImage(mode: 0, widthBytes: 1, height: 1, data: [0x80])),
+            .raster(RasterImage(mode: 0, widthBytes: 1, height: 1, data: [0x80]), .left),
         ])
         #expect(job?.lines == [])
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct PageRendererTests {
+    @Test func pageIsAsWideAsThePaperAndTextIsDrawn() {
+        var emulator = PrinterEmulator(model: .paper58mm)
+        let job = emulator.receive(Array("I\n".utf8) + [0x1D, 0x56, 0]).jobs[0]
+        let (image, notes) = PageRenderer.render(job, model: .paper58mm)
+        #expect(notes.isEmpty)
+        #expect(image.width == 384)
+        #expect(image.height == 30)
+        // "I" is the glyph's middle column, seven dots drawn 2×2 each from x 5 and y 5.
+        #expect((5..<19).allSatisfy { image[5, $0] && image[6, $0] })
+        #expect(!image[5, 4] && !image[5, 19] && !image[7, 12])
+        #expect(Array(image.pbm.prefix(10)) == Array("P4\n384 30\n".utf8))
+        #expect(image.pbm.count == 10 + 48 * 30)
+    }
+
+    @Test func centredRasterIsPlacedInTheMiddle() {
+        var emulator = PrinterEmulator(model: .paper58mm)
+        let job = emulator.receive([0x1B, 0x61, 1, 0x1D, 0x76, 0x30, 0, 1, 0, 1, 0, 0x80, 0x1D, 0x56, 0]).jobs[0]
+        let image = PageRenderer.render(job, model: .paper58mm).image
+        #expect(image.height == 1)
+        #expect((0..<384).filter { image[$0, 0] } == [188])
     }
 }

@@ -3,7 +3,7 @@
 /// Text uses font A's 12×24 cell (the built-in 5×7 glyphs drawn at twice their size, bold
 /// drawn twice one dot apart) scaled by the `GS !` multipliers, with 6 dots between lines; QR
 /// codes are encoded and drawn module by module at their module size, centred, with four
-/// light modules above and below; raster images are drawn dot for dot from the left margin.
+/// light modules above and below; raster images are drawn dot for dot where the alignment puts them.
 public enum PageRenderer {
     /// Font A's cell width in dots.
     static let cellWidth = 12
@@ -25,7 +25,7 @@ public enum PageRenderer {
                 } catch {
                     notes.append("QR code of \(error.byteCount) bytes not drawn: more than \(error.capacity) bytes")
                 }
-            case .raster(let raster): draw(raster, on: &image)
+            case .raster(let raster, let justification): draw(raster, justification, on: &image)
             }
         }
         return (image, notes)
@@ -63,15 +63,17 @@ public enum PageRenderer {
         }
     }
 
-    private static func draw(_ raster: RasterImage, on image: inout Bitmap) {
+    private static func draw(_ raster: RasterImage, _ justification: Justification, on image: inout Bitmap) {
         let xScale = raster.mode & 1 == 1 ? 2 : 1
         let yScale = raster.mode & 2 == 2 ? 2 : 1
+        let free = max(0, image.width - raster.widthBytes * 8 * xScale)
+        let left = justification == .left ? 0 : justification == .center ? free / 2 : free
         let top = image.height
         image.grow(to: top + raster.height * yScale)
         for y in 0..<raster.height {
             for x in 0..<(raster.widthBytes * 8) where raster.data[y * raster.widthBytes + x / 8] & (0x80 >> (x % 8)) != 0 {
                 for dy in 0..<yScale {
-                    for dx in 0..<xScale { image.set(x * xScale + dx, top + y * yScale + dy) }
+                    for dx in 0..<xScale { image.set(left + x * xScale + dx, top + y * yScale + dy) }
                 }
             }
         }
