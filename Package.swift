@@ -134,6 +134,7 @@ let package = Package(
             name: "mpos",
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "GatewayAPI", "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
+                "PrinterSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
@@ -208,7 +209,7 @@ let package = Package(
         // The README's Swift examples, compiled with only the imports they show (see
         // Scripts/check-readme-examples.py): a type MPOSKit does not export fails the build.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["MPOSKit", "ReaderLinkTCP", "EMV"]),
-        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport"]),
+        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,7 +14,7 @@ public struct EscPosDecoder: Sendable {
     /// The largest raster image (`GS v 0`) data kept, in bytes; bigger images are skipped.
     public let rasterByteLimit: Int
     /// The code page used to decode text; follows `ESC t` and resets on `ESC @`.
-    public private(set) var codePage: CodePage = .pc437
+    public private(set) var codePage: PrinterCodePage = .pc437
 
     private var pending: [UInt8] = []
     private var skipRemaining = 0
@@ -76,7 +76,7 @@ public struct EscPosDecoder: Sendable {
     private mutating func apply(_ event: EscPosEvent) {
         switch event {
         case .initialize: codePage = .pc437
-        case .selectCodePage(let n): codePage = CodePage(escPosNumber: n) ?? .pc437
+        case .selectCodePage(let n): codePage = PrinterCodePage(escPosNumber: n) ?? .pc437
         default: break
         }
     }

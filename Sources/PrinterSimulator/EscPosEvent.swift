@@ -74,7 +74,7 @@ public enum EscPosEvent: Sendable, Equatable {
     case lineFeed
     /// `ESC @`: initialize the printer (formatting back to power-on values).
     case initialize
-    /// `ESC t n`: select a character code table (the raw `n`; see ``CodePage``).
+    /// `ESC t n`: select a character code table (the raw `n`; see ``PrinterCodePage``).
     case selectCodePage(UInt8)
     /// `ESC a n`.
     case justification(Justification)

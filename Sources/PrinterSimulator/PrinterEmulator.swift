@@ -79,7 +79,7 @@ public struct PrinterEmulator: Sendable {
             bold = false
             size = (1, 1)
         case .selectCodePage(let n):
-            if CodePage(escPosNumber: n) == nil { output.log.append("code page \(n) not available, using PC437") }
+            if PrinterCodePage(escPosNumber: n) == nil { output.log.append("code page \(n) not available, using PC437") }
         case .justification(let value): justification = value
         case .emphasis(let on): bold = on
         case .characterSize(let width, let height): size = (width, height)

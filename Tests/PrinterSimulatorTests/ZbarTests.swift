@@ -10,7 +10,7 @@ private let zbarimg: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/
 @Suite(.timeLimit(.minutes(2)), .enabled(if: zbarimg != nil, "zbarimg (zbar-tools) is not installed"))
 struct ZbarTests {
 
-    private func decodeWithZbar(_ image: Bitmap) throws -> String {
+    private func decodeWithZbar(_ image: PageImage) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("escpos-\(UUID().uuidString).pbm")
         try Data(image.pbm).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -53,7 +53,7 @@ struct ZbarTests {
     @Test func everyMaskDecodes() throws {
         for mask in 0..<8 {
             let symbol = try QRCode(encoding: Array("mask test 12345".utf8), errorCorrection: .medium, mask: mask)
-            var image = Bitmap(width: 200, height: 200)
+            var image = PageImage(width: 200, height: 200)
             for row in 0..<symbol.size {
                 for column in 0..<symbol.size where symbol.isDark(row: row, column: column) {
                     for dy in 0..<4 { for dx in 0..<4 { image.set(40 + column * 4 + dx, 40 + row * 4 + dy) } }

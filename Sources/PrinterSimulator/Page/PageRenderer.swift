@@ -12,8 +12,8 @@ public enum PageRenderer {
     static let lineGap = 6
 
     /// The image of a job on the model's paper, and notes on what could not be drawn.
-    public static func render(_ job: PrintJob, model: PrinterModel) -> (image: Bitmap, notes: [String]) {
-        var image = Bitmap(width: model.dotsPerLine)
+    public static func render(_ job: PrintJob, model: PrinterModel) -> (image: PageImage, notes: [String]) {
+        var image = PageImage(width: model.dotsPerLine)
         var notes: [String] = []
         for element in job.elements {
             switch element {
@@ -31,7 +31,7 @@ public enum PageRenderer {
         return (image, notes)
     }
 
-    private static func draw(_ line: PrintedLine, on image: inout Bitmap) {
+    private static func draw(_ line: PrintedLine, on image: inout PageImage) {
         let top = image.height
         let width = max(1, line.width), height = max(1, line.height)
         image.grow(to: top + (cellHeight + lineGap) * height)
@@ -48,7 +48,7 @@ public enum PageRenderer {
         }
     }
 
-    private static func draw(_ symbol: QRCode, moduleSize: Int, on image: inout Bitmap) {
+    private static func draw(_ symbol: QRCode, moduleSize: Int, on image: inout PageImage) {
         let scale = max(1, moduleSize)
         let side = symbol.size * scale
         let left = max(0, (image.width - side) / 2)
@@ -63,7 +63,7 @@ public enum PageRenderer {
         }
     }
 
-    private static func draw(_ raster: RasterImage, _ justification: Justification, on image: inout Bitmap) {
+    private static func draw(_ raster: RasterImage, _ justification: Justification, on image: inout PageImage) {
         let xScale = raster.mode & 1 == 1 ? 2 : 1
         let yScale = raster.mode & 2 == 2 ? 2 : 1
         let free = max(0, image.width - raster.widthBytes * 8 * xScale)

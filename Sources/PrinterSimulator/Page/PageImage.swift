@@ -1,5 +1,5 @@
 /// A one-bit image of the printed paper: `true` is a printed (black) dot.
-public struct Bitmap: Sendable, Equatable {
+public struct PageImage: Sendable, Equatable {
     /// Dots per row.
     public let width: Int
     /// Rows.

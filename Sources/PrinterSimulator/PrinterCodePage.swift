@@ -2,7 +2,7 @@
 ///
 /// Bytes 0x20–0x7E are ASCII in every supported page; the upper half differs per page and is
 /// kept as data (Unicode scalar values, one per byte from 0x80 to 0xFF).
-public enum CodePage: Sendable, Equatable {
+public enum PrinterCodePage: Sendable, Equatable {
     /// PC437 (USA, standard Europe), the power-on page, `ESC t 0`.
     case pc437
     /// PC858 (multilingual Latin-1 with the euro sign at 0xD5), `ESC t 19`.
