@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ReaderLinkTCP", targets: ["ReaderLinkTCP"]),
         .library(name: "SandboxCards", targets: ["SandboxCards"]),
         .library(name: "ReaderSimulator", targets: ["ReaderSimulator"]),
+        .library(name: "PrinterSimulator", targets: ["PrinterSimulator"]),
         .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
         .library(name: "SandboxGateway", targets: ["SandboxGateway"]),
         .library(name: "MPOSKit", targets: ["MPOSKit"]),
@@ -80,6 +81,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // A receipt printer in software: ESC/POS decoder, status answers, pages. No dependencies.
+        .target(name: "PrinterSimulator"),
         // The HTTP contract between SDK and gateway, one source for both sides.
         .target(name: "GatewayAPI", dependencies: ["MPOSCore"]),
         // The sandbox payment gateway: HTTP server, SQLite database, issuer simulation.
@@ -131,6 +134,7 @@ let package = Package(
             name: "mpos",
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "GatewayAPI", "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
+                "PrinterSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
@@ -175,6 +179,7 @@ let package = Package(
                 "MPOSTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "PrinterSimulatorTests", dependencies: ["PrinterSimulator", "MPOSTestSupport"]),
         .testTarget(
             name: "SandboxGatewayTests",
             dependencies: [
@@ -204,7 +209,7 @@ let package = Package(
         // The README's Swift examples, compiled with only the imports they show (see
         // Scripts/check-readme-examples.py): a type MPOSKit does not export fails the build.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["MPOSKit", "ReaderLinkTCP", "EMV"]),
-        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport"]),
+        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs a libFuzzer target.
 #
-#   Scripts/fuzz.sh tlv|frame|discovery|issuer [SECONDS] [extra libFuzzer flags…]
+#   Scripts/fuzz.sh tlv|frame|discovery|issuer|escpos [SECONDS] [extra libFuzzer flags…]
 #
 #   tlv        the EMV BER-TLV decoder and value decoders (module EMV)
 #   frame      the ReaderLink streaming frame decoder, reassembly and message codec (module
@@ -11,6 +11,8 @@
 #   issuer     the sandbox issuer's verification of an authorization request, the card data
 #              envelope and KSN parsing (module SandboxCards, linked with EMV, MPOSCore,
 #              CardCrypto and swift-crypto)
+#   escpos     the printer emulator's ESC/POS decoder, layout and page rendering (module
+#              PrinterSimulator, no dependencies)
 #
 # SwiftPM cannot link a fuzz executable, so the module's objects are built with the fuzzer and
 # address sanitizers in their own scratch folder (.build-fuzz), then linked here with the
@@ -36,7 +38,8 @@ case "$target" in
     deps=(EMV MPOSCore CardCrypto Crypto CryptoExtras _CryptoExtras SwiftASN1 CryptoBoringWrapper CCryptoBoringSSL
       CCryptoBoringSSLShims CXKCP CXKCPShims)
     ;;
-  *) echo "unknown fuzz target: $target (known: tlv, frame, discovery, issuer)" >&2; exit 2 ;;
+  escpos) module=PrinterSimulator; entry=Fuzz/EscPos/Entry.swift; deps=() ;;
+  *) echo "unknown fuzz target: $target (known: tlv, frame, discovery, issuer, escpos)" >&2; exit 2 ;;
 esac
 
 scratch=.build-fuzz
