@@ -119,7 +119,7 @@ extension SimulatedReader {
             return false
         }
         let message = UpdateSigning.message(
-            model: configuration.model, kind: begin.slot == .firmware ? "firmware" : "configuration",
+            model: configuration.model, kind: component(begin.slot).rawValue,
             version: begin.version, size: Int64(begin.size), sha256Hex: Hex.encode(begin.sha256).lowercased(),
             channel: configuration.updateChannel)
         return key.isValidSignature(begin.signature, for: message)
