@@ -39,6 +39,9 @@ import Testing
         #expect(check.status == 0, "stderr: \(check.err)")
         let pending = try #require(try PaymentCommandTests.object(check.out)["pending"] as? [[String: Any]])
         #expect(pending.map { $0["version"] as? String } == ["EMV-2026.12", "2.0.0"])
+        // Keys without a value are present as null, not left out.
+        #expect(try PaymentCommandTests.object(check.out)["updateDeadline"] is NSNull)
+        #expect(pending.allSatisfy { $0["deadline"] is NSNull })
 
         let plain = try Self.update(gateway, emulator, ["--check"])
         #expect(plain.out == "pending: configuration EMV-2026.12 (20000 bytes)\npending: firmware 2.0.0 (150000 bytes)\n")

@@ -24,10 +24,8 @@ extension PaymentTerminal {
                 }
             return UpdateResult(type: type, applied: [], message: error.message)
         }
-        // Nobody reads the stages here; the events carry the progress.
-        let (_, sink) = AsyncStream.makeStream(of: UpdateProgress.self, bufferingPolicy: .bufferingNewest(1))
-        defer { sink.finish() }
-        return await runUpdate(includeFirmware: false, window: 16, progress: sink)
+        // No stage stream here: the events carry the progress.
+        return await runUpdate(includeFirmware: false, window: 16, progress: nil)
     }
 
     /// Whether connecting a reader (``connectReader(secret:reconnect:open:)`` and the

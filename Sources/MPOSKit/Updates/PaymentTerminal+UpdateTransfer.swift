@@ -23,7 +23,7 @@ extension PaymentTerminal {
     /// time, then has it verify and commit them; after a lost link, reconnects and resumes.
     func write(
         _ bytes: [UInt8], of image: UpdateImage, window: Int, plan: ReconnectPlan,
-        progress: AsyncStream<UpdateProgress>.Continuation
+        progress: AsyncStream<UpdateProgress>.Continuation?
     ) async -> UpdateFailure? {
         let begin = UpdateBegin(
             slot: image.kind == .firmware ? .firmware : .configuration, size: UInt32(bytes.count),
@@ -35,7 +35,7 @@ extension PaymentTerminal {
         let total = Int64(bytes.count)
         async let forwarded: Void = {
             for await done in written {
-                progress.yield(UpdateProgress(stage: .writeFileToTerminal, image: image, bytesDone: done, bytesTotal: total))
+                progress?.yield(UpdateProgress(stage: .writeFileToTerminal, image: image, bytesDone: done, bytesTotal: total))
                 await self.emit(.readerUpdate(.progress(image, percent: total == 0 ? 100 : Double(done) * 100 / Double(total))))
             }
         }()

@@ -87,9 +87,9 @@ extension PaymentTerminal {
     }
 
     func runUpdate(
-        includeFirmware: Bool, window: Int, progress: AsyncStream<UpdateProgress>.Continuation
+        includeFirmware: Bool, window: Int, progress: AsyncStream<UpdateProgress>.Continuation?
     ) async -> UpdateResult {
-        progress.yield(UpdateProgress(stage: .validation))
+        progress?.yield(UpdateProgress(stage: .validation))
         guard await client.isLoggedIn else { return UpdateResult(type: .notLoggedIn, applied: [], message: nil) }
         guard connection != nil, let plan = linkPlan else {
             return UpdateResult(
@@ -103,7 +103,7 @@ extension PaymentTerminal {
         var applied: [UpdateImage] = []
         while true {
             if Task.isCancelled { return UpdateResult(type: .cancelled, applied: applied, message: nil) }
-            progress.yield(UpdateProgress(stage: .checkForUpdates))
+            progress?.yield(UpdateProgress(stage: .checkForUpdates))
             let status: TerminalUpdateStatus
             do { status = try await initializeTerminal() } catch {
                 return UpdateResult(
@@ -123,7 +123,7 @@ extension PaymentTerminal {
 
     /// One image, from the battery check to the confirmed install. Nil when installed.
     private func apply(
-        _ image: UpdateImage, window: Int, plan: ReconnectPlan, progress: AsyncStream<UpdateProgress>.Continuation
+        _ image: UpdateImage, window: Int, plan: ReconnectPlan, progress: AsyncStream<UpdateProgress>.Continuation?
     ) async -> UpdateFailure? {
         if image.kind == .firmware {
             let battery: BatteryStatus
@@ -154,20 +154,20 @@ extension PaymentTerminal {
         }
         if Task.isCancelled { return UpdateFailure(type: .cancelled, message: "Cancelled before the write.") }
         if let failure = await write(bytes, of: image, window: window, plan: plan, progress: progress) { return failure }
-        progress.yield(UpdateProgress(stage: .terminalReboot, image: image))
+        progress?.yield(UpdateProgress(stage: .terminalReboot, image: image))
         if let failure = await restart(plan: plan) { return UpdateFailure(type: .confirmUpdateFailed, message: failure) }
-        progress.yield(UpdateProgress(stage: .confirmUpdate, image: image))
+        progress?.yield(UpdateProgress(stage: .confirmUpdate, image: image))
         if let failure = await confirm(image) { return UpdateFailure(type: .confirmUpdateFailed, message: failure) }
         return nil
     }
 
     /// The whole image, a resumable range at a time.
-    private func download(_ image: UpdateImage, progress: AsyncStream<UpdateProgress>.Continuation)
+    private func download(_ image: UpdateImage, progress: AsyncStream<UpdateProgress>.Continuation?)
         async throws(MPOSError) -> [UInt8]
     {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(image.size))
-        progress.yield(UpdateProgress(stage: .downloadFile, image: image, bytesDone: 0, bytesTotal: image.size))
+        progress?.yield(UpdateProgress(stage: .downloadFile, image: image, bytesDone: 0, bytesTotal: image.size))
         while Int64(bytes.count) < image.size {
             let length = min(Self.downloadPieceSize, image.size - Int64(bytes.count))
             let piece = try await client.downloadPiece(imageID: image.id, offset: Int64(bytes.count), length: length)
@@ -176,7 +176,7 @@ extension PaymentTerminal {
                     "The gateway sent \(piece.count) bytes at offset \(bytes.count) of a \(image.size)-byte image.")
             }
             bytes.append(contentsOf: piece)
-            progress.yield(
+            progress?.yield(
                 UpdateProgress(stage: .downloadFile, image: image, bytesDone: Int64(bytes.count), bytesTotal: image.size))
         }
         return bytes

@@ -71,13 +71,10 @@ struct ReaderUpdateCommand: AsyncParsableCommand {
 enum UpdateOutput {
     static func check(_ status: TerminalUpdateStatus, json: Bool) {
         if json {
-            let object: [String: Any] = [
-                "hasUpdates": status.hasUpdates,
-                "blocked": status.blocked,
-                "updateDeadline": status.updateDeadline.map { $0.formatted(.iso8601) } ?? NSNull(),
-                "pending": status.pending.map(describe),
-            ]
-            CLIOutput.line(jsonLine(object))
+            CLIOutput.line(jsonLine(CheckJSON(
+                hasUpdates: status.hasUpdates, blocked: status.blocked,
+                updateDeadline: status.updateDeadline.map { $0.formatted(.iso8601) },
+                pending: status.pending.map(ImageJSON.init))))
             return
         }
         guard status.hasUpdates else {
@@ -95,29 +92,89 @@ enum UpdateOutput {
     }
 
     static func json(_ result: UpdateResult, info: DeviceInfo?) {
-        var object: [String: Any] = [
-            "result": result.type.rawValue,
-            "applied": result.applied.map { ["kind": $0.kind.rawValue, "version": $0.version] },
-        ]
-        if let info {
-            object["reader"] = [
-                "model": info.model, "serial": info.serialNumber, "firmware": info.applicationVersion,
-                "configuration": info.emvParameterVersion,
-            ]
+        CLIOutput.line(jsonLine(ResultJSON(
+            result: result.type.rawValue,
+            applied: result.applied.map { AppliedJSON(kind: $0.kind.rawValue, version: $0.version) },
+            reader: info.map {
+                ReaderJSON(
+                    model: $0.model, serial: $0.serialNumber, firmware: $0.applicationVersion,
+                    configuration: $0.emvParameterVersion)
+            },
+            message: result.message)))
+    }
+
+    /// `--check --json`: every key present, `updateDeadline` null when there is none.
+    struct CheckJSON: Encodable {
+        let hasUpdates: Bool
+        let blocked: Bool
+        let updateDeadline: String?
+        let pending: [ImageJSON]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(hasUpdates, forKey: .hasUpdates)
+            try container.encode(blocked, forKey: .blocked)
+            try container.encode(updateDeadline, forKey: .updateDeadline)
+            try container.encode(pending, forKey: .pending)
         }
-        if let message = result.message { object["message"] = message }
-        CLIOutput.line(jsonLine(object))
+
+        private enum CodingKeys: String, CodingKey { case hasUpdates, blocked, updateDeadline, pending }
     }
 
-    static func describe(_ image: UpdateImage) -> [String: Any] {
-        [
-            "id": image.id, "kind": image.kind.rawValue, "version": image.version, "size": image.size,
-            "deadline": image.deadline.map { $0.formatted(.iso8601) } ?? NSNull(),
-        ]
+    /// One pending image; `deadline` null when it has none.
+    struct ImageJSON: Encodable {
+        let id: String
+        let kind: String
+        let version: String
+        let size: Int64
+        let deadline: String?
+
+        init(_ image: UpdateImage) {
+            id = image.id
+            kind = image.kind.rawValue
+            version = image.version
+            size = image.size
+            deadline = image.deadline.map { $0.formatted(.iso8601) }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(version, forKey: .version)
+            try container.encode(size, forKey: .size)
+            try container.encode(deadline, forKey: .deadline)
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, kind, version, size, deadline }
     }
 
-    static func jsonLine(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    /// The outcome of an update run; `reader` and `message` only when known.
+    struct ResultJSON: Encodable {
+        let result: String
+        let applied: [AppliedJSON]
+        let reader: ReaderJSON?
+        let message: String?
+    }
+
+    /// An installed image.
+    struct AppliedJSON: Encodable {
+        let kind: String
+        let version: String
+    }
+
+    /// The reader's versions after the run.
+    struct ReaderJSON: Encodable {
+        let model: String
+        let serial: String
+        let firmware: String
+        let configuration: String
+    }
+
+    static func jsonLine(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 
