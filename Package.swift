@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ReaderSimulator", targets: ["ReaderSimulator"]),
         .library(name: "PrinterSimulator", targets: ["PrinterSimulator"]),
         .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
+        .library(name: "TerminalAPI", targets: ["TerminalAPI"]),
         .library(name: "SandboxGateway", targets: ["SandboxGateway"]),
         .library(name: "MPOSKit", targets: ["MPOSKit"]),
         .library(name: "MPOSKitNIO", targets: ["MPOSKitNIO"]),
@@ -85,6 +86,14 @@ let package = Package(
         .target(name: "PrinterSimulator"),
         // The HTTP contract between SDK and gateway, one source for both sides.
         .target(name: "GatewayAPI", dependencies: ["MPOSCore"]),
+        // Adyen-dialect nexo Terminal API messages (Codable) and their local encryption.
+        .target(
+            name: "TerminalAPI",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // The sandbox payment gateway: HTTP server, SQLite database, issuer simulation.
         .target(
             name: "SandboxGateway",
@@ -178,6 +187,11 @@ let package = Package(
                 "ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV", "MPOSCore",
                 "MPOSTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "TerminalAPITests",
+            dependencies: ["TerminalAPI", "MPOSTestSupport"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "PrinterSimulatorTests", dependencies: ["PrinterSimulator", "MPOSTestSupport"]),
         .testTarget(
