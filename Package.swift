@@ -153,7 +153,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "SandboxGateway", "SandboxCards", "ReaderSimulator",
-                "MPOSKit", "MPOSKitNIO", "MPOSTestSupport",
+                "MPOSKit", "MPOSKitNIO", "MPOSTestSupport", "TerminalAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

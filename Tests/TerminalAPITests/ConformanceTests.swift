@@ -36,10 +36,10 @@ struct ConformanceTests {
         let error: NexoError
         do {
             switch Fixture.kind(file) {
-            case .rejection: _ = try TerminalAPI.decodeResponse(data)
-            case .fragment(let type): _ = try TerminalAPI.decode(type, from: data)
-            case .request: _ = try TerminalAPI.decodeRequest(data)
-            case .response: _ = try TerminalAPI.decodeResponse(data)
+            case .rejection: _ = try NexoCoder.decodeResponse(data)
+            case .fragment(let type): _ = try NexoCoder.decode(type, from: data)
+            case .request: _ = try NexoCoder.decodeRequest(data)
+            case .response: _ = try NexoCoder.decodeResponse(data)
             }
             Issue.record("\(file) was accepted")
             return
@@ -53,12 +53,12 @@ struct ConformanceTests {
 
     @Test func rejectNotificationsAreWellFormedRequestsCarryingTheTerminalsReason() throws {
         let data = try Fixture.data("adyen-mock-terminal-api/notification__invalidJsonObjectNotificationResponse.json")
-        let notification = try TerminalAPI.decodeRequest(data)
+        let notification = try NexoCoder.decodeRequest(data)
         #expect(notification.eventNotification?.eventToNotify == .reject)
         #expect(notification.messageHeader.messageClass == .event)
         #expect(throws: NexoError(.rejected, field: "SaleToPOIRequest.EventNotification",
             message: "the terminal rejected the message (Reject): Input is not a JSONObject")) {
-            try TerminalAPI.decodeResponse(data)
+            try NexoCoder.decodeResponse(data)
         }
     }
 
@@ -73,7 +73,7 @@ struct ConformanceTests {
             ("abortPayment__abortPaymentResponse", .aborted, nil),
         ]
         for (name, condition, code) in expected {
-            let response = try TerminalAPI.decodeResponse(Fixture.data("adyen-mock-terminal-api/\(name).json"))
+            let response = try NexoCoder.decodeResponse(Fixture.data("adyen-mock-terminal-api/\(name).json"))
             let payment = try #require(response.paymentResponse)
             #expect(payment.response.result == .failure, "\(name)")
             #expect(payment.response.errorCondition == condition, "\(name)")
@@ -83,18 +83,18 @@ struct ConformanceTests {
 
     @Test func booleansWrittenAsWordsAreRead() throws {
         // Adyen's mock terminal repeats the payment with "OnlineFlag": "True".
-        let response = try TerminalAPI.decodeResponse(
+        let response = try NexoCoder.decodeResponse(
             Fixture.data("adyen-mock-terminal-api/paymentTransactionStatus__paymentTransactionStatusResponse.json"))
         let repeated = response.transactionStatusResponse?.repeatedMessageResponse?.repeatedResponseMessageBody
         #expect(repeated?.paymentResponse?.paymentResult?.onlineFlag == true)
         let yes = Data(#"{"TrainingModeFlag": "yes", "DateTime": "2026-01-01T00:00:00Z", "OperatorLanguage": "en", "SaleSoftware": {"ManufacturerID": "m", "ApplicationName": "a", "SoftwareVersion": "1"}}"#.utf8)
         #expect(throws: NexoError(.invalidValue, field: "TrainingModeFlag", message: "expected true or false")) {
-            try TerminalAPI.decode(LoginRequest.self, from: yes)
+            try NexoCoder.decode(LoginRequest.self, from: yes)
         }
     }
 
     @Test func aPaymentRequestKeepsItsDecimalAmountAndAcquirerData() throws {
-        let request = try TerminalAPI.decodeRequest(
+        let request = try NexoCoder.decodeRequest(
             Fixture.data("adyen-mock-terminal-api/payment__124_paymentNotEnoughBalanceRequest.json"))
         let payment = try #require(request.paymentRequest)
         #expect(payment.paymentTransaction.amountsReq.requestedAmount == NexoAmount("1.24"))
@@ -106,8 +106,8 @@ struct ConformanceTests {
 
     private func reencoded(_ data: Data, like file: String) throws -> Data {
         switch Fixture.kind(file) {
-        case .request, .rejection: return TerminalAPI.encode(try TerminalAPI.decodeRequest(data))
-        case .response: return TerminalAPI.encode(try TerminalAPI.decodeResponse(data))
+        case .request, .rejection: return NexoCoder.encode(try NexoCoder.decodeRequest(data))
+        case .response: return NexoCoder.encode(try NexoCoder.decodeResponse(data))
         case .fragment(let type): return try Fixture.reencode(type, data)
         }
     }

@@ -79,16 +79,16 @@ enum Fixture {
     static func decodeAndEncode(_ file: String) throws -> Data {
         let data = try data(file)
         switch kind(file) {
-        case .request, .rejection: return TerminalAPI.encode(try TerminalAPI.decodeRequest(data))
-        case .response: return TerminalAPI.encode(try TerminalAPI.decodeResponse(data))
+        case .request, .rejection: return NexoCoder.encode(try NexoCoder.decodeRequest(data))
+        case .response: return NexoCoder.encode(try NexoCoder.decodeResponse(data))
         case .fragment(let type): return try reencode(type, data)
         }
     }
 
     /// Decodes a structure and encodes it again (every Terminal API type is Codable).
     static func reencode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> Data {
-        let value = try TerminalAPI.decode(type, from: data)
+        let value = try NexoCoder.decode(type, from: data)
         let encodable = try #require(value as? any Encodable)
-        return TerminalAPI.encodeValue(encodable)
+        return NexoCoder.encodeValue(encodable)
     }
 }

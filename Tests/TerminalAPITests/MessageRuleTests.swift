@@ -14,7 +14,7 @@ struct MessageRuleTests {
 
     private func refusal(_ data: Data) -> NexoError? {
         do {
-            _ = try TerminalAPI.decodeRequest(data)
+            _ = try NexoCoder.decodeRequest(data)
             return nil
         } catch {
             return error
@@ -23,7 +23,7 @@ struct MessageRuleTests {
 
     @Test func aValidPaymentDecodesAndUnknownFieldsAreIgnored() throws {
         let data = payment(header: Self.header + #", "AdyenExtension": {"x": 1}"#)
-        let request = try TerminalAPI.decodeRequest(data)
+        let request = try NexoCoder.decodeRequest(data)
         #expect(request.messageHeader.serviceID == "42")
         #expect(request.paymentRequest?.paymentTransaction.amountsReq.requestedAmount == NexoAmount("10.5"))
     }
@@ -60,7 +60,7 @@ struct MessageRuleTests {
 
     @Test func anUnknownEventIsKeptBecauseAdyenExtendsThatList() throws {
         let data = Data(#"{"SaleToPOIRequest": {"MessageHeader": {"MessageClass": "Event", "MessageCategory": "Event", "MessageType": "Notification", "SaleID": "s", "POIID": "p"}, "EventNotification": {"TimeStamp": "2026-11-26T06:00:00Z", "EventToNotify": "NetworkConnected"}}}"#.utf8)
-        let event = try #require(try TerminalAPI.decodeRequest(data).eventNotification)
+        let event = try #require(try NexoCoder.decodeRequest(data).eventNotification)
         #expect(event.eventToNotify == .other("NetworkConnected"))
         #expect(event.eventToNotify.rawValue == "NetworkConnected")
     }
@@ -96,8 +96,8 @@ struct MessageRuleTests {
     }
 
     @Test func encodingWritesAdyensNamesAndDecimalNumbers() throws {
-        let request = try TerminalAPI.decodeRequest(payment(header: Self.header))
-        let text = String(decoding: TerminalAPI.encode(request), as: UTF8.self)
+        let request = try NexoCoder.decodeRequest(payment(header: Self.header))
+        let text = String(decoding: NexoCoder.encode(request), as: UTF8.self)
         #expect(text.contains(#""MessageHeader":{"MessageCategory":"Payment","MessageClass":"Service","MessageType":"Request","POIID":"V400m-1","ProtocolVersion":"3.0","SaleID":"POS-1","ServiceID":"42"}"#))
         #expect(text.contains(#""RequestedAmount":10.5"#))
         #expect(text.hasPrefix(#"{"SaleToPOIRequest":{"#))

@@ -36,7 +36,7 @@ struct NexoCryptoTests {
 
     @Test func decryptsTheResponseAdyensLibraryEncrypted() throws {
         let data = try Fixture.data("adyen-java-api-library/payment-local-success.json")
-        let secured = try TerminalAPI.decodeResponse(data)
+        let secured = try NexoCoder.decodeResponse(data)
         #expect(secured.paymentResponse == nil)
         let response = try NexoCrypto(key: key).decrypt(secured)
         let payment = try #require(response.paymentResponse)
@@ -47,7 +47,7 @@ struct NexoCryptoTests {
 
     @Test func encryptedRequestsRoundTripWithRandomNonces() throws {
         var generator = SplitMix64(seed: SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment))
-        let plain = try TerminalAPI.decodeRequest(
+        let plain = try NexoCoder.decodeRequest(
             Fixture.data("adyen-mock-terminal-api/payment__paymentRequest.json"))
         let crypto = NexoCrypto(key: key)
         let first = crypto.encrypt(plain, using: &generator)
@@ -56,13 +56,13 @@ struct NexoCryptoTests {
         #expect(first.paymentRequest == nil)
         #expect(first.messageHeader == plain.messageHeader)
         // The encrypted message survives the wire and decrypts to the original.
-        let received = try TerminalAPI.decodeRequest(TerminalAPI.encode(first))
+        let received = try NexoCoder.decodeRequest(NexoCoder.encode(first))
         #expect(try crypto.decrypt(received) == plain)
     }
 
     private func sealedRequest(_ crypto: NexoCrypto) throws -> SaleToPOIRequest {
         var generator = SplitMix64(seed: 7)
-        let plain = try TerminalAPI.decodeRequest(
+        let plain = try NexoCoder.decodeRequest(
             Fixture.data("adyen-mock-terminal-api/abortPayment__abortPaymentRequest.json"))
         return crypto.encrypt(plain, using: &generator)
     }
@@ -122,7 +122,7 @@ struct NexoCryptoTests {
         var version = message
         version.securityTrailer?.adyenCryptoVersion = 2
         #expect(refusal(crypto, version)?.code == .unsupportedCryptoVersion)
-        let plain = try TerminalAPI.decodeRequest(
+        let plain = try NexoCoder.decodeRequest(
             Fixture.data("adyen-mock-terminal-api/abortPayment__abortPaymentRequest.json"))
         #expect(refusal(crypto, plain)?.code == .encryptionExpected)
     }

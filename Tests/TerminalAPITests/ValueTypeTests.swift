@@ -21,7 +21,7 @@ struct ValueTypeTests {
         // Seventeen significant digits, beyond what a Double holds.
         let large = try amount("12345678901234567.89")
         #expect(large.description == "12345678901234567.89")
-        #expect(String(decoding: TerminalAPI.encodeValue(Holder(amount: large)), as: UTF8.self)
+        #expect(String(decoding: NexoCoder.encodeValue(Holder(amount: large)), as: UTF8.self)
             == #"{"amount":12345678901234567.89}"#)
     }
 

@@ -260,14 +260,14 @@ public struct SecurityTrailer: Codable, Sendable, Equatable {
 /// The outcome of a request.
 public struct Response: Codable, Sendable, Equatable {
     /// Success, Failure or Partial. Mandatory.
-    public var result: Result
+    public var result: NexoResult
     /// Why a request failed.
     public var errorCondition: ErrorCondition?
     /// Adyen's extra data: URL-encoded or base64 JSON.
     public var additionalResponse: AdditionalResponse?
 
     /// Creates a `Response` from its fields.
-    public init(result: Result, errorCondition: ErrorCondition? = nil, additionalResponse: AdditionalResponse? = nil) {
+    public init(result: NexoResult, errorCondition: ErrorCondition? = nil, additionalResponse: AdditionalResponse? = nil) {
         self.result = result
         self.errorCondition = errorCondition
         self.additionalResponse = additionalResponse

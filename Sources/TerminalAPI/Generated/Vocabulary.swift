@@ -86,10 +86,10 @@ public enum MessageType: String, Codable, Sendable, CaseIterable {
     case notification = "Notification"
 }
 
-/// The outcome of a request.
+/// The outcome of a request (nexo `Result`; named so as not to hide Swift's `Result`).
 ///
 /// A closed list: an unknown value is refused with a `MessageFormat` error naming the field.
-public enum Result: String, Codable, Sendable, CaseIterable {
+public enum NexoResult: String, Codable, Sendable, CaseIterable {
     /// `Success`.
     case success = "Success"
     /// `Failure`.

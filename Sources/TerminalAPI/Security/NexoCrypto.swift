@@ -35,7 +35,7 @@ public struct NexoCrypto: Sendable {
 
     /// Encrypts a request with nonces from `generator`.
     public func encrypt(_ request: SaleToPOIRequest, using generator: inout some RandomNumberGenerator) -> SaleToPOIRequest {
-        let (blob, trailer) = seal(TerminalAPI.encode(request), nonce: Self.nonce(&generator))
+        let (blob, trailer) = seal(NexoCoder.encode(request), nonce: Self.nonce(&generator))
         return SaleToPOIRequest(messageHeader: request.messageHeader, nexoBlob: blob, securityTrailer: trailer)
     }
 
@@ -47,7 +47,7 @@ public struct NexoCrypto: Sendable {
 
     /// Encrypts a response with nonces from `generator`.
     public func encrypt(_ response: SaleToPOIResponse, using generator: inout some RandomNumberGenerator) -> SaleToPOIResponse {
-        let (blob, trailer) = seal(TerminalAPI.encode(response), nonce: Self.nonce(&generator))
+        let (blob, trailer) = seal(NexoCoder.encode(response), nonce: Self.nonce(&generator))
         return SaleToPOIResponse(messageHeader: response.messageHeader, nexoBlob: blob, securityTrailer: trailer)
     }
 
@@ -60,7 +60,7 @@ public struct NexoCrypto: Sendable {
         guard let blob = request.nexoBlob, let trailer = request.securityTrailer else {
             throw NexoError(.encryptionExpected, field: "SaleToPOIRequest.NexoBlob", message: "the message is not encrypted")
         }
-        return try TerminalAPI.decodeRequest(open(blob: blob, trailer: trailer, root: "SaleToPOIRequest"))
+        return try NexoCoder.decodeRequest(open(blob: blob, trailer: trailer, root: "SaleToPOIRequest"))
     }
 
     /// Decrypts an encrypted response and decodes the plaintext; throws as `decrypt(_:)` for
@@ -69,7 +69,7 @@ public struct NexoCrypto: Sendable {
         guard let blob = response.nexoBlob, let trailer = response.securityTrailer else {
             throw NexoError(.encryptionExpected, field: "SaleToPOIResponse.NexoBlob", message: "the message is not encrypted")
         }
-        return try TerminalAPI.decodeResponse(open(blob: blob, trailer: trailer, root: "SaleToPOIResponse"))
+        return try NexoCoder.decodeResponse(open(blob: blob, trailer: trailer, root: "SaleToPOIResponse"))
     }
 
     /// Encrypts `plaintext` with the encryption key and `nonce` (16 bytes).

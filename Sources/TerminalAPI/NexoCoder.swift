@@ -3,15 +3,15 @@ import Foundation
 /// Reads and writes Terminal API messages in Adyen's JSON dialect.
 ///
 /// ```swift
-/// let request = try TerminalAPI.decodeRequest(data)   // {"SaleToPOIRequest": {…}}
-/// let reply = try TerminalAPI.encode(response)         // {"SaleToPOIResponse": {…}}
+/// let request = try NexoCoder.decodeRequest(data)   // {"SaleToPOIRequest": {…}}
+/// let reply = try NexoCoder.encode(response)         // {"SaleToPOIResponse": {…}}
 /// ```
 ///
 /// Unknown fields are ignored. A missing mandatory field, a field name in the wrong case, a
 /// wrong JSON type or an unknown value of a closed enumeration is refused with a `NexoError`
 /// whose condition is `MessageFormat` and whose `field` is the JSON path, such as
 /// `SaleToPOIRequest.MessageHeader.ServiceID`.
-public enum TerminalAPI {
+public enum NexoCoder {
     /// Decodes `{"SaleToPOIRequest": {…}}` and checks the message's shape: a header, and either
     /// exactly one body matching the header's category or `NexoBlob` with `SecurityTrailer`.
     ///
