@@ -19,16 +19,25 @@ private struct FixedNonces: RandomNumberGenerator {
     }
 }
 
+/// Stops the fuzzer when `check` is false or throws: what decoded once must decode again.
+private func must(_ check: () throws -> Bool, line: UInt = #line) {
+    do {
+        let same = try check()
+        precondition(same, "round trip changed the value (line \(line))")
+    } catch {
+        preconditionFailure("round trip refused: \(error) (line \(line))")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNexo(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))
     do {
         let request = try NexoCoder.decodeRequest(bytes)
-        let again = try NexoCoder.decodeRequest(NexoCoder.encode(request))
-        precondition(again == request, "request changed in a round trip")
+        must { try NexoCoder.decodeRequest(NexoCoder.encode(request)) == request }
         if request.nexoBlob == nil {
             var nonces = FixedNonces()
-            precondition(try crypto.decrypt(crypto.encrypt(request, using: &nonces)) == request, "encryption round trip")
+            must { try crypto.decrypt(crypto.encrypt(request, using: &nonces)) == request }
         } else {
             _ = try? crypto.decrypt(request)
         }
@@ -37,8 +46,7 @@ public func fuzzNexo(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     do {
         let response = try NexoCoder.decodeResponse(bytes)
-        let again = try NexoCoder.decodeResponse(NexoCoder.encode(response))
-        precondition(again == response, "response changed in a round trip")
+        must { try NexoCoder.decodeResponse(NexoCoder.encode(response)) == response }
     } catch {
         precondition(!error.description.isEmpty)
     }
