@@ -117,7 +117,7 @@ let package = Package(
         .target(
             name: "MPOSKit",
             dependencies: [
-                "MPOSCore", "EMV", "ReaderLink", "GatewayAPI",
+                "MPOSCore", "EMV", "ReaderLink", "GatewayAPI", "TerminalAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -210,6 +210,7 @@ let package = Package(
             name: "MPOSKitTests",
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator",
+                "TerminalAPI",
                 "SandboxCards", "SandboxGateway", "MPOSTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
