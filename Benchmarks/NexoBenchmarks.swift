@@ -14,30 +14,39 @@ func nexoBenchmarks() throws -> [Benchmark] {
     guard !requests.isEmpty, !responses.isEmpty else {
         throw BenchmarkInputMissing(name: "payment__*.json", looked: [folder])
     }
-    let crypto = NexoCrypto(key: NexoSecurityKey(keyIdentifier: "bench", keyVersion: 1, passphrase: "bench-passphrase"))
+    let crypto = NexoCrypto(
+        key: NexoSecurityKey(keyIdentifier: "bench", keyVersion: 1, passphrase: "bench-passphrase"))
     let plain = try NexoCoder.decodeRequest(requests[0])
     var generator = SystemRandomNumberGenerator()
     return [
-        Benchmark(name: "nexo.decode.payment_request", unit: "ns", run: { count in
-            var total = 0
-            for index in 0..<count {
-                let request = try NexoCoder.decodeRequest(requests[index % requests.count])
-                total &+= request.messageHeader.saleID.utf8.count
-            }
-            return total
-        }, batch: 50, batches: 100),
-        Benchmark(name: "nexo.encode.payment_response", unit: "ns", run: { count in
-            var total = 0
-            for index in 0..<count { total &+= NexoCoder.encode(responses[index % responses.count]).count }
-            return total
-        }, batch: 50, batches: 100),
-        Benchmark(name: "nexo.encrypt_decrypt", unit: "ns", run: { count in
-            var total = 0
-            for _ in 0..<count {
-                let sealed = crypto.encrypt(plain, using: &generator)
-                total &+= try crypto.decrypt(sealed).messageHeader.poiID.utf8.count
-            }
-            return total
-        }, batch: 20, batches: 100),
+        Benchmark(
+            name: "nexo.decode.payment_request", unit: "ns",
+            run: { count in
+                var total = 0
+                for index in 0..<count {
+                    let request = try NexoCoder.decodeRequest(requests[index % requests.count])
+                    total &+= request.messageHeader.saleID.utf8.count
+                }
+                return total
+            }, batch: 50, batches: 100),
+        Benchmark(
+            name: "nexo.encode.payment_response", unit: "ns",
+            run: { count in
+                var total = 0
+                for index in 0..<count {
+                    total &+= NexoCoder.encode(responses[index % responses.count]).count
+                }
+                return total
+            }, batch: 50, batches: 100),
+        Benchmark(
+            name: "nexo.encrypt_decrypt", unit: "ns",
+            run: { count in
+                var total = 0
+                for _ in 0..<count {
+                    let sealed = crypto.encrypt(plain, using: &generator)
+                    total &+= try crypto.decrypt(sealed).messageHeader.poiID.utf8.count
+                }
+                return total
+            }, batch: 20, batches: 100),
     ]
 }

@@ -14,6 +14,7 @@ The JSON name is the field's exact spelling on the wire; the Swift name is deriv
 """
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
@@ -194,6 +195,12 @@ def main():
         lines.append(f"        \"{n.lower()}\": \"{n}\",")
     lines += ["    ]", "}"]
     open(os.path.join(OUT, "FieldNames.swift"), "w").write("\n".join(lines) + "\n")
+    # The generated files follow the repository's .swift-format like the hand-written ones.
+    subprocess.run(["swift", "format", "format", "-i", "-r", OUT], check=True)
+    for name in os.listdir(OUT):
+        count = sum(1 for _ in open(os.path.join(OUT, name)))
+        if count > 400:
+            sys.exit(f"{name}: {count} lines after formatting; split the schema's file")
 
 
 main()

@@ -9,7 +9,8 @@
 import Foundation
 import TerminalAPI
 
-private let crypto = NexoCrypto(key: NexoSecurityKey(keyIdentifier: "fuzz", keyVersion: 1, passphrase: "fuzz"))
+private let crypto = NexoCrypto(
+    key: NexoSecurityKey(keyIdentifier: "fuzz", keyVersion: 1, passphrase: "fuzz"))
 
 private struct FixedNonces: RandomNumberGenerator {
     var state: UInt64 = 1
@@ -29,6 +30,7 @@ private func must(_ check: () throws -> Bool, line: UInt = #line) {
     }
 }
 
+/// libFuzzer's entry point: one input, checked as the file's header says.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNexo(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))
@@ -55,6 +57,9 @@ public func fuzzNexo(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let timestamp = NexoTimestamp(text) { precondition(NexoTimestamp(timestamp.text) == timestamp) }
     if let amount = NexoAmount(text) { _ = try? amount.minorUnits(exponent: Int(bytes.first ?? 0) % 5) }
     let response = AdditionalResponse(text: text)
-    _ = (response.refusalReasonCode, response.authorizedMinorUnits, SaleToAcquirerData(text: text).tenderOptions)
+    _ = (
+        response.refusalReasonCode, response.authorizedMinorUnits,
+        SaleToAcquirerData(text: text).tenderOptions
+    )
     return 0
 }

@@ -8,7 +8,8 @@ enum FieldCasing {
         if let object = value as? [String: Any] {
             for key in object.keys.sorted() {
                 if let known = NexoFieldNames.byLowercase[key.lowercased()], known != key {
-                    throw NexoError(.wrongCase, field: DecodingErrorMapping.join(path + [known]),
+                    throw NexoError(
+                        .wrongCase, field: DecodingErrorMapping.join(path + [known]),
                         message: "field \"\(key)\" must be spelled \"\(known)\"")
                 }
                 try check(object[key]!, path: path + [key])
@@ -28,21 +29,26 @@ enum DecodingErrorMapping {
     static func nexoError(_ error: DecodingError) -> NexoError {
         switch error {
         case .keyNotFound(let key, let context):
-            return NexoError(.missingField, field: path(context.codingPath + [key]),
+            return NexoError(
+                .missingField, field: path(context.codingPath + [key]),
                 message: "mandatory field \(key.stringValue) is missing")
         case .valueNotFound(_, let context):
-            return NexoError(.missingField, field: path(context.codingPath), message: "mandatory field is null")
+            return NexoError(
+                .missingField, field: path(context.codingPath), message: "mandatory field is null")
         case .typeMismatch(let type, let context):
-            return NexoError(.invalidValue, field: path(context.codingPath), message: "expected \(kind(of: type))")
+            return NexoError(
+                .invalidValue, field: path(context.codingPath), message: "expected \(kind(of: type))")
         case .dataCorrupted(let context):
             if context.debugDescription.hasPrefix("Cannot initialize") {
-                return NexoError(.unknownValue, field: path(context.codingPath),
+                return NexoError(
+                    .unknownValue, field: path(context.codingPath),
                     message: "not a value nexo defines for this field")
             }
             if context.codingPath.isEmpty {
                 return NexoError(.notJSON, message: "not JSON")
             }
-            return NexoError(.invalidValue, field: path(context.codingPath), message: context.debugDescription)
+            return NexoError(
+                .invalidValue, field: path(context.codingPath), message: context.debugDescription)
         @unknown default:
             return NexoError(.invalidValue, message: "\(error)")
         }

@@ -42,7 +42,9 @@ struct KeyValueText: Sendable, Hashable {
             self.form = .urlEncoded
             self.fields = text.split(separator: "&", omittingEmptySubsequences: true).compactMap { piece in
                 guard let equals = piece.firstIndex(of: "=") else { return nil }
-                return KeyValueField(name: Self.unescape(piece[..<equals]), value: Self.unescape(piece[piece.index(after: equals)...]))
+                return KeyValueField(
+                    name: Self.unescape(piece[..<equals]),
+                    value: Self.unescape(piece[piece.index(after: equals)...]))
             }
         }
     }
@@ -53,11 +55,14 @@ struct KeyValueText: Sendable, Hashable {
         self.fields = fields
         switch form {
         case .urlEncoded:
-            self.text = fields.map { Self.escape($0.name) + "=" + Self.escape($0.value) }.joined(separator: "&")
+            self.text = fields.map { Self.escape($0.name) + "=" + Self.escape($0.value) }.joined(
+                separator: "&")
         case .base64JSON:
             var object: [String: String] = [:]
             for field in fields { object[field.name] = field.value }
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+            let data =
+                (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+                ?? Data("{}".utf8)
             self.text = data.base64EncodedString()
         }
     }
@@ -75,7 +80,8 @@ struct KeyValueText: Sendable, Hashable {
                 switch object[key] {
                 case let nested as [String: Any]: flatten(nested, prefix: prefix.isEmpty ? key : name)
                 case let string as String: fields.append(KeyValueField(name: name, value: string))
-                case let number as NSNumber: fields.append(KeyValueField(name: name, value: number.stringValue))
+                case let number as NSNumber:
+                    fields.append(KeyValueField(name: name, value: number.stringValue))
                 default: continue
                 }
             }
@@ -84,8 +90,9 @@ struct KeyValueText: Sendable, Hashable {
         return fields
     }
 
-    private static let unreserved = CharacterSet(charactersIn:
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = CharacterSet(
+        charactersIn:
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func escape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text

@@ -20,10 +20,12 @@ enum MessageShape {
         ].compactMap { $0 }
         let type = message.messageHeader.messageType
         let expected: Set<MessageType> = message.eventNotification != nil ? [.notification] : [.request]
-        try check(root: "SaleToPOIRequest", header: message.messageHeader, bodies: bodies,
+        try check(
+            root: "SaleToPOIRequest", header: message.messageHeader, bodies: bodies,
             blob: message.nexoBlob, trailer: message.securityTrailer != nil)
         if message.nexoBlob == nil, !expected.contains(type) {
-            throw NexoError(.bodyMismatch, field: "SaleToPOIRequest.MessageHeader.MessageType",
+            throw NexoError(
+                .bodyMismatch, field: "SaleToPOIRequest.MessageHeader.MessageType",
                 message: "\(type.rawValue) in a request")
         }
     }
@@ -43,39 +45,52 @@ enum MessageShape {
             message.printResponse.map { _ in ("PrintResponse", .print) },
             message.storedValueResponse.map { _ in ("StoredValueResponse", .storedValue) },
         ].compactMap { $0 }
-        try check(root: "SaleToPOIResponse", header: message.messageHeader, bodies: bodies,
+        try check(
+            root: "SaleToPOIResponse", header: message.messageHeader, bodies: bodies,
             blob: message.nexoBlob, trailer: message.securityTrailer != nil)
         if message.messageHeader.messageType != .response {
-            throw NexoError(.bodyMismatch, field: "SaleToPOIResponse.MessageHeader.MessageType",
+            throw NexoError(
+                .bodyMismatch, field: "SaleToPOIResponse.MessageHeader.MessageType",
                 message: "\(message.messageHeader.messageType.rawValue) in a response")
         }
     }
 
     private static func check(
-        root: String, header: MessageHeader, bodies: [(String, MessageCategory?)], blob: String?, trailer: Bool
+        root: String, header: MessageHeader, bodies: [(String, MessageCategory?)], blob: String?,
+        trailer: Bool
     ) throws(NexoError) {
         if header.messageClass == .service, header.serviceID == nil {
-            throw NexoError(.missingField, field: "\(root).MessageHeader.ServiceID",
+            throw NexoError(
+                .missingField, field: "\(root).MessageHeader.ServiceID",
                 message: "mandatory for MessageClass Service")
         }
         if blob != nil || trailer {
             guard blob != nil else {
-                throw NexoError(.missingField, field: "\(root).NexoBlob", message: "a SecurityTrailer without its NexoBlob")
+                throw NexoError(
+                    .missingField, field: "\(root).NexoBlob",
+                    message: "a SecurityTrailer without its NexoBlob")
             }
             guard trailer else {
-                throw NexoError(.missingField, field: "\(root).SecurityTrailer", message: "a NexoBlob without its SecurityTrailer")
+                throw NexoError(
+                    .missingField, field: "\(root).SecurityTrailer",
+                    message: "a NexoBlob without its SecurityTrailer")
             }
             guard bodies.isEmpty else {
-                throw NexoError(.bodyCount, field: "\(root).\(bodies[0].0)", message: "a plain body beside a NexoBlob")
+                throw NexoError(
+                    .bodyCount, field: "\(root).\(bodies[0].0)", message: "a plain body beside a NexoBlob")
             }
             return
         }
         guard bodies.count == 1, let body = bodies.first else {
-            throw NexoError(.bodyCount, field: root,
-                message: bodies.isEmpty ? "no message body" : "\(bodies.count) message bodies (\(bodies.map(\.0).joined(separator: ", ")))")
+            throw NexoError(
+                .bodyCount, field: root,
+                message: bodies.isEmpty
+                    ? "no message body"
+                    : "\(bodies.count) message bodies (\(bodies.map(\.0).joined(separator: ", ")))")
         }
         if let category = body.1, category != header.messageCategory {
-            throw NexoError(.bodyMismatch, field: "\(root).MessageHeader.MessageCategory",
+            throw NexoError(
+                .bodyMismatch, field: "\(root).MessageHeader.MessageCategory",
                 message: "\(header.messageCategory.rawValue) with a \(body.0)")
         }
     }

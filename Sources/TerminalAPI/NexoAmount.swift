@@ -26,7 +26,8 @@ public struct NexoAmount: Codable, Sendable, Hashable, Comparable, CustomStringC
 
     /// An amount from minor units: `NexoAmount(minorUnits: 1234, exponent: 2)` is 12.34.
     public init(minorUnits: Int, exponent: Int) {
-        self.value = Decimal(sign: minorUnits < 0 ? .minus : .plus, exponent: -exponent,
+        self.value = Decimal(
+            sign: minorUnits < 0 ? .minus : .plus, exponent: -exponent,
             significand: Decimal(minorUnits.magnitude))
     }
 
@@ -46,10 +47,12 @@ public struct NexoAmount: Codable, Sendable, Hashable, Comparable, CustomStringC
         var rounded = Decimal()
         NSDecimalRound(&rounded, &shifted, 0, .plain)
         guard rounded == shifted else {
-            throw NexoError(.amountPrecision, field: field,
+            throw NexoError(
+                .amountPrecision, field: field,
                 message: "\(self) has more than \(exponent) decimals for its currency")
         }
-        guard rounded.magnitude <= Decimal(Int.max), let minor = Int(exactly: NSDecimalNumber(decimal: rounded).int64Value),
+        guard rounded.magnitude <= Decimal(Int.max),
+            let minor = Int(exactly: NSDecimalNumber(decimal: rounded).int64Value),
             Decimal(minor) == rounded
         else { throw NexoError(.invalidValue, field: field, message: "\(self) is out of range") }
         return minor
@@ -71,7 +74,9 @@ public struct NexoAmount: Codable, Sendable, Hashable, Comparable, CustomStringC
     }
 
     /// The sum of two amounts, exact.
-    public static func + (lhs: NexoAmount, rhs: NexoAmount) -> NexoAmount { NexoAmount(lhs.value + rhs.value) }
+    public static func + (lhs: NexoAmount, rhs: NexoAmount) -> NexoAmount {
+        NexoAmount(lhs.value + rhs.value)
+    }
 
     /// Orders by value.
     public static func < (lhs: NexoAmount, rhs: NexoAmount) -> Bool { lhs.value < rhs.value }

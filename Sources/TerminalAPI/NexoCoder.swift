@@ -83,11 +83,13 @@ public enum NexoCoder {
         else { return nil }
         let notification = try decode(RequestEnvelope.self, from: data).saleToPOIRequest
         guard let event = notification.eventNotification else {
-            throw NexoError(.bodyMismatch, field: "SaleToPOIRequest", message: "a request where a response was expected")
+            throw NexoError(
+                .bodyMismatch, field: "SaleToPOIRequest", message: "a request where a response was expected")
         }
         let details = event.eventDetails.map { KeyValueText(text: $0) }
         let reason = details?.value("message") ?? event.eventDetails ?? "no details"
-        return NexoError(.rejected, field: "SaleToPOIRequest.EventNotification",
+        return NexoError(
+            .rejected, field: "SaleToPOIRequest.EventNotification",
             message: "the terminal rejected the message (\(event.eventToNotify.rawValue)): \(reason)")
     }
 }

@@ -59,7 +59,9 @@ public struct NexoError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
 
     /// Creates an error.
-    public init(_ code: Code, condition: ErrorCondition = .messageFormat, field: String? = nil, message: String) {
+    public init(
+        _ code: Code, condition: ErrorCondition = .messageFormat, field: String? = nil, message: String
+    ) {
         self.code = code
         self.condition = condition
         self.field = field
@@ -68,6 +70,7 @@ public struct NexoError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// One line: the code, the field and the message.
     public var description: String {
-        "NexoError \(code.rawValue) (\(condition.rawValue))" + (field.map { " at \($0)" } ?? "") + ": \(message)"
+        "NexoError \(code.rawValue) (\(condition.rawValue))" + (field.map { " at \($0)" } ?? "")
+            + ": \(message)"
     }
 }

@@ -8,8 +8,10 @@ extension KeyedDecodingContainer {
         case "true": return true
         case "false": return false
         default:
-            throw DecodingError.typeMismatch(Bool.self, DecodingError.Context(
-                codingPath: codingPath + [key], debugDescription: "not a boolean"))
+            throw DecodingError.typeMismatch(
+                Bool.self,
+                DecodingError.Context(
+                    codingPath: codingPath + [key], debugDescription: "not a boolean"))
         }
     }
 

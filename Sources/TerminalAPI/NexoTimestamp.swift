@@ -29,7 +29,8 @@ public struct NexoTimestamp: Codable, Sendable, Hashable, CustomStringConvertibl
             let digits = String(value ?? 0)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        self.text = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2)).\(pad(ms, 3))Z"
+        self.text =
+            "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2)).\(pad(ms, 3))Z"
         self.date = whole
     }
 
@@ -38,7 +39,8 @@ public struct NexoTimestamp: Codable, Sendable, Hashable, CustomStringConvertibl
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let parsed = NexoTimestamp(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 timestamp")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "not an ISO 8601 timestamp")
         }
         self = parsed
     }
@@ -94,7 +96,9 @@ public struct NexoTimestamp: Codable, Sendable, Hashable, CustomStringConvertibl
         } else if i < b.count, b[i] == 43 || b[i] == 45 {
             let sign = b[i] == 45 ? -1 : 1
             i += 1
-            guard let hours = number(2), expect(58), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+            guard let hours = number(2), expect(58), let minutes = number(2), hours < 24, minutes < 60 else {
+                return nil
+            }
             offset = sign * (hours * 3600 + minutes * 60)
         } else {
             return nil
@@ -102,7 +106,8 @@ public struct NexoTimestamp: Codable, Sendable, Hashable, CustomStringConvertibl
         guard i == b.count else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        let components = DateComponents(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         guard let base = calendar.date(from: components),
             calendar.component(.day, from: base) == day
         else { return nil }

@@ -7,8 +7,11 @@ import Testing
 /// terminal gives for the same test-acquirer amounts.
 @Suite(.timeLimit(.minutes(1)))
 struct NexoOutcomeTests {
-    private func result(_ status: PaymentStatus, code: String? = nil, approved: Int64 = 0, error: MPOSError? = nil) -> MPOSKit.PaymentResult {
-        MPOSKit.PaymentResult(status: status, kind: .sale, requestedAmount: 1_24, approvedAmount: approved, currency: .eur,
+    private func result(
+        _ status: PaymentStatus, code: String? = nil, approved: Int64 = 0, error: MPOSError? = nil
+    ) -> MPOSKit.PaymentResult {
+        MPOSKit.PaymentResult(
+            status: status, kind: .sale, requestedAmount: 1_24, approvedAmount: approved, currency: .eur,
             idempotencyKey: IdempotencyKey(rawValue: "k")!, responseCode: code, error: error)
     }
 
@@ -36,21 +39,26 @@ struct NexoOutcomeTests {
             #expect(ours.result == adyen.result, "\(code)")
             #expect(ours.errorCondition == adyen.errorCondition, "\(code)")
             #expect(ours.additionalResponse?.message == adyen.additionalResponse?.message, "\(code)")
-            #expect(ours.additionalResponse?.refusalReason == adyen.additionalResponse?.refusalReason, "\(code)")
+            #expect(
+                ours.additionalResponse?.refusalReason == adyen.additionalResponse?.refusalReason, "\(code)")
         }
     }
 
     @Test func aMerchantAbortReadsAsAdyensAbortedPayment() throws {
-        let ours = NexoOutcome.response(for: result(.cancelled, error: .paymentCancelled), abortedByMerchant: true)
+        let ours = NexoOutcome.response(
+            for: result(.cancelled, error: .paymentCancelled), abortedByMerchant: true)
         #expect(ours.result == .failure)
         #expect(ours.errorCondition == .aborted)
         #expect(ours.additionalResponse?.message == "104 Merchant cancelled")
         #expect(try adyenResponse("abortPayment__abortPaymentResponse").errorCondition == ours.errorCondition)
-        #expect(NexoOutcome.response(for: result(.cancelled, error: .paymentCancelled)).errorCondition == .cancel)
+        #expect(
+            NexoOutcome.response(for: result(.cancelled, error: .paymentCancelled)).errorCondition == .cancel)
     }
 
     @Test func approvalsAreSuccessOrPartial() {
-        #expect(NexoOutcome.response(for: result(.approved, code: "00", approved: 1_24)) == Response(result: .success))
+        #expect(
+            NexoOutcome.response(for: result(.approved, code: "00", approved: 1_24))
+                == Response(result: .success))
         #expect(NexoOutcome.response(for: result(.approved, code: "10", approved: 1_00)).result == .partial)
     }
 
@@ -62,7 +70,9 @@ struct NexoOutcomeTests {
         #expect(NexoOutcome.response(for: .notLoggedIn).errorCondition == .loggedOut)
         #expect(NexoOutcome.response(for: .amountNotPositive).errorCondition == .notAllowed)
         #expect(NexoOutcome.response(for: .journalFailed).errorCondition == .unavailableService)
-        #expect(NexoOutcome.response(for: result(.failed, error: .readerLinkFailed)).errorCondition == .unavailableDevice)
+        #expect(
+            NexoOutcome.response(for: result(.failed, error: .readerLinkFailed)).errorCondition
+                == .unavailableDevice)
     }
 
     @Test func paymentTypesAndAmountsMapToSalesAndRefundsInMinorUnits() throws {
@@ -74,12 +84,18 @@ struct NexoOutcomeTests {
         #expect(minor == 1_24)
         #expect(currency == .eur)
         #expect(try NexoOutcome.minorUnits(NexoAmount("124")!, currency: "JPY").0 == 124)
-        #expect(throws: NexoError(.amountPrecision, field: "RequestedAmount",
-            message: "1.5 has more than 0 decimals for its currency")) {
+        #expect(
+            throws: NexoError(
+                .amountPrecision, field: "RequestedAmount",
+                message: "1.5 has more than 0 decimals for its currency")
+        ) {
             try NexoOutcome.minorUnits(NexoAmount("1.5")!, currency: "JPY", field: "RequestedAmount")
         }
-        #expect(throws: NexoError(.invalidValue, field: nil,
-            message: "currency XYZ is not an ISO 4217 currency with minor units")) {
+        #expect(
+            throws: NexoError(
+                .invalidValue, field: nil,
+                message: "currency XYZ is not an ISO 4217 currency with minor units")
+        ) {
             try NexoOutcome.minorUnits(NexoAmount("1")!, currency: "XYZ")
         }
     }

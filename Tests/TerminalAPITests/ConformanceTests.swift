@@ -10,8 +10,9 @@ struct ConformanceTests {
         let files = try Fixture.allFiles()
         #expect(files.count == 52)
         let malformed = files.filter(Fixture.isMalformed)
-        #expect(Set(malformed.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension })
-            == Set(Fixture.refusals.keys))
+        #expect(
+            Set(malformed.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension })
+                == Set(Fixture.refusals.keys))
     }
 
     @Test(arguments: try Fixture.allFiles().filter { !Fixture.isMalformed($0) })
@@ -52,12 +53,16 @@ struct ConformanceTests {
     }
 
     @Test func rejectNotificationsAreWellFormedRequestsCarryingTheTerminalsReason() throws {
-        let data = try Fixture.data("adyen-mock-terminal-api/notification__invalidJsonObjectNotificationResponse.json")
+        let data = try Fixture.data(
+            "adyen-mock-terminal-api/notification__invalidJsonObjectNotificationResponse.json")
         let notification = try NexoCoder.decodeRequest(data)
         #expect(notification.eventNotification?.eventToNotify == .reject)
         #expect(notification.messageHeader.messageClass == .event)
-        #expect(throws: NexoError(.rejected, field: "SaleToPOIRequest.EventNotification",
-            message: "the terminal rejected the message (Reject): Input is not a JSONObject")) {
+        #expect(
+            throws: NexoError(
+                .rejected, field: "SaleToPOIRequest.EventNotification",
+                message: "the terminal rejected the message (Reject): Input is not a JSONObject")
+        ) {
             try NexoCoder.decodeResponse(data)
         }
     }
@@ -84,11 +89,17 @@ struct ConformanceTests {
     @Test func booleansWrittenAsWordsAreRead() throws {
         // Adyen's mock terminal repeats the payment with "OnlineFlag": "True".
         let response = try NexoCoder.decodeResponse(
-            Fixture.data("adyen-mock-terminal-api/paymentTransactionStatus__paymentTransactionStatusResponse.json"))
-        let repeated = response.transactionStatusResponse?.repeatedMessageResponse?.repeatedResponseMessageBody
+            Fixture.data(
+                "adyen-mock-terminal-api/paymentTransactionStatus__paymentTransactionStatusResponse.json"))
+        let repeated = response.transactionStatusResponse?.repeatedMessageResponse?
+            .repeatedResponseMessageBody
         #expect(repeated?.paymentResponse?.paymentResult?.onlineFlag == true)
-        let yes = Data(#"{"TrainingModeFlag": "yes", "DateTime": "2026-01-01T00:00:00Z", "OperatorLanguage": "en", "SaleSoftware": {"ManufacturerID": "m", "ApplicationName": "a", "SoftwareVersion": "1"}}"#.utf8)
-        #expect(throws: NexoError(.invalidValue, field: "TrainingModeFlag", message: "expected true or false")) {
+        let yes = Data(
+            #"{"TrainingModeFlag": "yes", "DateTime": "2026-01-01T00:00:00Z", "OperatorLanguage": "en", "SaleSoftware": {"ManufacturerID": "m", "ApplicationName": "a", "SoftwareVersion": "1"}}"#
+                .utf8)
+        #expect(
+            throws: NexoError(.invalidValue, field: "TrainingModeFlag", message: "expected true or false")
+        ) {
             try NexoCoder.decode(LoginRequest.self, from: yes)
         }
     }
@@ -100,7 +111,8 @@ struct ConformanceTests {
         #expect(payment.paymentTransaction.amountsReq.requestedAmount == NexoAmount("1.24"))
         #expect(try payment.paymentTransaction.amountsReq.requestedAmount?.minorUnits(exponent: 2) == 124)
         #expect(payment.saleData.saleToAcquirerData?.tenderOptions == ["ReceiptHandler"])
-        #expect(payment.saleData.saleTransactionID.timeStamp.date == Date(timeIntervalSince1970: 1_686_571_716))
+        #expect(
+            payment.saleData.saleTransactionID.timeStamp.date == Date(timeIntervalSince1970: 1_686_571_716))
         #expect(request.messageHeader.poiID == "V400m-123456789")
     }
 

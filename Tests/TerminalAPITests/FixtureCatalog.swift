@@ -21,7 +21,8 @@ enum Fixture {
         let base = try #require(Bundle.module.url(forResource: root, withExtension: nil))
         var files: [String] = []
         for folder in ["adyen-java-api-library", "adyen-mock-terminal-api"] {
-            let names = try FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent(folder).path)
+            let names = try FileManager.default.contentsOfDirectory(
+                atPath: base.appendingPathComponent(folder).path)
             files += names.filter { $0.hasSuffix(".json") }.map { "\(folder)/\($0)" }
         }
         return files.sorted()
@@ -42,8 +43,12 @@ enum Fixture {
     /// What each file holds.
     static func kind(_ file: String) -> Kind {
         let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        if name == "payment-sync-error-empty" || name.hasPrefix("notification__invalidJsonObject") { return .rejection }
-        if file.hasPrefix("adyen-mock-terminal-api/") { return name.hasSuffix("Request") ? .request : .response }
+        if name == "payment-sync-error-empty" || name.hasPrefix("notification__invalidJsonObject") {
+            return .rejection
+        }
+        if file.hasPrefix("adyen-mock-terminal-api/") {
+            return name.hasSuffix("Request") ? .request : .response
+        }
         switch name {
         case _ where name.hasPrefix("abort-request"): return .fragment(AbortRequest.self)
         case _ where name.hasPrefix("authenticated-data"): return .fragment(AuthenticatedData.self)
@@ -72,7 +77,9 @@ enum Fixture {
         "event-notification-missing-timestamp": (.missingField, "TimeStamp"),
         "sale-to-poi-response-missing-message-header": (.missingField, "MessageHeader"),
         "payment-sync-error-empty": (.rejected, "SaleToPOIRequest.EventNotification"),
-        "notification__invalidJsonObjectNotificationResponse": (.rejected, "SaleToPOIRequest.EventNotification"),
+        "notification__invalidJsonObjectNotificationResponse": (
+            .rejected, "SaleToPOIRequest.EventNotification"
+        ),
     ]
 
     /// Decodes a fixture as its kind says, returning the value re-encoded.

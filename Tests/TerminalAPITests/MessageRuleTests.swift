@@ -9,8 +9,10 @@ struct MessageRuleTests {
         Data(#"{"SaleToPOIRequest": {"MessageHeader": {\#(header)}, \#(body)}}"#.utf8)
     }
 
-    private static let header = #""ProtocolVersion": "3.0", "MessageClass": "Service", "MessageCategory": "Payment", "MessageType": "Request", "ServiceID": "42", "SaleID": "POS-1", "POIID": "V400m-1""#
-    private static let paymentBody = #""PaymentRequest": {"SaleData": {"SaleTransactionID": {"TransactionID": "t1", "TimeStamp": "2026-11-26T06:00:00Z"}}, "PaymentTransaction": {"AmountsReq": {"Currency": "EUR", "RequestedAmount": 10.5}}}"#
+    private static let header =
+        #""ProtocolVersion": "3.0", "MessageClass": "Service", "MessageCategory": "Payment", "MessageType": "Request", "ServiceID": "42", "SaleID": "POS-1", "POIID": "V400m-1""#
+    private static let paymentBody =
+        #""PaymentRequest": {"SaleData": {"SaleTransactionID": {"TransactionID": "t1", "TimeStamp": "2026-11-26T06:00:00Z"}}, "PaymentTransaction": {"AmountsReq": {"Currency": "EUR", "RequestedAmount": 10.5}}}"#
 
     private func refusal(_ data: Data) -> NexoError? {
         do {
@@ -44,32 +46,44 @@ struct MessageRuleTests {
     }
 
     @Test func wrongCasingIsRefusedEvenForOptionalFields() {
-        let mandatory = refusal(payment(header: Self.header.replacingOccurrences(of: "SaleID", with: "SaleId")))
+        let mandatory = refusal(
+            payment(header: Self.header.replacingOccurrences(of: "SaleID", with: "SaleId")))
         #expect(mandatory?.code == .wrongCase)
         #expect(mandatory?.field == "SaleToPOIRequest.MessageHeader.SaleID")
-        let optional = refusal(payment(header: Self.header.replacingOccurrences(of: "ProtocolVersion", with: "protocolVersion")))
+        let optional = refusal(
+            payment(header: Self.header.replacingOccurrences(of: "ProtocolVersion", with: "protocolVersion")))
         #expect(optional?.code == .wrongCase)
         #expect(optional?.field == "SaleToPOIRequest.MessageHeader.ProtocolVersion")
     }
 
     @Test func anUnknownValueOfAClosedListIsRefusedNamingTheField() {
-        let error = refusal(payment(header: Self.header.replacingOccurrences(of: #""Payment""#, with: #""Paymant""#)))
+        let error = refusal(
+            payment(header: Self.header.replacingOccurrences(of: #""Payment""#, with: #""Paymant""#)))
         #expect(error?.code == .unknownValue)
         #expect(error?.field == "SaleToPOIRequest.MessageHeader.MessageCategory")
     }
 
     @Test func anUnknownEventIsKeptBecauseAdyenExtendsThatList() throws {
-        let data = Data(#"{"SaleToPOIRequest": {"MessageHeader": {"MessageClass": "Event", "MessageCategory": "Event", "MessageType": "Notification", "SaleID": "s", "POIID": "p"}, "EventNotification": {"TimeStamp": "2026-11-26T06:00:00Z", "EventToNotify": "NetworkConnected"}}}"#.utf8)
+        let data = Data(
+            #"{"SaleToPOIRequest": {"MessageHeader": {"MessageClass": "Event", "MessageCategory": "Event", "MessageType": "Notification", "SaleID": "s", "POIID": "p"}, "EventNotification": {"TimeStamp": "2026-11-26T06:00:00Z", "EventToNotify": "NetworkConnected"}}}"#
+                .utf8)
         let event = try #require(try NexoCoder.decodeRequest(data).eventNotification)
         #expect(event.eventToNotify == .other("NetworkConnected"))
         #expect(event.eventToNotify.rawValue == "NetworkConnected")
     }
 
     @Test func wrongTypesAndBadTimestampsAreRefusedNamingTheField() {
-        let amount = refusal(payment(header: Self.header, body: Self.paymentBody.replacingOccurrences(of: "10.5", with: #""10.5""#)))
+        let amount = refusal(
+            payment(
+                header: Self.header, body: Self.paymentBody.replacingOccurrences(of: "10.5", with: #""10.5""#)
+            ))
         #expect(amount?.code == .invalidValue)
-        #expect(amount?.field == "SaleToPOIRequest.PaymentRequest.PaymentTransaction.AmountsReq.RequestedAmount")
-        let time = refusal(payment(header: Self.header, body: Self.paymentBody.replacingOccurrences(of: "2026-11-26T06:00:00Z", with: "yesterday")))
+        #expect(
+            amount?.field == "SaleToPOIRequest.PaymentRequest.PaymentTransaction.AmountsReq.RequestedAmount")
+        let time = refusal(
+            payment(
+                header: Self.header,
+                body: Self.paymentBody.replacingOccurrences(of: "2026-11-26T06:00:00Z", with: "yesterday")))
         #expect(time?.code == .invalidValue)
         #expect(time?.field == "SaleToPOIRequest.PaymentRequest.SaleData.SaleTransactionID.TimeStamp")
     }
@@ -98,7 +112,10 @@ struct MessageRuleTests {
     @Test func encodingWritesAdyensNamesAndDecimalNumbers() throws {
         let request = try NexoCoder.decodeRequest(payment(header: Self.header))
         let text = String(decoding: NexoCoder.encode(request), as: UTF8.self)
-        #expect(text.contains(#""MessageHeader":{"MessageCategory":"Payment","MessageClass":"Service","MessageType":"Request","POIID":"V400m-1","ProtocolVersion":"3.0","SaleID":"POS-1","ServiceID":"42"}"#))
+        #expect(
+            text.contains(
+                #""MessageHeader":{"MessageCategory":"Payment","MessageClass":"Service","MessageType":"Request","POIID":"V400m-1","ProtocolVersion":"3.0","SaleID":"POS-1","ServiceID":"42"}"#
+            ))
         #expect(text.contains(#""RequestedAmount":10.5"#))
         #expect(text.hasPrefix(#"{"SaleToPOIRequest":{"#))
     }

@@ -8,7 +8,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct NexoCryptoTests {
     /// The key of Adyen's public library tests, which produced Fixtures' payment-local-success.json.
-    private let key = NexoSecurityKey(keyIdentifier: "CryptoKeyIdentifier12345", keyVersion: 1, passphrase: "p@ssw0rd123456")
+    private let key = NexoSecurityKey(
+        keyIdentifier: "CryptoKeyIdentifier12345", keyVersion: 1, passphrase: "p@ssw0rd123456")
 
     private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
@@ -46,7 +47,8 @@ struct NexoCryptoTests {
     }
 
     @Test func encryptedRequestsRoundTripWithRandomNonces() throws {
-        var generator = SplitMix64(seed: SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment))
+        var generator = SplitMix64(
+            seed: SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment))
         let plain = try NexoCoder.decodeRequest(
             Fixture.data("adyen-mock-terminal-api/payment__paymentRequest.json"))
         let crypto = NexoCrypto(key: key)
@@ -78,13 +80,17 @@ struct NexoCryptoTests {
 
     @Test func anUnknownKeyOrVersionIsRefusedBeforeDecrypting() throws {
         let message = try sealedRequest(NexoCrypto(key: key))
-        let other = NexoCrypto(key: NexoSecurityKey(keyIdentifier: "OtherKey", keyVersion: 1, passphrase: "p@ssw0rd123456"))
+        let other = NexoCrypto(
+            key: NexoSecurityKey(keyIdentifier: "OtherKey", keyVersion: 1, passphrase: "p@ssw0rd123456"))
         #expect(refusal(other, message)?.code == .unknownKey)
         #expect(refusal(other, message)?.field == "SaleToPOIRequest.SecurityTrailer.KeyIdentifier")
-        let rotated = NexoCrypto(key: NexoSecurityKey(keyIdentifier: "CryptoKeyIdentifier12345", keyVersion: 2, passphrase: "p@ssw0rd123456"))
+        let rotated = NexoCrypto(
+            key: NexoSecurityKey(
+                keyIdentifier: "CryptoKeyIdentifier12345", keyVersion: 2, passphrase: "p@ssw0rd123456"))
         #expect(refusal(rotated, message)?.code == .wrongKeyVersion)
         // A key being rotated out is still accepted when configured beside the new one.
-        let both = NexoCrypto(key: NexoSecurityKey(keyIdentifier: "CryptoKeyIdentifier12345", keyVersion: 2, passphrase: "new"),
+        let both = NexoCrypto(
+            key: NexoSecurityKey(keyIdentifier: "CryptoKeyIdentifier12345", keyVersion: 2, passphrase: "new"),
             alsoAccepted: [key])
         #expect(try both.decrypt(message).abortRequest?.abortReason == "MerchantAbort")
     }

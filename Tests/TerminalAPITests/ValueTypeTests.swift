@@ -21,16 +21,20 @@ struct ValueTypeTests {
         // Seventeen significant digits, beyond what a Double holds.
         let large = try amount("12345678901234567.89")
         #expect(large.description == "12345678901234567.89")
-        #expect(String(decoding: NexoCoder.encodeValue(Holder(amount: large)), as: UTF8.self)
-            == #"{"amount":12345678901234567.89}"#)
+        #expect(
+            String(decoding: NexoCoder.encodeValue(Holder(amount: large)), as: UTF8.self)
+                == #"{"amount":12345678901234567.89}"#)
     }
 
     @Test func aThirdDecimalIsKeptButRefusedAsMinorUnitsOfATwoDecimalCurrency() throws {
         let value = try amount("12.345")
         #expect(value == NexoAmount("12.345"))
         #expect(try value.minorUnits(exponent: 3) == 12_345)
-        #expect(throws: NexoError(.amountPrecision, field: "RequestedAmount",
-            message: "12.345 has more than 2 decimals for its currency")) {
+        #expect(
+            throws: NexoError(
+                .amountPrecision, field: "RequestedAmount",
+                message: "12.345 has more than 2 decimals for its currency")
+        ) {
             try value.minorUnits(exponent: 2, field: "RequestedAmount")
         }
         #expect(NexoAmount(minorUnits: 1234, exponent: 2) == NexoAmount("12.34"))
@@ -47,13 +51,18 @@ struct ValueTypeTests {
         #expect(NexoTimestamp("2019-04-29T09:19:51.5Z")?.date == instant.addingTimeInterval(0.5))
         #expect(NexoTimestamp("2019-04-29T11:19:51+02:00")?.text == "2019-04-29T11:19:51+02:00")
         #expect(NexoTimestamp(instant).text == "2019-04-29T09:19:51.000Z")
-        for bad in ["2019-04-29", "2019-04-29T09:19:51", "2019-02-30T09:19:51Z", "2019-04-29T25:00:00Z", "x", ""] {
+        for bad in [
+            "2019-04-29", "2019-04-29T09:19:51", "2019-02-30T09:19:51Z", "2019-04-29T25:00:00Z", "x", "",
+        ] {
             #expect(NexoTimestamp(bad) == nil, "\(bad)")
         }
     }
 
     @Test func additionalResponseReadsTheURLEncodedForm() {
-        let response = AdditionalResponse(text: "message=NOT_ENOUGH_BALANCE&refusalReason=210%20Not%20enough%20balance&posAuthAmountValue=124&offline=false&cardHolderName=N%2fA")
+        let response = AdditionalResponse(
+            text:
+                "message=NOT_ENOUGH_BALANCE&refusalReason=210%20Not%20enough%20balance&posAuthAmountValue=124&offline=false&cardHolderName=N%2fA"
+        )
         #expect(response.form == .urlEncoded)
         #expect(response.message == "NOT_ENOUGH_BALANCE")
         #expect(response.refusalReason == "210 Not enough balance")
@@ -64,7 +73,8 @@ struct ValueTypeTests {
     }
 
     @Test func additionalResponseReadsTheBase64JSONForm() {
-        let json = #"{"additionalData":{"pspReference":"8815573255107661","authCode":"123456"},"message":"APPROVED"}"#
+        let json =
+            #"{"additionalData":{"pspReference":"8815573255107661","authCode":"123456"},"message":"APPROVED"}"#
         let response = AdditionalResponse(text: Data(json.utf8).base64EncodedString())
         #expect(response.form == .base64JSON)
         #expect(response.pspReference == "8815573255107661")
@@ -73,8 +83,10 @@ struct ValueTypeTests {
     }
 
     @Test func saleToAcquirerDataWritesAndReadsBothForms() {
-        let fields = [KeyValueField(name: "tenderOption", value: "ReceiptHandler,AskGratuity"),
-                      KeyValueField(name: "shopperEmail", value: "a b@example.com")]
+        let fields = [
+            KeyValueField(name: "tenderOption", value: "ReceiptHandler,AskGratuity"),
+            KeyValueField(name: "shopperEmail", value: "a b@example.com"),
+        ]
         let encoded = SaleToAcquirerData(fields: fields)
         #expect(encoded.text == "tenderOption=ReceiptHandler%2CAskGratuity&shopperEmail=a%20b%40example.com")
         let decoded = SaleToAcquirerData(text: encoded.text)

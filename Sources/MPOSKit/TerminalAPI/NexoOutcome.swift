@@ -21,11 +21,13 @@ public enum NexoOutcome {
     /// The refusal for each ISO 8583 response code the sandbox issuer answers with.
     public static let refusals: [String: Refusal] = [
         "05": Refusal(condition: .refusal, message: "REFUSED", refusalReason: nil),
-        "51": Refusal(condition: .refusal, message: "NOT_ENOUGH_BALANCE", refusalReason: "210 Not enough balance"),
+        "51": Refusal(
+            condition: .refusal, message: "NOT_ENOUGH_BALANCE", refusalReason: "210 Not enough balance"),
         "62": Refusal(condition: .refusal, message: "BLOCK_CARD", refusalReason: "199 Card blocked"),
         "54": Refusal(condition: .refusal, message: "CARD_EXPIRED", refusalReason: "228 Card expired"),
         "13": Refusal(condition: .refusal, message: "INVALID_AMOUNT", refusalReason: "214 Declined online"),
-        "14": Refusal(condition: .other("InvalidCard"), message: "INVALID_CARD", refusalReason: "214 Declined online"),
+        "14": Refusal(
+            condition: .other("InvalidCard"), message: "INVALID_CARD", refusalReason: "214 Declined online"),
         "55": Refusal(condition: .wrongPIN, message: "INVALID_PIN", refusalReason: "129 Invalid online PIN"),
         "75": Refusal(condition: .wrongPIN, message: "PIN_TRIES_EXCEEDED", refusalReason: nil),
         "57": Refusal(condition: .refusal, message: "TRANSACTION_NOT_PERMITTED", refusalReason: nil),
@@ -33,7 +35,8 @@ public enum NexoOutcome {
     ]
 
     /// The merchant's abort of a payment in progress, as Adyen answers it.
-    public static let merchantAbort = Refusal(condition: .aborted, message: "104 Merchant cancelled", refusalReason: nil)
+    public static let merchantAbort = Refusal(
+        condition: .aborted, message: "104 Merchant cancelled", refusalReason: nil)
 
     /// The nexo `Response` for a payment's result.
     ///
@@ -46,9 +49,12 @@ public enum NexoOutcome {
             return Response(result: partial ? .partial : .success)
         case .declined:
             let code = result.responseCode ?? "05"
-            return response(refusals[code] ?? Refusal(condition: .refusal, message: "REFUSED", refusalReason: nil))
+            return response(
+                refusals[code] ?? Refusal(condition: .refusal, message: "REFUSED", refusalReason: nil))
         case .cancelled:
-            return response(abortedByMerchant ? merchantAbort : Refusal(condition: .cancel, message: "CANCELLED", refusalReason: nil))
+            return response(
+                abortedByMerchant
+                    ? merchantAbort : Refusal(condition: .cancel, message: "CANCELLED", refusalReason: nil))
         case .failed:
             return response(for: result.error ?? MPOSError.readerLinkFailed)
         }
@@ -71,8 +77,11 @@ public enum NexoOutcome {
                 case .gateway, .storage, .unassigned: .unavailableService
                 }
             }
-        return Response(result: .failure, errorCondition: condition,
-            additionalResponse: AdditionalResponse(fields: [KeyValueField(name: "message", value: error.message)]))
+        return Response(
+            result: .failure, errorCondition: condition,
+            additionalResponse: AdditionalResponse(fields: [
+                KeyValueField(name: "message", value: error.message)
+            ]))
     }
 
     /// The transaction kind a payment request's `PaymentType` asks for: a sale for Normal (or
@@ -89,16 +98,24 @@ public enum NexoOutcome {
     ///
     /// - Throws: `NexoError` `.invalidValue` for an unknown currency, `.amountPrecision` when
     ///   the amount is finer than the currency allows.
-    public static func minorUnits(_ amount: NexoAmount, currency code: String, field: String? = nil) throws(NexoError) -> (Int64, Currency) {
+    public static func minorUnits(_ amount: NexoAmount, currency code: String, field: String? = nil)
+        throws(NexoError) -> (Int64, Currency)
+    {
         guard let currency = Currency(code: code), let exponent = currency.minorUnits else {
-            throw NexoError(.invalidValue, field: field, message: "currency \(code) is not an ISO 4217 currency with minor units")
+            throw NexoError(
+                .invalidValue, field: field,
+                message: "currency \(code) is not an ISO 4217 currency with minor units")
         }
         return (Int64(try amount.minorUnits(exponent: exponent, field: field)), currency)
     }
 
     private static func response(_ refusal: Refusal) -> Response {
         var fields = [KeyValueField(name: "message", value: refusal.message)]
-        if let reason = refusal.refusalReason { fields.append(KeyValueField(name: "refusalReason", value: reason)) }
-        return Response(result: .failure, errorCondition: refusal.condition, additionalResponse: AdditionalResponse(fields: fields))
+        if let reason = refusal.refusalReason {
+            fields.append(KeyValueField(name: "refusalReason", value: reason))
+        }
+        return Response(
+            result: .failure, errorCondition: refusal.condition,
+            additionalResponse: AdditionalResponse(fields: fields))
     }
 }

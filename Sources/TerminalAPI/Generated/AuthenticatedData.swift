@@ -16,7 +16,10 @@ public struct AuthenticatedData: Codable, Sendable, Equatable {
     public var version: AuthenticatedDataVersion
 
     /// Creates a `AuthenticatedData` from its fields.
-    public init(keyTransportOrKEK: [KeyTransportOrKEK], macAlgorithm: AlgorithmIdentifier, encapsulatedContent: EncapsulatedContent, mac: String, version: AuthenticatedDataVersion) {
+    public init(
+        keyTransportOrKEK: [KeyTransportOrKEK], macAlgorithm: AlgorithmIdentifier,
+        encapsulatedContent: EncapsulatedContent, mac: String, version: AuthenticatedDataVersion
+    ) {
         self.keyTransportOrKEK = keyTransportOrKEK
         self.macAlgorithm = macAlgorithm
         self.encapsulatedContent = encapsulatedContent
@@ -47,7 +50,10 @@ public struct KeyTransportOrKEK: Codable, Sendable, Equatable {
     public var version: String?
 
     /// Creates a `KeyTransportOrKEK` from its fields.
-    public init(kekIdentifier: KEKIdentifier? = nil, recipientIdentifier: RecipientIdentifier? = nil, keyEncryptionAlgorithm: AlgorithmIdentifier, encryptedKey: String, version: String? = nil) {
+    public init(
+        kekIdentifier: KEKIdentifier? = nil, recipientIdentifier: RecipientIdentifier? = nil,
+        keyEncryptionAlgorithm: AlgorithmIdentifier, encryptedKey: String, version: String? = nil
+    ) {
         self.kekIdentifier = kekIdentifier
         self.recipientIdentifier = recipientIdentifier
         self.keyEncryptionAlgorithm = keyEncryptionAlgorithm

@@ -35,7 +35,10 @@ public struct CardData: Codable, Sendable, Equatable {
     public var sensitiveCardData: SensitiveCardData?
 
     /// Creates a `CardData` from its fields.
-    public init(paymentBrand: String? = nil, maskedPan: String? = nil, entryMode: [EntryMode]? = nil, cardCountryCode: String? = nil, sensitiveCardData: SensitiveCardData? = nil) {
+    public init(
+        paymentBrand: String? = nil, maskedPan: String? = nil, entryMode: [EntryMode]? = nil,
+        cardCountryCode: String? = nil, sensitiveCardData: SensitiveCardData? = nil
+    ) {
         self.paymentBrand = paymentBrand
         self.maskedPan = maskedPan
         self.entryMode = entryMode
@@ -87,7 +90,10 @@ public struct AmountsResp: Codable, Sendable, Equatable {
     public var tipAmount: NexoAmount?
 
     /// Creates a `AmountsResp` from its fields.
-    public init(currency: String? = nil, authorizedAmount: NexoAmount, totalRebatesAmount: NexoAmount? = nil, totalFeesAmount: NexoAmount? = nil, cashBackAmount: NexoAmount? = nil, tipAmount: NexoAmount? = nil) {
+    public init(
+        currency: String? = nil, authorizedAmount: NexoAmount, totalRebatesAmount: NexoAmount? = nil,
+        totalFeesAmount: NexoAmount? = nil, cashBackAmount: NexoAmount? = nil, tipAmount: NexoAmount? = nil
+    ) {
         self.currency = currency
         self.authorizedAmount = authorizedAmount
         self.totalRebatesAmount = totalRebatesAmount
@@ -120,7 +126,10 @@ public struct PaymentAcquirerData: Codable, Sendable, Equatable {
     public var approvalCode: String?
 
     /// Creates a `PaymentAcquirerData` from its fields.
-    public init(acquirerID: String? = nil, merchantID: String, acquirerPOIID: String, acquirerTransactionID: TransactionIdentification? = nil, approvalCode: String? = nil) {
+    public init(
+        acquirerID: String? = nil, merchantID: String, acquirerPOIID: String,
+        acquirerTransactionID: TransactionIdentification? = nil, approvalCode: String? = nil
+    ) {
         self.acquirerID = acquirerID
         self.merchantID = merchantID
         self.acquirerPOIID = acquirerPOIID
@@ -149,7 +158,10 @@ public struct CurrencyConversion: Codable, Sendable, Equatable {
     public var markup: NexoAmount?
 
     /// Creates a `CurrencyConversion` from its fields.
-    public init(convertedAmount: Amount, customerApprovedFlag: Bool? = nil, rate: NexoAmount? = nil, markup: NexoAmount? = nil) {
+    public init(
+        convertedAmount: Amount, customerApprovedFlag: Bool? = nil, rate: NexoAmount? = nil,
+        markup: NexoAmount? = nil
+    ) {
         self.convertedAmount = convertedAmount
         self.customerApprovedFlag = customerApprovedFlag
         self.rate = rate

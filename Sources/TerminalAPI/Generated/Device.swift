@@ -31,7 +31,10 @@ public struct DisplayOutput: Codable, Sendable, Equatable {
     public var minimumDisplayTime: Int?
 
     /// Creates a `DisplayOutput` from its fields.
-    public init(device: Device, infoQualify: InfoQualify, outputContent: OutputContent? = nil, responseRequiredFlag: Bool? = nil, minimumDisplayTime: Int? = nil) {
+    public init(
+        device: Device, infoQualify: InfoQualify, outputContent: OutputContent? = nil,
+        responseRequiredFlag: Bool? = nil, minimumDisplayTime: Int? = nil
+    ) {
         self.device = device
         self.infoQualify = infoQualify
         self.outputContent = outputContent
@@ -70,7 +73,10 @@ public struct OutputContent: Codable, Sendable, Equatable {
     public var outputXHTML: String?
 
     /// Creates a `OutputContent` from its fields.
-    public init(outputFormat: OutputFormat, outputText: [OutputText]? = nil, predefinedContent: PredefinedContent? = nil, outputXHTML: String? = nil) {
+    public init(
+        outputFormat: OutputFormat, outputText: [OutputText]? = nil,
+        predefinedContent: PredefinedContent? = nil, outputXHTML: String? = nil
+    ) {
         self.outputFormat = outputFormat
         self.outputText = outputText
         self.predefinedContent = predefinedContent
@@ -97,7 +103,9 @@ public struct OutputText: Codable, Sendable, Equatable {
     public var endOfLineFlag: Bool?
 
     /// Creates a `OutputText` from its fields.
-    public init(text: String, characterStyle: String? = nil, alignment: String? = nil, endOfLineFlag: Bool? = nil) {
+    public init(
+        text: String, characterStyle: String? = nil, alignment: String? = nil, endOfLineFlag: Bool? = nil
+    ) {
         self.text = text
         self.characterStyle = characterStyle
         self.alignment = alignment
@@ -211,7 +219,10 @@ public struct InputData: Codable, Sendable, Equatable {
     public var notifyCardInputFlag: Bool?
 
     /// Creates a `InputData` from its fields.
-    public init(device: Device, infoQualify: InfoQualify, inputCommand: String, maxInputTime: Int? = nil, notifyCardInputFlag: Bool? = nil) {
+    public init(
+        device: Device, infoQualify: InfoQualify, inputCommand: String, maxInputTime: Int? = nil,
+        notifyCardInputFlag: Bool? = nil
+    ) {
         self.device = device
         self.infoQualify = infoQualify
         self.inputCommand = inputCommand
@@ -298,7 +309,10 @@ public struct Input: Codable, Sendable, Equatable {
     public var menuEntryNumber: [Int]?
 
     /// Creates a `Input` from its fields.
-    public init(inputCommand: String, confirmedFlag: Bool? = nil, textInput: String? = nil, digitInput: String? = nil, menuEntryNumber: [Int]? = nil) {
+    public init(
+        inputCommand: String, confirmedFlag: Bool? = nil, textInput: String? = nil, digitInput: String? = nil,
+        menuEntryNumber: [Int]? = nil
+    ) {
         self.inputCommand = inputCommand
         self.confirmedFlag = confirmedFlag
         self.textInput = textInput

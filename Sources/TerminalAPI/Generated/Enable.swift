@@ -12,7 +12,10 @@ public struct EnableServiceRequest: Codable, Sendable, Equatable {
     public var displayOutput: DisplayOutput?
 
     /// Creates a `EnableServiceRequest` from its fields.
-    public init(transactionAction: TransactionAction, servicesEnabled: [String]? = nil, displayOutput: DisplayOutput? = nil) {
+    public init(
+        transactionAction: TransactionAction, servicesEnabled: [String]? = nil,
+        displayOutput: DisplayOutput? = nil
+    ) {
         self.transactionAction = transactionAction
         self.servicesEnabled = servicesEnabled
         self.displayOutput = displayOutput

@@ -40,7 +40,17 @@ public struct SaleToPOIRequest: Codable, Sendable, Equatable {
     public var securityTrailer: SecurityTrailer?
 
     /// Creates a `SaleToPOIRequest` from its fields.
-    public init(messageHeader: MessageHeader, paymentRequest: PaymentRequest? = nil, reversalRequest: ReversalRequest? = nil, transactionStatusRequest: TransactionStatusRequest? = nil, abortRequest: AbortRequest? = nil, diagnosisRequest: DiagnosisRequest? = nil, loginRequest: LoginRequest? = nil, logoutRequest: LogoutRequest? = nil, cardAcquisitionRequest: CardAcquisitionRequest? = nil, enableServiceRequest: EnableServiceRequest? = nil, displayRequest: DisplayRequest? = nil, inputRequest: InputRequest? = nil, printRequest: PrintRequest? = nil, storedValueRequest: StoredValueRequest? = nil, eventNotification: EventNotification? = nil, nexoBlob: String? = nil, securityTrailer: SecurityTrailer? = nil) {
+    public init(
+        messageHeader: MessageHeader, paymentRequest: PaymentRequest? = nil,
+        reversalRequest: ReversalRequest? = nil, transactionStatusRequest: TransactionStatusRequest? = nil,
+        abortRequest: AbortRequest? = nil, diagnosisRequest: DiagnosisRequest? = nil,
+        loginRequest: LoginRequest? = nil, logoutRequest: LogoutRequest? = nil,
+        cardAcquisitionRequest: CardAcquisitionRequest? = nil,
+        enableServiceRequest: EnableServiceRequest? = nil, displayRequest: DisplayRequest? = nil,
+        inputRequest: InputRequest? = nil, printRequest: PrintRequest? = nil,
+        storedValueRequest: StoredValueRequest? = nil, eventNotification: EventNotification? = nil,
+        nexoBlob: String? = nil, securityTrailer: SecurityTrailer? = nil
+    ) {
         self.messageHeader = messageHeader
         self.paymentRequest = paymentRequest
         self.reversalRequest = reversalRequest
@@ -115,7 +125,17 @@ public struct SaleToPOIResponse: Codable, Sendable, Equatable {
     public var securityTrailer: SecurityTrailer?
 
     /// Creates a `SaleToPOIResponse` from its fields.
-    public init(messageHeader: MessageHeader, paymentResponse: PaymentResponse? = nil, reversalResponse: ReversalResponse? = nil, transactionStatusResponse: TransactionStatusResponse? = nil, diagnosisResponse: DiagnosisResponse? = nil, loginResponse: LoginResponse? = nil, logoutResponse: LogoutResponse? = nil, cardAcquisitionResponse: CardAcquisitionResponse? = nil, enableServiceResponse: EnableServiceResponse? = nil, displayResponse: DisplayResponse? = nil, inputResponse: InputResponse? = nil, printResponse: PrintResponse? = nil, storedValueResponse: StoredValueResponse? = nil, nexoBlob: String? = nil, securityTrailer: SecurityTrailer? = nil) {
+    public init(
+        messageHeader: MessageHeader, paymentResponse: PaymentResponse? = nil,
+        reversalResponse: ReversalResponse? = nil,
+        transactionStatusResponse: TransactionStatusResponse? = nil,
+        diagnosisResponse: DiagnosisResponse? = nil, loginResponse: LoginResponse? = nil,
+        logoutResponse: LogoutResponse? = nil, cardAcquisitionResponse: CardAcquisitionResponse? = nil,
+        enableServiceResponse: EnableServiceResponse? = nil, displayResponse: DisplayResponse? = nil,
+        inputResponse: InputResponse? = nil, printResponse: PrintResponse? = nil,
+        storedValueResponse: StoredValueResponse? = nil, nexoBlob: String? = nil,
+        securityTrailer: SecurityTrailer? = nil
+    ) {
         self.messageHeader = messageHeader
         self.paymentResponse = paymentResponse
         self.reversalResponse = reversalResponse
@@ -172,7 +192,11 @@ public struct MessageHeader: Codable, Sendable, Equatable {
     public var poiID: String
 
     /// Creates a `MessageHeader` from its fields.
-    public init(protocolVersion: String? = nil, messageClass: MessageClass, messageCategory: MessageCategory, messageType: MessageType, serviceID: String? = nil, deviceID: String? = nil, saleID: String, poiID: String) {
+    public init(
+        protocolVersion: String? = nil, messageClass: MessageClass, messageCategory: MessageCategory,
+        messageType: MessageType, serviceID: String? = nil, deviceID: String? = nil, saleID: String,
+        poiID: String
+    ) {
         self.protocolVersion = protocolVersion
         self.messageClass = messageClass
         self.messageCategory = messageCategory
@@ -209,7 +233,10 @@ public struct MessageReference: Codable, Sendable, Equatable {
     public var poiID: String?
 
     /// Creates a `MessageReference` from its fields.
-    public init(messageCategory: MessageCategory? = nil, serviceID: String? = nil, deviceID: String? = nil, saleID: String? = nil, poiID: String? = nil) {
+    public init(
+        messageCategory: MessageCategory? = nil, serviceID: String? = nil, deviceID: String? = nil,
+        saleID: String? = nil, poiID: String? = nil
+    ) {
         self.messageCategory = messageCategory
         self.serviceID = serviceID
         self.deviceID = deviceID
@@ -240,7 +267,8 @@ public struct SecurityTrailer: Codable, Sendable, Equatable {
     public var hmac: String
 
     /// Creates a `SecurityTrailer` from its fields.
-    public init(adyenCryptoVersion: Int, keyIdentifier: String, keyVersion: Int, nonce: String, hmac: String) {
+    public init(adyenCryptoVersion: Int, keyIdentifier: String, keyVersion: Int, nonce: String, hmac: String)
+    {
         self.adyenCryptoVersion = adyenCryptoVersion
         self.keyIdentifier = keyIdentifier
         self.keyVersion = keyVersion
@@ -267,7 +295,10 @@ public struct Response: Codable, Sendable, Equatable {
     public var additionalResponse: AdditionalResponse?
 
     /// Creates a `Response` from its fields.
-    public init(result: NexoResult, errorCondition: ErrorCondition? = nil, additionalResponse: AdditionalResponse? = nil) {
+    public init(
+        result: NexoResult, errorCondition: ErrorCondition? = nil,
+        additionalResponse: AdditionalResponse? = nil
+    ) {
         self.result = result
         self.errorCondition = errorCondition
         self.additionalResponse = additionalResponse

@@ -43,7 +43,11 @@ public struct SaleData: Codable, Sendable, Equatable {
     public var tokenRequestedType: String?
 
     /// Creates a `SaleData` from its fields.
-    public init(saleTransactionID: TransactionIdentification, saleToAcquirerData: SaleToAcquirerData? = nil, operatorID: String? = nil, operatorLanguage: String? = nil, shiftNumber: String? = nil, saleReferenceID: String? = nil, tokenRequestedType: String? = nil) {
+    public init(
+        saleTransactionID: TransactionIdentification, saleToAcquirerData: SaleToAcquirerData? = nil,
+        operatorID: String? = nil, operatorLanguage: String? = nil, shiftNumber: String? = nil,
+        saleReferenceID: String? = nil, tokenRequestedType: String? = nil
+    ) {
         self.saleTransactionID = saleTransactionID
         self.saleToAcquirerData = saleToAcquirerData
         self.operatorID = operatorID
@@ -97,7 +101,11 @@ public struct AmountsReq: Codable, Sendable, Equatable {
     public var minimumSplitAmount: NexoAmount?
 
     /// Creates a `AmountsReq` from its fields.
-    public init(currency: String, requestedAmount: NexoAmount? = nil, cashBackAmount: NexoAmount? = nil, tipAmount: NexoAmount? = nil, paidAmount: NexoAmount? = nil, maximumCashBackAmount: NexoAmount? = nil, minimumSplitAmount: NexoAmount? = nil) {
+    public init(
+        currency: String, requestedAmount: NexoAmount? = nil, cashBackAmount: NexoAmount? = nil,
+        tipAmount: NexoAmount? = nil, paidAmount: NexoAmount? = nil, maximumCashBackAmount: NexoAmount? = nil,
+        minimumSplitAmount: NexoAmount? = nil
+    ) {
         self.currency = currency
         self.requestedAmount = requestedAmount
         self.cashBackAmount = cashBackAmount

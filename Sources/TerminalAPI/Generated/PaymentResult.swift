@@ -16,7 +16,10 @@ public struct PaymentResponse: Codable, Sendable, Equatable {
     public var paymentReceipt: [PaymentReceipt]?
 
     /// Creates a `PaymentResponse` from its fields.
-    public init(response: Response, saleData: SaleData, poiData: POIData, paymentResult: PaymentResult? = nil, paymentReceipt: [PaymentReceipt]? = nil) {
+    public init(
+        response: Response, saleData: SaleData, poiData: POIData, paymentResult: PaymentResult? = nil,
+        paymentReceipt: [PaymentReceipt]? = nil
+    ) {
         self.response = response
         self.saleData = saleData
         self.poiData = poiData
@@ -72,7 +75,12 @@ public struct PaymentResult: Codable, Sendable, Equatable {
     public var merchantOverrideFlag: Bool?
 
     /// Creates a `PaymentResult` from its fields.
-    public init(paymentType: PaymentType? = nil, paymentInstrumentData: PaymentInstrumentData? = nil, amountsResp: AmountsResp? = nil, onlineFlag: Bool? = nil, authenticationMethod: [AuthenticationMethod]? = nil, paymentAcquirerData: PaymentAcquirerData? = nil, currencyConversion: [CurrencyConversion]? = nil, merchantOverrideFlag: Bool? = nil) {
+    public init(
+        paymentType: PaymentType? = nil, paymentInstrumentData: PaymentInstrumentData? = nil,
+        amountsResp: AmountsResp? = nil, onlineFlag: Bool? = nil,
+        authenticationMethod: [AuthenticationMethod]? = nil, paymentAcquirerData: PaymentAcquirerData? = nil,
+        currencyConversion: [CurrencyConversion]? = nil, merchantOverrideFlag: Bool? = nil
+    ) {
         self.paymentType = paymentType
         self.paymentInstrumentData = paymentInstrumentData
         self.amountsResp = amountsResp
@@ -87,12 +95,16 @@ public struct PaymentResult: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         paymentType = try container.decodeIfPresent(PaymentType.self, forKey: .paymentType)
-        paymentInstrumentData = try container.decodeIfPresent(PaymentInstrumentData.self, forKey: .paymentInstrumentData)
+        paymentInstrumentData = try container.decodeIfPresent(
+            PaymentInstrumentData.self, forKey: .paymentInstrumentData)
         amountsResp = try container.decodeIfPresent(AmountsResp.self, forKey: .amountsResp)
         onlineFlag = try container.decodeNexoFlagIfPresent(forKey: .onlineFlag)
-        authenticationMethod = try container.decodeIfPresent([AuthenticationMethod].self, forKey: .authenticationMethod)
-        paymentAcquirerData = try container.decodeIfPresent(PaymentAcquirerData.self, forKey: .paymentAcquirerData)
-        currencyConversion = try container.decodeIfPresent([CurrencyConversion].self, forKey: .currencyConversion)
+        authenticationMethod = try container.decodeIfPresent(
+            [AuthenticationMethod].self, forKey: .authenticationMethod)
+        paymentAcquirerData = try container.decodeIfPresent(
+            PaymentAcquirerData.self, forKey: .paymentAcquirerData)
+        currencyConversion = try container.decodeIfPresent(
+            [CurrencyConversion].self, forKey: .currencyConversion)
         merchantOverrideFlag = try container.decodeNexoFlagIfPresent(forKey: .merchantOverrideFlag)
     }
 

@@ -31,7 +31,10 @@ public struct PrintOutput: Codable, Sendable, Equatable {
     public var requiredSignatureFlag: Bool?
 
     /// Creates a `PrintOutput` from its fields.
-    public init(documentQualifier: DocumentQualifier, responseMode: ResponseMode, outputContent: OutputContent, integratedPrintFlag: Bool? = nil, requiredSignatureFlag: Bool? = nil) {
+    public init(
+        documentQualifier: DocumentQualifier, responseMode: ResponseMode, outputContent: OutputContent,
+        integratedPrintFlag: Bool? = nil, requiredSignatureFlag: Bool? = nil
+    ) {
         self.documentQualifier = documentQualifier
         self.responseMode = responseMode
         self.outputContent = outputContent
@@ -89,7 +92,10 @@ public struct PaymentReceipt: Codable, Sendable, Equatable {
     public var integratedPrintFlag: Bool?
 
     /// Creates a `PaymentReceipt` from its fields.
-    public init(documentQualifier: DocumentQualifier, outputContent: OutputContent, requiredSignatureFlag: Bool? = nil, integratedPrintFlag: Bool? = nil) {
+    public init(
+        documentQualifier: DocumentQualifier, outputContent: OutputContent,
+        requiredSignatureFlag: Bool? = nil, integratedPrintFlag: Bool? = nil
+    ) {
         self.documentQualifier = documentQualifier
         self.outputContent = outputContent
         self.requiredSignatureFlag = requiredSignatureFlag
@@ -131,7 +137,11 @@ public struct EventNotification: Codable, Sendable, Equatable {
     public var displayOutput: DisplayOutput?
 
     /// Creates a `EventNotification` from its fields.
-    public init(timeStamp: NexoTimestamp, eventToNotify: EventToNotify, eventDetails: String? = nil, rejectedMessage: String? = nil, maintenanceRequiredFlag: Bool? = nil, customerLanguage: String? = nil, displayOutput: DisplayOutput? = nil) {
+    public init(
+        timeStamp: NexoTimestamp, eventToNotify: EventToNotify, eventDetails: String? = nil,
+        rejectedMessage: String? = nil, maintenanceRequiredFlag: Bool? = nil, customerLanguage: String? = nil,
+        displayOutput: DisplayOutput? = nil
+    ) {
         self.timeStamp = timeStamp
         self.eventToNotify = eventToNotify
         self.eventDetails = eventDetails

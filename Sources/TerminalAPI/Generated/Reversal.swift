@@ -14,7 +14,10 @@ public struct ReversalRequest: Codable, Sendable, Equatable {
     public var saleData: SaleData?
 
     /// Creates a `ReversalRequest` from its fields.
-    public init(originalPOITransaction: OriginalPOITransaction, reversalReason: ReversalReason, reversedAmount: NexoAmount? = nil, saleData: SaleData? = nil) {
+    public init(
+        originalPOITransaction: OriginalPOITransaction, reversalReason: ReversalReason,
+        reversedAmount: NexoAmount? = nil, saleData: SaleData? = nil
+    ) {
         self.originalPOITransaction = originalPOITransaction
         self.reversalReason = reversalReason
         self.reversedAmount = reversedAmount
@@ -41,7 +44,10 @@ public struct OriginalPOITransaction: Codable, Sendable, Equatable {
     public var acquirerID: String?
 
     /// Creates a `OriginalPOITransaction` from its fields.
-    public init(saleID: String? = nil, poiID: String? = nil, poiTransactionID: TransactionIdentification? = nil, acquirerID: String? = nil) {
+    public init(
+        saleID: String? = nil, poiID: String? = nil, poiTransactionID: TransactionIdentification? = nil,
+        acquirerID: String? = nil
+    ) {
         self.saleID = saleID
         self.poiID = poiID
         self.poiTransactionID = poiTransactionID
@@ -84,7 +90,10 @@ public struct ReversalResponse: Codable, Sendable, Equatable {
     public var paymentReceipt: [PaymentReceipt]?
 
     /// Creates a `ReversalResponse` from its fields.
-    public init(response: Response, poiData: POIData? = nil, originalPOITransaction: OriginalPOITransaction? = nil, reversedAmount: NexoAmount? = nil, paymentReceipt: [PaymentReceipt]? = nil) {
+    public init(
+        response: Response, poiData: POIData? = nil, originalPOITransaction: OriginalPOITransaction? = nil,
+        reversedAmount: NexoAmount? = nil, paymentReceipt: [PaymentReceipt]? = nil
+    ) {
         self.response = response
         self.poiData = poiData
         self.originalPOITransaction = originalPOITransaction

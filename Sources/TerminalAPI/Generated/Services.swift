@@ -12,7 +12,10 @@ public struct TransactionStatusRequest: Codable, Sendable, Equatable {
     public var receiptReprintFlag: Bool?
 
     /// Creates a `TransactionStatusRequest` from its fields.
-    public init(messageReference: MessageReference? = nil, documentQualifier: [DocumentQualifier]? = nil, receiptReprintFlag: Bool? = nil) {
+    public init(
+        messageReference: MessageReference? = nil, documentQualifier: [DocumentQualifier]? = nil,
+        receiptReprintFlag: Bool? = nil
+    ) {
         self.messageReference = messageReference
         self.documentQualifier = documentQualifier
         self.receiptReprintFlag = receiptReprintFlag
@@ -22,7 +25,8 @@ public struct TransactionStatusRequest: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         messageReference = try container.decodeIfPresent(MessageReference.self, forKey: .messageReference)
-        documentQualifier = try container.decodeIfPresent([DocumentQualifier].self, forKey: .documentQualifier)
+        documentQualifier = try container.decodeIfPresent(
+            [DocumentQualifier].self, forKey: .documentQualifier)
         receiptReprintFlag = try container.decodeNexoFlagIfPresent(forKey: .receiptReprintFlag)
     }
 
@@ -43,7 +47,10 @@ public struct TransactionStatusResponse: Codable, Sendable, Equatable {
     public var repeatedMessageResponse: RepeatedMessageResponse?
 
     /// Creates a `TransactionStatusResponse` from its fields.
-    public init(response: Response, messageReference: MessageReference? = nil, repeatedMessageResponse: RepeatedMessageResponse? = nil) {
+    public init(
+        response: Response, messageReference: MessageReference? = nil,
+        repeatedMessageResponse: RepeatedMessageResponse? = nil
+    ) {
         self.response = response
         self.messageReference = messageReference
         self.repeatedMessageResponse = repeatedMessageResponse
@@ -104,7 +111,8 @@ public struct AbortRequest: Codable, Sendable, Equatable {
     public var displayOutput: DisplayOutput?
 
     /// Creates a `AbortRequest` from its fields.
-    public init(messageReference: MessageReference, abortReason: String, displayOutput: DisplayOutput? = nil) {
+    public init(messageReference: MessageReference, abortReason: String, displayOutput: DisplayOutput? = nil)
+    {
         self.messageReference = messageReference
         self.abortReason = abortReason
         self.displayOutput = displayOutput
@@ -160,7 +168,10 @@ public struct DiagnosisResponse: Codable, Sendable, Equatable {
     public var hostStatus: [HostStatus]?
 
     /// Creates a `DiagnosisResponse` from its fields.
-    public init(response: Response, loggedSaleID: [String]? = nil, poiStatus: POIStatus? = nil, hostStatus: [HostStatus]? = nil) {
+    public init(
+        response: Response, loggedSaleID: [String]? = nil, poiStatus: POIStatus? = nil,
+        hostStatus: [HostStatus]? = nil
+    ) {
         self.response = response
         self.loggedSaleID = loggedSaleID
         self.poiStatus = poiStatus
@@ -187,7 +198,10 @@ public struct POIStatus: Codable, Sendable, Equatable {
     public var cardReaderOKFlag: Bool?
 
     /// Creates a `POIStatus` from its fields.
-    public init(globalStatus: GlobalStatus, securityOKFlag: Bool? = nil, communicationOKFlag: Bool? = nil, cardReaderOKFlag: Bool? = nil) {
+    public init(
+        globalStatus: GlobalStatus, securityOKFlag: Bool? = nil, communicationOKFlag: Bool? = nil,
+        cardReaderOKFlag: Bool? = nil
+    ) {
         self.globalStatus = globalStatus
         self.securityOKFlag = securityOKFlag
         self.communicationOKFlag = communicationOKFlag

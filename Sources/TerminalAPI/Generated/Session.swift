@@ -26,7 +26,12 @@ public struct LoginRequest: Codable, Sendable, Equatable {
     public var poiSerialNumber: String?
 
     /// Creates a `LoginRequest` from its fields.
-    public init(dateTime: NexoTimestamp, saleSoftware: SaleSoftware, saleTerminalData: SaleTerminalData? = nil, trainingModeFlag: Bool? = nil, operatorLanguage: String, operatorID: String? = nil, shiftNumber: String? = nil, tokenRequestedType: String? = nil, customerOrderReq: [String]? = nil, poiSerialNumber: String? = nil) {
+    public init(
+        dateTime: NexoTimestamp, saleSoftware: SaleSoftware, saleTerminalData: SaleTerminalData? = nil,
+        trainingModeFlag: Bool? = nil, operatorLanguage: String, operatorID: String? = nil,
+        shiftNumber: String? = nil, tokenRequestedType: String? = nil, customerOrderReq: [String]? = nil,
+        poiSerialNumber: String? = nil
+    ) {
         self.dateTime = dateTime
         self.saleSoftware = saleSoftware
         self.saleTerminalData = saleTerminalData
@@ -80,7 +85,10 @@ public struct SaleSoftware: Codable, Sendable, Equatable {
     public var certificationCode: String?
 
     /// Creates a `SaleSoftware` from its fields.
-    public init(manufacturerID: String, applicationName: String, softwareVersion: String, certificationCode: String? = nil) {
+    public init(
+        manufacturerID: String, applicationName: String, softwareVersion: String,
+        certificationCode: String? = nil
+    ) {
         self.manufacturerID = manufacturerID
         self.applicationName = applicationName
         self.softwareVersion = softwareVersion
@@ -107,7 +115,10 @@ public struct SaleTerminalData: Codable, Sendable, Equatable {
     public var totalsGroupID: String?
 
     /// Creates a `SaleTerminalData` from its fields.
-    public init(terminalEnvironment: String? = nil, saleCapabilities: [String]? = nil, saleProfile: SaleProfile? = nil, totalsGroupID: String? = nil) {
+    public init(
+        terminalEnvironment: String? = nil, saleCapabilities: [String]? = nil,
+        saleProfile: SaleProfile? = nil, totalsGroupID: String? = nil
+    ) {
         self.terminalEnvironment = terminalEnvironment
         self.saleCapabilities = saleCapabilities
         self.saleProfile = saleProfile
@@ -172,210 +183,5 @@ public struct POISystemData: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case dateTime = "DateTime"
         case poiStatus = "POIStatus"
-    }
-}
-
-/// Closes the session.
-public struct LogoutRequest: Codable, Sendable, Equatable {
-    /// Whether the terminal may start maintenance.
-    public var maintenanceAllowed: Bool?
-
-    /// Creates a `LogoutRequest` from its fields.
-    public init(maintenanceAllowed: Bool? = nil) {
-        self.maintenanceAllowed = maintenanceAllowed
-    }
-
-    /// Decodes the fields; booleans also from the strings `true` and `false` in any case.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        maintenanceAllowed = try container.decodeNexoFlagIfPresent(forKey: .maintenanceAllowed)
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case maintenanceAllowed = "MaintenanceAllowed"
-    }
-}
-
-/// The session closed.
-public struct LogoutResponse: Codable, Sendable, Equatable {
-    /// Success or failure. Mandatory.
-    public var response: Response
-
-    /// Creates a `LogoutResponse` from its fields.
-    public init(response: Response) {
-        self.response = response
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case response = "Response"
-    }
-}
-
-/// Reads a card before the amount is known.
-public struct CardAcquisitionRequest: Codable, Sendable, Equatable {
-    /// The sale system's transaction. Mandatory.
-    public var saleData: SaleData
-    /// What the read is for.
-    public var cardAcquisitionTransaction: CardAcquisitionTransaction?
-
-    /// Creates a `CardAcquisitionRequest` from its fields.
-    public init(saleData: SaleData, cardAcquisitionTransaction: CardAcquisitionTransaction? = nil) {
-        self.saleData = saleData
-        self.cardAcquisitionTransaction = cardAcquisitionTransaction
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case saleData = "SaleData"
-        case cardAcquisitionTransaction = "CardAcquisitionTransaction"
-    }
-}
-
-/// What a card read is for.
-public struct CardAcquisitionTransaction: Codable, Sendable, Equatable {
-    /// The schemes accepted.
-    public var allowedPaymentBrand: [String]?
-    /// The expected amount.
-    public var totalAmount: NexoAmount?
-    /// The kind of payment to follow.
-    public var paymentType: PaymentType?
-
-    /// Creates a `CardAcquisitionTransaction` from its fields.
-    public init(allowedPaymentBrand: [String]? = nil, totalAmount: NexoAmount? = nil, paymentType: PaymentType? = nil) {
-        self.allowedPaymentBrand = allowedPaymentBrand
-        self.totalAmount = totalAmount
-        self.paymentType = paymentType
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case allowedPaymentBrand = "AllowedPaymentBrand"
-        case totalAmount = "TotalAmount"
-        case paymentType = "PaymentType"
-    }
-}
-
-/// The card read.
-public struct CardAcquisitionResponse: Codable, Sendable, Equatable {
-    /// Success or failure. Mandatory.
-    public var response: Response
-    /// The request's sale data. Mandatory.
-    public var saleData: SaleData
-    /// The terminal's transaction, to reference in the payment. Mandatory.
-    public var poiData: POIData
-    /// The card's schemes.
-    public var paymentBrand: [String]?
-    /// The card, masked.
-    public var paymentInstrumentData: PaymentInstrumentData?
-
-    /// Creates a `CardAcquisitionResponse` from its fields.
-    public init(response: Response, saleData: SaleData, poiData: POIData, paymentBrand: [String]? = nil, paymentInstrumentData: PaymentInstrumentData? = nil) {
-        self.response = response
-        self.saleData = saleData
-        self.poiData = poiData
-        self.paymentBrand = paymentBrand
-        self.paymentInstrumentData = paymentInstrumentData
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case response = "Response"
-        case saleData = "SaleData"
-        case poiData = "POIData"
-        case paymentBrand = "PaymentBrand"
-        case paymentInstrumentData = "PaymentInstrumentData"
-    }
-}
-
-/// Loads, activates or reverses a stored-value (gift) card.
-public struct StoredValueRequest: Codable, Sendable, Equatable {
-    /// The sale system's transaction. Mandatory.
-    public var saleData: SaleData
-    /// The cards and amounts. Mandatory.
-    public var storedValueData: [StoredValueData]
-
-    /// Creates a `StoredValueRequest` from its fields.
-    public init(saleData: SaleData, storedValueData: [StoredValueData]) {
-        self.saleData = saleData
-        self.storedValueData = storedValueData
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case saleData = "SaleData"
-        case storedValueData = "StoredValueData"
-    }
-}
-
-/// One stored-value operation asked for.
-public struct StoredValueData: Codable, Sendable, Equatable {
-    /// Activate, Load, Unload, Reverse, … Mandatory.
-    public var storedValueTransactionType: String
-    /// The card's provider.
-    public var storedValueProvider: String?
-    /// The amount.
-    public var itemAmount: NexoAmount?
-    /// ISO 4217 alphabetic code.
-    public var currency: String?
-
-    /// Creates a `StoredValueData` from its fields.
-    public init(storedValueTransactionType: String, storedValueProvider: String? = nil, itemAmount: NexoAmount? = nil, currency: String? = nil) {
-        self.storedValueTransactionType = storedValueTransactionType
-        self.storedValueProvider = storedValueProvider
-        self.itemAmount = itemAmount
-        self.currency = currency
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case storedValueTransactionType = "StoredValueTransactionType"
-        case storedValueProvider = "StoredValueProvider"
-        case itemAmount = "ItemAmount"
-        case currency = "Currency"
-    }
-}
-
-/// The outcome of a stored-value request; account numbers are not kept.
-public struct StoredValueResponse: Codable, Sendable, Equatable {
-    /// Success or failure, and why. Mandatory.
-    public var response: Response
-    /// The request's sale data. Mandatory.
-    public var saleData: SaleData
-    /// The terminal's transaction. Mandatory.
-    public var poiData: POIData
-    /// Per card.
-    public var storedValueResult: [StoredValueResult]?
-
-    /// Creates a `StoredValueResponse` from its fields.
-    public init(response: Response, saleData: SaleData, poiData: POIData, storedValueResult: [StoredValueResult]? = nil) {
-        self.response = response
-        self.saleData = saleData
-        self.poiData = poiData
-        self.storedValueResult = storedValueResult
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case response = "Response"
-        case saleData = "SaleData"
-        case poiData = "POIData"
-        case storedValueResult = "StoredValueResult"
-    }
-}
-
-/// One stored-value operation done.
-public struct StoredValueResult: Codable, Sendable, Equatable {
-    /// Activate, Load, Unload, Reverse, … Mandatory.
-    public var storedValueTransactionType: String
-    /// The amount.
-    public var itemAmount: NexoAmount?
-    /// ISO 4217 alphabetic code.
-    public var currency: String?
-
-    /// Creates a `StoredValueResult` from its fields.
-    public init(storedValueTransactionType: String, itemAmount: NexoAmount? = nil, currency: String? = nil) {
-        self.storedValueTransactionType = storedValueTransactionType
-        self.itemAmount = itemAmount
-        self.currency = currency
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case storedValueTransactionType = "StoredValueTransactionType"
-        case itemAmount = "ItemAmount"
-        case currency = "Currency"
     }
 }

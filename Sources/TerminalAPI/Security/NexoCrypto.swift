@@ -34,9 +34,12 @@ public struct NexoCrypto: Sendable {
     }
 
     /// Encrypts a request with nonces from `generator`.
-    public func encrypt(_ request: SaleToPOIRequest, using generator: inout some RandomNumberGenerator) -> SaleToPOIRequest {
+    public func encrypt(_ request: SaleToPOIRequest, using generator: inout some RandomNumberGenerator)
+        -> SaleToPOIRequest
+    {
         let (blob, trailer) = seal(NexoCoder.encode(request), nonce: Self.nonce(&generator))
-        return SaleToPOIRequest(messageHeader: request.messageHeader, nexoBlob: blob, securityTrailer: trailer)
+        return SaleToPOIRequest(
+            messageHeader: request.messageHeader, nexoBlob: blob, securityTrailer: trailer)
     }
 
     /// Encrypts a response, as `encrypt(_:)` does a request.
@@ -46,9 +49,12 @@ public struct NexoCrypto: Sendable {
     }
 
     /// Encrypts a response with nonces from `generator`.
-    public func encrypt(_ response: SaleToPOIResponse, using generator: inout some RandomNumberGenerator) -> SaleToPOIResponse {
+    public func encrypt(_ response: SaleToPOIResponse, using generator: inout some RandomNumberGenerator)
+        -> SaleToPOIResponse
+    {
         let (blob, trailer) = seal(NexoCoder.encode(response), nonce: Self.nonce(&generator))
-        return SaleToPOIResponse(messageHeader: response.messageHeader, nexoBlob: blob, securityTrailer: trailer)
+        return SaleToPOIResponse(
+            messageHeader: response.messageHeader, nexoBlob: blob, securityTrailer: trailer)
     }
 
     /// Decrypts an encrypted request and decodes the plaintext.
@@ -58,7 +64,9 @@ public struct NexoCrypto: Sendable {
     ///   `.hmacMismatch`, or a format error of the plaintext.
     public func decrypt(_ request: SaleToPOIRequest) throws(NexoError) -> SaleToPOIRequest {
         guard let blob = request.nexoBlob, let trailer = request.securityTrailer else {
-            throw NexoError(.encryptionExpected, field: "SaleToPOIRequest.NexoBlob", message: "the message is not encrypted")
+            throw NexoError(
+                .encryptionExpected, field: "SaleToPOIRequest.NexoBlob",
+                message: "the message is not encrypted")
         }
         return try NexoCoder.decodeRequest(open(blob: blob, trailer: trailer, root: "SaleToPOIRequest"))
     }
@@ -67,7 +75,9 @@ public struct NexoCrypto: Sendable {
     /// requests does.
     public func decrypt(_ response: SaleToPOIResponse) throws(NexoError) -> SaleToPOIResponse {
         guard let blob = response.nexoBlob, let trailer = response.securityTrailer else {
-            throw NexoError(.encryptionExpected, field: "SaleToPOIResponse.NexoBlob", message: "the message is not encrypted")
+            throw NexoError(
+                .encryptionExpected, field: "SaleToPOIResponse.NexoBlob",
+                message: "the message is not encrypted")
         }
         return try NexoCoder.decodeResponse(open(blob: blob, trailer: trailer, root: "SaleToPOIResponse"))
     }
@@ -77,12 +87,16 @@ public struct NexoCrypto: Sendable {
         precondition(nonce.count == 16, "a nonce is 16 bytes")
         let material = encryptionKey.material
         let iv = zip(material.iv, nonce).map { $0 ^ $1 }
-        // A 32-byte key and a 16-byte IV are all AES-CBC can refuse; both are fixed sizes here.
-        let ciphertext = try! AES._CBC.encrypt(plaintext, using: SymmetricKey(data: material.cipherKey),
-            iv: AES._CBC.IV(ivBytes: iv))
+        // A key or IV of the wrong size is all AES-CBC can refuse; both sizes are fixed here.
+        guard
+            let ciphertext = try? AES._CBC.encrypt(
+                plaintext, using: SymmetricKey(data: material.cipherKey),
+                iv: AES._CBC.IV(ivBytes: iv))
+        else { preconditionFailure("AES-256-CBC refused a 32-byte key and a 16-byte IV") }
         let mac = HMAC<SHA256>.authenticationCode(for: plaintext, using: SymmetricKey(data: material.hmacKey))
         let trailer = SecurityTrailer(
-            adyenCryptoVersion: encryptionKey.key.adyenCryptoVersion, keyIdentifier: encryptionKey.key.keyIdentifier,
+            adyenCryptoVersion: encryptionKey.key.adyenCryptoVersion,
+            keyIdentifier: encryptionKey.key.keyIdentifier,
             keyVersion: encryptionKey.key.keyVersion, nonce: Data(nonce).base64EncodedString(),
             hmac: Data(mac).base64EncodedString())
         return (ciphertext.base64EncodedString(), trailer)
@@ -91,19 +105,24 @@ public struct NexoCrypto: Sendable {
     /// Decrypts and authenticates `blob`, returning the plaintext JSON.
     ///
     /// - Throws: `NexoError` as `decrypt(_:)` does, with fields under `root`.
-    public func open(blob: String, trailer: SecurityTrailer, root: String = "SaleToPOIRequest") throws(NexoError) -> Data {
+    public func open(blob: String, trailer: SecurityTrailer, root: String = "SaleToPOIRequest")
+        throws(NexoError) -> Data
+    {
         let field = "\(root).SecurityTrailer"
         guard trailer.adyenCryptoVersion == 1 else {
-            throw NexoError(.unsupportedCryptoVersion, condition: .notAllowed, field: "\(field).AdyenCryptoVersion",
+            throw NexoError(
+                .unsupportedCryptoVersion, condition: .notAllowed, field: "\(field).AdyenCryptoVersion",
                 message: "AdyenCryptoVersion \(trailer.adyenCryptoVersion) is not supported")
         }
         let named = keys.filter { $0.key.keyIdentifier == trailer.keyIdentifier }
         guard !named.isEmpty else {
-            throw NexoError(.unknownKey, condition: .notAllowed, field: "\(field).KeyIdentifier",
+            throw NexoError(
+                .unknownKey, condition: .notAllowed, field: "\(field).KeyIdentifier",
                 message: "no key named \"\(trailer.keyIdentifier)\" is configured")
         }
         guard let entry = named.first(where: { $0.key.keyVersion == trailer.keyVersion }) else {
-            throw NexoError(.wrongKeyVersion, condition: .notAllowed, field: "\(field).KeyVersion",
+            throw NexoError(
+                .wrongKeyVersion, condition: .notAllowed, field: "\(field).KeyVersion",
                 message: "key \"\(trailer.keyIdentifier)\" version \(trailer.keyVersion) is not configured")
         }
         guard let nonce = Data(base64Encoded: trailer.nonce), nonce.count == 16 else {
@@ -112,25 +131,33 @@ public struct NexoCrypto: Sendable {
         guard let mac = Data(base64Encoded: trailer.hmac), mac.count == 32 else {
             throw NexoError(.invalidEncoding, field: "\(field).Hmac", message: "not 32 bytes of base64")
         }
-        guard let ciphertext = Data(base64Encoded: blob, options: .ignoreUnknownCharacters), !ciphertext.isEmpty,
+        guard let ciphertext = Data(base64Encoded: blob, options: .ignoreUnknownCharacters),
+            !ciphertext.isEmpty,
             ciphertext.count % 16 == 0
         else {
-            throw NexoError(.invalidEncoding, field: "\(root).NexoBlob", message: "not whole AES blocks in base64")
+            throw NexoError(
+                .invalidEncoding, field: "\(root).NexoBlob", message: "not whole AES blocks in base64")
         }
         let iv = zip(entry.material.iv, nonce).map { $0 ^ $1 }
         // Padding is checked here rather than by the cipher so that every bad padding is the
         // same typed error.
-        guard let padded = try? AES._CBC.decrypt(ciphertext, using: SymmetricKey(data: entry.material.cipherKey),
+        guard
+            let padded = try? AES._CBC.decrypt(
+                ciphertext, using: SymmetricKey(data: entry.material.cipherKey),
                 iv: AES._CBC.IV(ivBytes: iv), noPadding: true),
             let plaintext = Self.unpad(padded)
         else {
-            throw NexoError(.badPadding, condition: .notAllowed, field: "\(root).NexoBlob",
+            throw NexoError(
+                .badPadding, condition: .notAllowed, field: "\(root).NexoBlob",
                 message: "the decrypted message's padding is invalid (wrong key or damaged ciphertext)")
         }
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: plaintext,
-            using: SymmetricKey(data: entry.material.hmacKey))
+        guard
+            HMAC<SHA256>.isValidAuthenticationCode(
+                mac, authenticating: plaintext,
+                using: SymmetricKey(data: entry.material.hmacKey))
         else {
-            throw NexoError(.hmacMismatch, condition: .notAllowed, field: "\(field).Hmac",
+            throw NexoError(
+                .hmacMismatch, condition: .notAllowed, field: "\(field).Hmac",
                 message: "the message's HMAC does not match")
         }
         return plaintext

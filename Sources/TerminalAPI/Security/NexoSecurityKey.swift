@@ -46,9 +46,10 @@ public struct NexoKeyMaterial: Sendable, Hashable {
     public init(passphrase: String) {
         // PBKDF2-SHA1 with these fixed parameters only fails for an output length it cannot
         // produce; 80 bytes is within every implementation's range.
-        let derived = (try? KDF.Insecure.PBKDF2.deriveKey(
-            from: Array(passphrase.utf8), salt: Self.salt, using: .insecureSHA1, outputByteCount: 80,
-            unsafeUncheckedRounds: Self.rounds)).map { key in key.withUnsafeBytes { Array($0) } } ?? []
+        let derived =
+            (try? KDF.Insecure.PBKDF2.deriveKey(
+                from: Array(passphrase.utf8), salt: Self.salt, using: .insecureSHA1, outputByteCount: 80,
+                unsafeUncheckedRounds: Self.rounds)).map { key in key.withUnsafeBytes { Array($0) } } ?? []
         precondition(derived.count == 80, "PBKDF2 produced \(derived.count) bytes")
         hmacKey = Array(derived[0..<32])
         cipherKey = Array(derived[32..<64])
