@@ -128,7 +128,7 @@ def enum_code(item):
         return out
     out = [f"/// {item['doc']}", "///",
            "/// An open list (Adyen extends it): a value this version does not know is kept as `.other`.",
-           f"public enum {name}: Codable, Sendable, Hashable, RawRepresentable {{"]
+           f"public enum {name}: OpenNexoEnumeration {{"]
     for value in values:
         out.append(f"    /// `{value}`.")
         out.append(f"    case {swift_name(value)}")
@@ -151,17 +151,6 @@ def enum_code(item):
         out.append(f"        case \"{value}\": self = .{swift_name(value)}")
     out.append("        default: self = .other(rawValue)")
     out.append("        }")
-    out.append("    }")
-    out.append("")
-    out.append("    /// Decodes the JSON string.")
-    out.append("    public init(from decoder: any Decoder) throws {")
-    out.append("        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))")
-    out.append("    }")
-    out.append("")
-    out.append("    /// Encodes the JSON string.")
-    out.append("    public func encode(to encoder: any Encoder) throws {")
-    out.append("        var container = encoder.singleValueContainer()")
-    out.append("        try container.encode(rawValue)")
     out.append("    }")
     out.append("}")
     return out

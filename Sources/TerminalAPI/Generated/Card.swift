@@ -207,7 +207,7 @@ public struct Amount: Codable, Sendable, Equatable {
 /// How a card was read.
 ///
 /// An open list (Adyen extends it): a value this version does not know is kept as `.other`.
-public enum EntryMode: Codable, Sendable, Hashable, RawRepresentable {
+public enum EntryMode: OpenNexoEnumeration {
     /// `RFID`.
     case rfid
     /// `Keyed`.
@@ -268,23 +268,12 @@ public enum EntryMode: Codable, Sendable, Hashable, RawRepresentable {
         default: self = .other(rawValue)
         }
     }
-
-    /// Decodes the JSON string.
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Encodes the JSON string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// How a cardholder was verified.
 ///
 /// An open list (Adyen extends it): a value this version does not know is kept as `.other`.
-public enum AuthenticationMethod: Codable, Sendable, Hashable, RawRepresentable {
+public enum AuthenticationMethod: OpenNexoEnumeration {
     /// `Bypass`.
     case bypass
     /// `ManualVerification`.
@@ -344,16 +333,5 @@ public enum AuthenticationMethod: Codable, Sendable, Hashable, RawRepresentable 
         case "UnknownMethod": self = .unknownMethod
         default: self = .other(rawValue)
         }
-    }
-
-    /// Decodes the JSON string.
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Encodes the JSON string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }

@@ -263,7 +263,7 @@ public enum ResponseMode: String, Codable, Sendable, CaseIterable {
 /// An event the terminal reports.
 ///
 /// An open list (Adyen extends it): a value this version does not know is kept as `.other`.
-public enum EventToNotify: Codable, Sendable, Hashable, RawRepresentable {
+public enum EventToNotify: OpenNexoEnumeration {
     /// `Abort`.
     case abort
     /// `BeginMaintenance`.
@@ -343,16 +343,5 @@ public enum EventToNotify: Codable, Sendable, Hashable, RawRepresentable {
         case "StopAssistance": self = .stopAssistance
         default: self = .other(rawValue)
         }
-    }
-
-    /// Decodes the JSON string.
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Encodes the JSON string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }

@@ -101,7 +101,7 @@ public enum NexoResult: String, Codable, Sendable, CaseIterable {
 /// Why a request failed, as nexo names it (Adyen adds values such as `InvalidCard`).
 ///
 /// An open list (Adyen extends it): a value this version does not know is kept as `.other`.
-public enum ErrorCondition: Codable, Sendable, Hashable, RawRepresentable {
+public enum ErrorCondition: OpenNexoEnumeration {
     /// `Aborted`.
     case aborted
     /// `Busy`.
@@ -181,16 +181,5 @@ public enum ErrorCondition: Codable, Sendable, Hashable, RawRepresentable {
         case "WrongPIN": self = .wrongPIN
         default: self = .other(rawValue)
         }
-    }
-
-    /// Decodes the JSON string.
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Encodes the JSON string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }

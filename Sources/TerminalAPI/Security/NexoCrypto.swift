@@ -26,60 +26,33 @@ public struct NexoCrypto: Sendable {
         keys = [encryptionKey] + alsoAccepted.map { Entry(key: $0, material: $0.deriveKeyMaterial()) }
     }
 
-    /// Encrypts a request: the result has the same header, the ciphertext of the whole
-    /// `{"SaleToPOIRequest": …}` JSON and its trailer.
-    public func encrypt(_ request: SaleToPOIRequest) -> SaleToPOIRequest {
+    /// Encrypts a request or response: the result has the same header, the ciphertext of the
+    /// whole message in its envelope (`{"SaleToPOIRequest": …}`) and its trailer.
+    public func encrypt<Message: SaleToPOIMessage>(_ message: Message) -> Message {
         var generator = SystemRandomNumberGenerator()
-        return encrypt(request, using: &generator)
+        return encrypt(message, using: &generator)
     }
 
-    /// Encrypts a request with nonces from `generator`.
-    public func encrypt(_ request: SaleToPOIRequest, using generator: inout some RandomNumberGenerator)
-        -> SaleToPOIRequest
-    {
-        let (blob, trailer) = seal(NexoCoder.encode(request), nonce: Self.nonce(&generator))
-        return SaleToPOIRequest(
-            messageHeader: request.messageHeader, nexoBlob: blob, securityTrailer: trailer)
+    /// Encrypts a request or response with a nonce from `generator`.
+    public func encrypt<Message: SaleToPOIMessage>(
+        _ message: Message, using generator: inout some RandomNumberGenerator
+    ) -> Message {
+        let (blob, trailer) = seal(message.encoded, nonce: Self.nonce(&generator))
+        return Message.secured(header: message.messageHeader, blob: blob, trailer: trailer)
     }
 
-    /// Encrypts a response, as `encrypt(_:)` does a request.
-    public func encrypt(_ response: SaleToPOIResponse) -> SaleToPOIResponse {
-        var generator = SystemRandomNumberGenerator()
-        return encrypt(response, using: &generator)
-    }
-
-    /// Encrypts a response with nonces from `generator`.
-    public func encrypt(_ response: SaleToPOIResponse, using generator: inout some RandomNumberGenerator)
-        -> SaleToPOIResponse
-    {
-        let (blob, trailer) = seal(NexoCoder.encode(response), nonce: Self.nonce(&generator))
-        return SaleToPOIResponse(
-            messageHeader: response.messageHeader, nexoBlob: blob, securityTrailer: trailer)
-    }
-
-    /// Decrypts an encrypted request and decodes the plaintext.
+    /// Decrypts an encrypted request or response and decodes the plaintext.
     ///
     /// - Throws: `NexoError`: `.encryptionExpected` for a plain message, `.unknownKey`,
     ///   `.wrongKeyVersion`, `.unsupportedCryptoVersion`, `.invalidEncoding`, `.badPadding`,
     ///   `.hmacMismatch`, or a format error of the plaintext.
-    public func decrypt(_ request: SaleToPOIRequest) throws(NexoError) -> SaleToPOIRequest {
-        guard let blob = request.nexoBlob, let trailer = request.securityTrailer else {
+    public func decrypt<Message: SaleToPOIMessage>(_ message: Message) throws(NexoError) -> Message {
+        guard let blob = message.nexoBlob, let trailer = message.securityTrailer else {
             throw NexoError(
-                .encryptionExpected, field: "SaleToPOIRequest.NexoBlob",
+                .encryptionExpected, field: "\(Message.root).NexoBlob",
                 message: "the message is not encrypted")
         }
-        return try NexoCoder.decodeRequest(open(blob: blob, trailer: trailer, root: "SaleToPOIRequest"))
-    }
-
-    /// Decrypts an encrypted response and decodes the plaintext; throws as `decrypt(_:)` for
-    /// requests does.
-    public func decrypt(_ response: SaleToPOIResponse) throws(NexoError) -> SaleToPOIResponse {
-        guard let blob = response.nexoBlob, let trailer = response.securityTrailer else {
-            throw NexoError(
-                .encryptionExpected, field: "SaleToPOIResponse.NexoBlob",
-                message: "the message is not encrypted")
-        }
-        return try NexoCoder.decodeResponse(open(blob: blob, trailer: trailer, root: "SaleToPOIResponse"))
+        return try Message.decoded(from: open(blob: blob, trailer: trailer, root: Message.root))
     }
 
     /// Encrypts `plaintext` with the encryption key and `nonce` (16 bytes).
