@@ -42,6 +42,20 @@ struct ValueTypeTests {
         #expect(NexoAmount("12.") == nil)
     }
 
+    @Test func amountsBeyondMinorUnitRangeAreRefusedNotTrapped() throws {
+        let huge = try #require(NexoAmount("99999999999999999999999.99"))
+        #expect(
+            throws: NexoError(
+                .invalidValue, field: nil, message: "99999999999999999999999.99 is out of range")
+        ) {
+            try huge.minorUnits(exponent: 2)
+        }
+        let holder = Data(#"{"amount": 1e400}"#.utf8)
+        // A number no parser can hold is refused as the text is, before any field is read.
+        let error = #expect(throws: NexoError.self) { try NexoCoder.decode(Holder.self, from: holder) }
+        #expect(error?.code == .notJSON)
+    }
+
     @Test func timestampsParseEveryFormTerminalsSendAndKeepTheirText() throws {
         let instant = Date(timeIntervalSince1970: 1_556_529_591)
         #expect(NexoTimestamp("2019-04-29T09:19:51.000Z")?.date == instant)
