@@ -46,6 +46,9 @@ public struct NexoError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let unsupportedCryptoVersion = Code(rawValue: 3006)
         /// The message is plain where an encrypted one is required, or the other way round.
         public static let encryptionExpected = Code(rawValue: 3007)
+        /// The plain `MessageHeader` of an encrypted message differs from the encrypted one: the
+        /// plain header is not authenticated, so it was changed on the way.
+        public static let headerMismatch = Code(rawValue: 3008)
     }
 
     /// The refusal's kind.

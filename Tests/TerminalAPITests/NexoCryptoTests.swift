@@ -104,6 +104,16 @@ struct NexoCryptoTests {
         #expect(refusal(crypto, message)?.field == "SaleToPOIRequest.SecurityTrailer.Hmac")
     }
 
+    @Test func aPlainHeaderChangedOnTheWayIsRefused() throws {
+        let crypto = NexoCrypto(key: key)
+        var message = try sealedRequest(crypto)
+        // The HMAC covers only the plaintext: a message re-addressed to another terminal
+        // still decrypts, and only the comparison of the two headers catches it.
+        message.messageHeader.poiID = "V400m-999999999"
+        #expect(refusal(crypto, message)?.code == .headerMismatch)
+        #expect(refusal(crypto, message)?.field == "SaleToPOIRequest.MessageHeader")
+    }
+
     @Test func aDamagedLastBlockFailsItsPadding() throws {
         let crypto = NexoCrypto(key: key)
         var message = try sealedRequest(crypto)

@@ -45,14 +45,21 @@ public struct NexoCrypto: Sendable {
     ///
     /// - Throws: `NexoError`: `.encryptionExpected` for a plain message, `.unknownKey`,
     ///   `.wrongKeyVersion`, `.unsupportedCryptoVersion`, `.invalidEncoding`, `.badPadding`,
-    ///   `.hmacMismatch`, or a format error of the plaintext.
+    ///   `.hmacMismatch`, a format error of the plaintext, or `.headerMismatch` when the plain
+    ///   header (which the HMAC does not cover) differs from the encrypted one.
     public func decrypt<Message: SaleToPOIMessage>(_ message: Message) throws(NexoError) -> Message {
         guard let blob = message.nexoBlob, let trailer = message.securityTrailer else {
             throw NexoError(
                 .encryptionExpected, field: "\(Message.root).NexoBlob",
                 message: "the message is not encrypted")
         }
-        return try Message.decoded(from: open(blob: blob, trailer: trailer, root: Message.root))
+        let decrypted = try Message.decoded(from: open(blob: blob, trailer: trailer, root: Message.root))
+        guard decrypted.messageHeader == message.messageHeader else {
+            throw NexoError(
+                .headerMismatch, condition: .notAllowed, field: "\(Message.root).MessageHeader",
+                message: "the plain header differs from the encrypted one")
+        }
+        return decrypted
     }
 
     /// Encrypts `plaintext` with the encryption key and `nonce` (16 bytes).
