@@ -5,7 +5,7 @@ import Testing
 
 /// MPOSKit's outcomes as Terminal API responses, checked against the responses Adyen's mock
 /// terminal gives for the same test-acquirer amounts.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct NexoOutcomeTests {
     private func result(
         _ status: PaymentStatus, code: String? = nil, approved: Int64 = 0, error: MPOSError? = nil

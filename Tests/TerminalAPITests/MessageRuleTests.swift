@@ -3,7 +3,7 @@ import TerminalAPI
 import Testing
 
 /// How whole messages are refused: missing and wrongly cased fields, unknown values, bodies.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct MessageRuleTests {
     private func payment(header: String, body: String = Self.paymentBody) -> Data {
         Data(#"{"SaleToPOIRequest": {"MessageHeader": {\#(header)}, \#(body)}}"#.utf8)

@@ -5,7 +5,7 @@ import Testing
 
 /// Adyen's local encryption: key derivation, test vectors computed outside Swift, the
 /// decryption of a message Adyen's own library produced, and every refusal.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct NexoCryptoTests {
     /// The key of Adyen's public library tests, which produced Fixtures' payment-local-success.json.
     private let key = NexoSecurityKey(

@@ -3,7 +3,7 @@ import TerminalAPI
 import Testing
 
 /// Amounts, timestamps and Adyen's key-value strings.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct ValueTypeTests {
     private struct Holder: Codable, Equatable {
         var amount: NexoAmount
