@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ReaderSimulator", targets: ["ReaderSimulator"]),
         .library(name: "PrinterSimulator", targets: ["PrinterSimulator"]),
         .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
+        .library(name: "TerminalAPI", targets: ["TerminalAPI"]),
         .library(name: "SandboxGateway", targets: ["SandboxGateway"]),
         .library(name: "MPOSKit", targets: ["MPOSKit"]),
         .library(name: "MPOSKitNIO", targets: ["MPOSKitNIO"]),
@@ -85,6 +86,14 @@ let package = Package(
         .target(name: "PrinterSimulator"),
         // The HTTP contract between SDK and gateway, one source for both sides.
         .target(name: "GatewayAPI", dependencies: ["MPOSCore"]),
+        // Adyen-dialect nexo Terminal API messages (Codable) and their local encryption.
+        .target(
+            name: "TerminalAPI",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // The sandbox payment gateway: HTTP server, SQLite database, issuer simulation.
         .target(
             name: "SandboxGateway",
@@ -108,7 +117,7 @@ let package = Package(
         .target(
             name: "MPOSKit",
             dependencies: [
-                "MPOSCore", "EMV", "ReaderLink", "GatewayAPI",
+                "MPOSCore", "EMV", "ReaderLink", "GatewayAPI", "TerminalAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -144,7 +153,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "SandboxGateway", "SandboxCards", "ReaderSimulator",
-                "MPOSKit", "MPOSKitNIO", "MPOSTestSupport",
+                "MPOSKit", "MPOSKitNIO", "MPOSTestSupport", "TerminalAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -179,6 +188,11 @@ let package = Package(
                 "MPOSTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(
+            name: "TerminalAPITests",
+            dependencies: ["TerminalAPI", "MPOSTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "PrinterSimulatorTests", dependencies: ["PrinterSimulator", "MPOSTestSupport"]),
         .testTarget(
             name: "SandboxGatewayTests",
@@ -196,6 +210,7 @@ let package = Package(
             name: "MPOSKitTests",
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator",
+                "TerminalAPI",
                 "SandboxCards", "SandboxGateway", "MPOSTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

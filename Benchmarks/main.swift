@@ -2,6 +2,7 @@
 //
 //     swift run -c release Benchmarks            # everything
 //     swift run -c release Benchmarks tlv.       # only names starting with "tlv."
+//     swift run -c release Benchmarks nexo.      # Terminal API JSON and encryption
 //     swift run -c release Benchmarks gateway    # gateway throughput and latency (with the raw commit rate)
 //     swift run -c release Benchmarks sqlite     # durable single-row commits with the gateway's pragmas
 //
@@ -46,7 +47,7 @@ if prefix.hasPrefix("sale"), let loops = ProcessInfo.processInfo.environment["MP
 
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
-    let synchronous = try tlvBenchmarks() + codecBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
+    let synchronous = try tlvBenchmarks() + codecBenchmarks() + nexoBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
     let asynchronous = readerLinkBenchmarks() + saleBenchmarks() + updateBenchmarks() + linkBenchmarks()
     let known = synchronous.map(\.name) + asynchronous.map(\.name) + ["gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput"]
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs a libFuzzer target.
 #
-#   Scripts/fuzz.sh tlv|frame|discovery|issuer|escpos [SECONDS] [extra libFuzzer flags…]
+#   Scripts/fuzz.sh tlv|frame|discovery|issuer|escpos|nexo [SECONDS] [extra libFuzzer flags…]
 #
 #   tlv        the EMV BER-TLV decoder and value decoders (module EMV)
 #   frame      the ReaderLink streaming frame decoder, reassembly and message codec (module
@@ -13,6 +13,8 @@
 #              CardCrypto and swift-crypto)
 #   escpos     the printer emulator's ESC/POS decoder, layout and page rendering (module
 #              PrinterSimulator, no dependencies)
+#   nexo       the Terminal API JSON decoder, re-encoding and local encryption (module
+#              TerminalAPI, linked with swift-crypto)
 #
 # SwiftPM cannot link a fuzz executable, so the module's objects are built with the fuzzer and
 # address sanitizers in their own scratch folder (.build-fuzz), then linked here with the
@@ -39,7 +41,12 @@ case "$target" in
       CCryptoBoringSSLShims CXKCP CXKCPShims)
     ;;
   escpos) module=PrinterSimulator; entry=Fuzz/EscPos/Entry.swift; deps=() ;;
-  *) echo "unknown fuzz target: $target (known: tlv, frame, discovery, issuer, escpos)" >&2; exit 2 ;;
+  nexo)
+    module=TerminalAPI; entry=Fuzz/Nexo/Entry.swift
+    deps=(Crypto CryptoExtras _CryptoExtras SwiftASN1 CryptoBoringWrapper CCryptoBoringSSL CCryptoBoringSSLShims CXKCP
+      CXKCPShims)
+    ;;
+  *) echo "unknown fuzz target: $target (known: tlv, frame, discovery, issuer, escpos, nexo)" >&2; exit 2 ;;
 esac
 
 scratch=.build-fuzz
