@@ -45,7 +45,10 @@ public struct UpdateCatalogueService: Sendable {
         let image = UpdateImage(
             id: Secrets.newID(prefix: "upd_"), model: publication.model, kind: publication.kind,
             version: publication.version, size: size, sha256: sha256, md5: md5, signature: signature,
-            channel: publication.channel, deadline: publication.deadline, publishedAt: now())
+            channel: publication.channel, deadline: publication.deadline,
+            // Whole seconds, as the wire carries it: the answer to this request and every later
+            // listing (read back from the database) then name the same instant.
+            publishedAt: Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)))
         try await database.write { db in
             let taken = try Bool.fetchOne(
                 db,
