@@ -76,7 +76,9 @@ private let zbarimg: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/
         }
     }
 
-    @Test(arguments: [("--paper-out", "paper out", "MPOSError 3255"), ("--cover-open", "cover open", "MPOSError 3254")])
+    @Test(arguments: [
+        ("--paper-out", "offline, paper out", "MPOSError 3255"), ("--cover-open", "offline, cover open", "MPOSError 3254"),
+    ])
     func aPrinterThatCannotPrintFailsTheCommandButNotThePayment(flag: String, condition: String, code: String)
         async throws
     {
