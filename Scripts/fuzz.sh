@@ -12,7 +12,7 @@
 #              envelope and KSN parsing (module SandboxCards, linked with EMV, MPOSCore,
 #              CardCrypto and swift-crypto)
 #   escpos     the printer emulator's ESC/POS decoder, layout and page rendering (module
-#              PrinterSimulator, no dependencies)
+#              PrinterSimulator, linked with its code page tables, PrinterCodePages)
 #
 # SwiftPM cannot link a fuzz executable, so the module's objects are built with the fuzzer and
 # address sanitizers in their own scratch folder (.build-fuzz), then linked here with the
@@ -38,7 +38,7 @@ case "$target" in
     deps=(EMV MPOSCore CardCrypto Crypto CryptoExtras _CryptoExtras SwiftASN1 CryptoBoringWrapper CCryptoBoringSSL
       CCryptoBoringSSLShims CXKCP CXKCPShims)
     ;;
-  escpos) module=PrinterSimulator; entry=Fuzz/EscPos/Entry.swift; deps=() ;;
+  escpos) module=PrinterSimulator; entry=Fuzz/EscPos/Entry.swift; deps=(PrinterCodePages) ;;
   *) echo "unknown fuzz target: $target (known: tlv, frame, discovery, issuer, escpos)" >&2; exit 2 ;;
 esac
 

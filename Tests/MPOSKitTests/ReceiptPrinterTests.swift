@@ -8,17 +8,17 @@ import Testing
 
 /// `ReceiptPrinter` against the printer emulator in process: status around the job, progress,
 /// the condition's error, where a job stopped, the timeout on the clock, the drawer.
-@Suite(.timeLimit(.minutes(1))) struct ReceiptPrinterTests {
+@Suite(.timeLimit(.minutes(2))) struct ReceiptPrinterTests {
     static let receipt = ReceiptRenderingTests.contactPIN()
 
     static func printer(
-        _ link: EmulatedPrinterLink, profile: PrinterProfile = .paper80mm, chunkSize: Int = 1_024
+        _ link: InProcessPrinter, profile: PrinterProfile = .paper80mm, chunkSize: Int = 1_024
     ) -> ReceiptPrinter {
         ReceiptPrinter(profile: profile, chunkSize: chunkSize) { link.connection() }
     }
 
     @Test func aReadyPrinterPrintsTheWholeJobWithStatusAroundIt() async throws {
-        let link = EmulatedPrinterLink(PrinterEmulator(model: .paper80mm))
+        let link = InProcessPrinter(PrinterEmulator(model: .paper80mm))
         let job = Self.receipt.escPosJob(.customer, profile: .paper80mm)
         let count = job.bytes.count
         let operation = Self.printer(link, chunkSize: 256).print(Self.receipt, copy: .customer)
@@ -62,7 +62,7 @@ import Testing
     func aPrinterThatCannotPrintGetsNothingAndTheErrorNamesTheCondition(
         state: PrinterState, expected: MPOSError, words: String
     ) async throws {
-        let link = EmulatedPrinterLink(PrinterEmulator(state: state))
+        let link = InProcessPrinter(PrinterEmulator(state: state))
         let report = await Self.printer(link).print(Self.receipt, copy: .customer).result()
         #expect(report.error == expected)
         #expect(report.error?.message.contains(words) == true, "\(report.error?.message ?? "")")
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func paperRunningOutMidJobReportsWhereTheJobStopped() async throws {
-        let link = EmulatedPrinterLink()
+        let link = InProcessPrinter()
         // Received bytes count the status requests too; the mark falls inside the job.
         link.change(after: 300) { $0.paperOut = true }
         let operation = Self.printer(link, chunkSize: 64).print(Self.receipt, copy: .customer)
@@ -121,7 +121,7 @@ import Testing
 
     @Test(arguments: [EscPosEncoder.DrawerPin.pin2, .pin5])
     func theDrawerOpensOnItsPinAndItsSensorIsRead(pin: EscPosEncoder.DrawerPin) async throws {
-        let link = EmulatedPrinterLink()
+        let link = InProcessPrinter()
         let printer = Self.printer(link)
         #expect(try await printer.drawerIsOpen() == false)
         let status = try await printer.openCashDrawer(pin: pin)
@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func theDrawerDoesNotOpenWhileTheCoverIsOpen() async throws {
-        let link = EmulatedPrinterLink(PrinterEmulator(state: PrinterState(coverOpen: true)))
+        let link = InProcessPrinter(PrinterEmulator(state: PrinterState(coverOpen: true)))
         await #expect(throws: MPOSError.printerCoverOpen) { try await Self.printer(link).openCashDrawer() }
         #expect(!link.log.contains { $0.hasPrefix("drawer kick") })
     }

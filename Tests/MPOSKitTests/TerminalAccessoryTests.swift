@@ -14,7 +14,7 @@ import Testing
     @Test func aCashPaymentOpensTheDrawerOnlyOnceTheTerminalIsToldTo() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
-        let link = EmulatedPrinterLink()
+        let link = InProcessPrinter()
         let printer = ReceiptPrinter { link.connection() }
         let events = await terminal.subscribe([.accessory])
         var drawerEvents = events.makeAsyncIterator()

@@ -1,18 +1,28 @@
 import Foundation
 import MPOSKit
+import MPOSTestSupport
 import Testing
-
-/// zbar's command-line decoder, installed by `.ci/run` (package zbar-tools).
-private let zbarimg: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/opt/homebrew/bin/zbarimg"]
-    .first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// `mpos sale --printer`, `mpos print` and `mpos drawer open` as a user runs them: real
 /// `mpos gateway serve` and `mpos printer emulate` processes on port 0.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct PrintCommandTests {
     typealias Printer = PrinterEmulateCommandTests.Printer
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        try EMVDecodeBinaryTests.run(arguments)
+    /// Runs the binary on a thread of its own: waiting for a process must not hold one of the
+    /// few threads every async test in this process shares.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
+        try await offPool { try EMVDecodeBinaryTests.run(arguments) }
+    }
+
+    /// `printer.lines(through:)`, read on a thread of its own.
+    static func lines(_ printer: Printer, through prefix: String) async throws -> [String] {
+        try await offPool { printer.lines(through: prefix) }
+    }
+
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
     }
 
     static func temporaryDirectory() -> URL {
@@ -32,19 +42,7 @@ private let zbarimg: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/
         return receipt.text(copy, width: 48).components(separatedBy: "\n")
     }
 
-    static func decodeQR(_ file: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(zbarimg))
-        process.arguments = ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .newlines)
-    }
-
-    @Test(.enabled(if: zbarimg != nil, "zbarimg (zbar-tools) is not installed"))
+    @Test(.enabled(if: Zbar.path != nil, "zbarimg (zbar-tools) is not installed"))
     func aSalePrintsItsReceiptAndPrintPrintsTheGatewaysReceiptAsItsText() async throws {
         let gateway = try PaymentCommandTests.ServedGateway()
         defer { _ = gateway.stop() }
@@ -54,21 +52,21 @@ private let zbarimg: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/
         defer { _ = printer.stop() }
         let address = "127.0.0.1:\(printer.port)"
 
-        let sale = try Self.run(
+        let sale = try await Self.run(
             ["sale", "--amount", "12.34", "--item", "Cappuccino:2:3.90:7", "--item", "Cheesecake:1:4.54:19",
              "--json", "--printer", address] + gateway.arguments)
         #expect(sale.status == 0, "stderr: \(sale.err)")
         let id = try #require(try PaymentCommandTests.object(sale.out)["transactionID"] as? String)
-        #expect(printer.lines(through: "job-0001:").last?.hasPrefix("job-0001: ") == true)
+        #expect(try await Self.lines(printer, through: "job-0001:").last?.hasPrefix("job-0001: ") == true)
         // The QR code on the printed page carries the transaction id, as zbar reads it.
-        #expect(try Self.decodeQR(out.appendingPathComponent("job-0001.pbm")) == id)
+        #expect(try Zbar.decodeQR(out.appendingPathComponent("job-0001.pbm")) == id)
 
         for (copy, job) in [(ReceiptCopy.merchant, "job-0002"), (.customer, "job-0003")] {
-            let print = try Self.run(
+            let print = try await Self.run(
                 ["print", "--transaction", id, "--printer", address, "--copy", copy.rawValue] + gateway.arguments)
             #expect(print.status == 0, "stderr: \(print.err)")
             #expect(print.out == "printed the \(copy.rawValue) copy of \(id)\n")
-            _ = printer.lines(through: "\(job):")
+            _ = try await Self.lines(printer, through: "\(job):")
             let text = try String(contentsOf: out.appendingPathComponent(job + ".txt"), encoding: .utf8)
             let expected = try await Self.expectedText(id, copy: copy, gateway: gateway)
             #expect(text.components(separatedBy: "\n").dropLast() == expected[...])
@@ -88,35 +86,35 @@ private let zbarimg: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/
         defer { _ = printer.stop() }
         let address = "127.0.0.1:\(printer.port)"
 
-        let sale = try Self.run(["sale", "--amount", "5.00", "--json", "--printer", address] + gateway.arguments)
+        let sale = try await Self.run(["sale", "--amount", "5.00", "--json", "--printer", address] + gateway.arguments)
         #expect(sale.status == 1)
         #expect(sale.err == "printer: \(condition) (\(code))\n", "\(sale.err)")
         let json = try PaymentCommandTests.object(sale.out)
         #expect(json["status"] as? String == "approved")
         let id = try #require(json["transactionID"] as? String)
 
-        let print = try Self.run(["print", "--transaction", id, "--printer", address] + gateway.arguments)
+        let print = try await Self.run(["print", "--transaction", id, "--printer", address] + gateway.arguments)
         #expect(print.status == 1)
         #expect(print.err == "Error: printer: \(condition) (\(code))\n", "\(print.err)")
 
         // The payment stands: the gateway has it approved and the journal holds nothing open.
-        let list = try Self.run(["transactions", "--json"] + gateway.arguments)
+        let list = try await Self.run(["transactions", "--json"] + gateway.arguments)
         #expect(list.status == 0, "stderr: \(list.err)")
         #expect(list.out.contains(id) && list.err.isEmpty, "\(list.err)")
-        let approved = try Self.run(["transactions", "--status", "approved", "--json"] + gateway.arguments)
+        let approved = try await Self.run(["transactions", "--status", "approved", "--json"] + gateway.arguments)
         #expect(approved.out.contains(id))
     }
 
-    @Test func theDrawerOpensOnTheChosenPinAndBadArgumentsExitOne() throws {
+    @Test func theDrawerOpensOnTheChosenPinAndBadArgumentsExitOne() async throws {
         let printer = try Printer.start([])
         defer { _ = printer.stop() }
-        let open = try Self.run(["drawer", "open", "--printer", "127.0.0.1:\(printer.port)", "--pin", "5"])
+        let open = try await Self.run(["drawer", "open", "--printer", "127.0.0.1:\(printer.port)", "--pin", "5"])
         #expect(open.status == 0, "stderr: \(open.err)")
         #expect(open.out == "drawer kicked on pin 5; drawer open\n")
-        #expect(printer.lines(through: "drawer kick").last == "drawer kick on pin 5 (50 ms on, 500 ms off)")
-        let pin = try Self.run(["drawer", "open", "--printer", "127.0.0.1:\(printer.port)", "--pin", "3"])
+        #expect(try await Self.lines(printer, through: "drawer kick").last == "drawer kick on pin 5 (50 ms on, 500 ms off)")
+        let pin = try await Self.run(["drawer", "open", "--printer", "127.0.0.1:\(printer.port)", "--pin", "3"])
         #expect(pin.status == 1 && pin.err.contains("--pin must be 2 or 5"))
-        let address = try Self.run(["print", "--transaction", "txn_1", "--printer", "127.0.0.1:0"])
+        let address = try await Self.run(["print", "--transaction", "txn_1", "--printer", "127.0.0.1:0"])
         #expect(address.status == 1 && address.err.contains("--printer must be HOST:PORT"), "\(address.err)")
     }
 }

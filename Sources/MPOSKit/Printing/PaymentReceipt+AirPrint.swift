@@ -17,7 +17,7 @@ extension PaymentReceipt {
         controller.printInfo = info
         controller.printFormatter = UIMarkupTextPrintFormatter(markupText: html(copy, timeZone: timeZone))
         return try await withCheckedThrowingContinuation { continuation in
-            controller.present(animated: true) { _, completed, error in
+            _ = controller.present(animated: true) { _, completed, error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: completed) }
             }
         }

@@ -6,7 +6,7 @@ import Synchronization
 /// A printer in process: a ``PrinterEmulator`` that each ``connection()`` reaches, replies
 /// coming back on that connection's `incoming`; `change(after:)` changes the printer's state
 /// once that many bytes arrived (the paper running out mid-job).
-final class EmulatedPrinterLink: Sendable {
+final class InProcessPrinter: Sendable {
     struct State {
         var emulator: PrinterEmulator
         var received = 0
@@ -60,11 +60,11 @@ final class EmulatedPrinterLink: Sendable {
     var received: Int { state.withLock { $0.received } }
 
     private struct Connection: PrinterConnection {
-        let printer: EmulatedPrinterLink
+        let printer: InProcessPrinter
         let incoming: AsyncStream<[UInt8]>
         let sink: AsyncStream<[UInt8]>.Continuation
 
-        init(printer: EmulatedPrinterLink) {
+        init(printer: InProcessPrinter) {
             self.printer = printer
             (incoming, sink) = AsyncStream.makeStream(of: [UInt8].self)
         }
