@@ -4,8 +4,10 @@ import Foundation
 /// decoder written elsewhere, for tests of the printer emulator's page images.
 public enum Zbar {
     /// Where `zbarimg` is installed, or nil when it is not.
-    public static let path: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/opt/homebrew/bin/zbarimg"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let path: String? = [
+        "/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/opt/homebrew/bin/zbarimg",
+    ]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// The text of the QR codes zbar finds in the image `file` (PBM, PNG …), one per line.
     ///

@@ -47,5 +47,7 @@ public enum CodePageTables {
 
     /// IBM code page 850 (Latin 1), 0x80...0xFF: code page 858 with the dotless i at 0xD5
     /// where 858 has the euro sign.
-    public static let cp850: [UInt32] = cp858.enumerated().map { $0.offset == 0xD5 - 0x80 ? 0x0131 : $0.element }
+    public static let cp850: [UInt32] = cp858.enumerated().map {
+        $0.offset == 0xD5 - 0x80 ? 0x0131 : $0.element
+    }
 }

@@ -11,7 +11,9 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct PrintedReceiptEndToEndTests {
     /// 48 columns with a cutter, and 32 in the Datecs dialect (`ESC u`, no cutter); the 58 mm
     /// profile differs from the Datecs one only in those, which EscPosReceiptTests covers.
-    static let profiles: [(PrinterProfile, PrinterModel)] = [(.paper80mm, .paper80mm), (.datecsDPP250, .paper58mm)]
+    static let profiles: [(PrinterProfile, PrinterModel)] = [
+        (.paper80mm, .paper80mm), (.datecsDPP250, .paper58mm),
+    ]
 
     /// Prints both copies of each receipt on one emulator per profile, each job over its own
     /// connection, and compares the decoded lines with the text rendering.
@@ -23,7 +25,8 @@ import Testing
             for (receipt, label) in receipts {
                 for copy in ReceiptCopy.allCases {
                     let report = await printer.print(receipt, copy: copy).result()
-                    try #require(report.error == nil, "\(label) \(copy) \(profile): \(report.error?.message ?? "")")
+                    try #require(
+                        report.error == nil, "\(label) \(copy) \(profile): \(report.error?.message ?? "")")
                     #expect(report.status?.isReady == true)
                     let job = try #require(await jobs.next())
                     var expected = receipt.text(copy, width: profile.columns).components(separatedBy: "\n")
@@ -31,7 +34,9 @@ import Testing
                     if !profile.hasCutter { expected += Array(repeating: "", count: 4) }
                     #expect(job.lines == expected, "\(label) \(copy) \(profile)")
                     #expect(job.cut == profile.hasCutter)
-                    let qr = job.elements.compactMap { if case .qrCode(let data, _, _) = $0 { data } else { nil } }
+                    let qr = job.elements.compactMap {
+                        if case .qrCode(let data, _, _) = $0 { data } else { nil }
+                    }
                     #expect(qr == [Array(receipt.transactionID!.rawValue.utf8)])
                 }
             }

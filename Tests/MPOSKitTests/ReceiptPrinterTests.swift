@@ -26,7 +26,8 @@ import Testing
         for await step in operation.progress { steps.append(step) }
         let report = try await operation.result().get()
         #expect(report.bytesSent == count && report.bytesTotal == count && report.status?.isReady == true)
-        #expect(steps.prefix(3) == [.connecting, .checkingStatus, .printing(bytesSent: 0, bytesTotal: count)])
+        #expect(
+            steps.prefix(3) == [.connecting, .checkingStatus, .printing(bytesSent: 0, bytesTotal: count)])
         #expect(steps.suffix(3) == [.printing(bytesSent: count, bytesTotal: count), .confirming, .finished])
         // Pieces of at most 256 bytes (the QR code's store command is one), each ending
         // between two commands.
@@ -83,9 +84,12 @@ import Testing
         #expect(report.error == .printerPaperOut)
         #expect(report.status?.paperOut == true)
         // The piece that crossed the mark met a printer out of paper: what went before printed.
-        let lastConfirmed = steps.compactMap { if case .printing(let sent, _) = $0 { sent } else { nil } }.last
+        let lastConfirmed = steps.compactMap { if case .printing(let sent, _) = $0 { sent } else { nil } }
+            .last
         #expect(report.bytesSent == lastConfirmed && report.bytesSent > 150 && report.bytesSent < 300)
-        #expect(report.error?.message.contains("Stopped after \(report.bytesSent) of \(report.bytesTotal) bytes") == true)
+        #expect(
+            report.error?.message.contains("Stopped after \(report.bytesSent) of \(report.bytesTotal) bytes")
+                == true)
         #expect(steps.last == .failed(.printerPaperOut))
         #expect(link.jobs.first?.stop?.reason == "paper out")
         #expect(link.jobs.first?.stop?.linesPrinted ?? 0 > 0)
@@ -103,7 +107,9 @@ import Testing
     }
 
     @Test func aFileGetsTheJobWithoutStatusRequests() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("job-\(UUID().uuidString).bin").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "job-\(UUID().uuidString).bin"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let job = Self.receipt.escPos(.merchant, profile: .paper58mm)
         let printer = ReceiptPrinter(profile: .paper58mm) { try FilePrinterConnection(path: path) }

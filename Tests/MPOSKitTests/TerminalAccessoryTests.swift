@@ -9,7 +9,9 @@ import Testing
 /// The cash drawer opened by cash payments (the Accept seed's rule, off by default) and
 /// accessory scanners delivered through the reader scanner's API.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct TerminalAccessoryTests {
-    static func cash(_ amount: Int64) -> PaymentParameters { PaymentParameters(amount: amount, currency: .eur) }
+    static func cash(_ amount: Int64) -> PaymentParameters {
+        PaymentParameters(amount: amount, currency: .eur)
+    }
 
     @Test func aCashPaymentOpensTheDrawerOnlyOnceTheTerminalIsToldTo() async throws {
         let sandbox = try await Sandbox()

@@ -30,7 +30,8 @@ import Testing
     }
 
     /// The receipt the SDK renders for `id`, from the gateway's receipt data.
-    static func expectedText(_ id: String, copy: ReceiptCopy, gateway: PaymentCommandTests.ServedGateway) async throws
+    static func expectedText(_ id: String, copy: ReceiptCopy, gateway: PaymentCommandTests.ServedGateway)
+        async throws
         -> [String]
     {
         let terminal = try PaymentTerminal(
@@ -38,7 +39,8 @@ import Testing
             credentials: .login(user: gateway.user, password: gateway.password),
             journalPath: gateway.directory.appendingPathComponent("check.sqlite").path)
         try await terminal.login()
-        let receipt = try await terminal.receipts.receipt(transactionID: try #require(TransactionID(rawValue: id)))
+        let receipt = try await terminal.receipts.receipt(
+            transactionID: try #require(TransactionID(rawValue: id)))
         return receipt.text(copy, width: 48).components(separatedBy: "\n")
     }
 
@@ -53,8 +55,11 @@ import Testing
         let address = "127.0.0.1:\(printer.port)"
 
         let sale = try await Self.run(
-            ["sale", "--amount", "12.34", "--item", "Cappuccino:2:3.90:7", "--item", "Cheesecake:1:4.54:19",
-             "--json", "--printer", address] + gateway.arguments)
+            [
+                "sale", "--amount", "12.34", "--item", "Cappuccino:2:3.90:7", "--item",
+                "Cheesecake:1:4.54:19",
+                "--json", "--printer", address,
+            ] + gateway.arguments)
         #expect(sale.status == 0, "stderr: \(sale.err)")
         let id = try #require(try PaymentCommandTests.object(sale.out)["transactionID"] as? String)
         #expect(try await Self.lines(printer, through: "job-0001:").last?.hasPrefix("job-0001: ") == true)
@@ -63,7 +68,8 @@ import Testing
 
         for (copy, job) in [(ReceiptCopy.merchant, "job-0002"), (.customer, "job-0003")] {
             let print = try await Self.run(
-                ["print", "--transaction", id, "--printer", address, "--copy", copy.rawValue] + gateway.arguments)
+                ["print", "--transaction", id, "--printer", address, "--copy", copy.rawValue]
+                    + gateway.arguments)
             #expect(print.status == 0, "stderr: \(print.err)")
             #expect(print.out == "printed the \(copy.rawValue) copy of \(id)\n")
             _ = try await Self.lines(printer, through: "\(job):")
@@ -75,7 +81,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("--paper-out", "offline, paper out", "MPOSError 3255"), ("--cover-open", "offline, cover open", "MPOSError 3254"),
+        ("--paper-out", "offline, paper out", "MPOSError 3255"),
+        ("--cover-open", "offline, cover open", "MPOSError 3254"),
     ])
     func aPrinterThatCannotPrintFailsTheCommandButNotThePayment(flag: String, condition: String, code: String)
         async throws
@@ -86,14 +93,16 @@ import Testing
         defer { _ = printer.stop() }
         let address = "127.0.0.1:\(printer.port)"
 
-        let sale = try await Self.run(["sale", "--amount", "5.00", "--json", "--printer", address] + gateway.arguments)
+        let sale = try await Self.run(
+            ["sale", "--amount", "5.00", "--json", "--printer", address] + gateway.arguments)
         #expect(sale.status == 1)
         #expect(sale.err == "printer: \(condition) (\(code))\n", "\(sale.err)")
         let json = try PaymentCommandTests.object(sale.out)
         #expect(json["status"] as? String == "approved")
         let id = try #require(json["transactionID"] as? String)
 
-        let print = try await Self.run(["print", "--transaction", id, "--printer", address] + gateway.arguments)
+        let print = try await Self.run(
+            ["print", "--transaction", id, "--printer", address] + gateway.arguments)
         #expect(print.status == 1)
         #expect(print.err == "Error: printer: \(condition) (\(code))\n", "\(print.err)")
 
@@ -101,18 +110,25 @@ import Testing
         let list = try await Self.run(["transactions", "--json"] + gateway.arguments)
         #expect(list.status == 0, "stderr: \(list.err)")
         #expect(list.out.contains(id) && list.err.isEmpty, "\(list.err)")
-        let approved = try await Self.run(["transactions", "--status", "approved", "--json"] + gateway.arguments)
+        let approved = try await Self.run(
+            ["transactions", "--status", "approved", "--json"] + gateway.arguments)
         #expect(approved.out.contains(id))
     }
 
     @Test func theDrawerOpensOnTheChosenPinAndBadArgumentsExitOne() async throws {
         let printer = try Printer.start([])
         defer { _ = printer.stop() }
-        let open = try await Self.run(["drawer", "open", "--printer", "127.0.0.1:\(printer.port)", "--pin", "5"])
+        let open = try await Self.run([
+            "drawer", "open", "--printer", "127.0.0.1:\(printer.port)", "--pin", "5",
+        ])
         #expect(open.status == 0, "stderr: \(open.err)")
         #expect(open.out == "drawer kicked on pin 5; drawer open\n")
-        #expect(try await Self.lines(printer, through: "drawer kick").last == "drawer kick on pin 5 (50 ms on, 500 ms off)")
-        let pin = try await Self.run(["drawer", "open", "--printer", "127.0.0.1:\(printer.port)", "--pin", "3"])
+        #expect(
+            try await Self.lines(printer, through: "drawer kick").last
+                == "drawer kick on pin 5 (50 ms on, 500 ms off)")
+        let pin = try await Self.run([
+            "drawer", "open", "--printer", "127.0.0.1:\(printer.port)", "--pin", "3",
+        ])
         #expect(pin.status == 1 && pin.err.contains("--pin must be 2 or 5"))
         let address = try await Self.run(["print", "--transaction", "txn_1", "--printer", "127.0.0.1:0"])
         #expect(address.status == 1 && address.err.contains("--printer must be HOST:PORT"), "\(address.err)")

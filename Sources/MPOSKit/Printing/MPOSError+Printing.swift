@@ -27,7 +27,8 @@ extension MPOSError {
         customerMessage: "The printer does not respond.")
     /// The printer is offline.
     public static let printerOffline = MPOSError(
-        code: Code.printerOffline, message: "The printer is offline.", customerMessage: "The printer is offline.")
+        code: Code.printerOffline, message: "The printer is offline.",
+        customerMessage: "The printer is offline.")
     /// The cover is open.
     public static let printerCoverOpen = MPOSError(
         code: Code.printerCoverOpen, message: "The printer's cover is open.",

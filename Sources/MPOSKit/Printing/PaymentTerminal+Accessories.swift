@@ -48,7 +48,8 @@ extension PaymentTerminal {
 
     /// Opens the drawer after an approved cash operation, when the terminal is set to.
     func openDrawerAfterCash(_ result: PaymentResult) async {
-        guard accessories.openDrawerOnCash, result.status == .approved, let printer = accessories.drawerPrinter
+        guard accessories.openDrawerOnCash, result.status == .approved,
+            let printer = accessories.drawerPrinter
         else { return }
         do {
             try await printer.openCashDrawer(pin: accessories.drawerPin)

@@ -50,7 +50,8 @@ public struct TransportPrinterConnection: PrinterConnection {
         while start < bytes.count {
             let end = min(bytes.count, start + limit)
             do { try transport.send(Array(bytes[start..<end])) } catch {
-                throw MPOSError.printerUnreachable.withMessage("The link to the printer closed while sending.")
+                throw MPOSError.printerUnreachable.withMessage(
+                    "The link to the printer closed while sending.")
             }
             start = end
         }

@@ -106,7 +106,8 @@ public actor ReceiptPrinter {
     /// - Throws: what ``status()`` throws, and the condition's error when the printer is not
     ///   ready (a printer that is offline does not execute `ESC p`).
     @discardableResult
-    public func openCashDrawer(pin: EscPosEncoder.DrawerPin = .pin2) async throws(MPOSError) -> PrinterStatus {
+    public func openCashDrawer(pin: EscPosEncoder.DrawerPin = .pin2) async throws(MPOSError) -> PrinterStatus
+    {
         try await withLink { link throws(MPOSError) in
             guard link.answersStatus else {
                 try await link.send(EscPosEncoder.drawerKick(pin))
@@ -134,7 +135,8 @@ public actor ReceiptPrinter {
 
     /// Runs `body` on a new link and closes it before returning: a network printer serves
     /// one connection at a time, so the next job waits until this one is closed.
-    private func withLink<Value>(_ body: (PrinterLink) async throws(MPOSError) -> Value) async throws(MPOSError)
+    private func withLink<Value>(_ body: (PrinterLink) async throws(MPOSError) -> Value)
+        async throws(MPOSError)
         -> Value
     {
         let link = try await open()
@@ -213,7 +215,8 @@ public actor ReceiptPrinter {
                 if let problem = report.status?.problem { throw problem }
             }
         } catch {
-            report.error = error.withMessage(error.message + " Stopped after \(report.bytesSent) of \(job.count) bytes.")
+            report.error = error.withMessage(
+                error.message + " Stopped after \(report.bytesSent) of \(job.count) bytes.")
         }
         await link.close()
         return report

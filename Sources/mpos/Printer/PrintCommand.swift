@@ -11,7 +11,8 @@ enum PrinterAddress {
             guard !text.isEmpty else { throw failure }
             return (text, ReceiptPrinter.defaultPort)
         }
-        guard let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port), colon != text.startIndex
+        guard let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port),
+            colon != text.startIndex
         else { throw failure }
         return (String(text[..<colon]), port)
     }
@@ -21,12 +22,15 @@ enum PrinterAddress {
         let (host, port) = try parse(text)
         let profile: PrinterProfile = columns == 32 ? .paper58mm : .paper80mm
         return ReceiptPrinter(profile: profile) {
-            TransportPrinterConnection(try await TCPTransport.connect(host: host, port: port, connectTimeout: .seconds(5)))
+            TransportPrinterConnection(
+                try await TCPTransport.connect(host: host, port: port, connectTimeout: .seconds(5)))
         }
     }
 
     /// Prints `copy` of `receipt`; nil when it printed, else the one line the command exits with.
-    static func print(_ receipt: PaymentReceipt, copy: ReceiptCopy, on printer: ReceiptPrinter) async -> String? {
+    static func print(_ receipt: PaymentReceipt, copy: ReceiptCopy, on printer: ReceiptPrinter) async
+        -> String?
+    {
         let report = await printer.print(receipt, copy: copy).result()
         guard let error = report.error else { return nil }
         return failureLine(error, status: report.status)
@@ -50,7 +54,9 @@ struct PrinterOptions: ParsableArguments {
     var columns: Int = 48
 
     func validate() throws {
-        guard columns == 32 || columns == 48 else { throw ValidationError("--columns must be 32 or 48, not \(columns)") }
+        guard columns == 32 || columns == 48 else {
+            throw ValidationError("--columns must be 32 or 48, not \(columns)")
+        }
         if let printer { _ = try PrinterAddress.parse(printer) }
     }
 
@@ -85,9 +91,12 @@ struct PrintCommand: AsyncParsableCommand {
         guard let copy = ReceiptCopy(rawValue: copy) else {
             throw CLIFailure("invalid --copy '\(self.copy)': use customer or merchant")
         }
-        guard let printer = try printerOptions.receiptPrinter() else { throw CLIFailure("--printer is required") }
+        guard let printer = try printerOptions.receiptPrinter() else {
+            throw CLIFailure("--printer is required")
+        }
         let id = try PaymentCommandHelp.transactionID(transaction)
-        let failure = try await TerminalSession.with(options, needsReader: false, showEvents: false) { terminal in
+        let failure = try await TerminalSession.with(options, needsReader: false, showEvents: false) {
+            terminal in
             let receipt: PaymentReceipt
             do { receipt = try await terminal.receipts.receipt(transactionID: id) } catch {
                 throw CLIFailure((error as? MPOSError)?.message ?? "\(error)")
@@ -102,7 +111,8 @@ struct PrintCommand: AsyncParsableCommand {
 /// `mpos drawer open --printer HOST:PORT [--pin 2|5]`
 struct DrawerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "drawer", abstract: "Work the cash drawer on a receipt printer.", subcommands: [DrawerOpenCommand.self])
+        commandName: "drawer", abstract: "Work the cash drawer on a receipt printer.",
+        subcommands: [DrawerOpenCommand.self])
 }
 
 /// `mpos drawer open`
