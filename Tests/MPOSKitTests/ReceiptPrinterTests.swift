@@ -42,6 +42,19 @@ import Testing
         #expect(printed.cut)
     }
 
+    @Test func twoJobsAtOnceTakeTurnsAndPrintWhole() async throws {
+        let link = InProcessPrinter(PrinterEmulator(model: .paper80mm))
+        let printer = Self.printer(link, chunkSize: 128)
+        let customer = printer.print(Self.receipt, copy: .customer)
+        let merchant = printer.print(Self.receipt, copy: .merchant)
+        try await customer.result().get()
+        try await merchant.result().get()
+        let printed = Set(link.jobs.map(\.lines))
+        let expected = Set(
+            ReceiptCopy.allCases.map { Self.receipt.text($0, width: 48).components(separatedBy: "\n") })
+        #expect(link.jobs.count == 2 && printed == expected)
+    }
+
     @Test func statusRequestsNeverSplitACommand() {
         // A 300-byte QR store command with 100-byte pieces goes out whole.
         var job = EscPosEncoder(profile: .paper58mm)

@@ -36,6 +36,10 @@ public actor ReceiptPrinter {
     public nonisolated let chunkSize: Int
     private let connector: Connector
     private let clock: any Clock<Duration>
+    /// Whether a job or a drawer command holds the printer, and who waits for it: one at a
+    /// time, as a network printer serves one connection at a time.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// Creates a printer.
     ///
@@ -91,7 +95,7 @@ public actor ReceiptPrinter {
         return PrintOperation(progress: progress, task: task)
     }
 
-    /// The printer's status, from all four `DLE EOT` requests.
+    /// The printer's status, from `DLE EOT 1`, `2` and `4` (and `3` when it reports an error).
     ///
     /// - Throws: ``MPOSError/printerUnreachable``, ``MPOSError/printerNotResponding``.
     public func status() async throws(MPOSError) -> PrinterStatus {
@@ -142,22 +146,45 @@ public actor ReceiptPrinter {
         let link = try await open()
         do {
             let value = try await body(link)
-            await link.close()
+            await close(link)
             return value
         } catch {
-            await link.close()
+            await close(link)
             throw error
         }
     }
 
+    /// Waits until no other job or drawer command holds the printer, then holds it.
+    private func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the printer to the next waiter, or frees it.
+    private func release() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
+
+    /// Holds the printer, then opens a link to it; `close(_:)` undoes both.
     private func open() async throws(MPOSError) -> PrinterLink {
+        await acquire()
         do {
             return PrinterLink(try await connector(), clock: clock, timeout: statusTimeout)
         } catch let error as MPOSError {
+            release()
             throw error
         } catch {
+            release()
             throw MPOSError.printerUnreachable.withMessage("The printer could not be reached: \(error).")
         }
+    }
+
+    private func close(_ link: PrinterLink) async {
+        await link.close()
+        release()
     }
 
     /// The ends of the pieces a job goes out in: each the last command end within `size`
@@ -218,7 +245,7 @@ public actor ReceiptPrinter {
             report.error = error.withMessage(
                 error.message + " Stopped after \(report.bytesSent) of \(job.count) bytes.")
         }
-        await link.close()
+        await close(link)
         return report
     }
 }
