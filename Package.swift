@@ -82,8 +82,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // A receipt printer in software: ESC/POS decoder, status answers, pages. No dependencies.
-        .target(name: "PrinterSimulator"),
+        // The code page tables of receipt printers, shared by the SDK's encoder and the
+        // printer emulator's decoder without either depending on the other.
+        .target(name: "PrinterCodePages"),
+        // A receipt printer in software: ESC/POS decoder, status answers, pages.
+        .target(name: "PrinterSimulator", dependencies: ["PrinterCodePages"]),
         // The HTTP contract between SDK and gateway, one source for both sides.
         .target(name: "GatewayAPI", dependencies: ["MPOSCore"]),
         // Adyen-dialect nexo Terminal API messages (Codable) and their local encryption.
@@ -117,7 +120,7 @@ let package = Package(
         .target(
             name: "MPOSKit",
             dependencies: [
-                "MPOSCore", "EMV", "ReaderLink", "GatewayAPI", "TerminalAPI",
+                "MPOSCore", "EMV", "ReaderLink", "GatewayAPI", "TerminalAPI", "PrinterCodePages",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -211,7 +214,7 @@ let package = Package(
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator",
                 "TerminalAPI",
-                "SandboxCards", "SandboxGateway", "MPOSTestSupport",
+                "SandboxCards", "SandboxGateway", "MPOSTestSupport", "PrinterSimulator",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -224,7 +227,7 @@ let package = Package(
         // The README's Swift examples, compiled with only the imports they show (see
         // Scripts/check-readme-examples.py): a type MPOSKit does not export fails the build.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["MPOSKit", "ReaderLinkTCP", "EMV"]),
-        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP"]),
+        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP", "MPOSKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

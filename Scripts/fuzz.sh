@@ -12,7 +12,7 @@
 #              envelope and KSN parsing (module SandboxCards, linked with EMV, MPOSCore,
 #              CardCrypto and swift-crypto)
 #   escpos     the printer emulator's ESC/POS decoder, layout and page rendering (module
-#              PrinterSimulator, no dependencies)
+#              PrinterSimulator, linked with its code page tables, PrinterCodePages)
 #   nexo       the Terminal API JSON decoder, re-encoding and local encryption (module
 #              TerminalAPI, linked with swift-crypto)
 #
@@ -40,7 +40,7 @@ case "$target" in
     deps=(EMV MPOSCore CardCrypto Crypto CryptoExtras _CryptoExtras SwiftASN1 CryptoBoringWrapper CCryptoBoringSSL
       CCryptoBoringSSLShims CXKCP CXKCPShims)
     ;;
-  escpos) module=PrinterSimulator; entry=Fuzz/EscPos/Entry.swift; deps=() ;;
+  escpos) module=PrinterSimulator; entry=Fuzz/EscPos/Entry.swift; deps=(PrinterCodePages) ;;
   nexo)
     module=TerminalAPI; entry=Fuzz/Nexo/Entry.swift
     deps=(Crypto CryptoExtras _CryptoExtras SwiftASN1 CryptoBoringWrapper CCryptoBoringSSL CCryptoBoringSSLShims CXKCP

@@ -41,6 +41,9 @@ struct CommandReader {
         case UInt8(ascii: "t"):
             guard let n = at(2) else { return nil }
             return CommandStep(event: .selectCodePage(n), consumed: 3)
+        case UInt8(ascii: "u"):
+            guard let n = at(2) else { return nil }
+            return CommandStep(event: .selectDatecsCodeTable(n), consumed: 3)
         case UInt8(ascii: "a"):
             guard let n = at(2) else { return nil }
             guard let justification = Justification(rawValue: n >= 48 ? n - 48 : n) else { return skipKnown(3) }
@@ -191,7 +194,7 @@ struct CommandReader {
     private static let escParameterCounts: [UInt8: Int] = [
         0x20: 1, 0x21: 1, 0x24: 2, 0x25: 1, 0x2D: 1, 0x33: 1, 0x3D: 1, 0x3F: 1, 0x47: 1, 0x4A: 1,
         0x4D: 1, 0x52: 1, 0x54: 1, 0x55: 1, 0x56: 1, 0x57: 8, 0x5C: 2, 0x63: 2, 0x65: 1, 0x72: 1,
-        0x74: 1, 0x75: 1, 0x76: 0, 0x7B: 1,
+        0x74: 1, 0x76: 0, 0x7B: 1,
     ]
     private static let gsParameterCounts: [UInt8: Int] = [
         0x24: 2, 0x2F: 1, 0x42: 1, 0x48: 1, 0x49: 1, 0x4C: 2, 0x50: 2, 0x54: 1, 0x57: 2, 0x5C: 2,

@@ -13,7 +13,7 @@
 public struct EscPosDecoder: Sendable {
     /// The largest raster image (`GS v 0`) data kept, in bytes; bigger images are skipped.
     public let rasterByteLimit: Int
-    /// The code page used to decode text; follows `ESC t` and resets on `ESC @`.
+    /// The code page used to decode text; follows `ESC t` (and Datecs' `ESC u`) and resets on `ESC @`.
     public private(set) var codePage: PrinterCodePage = .pc437
 
     private var pending: [UInt8] = []
@@ -77,6 +77,7 @@ public struct EscPosDecoder: Sendable {
         switch event {
         case .initialize: codePage = .pc437
         case .selectCodePage(let n): codePage = PrinterCodePage(escPosNumber: n) ?? .pc437
+        case .selectDatecsCodeTable(let n): codePage = PrinterCodePage(datecsNumber: n) ?? .pc437
         default: break
         }
     }

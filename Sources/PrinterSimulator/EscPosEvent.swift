@@ -76,6 +76,9 @@ public enum EscPosEvent: Sendable, Equatable {
     case initialize
     /// `ESC t n`: select a character code table (the raw `n`; see ``PrinterCodePage``).
     case selectCodePage(UInt8)
+    /// Datecs' `ESC u n`: select a code table in Datecs' numbering (0 = CP437, 1 = CP850),
+    /// where Epson's `ESC u` asks for a peripheral status that no host here uses.
+    case selectDatecsCodeTable(UInt8)
     /// `ESC a n`.
     case justification(Justification)
     /// `ESC E n`: emphasized (bold) on when the lowest bit of `n` is set.

@@ -80,6 +80,8 @@ public struct PrinterEmulator: Sendable {
             size = (1, 1)
         case .selectCodePage(let n):
             if PrinterCodePage(escPosNumber: n) == nil { output.log.append("code page \(n) not available, using PC437") }
+        case .selectDatecsCodeTable(let n):
+            if PrinterCodePage(datecsNumber: n) == nil { output.log.append("Datecs code table \(n) not available, using PC437") }
         case .justification(let value): justification = value
         case .emphasis(let on): bold = on
         case .characterSize(let width, let height): size = (width, height)

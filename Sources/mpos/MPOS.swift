@@ -7,12 +7,13 @@ struct MPOS: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mpos",
         abstract: "MPOSKit's command-line tool.",
-        discussion: "Run a demo payment, take and manage payments, see reports, decode EMV data, run the reader and printer emulators and the sandbox gateway.",
+        discussion: "Run a demo payment, take and manage payments, see reports, decode EMV data, print receipts and open the cash drawer, run the reader and printer emulators and the sandbox gateway.",
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, SaleCommand.self, AuthorizeCommand.self, CaptureCommand.self, RefundCommand.self,
             VoidCommand.self, TipCommand.self, CashCommand.self, SEPACommand.self, TransactionsCommand.self, StatsCommand.self,
-            EMVCommand.self, ReaderCommand.self, PrinterCommand.self, GatewayCommand.self,
+            EMVCommand.self, ReaderCommand.self, PrinterCommand.self, PrintCommand.self, DrawerCommand.self,
+            GatewayCommand.self,
         ]
     )
 

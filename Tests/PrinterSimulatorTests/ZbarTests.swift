@@ -1,28 +1,17 @@
 import Foundation
+import MPOSTestSupport
 @testable import PrinterSimulator
 import Testing
 
-/// zbar's command-line decoder, installed by `.ci/run` (package zbar-tools).
-private let zbarimg: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/opt/homebrew/bin/zbarimg"]
-    .first { FileManager.default.isExecutableFile(atPath: $0) }
-
 /// The QR codes in the page image decode with zbar, a decoder written elsewhere.
-@Suite(.timeLimit(.minutes(2)), .enabled(if: zbarimg != nil, "zbarimg (zbar-tools) is not installed"))
+@Suite(.timeLimit(.minutes(2)), .enabled(if: Zbar.path != nil, "zbarimg (zbar-tools) is not installed"))
 struct ZbarTests {
 
     private func decodeWithZbar(_ image: PageImage) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("escpos-\(UUID().uuidString).pbm")
         try Data(image.pbm).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: zbarimg!)
-        process.arguments = ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .newlines)
+        return try Zbar.decodeQR(file)
     }
 
     private func job(qr data: String, moduleSize: UInt8, level: UInt8) -> [UInt8] {

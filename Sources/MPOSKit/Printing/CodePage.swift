@@ -1,4 +1,5 @@
 import Foundation
+import PrinterCodePages
 
 /// A printer's single-byte character set: ASCII in 0x00...0x7F and the code page's own
 /// characters in 0x80...0xFF.
@@ -31,12 +32,11 @@ public struct CodePage: Sendable, Hashable, CustomStringConvertible {
 
     /// IBM PC code page 437 (ESC/POS table 0), the factory default of most printers. It has
     /// ä ö ü ß é but no euro sign.
-    public static let cp437 = CodePage(name: "CP437", upper: cp437Upper)
+    public static let cp437 = CodePage(name: "CP437", upper: CodePageTables.cp437)
     /// Code page 850 (Latin 1), which Datecs printers select with `ESC u 1`; no euro sign.
-    public static let cp850 = CodePage(
-        name: "CP850", upper: cp858Upper.enumerated().map { $0.offset == 0xD5 - 0x80 ? 0x0131 : $0.element })
+    public static let cp850 = CodePage(name: "CP850", upper: CodePageTables.cp850)
     /// Code page 858 (ESC/POS table 19): code page 850 with the euro sign at 0xD5.
-    public static let cp858 = CodePage(name: "CP858", upper: cp858Upper)
+    public static let cp858 = CodePage(name: "CP858", upper: CodePageTables.cp858)
 
     /// The page's name.
     public var description: String { name }

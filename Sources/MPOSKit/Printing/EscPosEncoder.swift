@@ -40,7 +40,13 @@ public struct EscPosEncoder: Sendable {
     /// The printer the job is for.
     public let profile: PrinterProfile
     /// The job so far.
-    public private(set) var bytes: [UInt8] = []
+    public private(set) var bytes: [UInt8] = [] {
+        didSet { commandEnds.append(bytes.count) }
+    }
+    /// The offsets in ``bytes`` where a command (or a run of text) ends: the only places a
+    /// status request may be sent mid-job, since a printer takes bytes inside a command for
+    /// the command's data.
+    public private(set) var commandEnds: [Int] = []
     /// The characters that had no mapping in the code page and printed as `"?"`, each once.
     public private(set) var unmappedCharacters: [Character] = []
 
@@ -111,8 +117,7 @@ public struct EscPosEncoder: Sendable {
     public mutating func rasterImage(_ bitmap: MonochromeBitmap) {
         let x = bitmap.bytesPerRow
         let y = bitmap.height
-        bytes += [0x1D, 0x76, 0x30, 0, UInt8(x & 0xFF), UInt8(x >> 8), UInt8(y & 0xFF), UInt8(y >> 8)]
-        bytes += bitmap.bytes
+        bytes += [0x1D, 0x76, 0x30, 0, UInt8(x & 0xFF), UInt8(x >> 8), UInt8(y & 0xFF), UInt8(y >> 8)] + bitmap.bytes
     }
 
     /// Ends the job: with a cutter, `GS V 66 n` (feed to the cutting position plus `feed`

@@ -89,6 +89,7 @@ extension PaymentTerminal {
                 customerReference: parameters.customerReference, externalID: parameters.externalID,
                 basket: parameters.basket))
         result.basket = parameters.basket
+        await openDrawerAfterCash(result)
         return result
     }
     /// Sends one gateway-only operation (no card) idempotently, journaled first: a follow-up

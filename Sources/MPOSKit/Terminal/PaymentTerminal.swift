@@ -87,6 +87,8 @@ public actor PaymentTerminal {
     var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
     var engine: PaymentEngine?
     var signatureHandler: SignatureHandler?
+    /// The cash drawer and accessory scanners (`PaymentTerminal+Accessories.swift`).
+    var accessories = TerminalAccessories()
     var applicationHandler: ApplicationSelectionHandler?
     /// How long the merchant has to decide on a signature before the payment is cancelled.
     public let signatureTimeout: Duration

@@ -43,6 +43,10 @@ public enum TerminalEvent: Sendable, Hashable {
     /// An update of the reader started, progressed or finished (the ECP seed's
     /// `ECPDeviceConfigStatusEvent` and `ECPDeviceConfigProgressEvent`).
     case readerUpdate(ReaderUpdateEvent)
+    /// The cash drawer was opened after a cash payment (see
+    /// ``PaymentTerminal/setCashDrawer(_:pin:openOnCashPayments:)``), or could not be: the
+    /// error names the printer's condition. The payment stands either way.
+    case cashDrawer(opened: Bool, problem: MPOSError?)
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
@@ -55,6 +59,7 @@ public enum TerminalEvent: Sendable, Hashable {
         case .readerDiscovered, .discoveryFinished: .discovery
         case .scan, .scannerDisabled: .scanner
         case .readerUpdate: .update
+        case .cashDrawer: .accessory
         }
     }
 }
@@ -77,6 +82,8 @@ public enum TerminalEventCategory: String, Sendable, Hashable, CaseIterable {
     case scanner
     /// Reader updates starting, progressing and finishing.
     case update
+    /// Accessories: the cash drawer.
+    case accessory
 }
 
 /// One step of a reader update, as the ECP seed reports configuration updates.

@@ -144,6 +144,7 @@ struct DemoCommand: AsyncParsableCommand {
         case .readerUpdate(.progress(_, let percent)): "reader update: \(Int(percent)) %"
         case .readerUpdate(.finished(let image, let succeeded)):
             "reader update \(succeeded ? "installed" : "failed"): \(image.kind.rawValue) \(image.version)"
+        case .cashDrawer(let opened, let problem): opened ? "cash drawer opened" : "cash drawer: \(problem?.message ?? "not opened")"
         }
     }
 }

@@ -13,7 +13,8 @@ enum PaymentCommandHelp {
         (--journal) is locked while the command runs; what an earlier run on it left open is \
         finished first and reported on standard error, one line per attempt.
 
-        Exit codes: 0 approved, 2 declined, 3 cancelled, 1 error. --json prints the result as \
+        Exit codes: 0 approved, 2 declined, 3 cancelled, 1 error (also an approved sale whose \
+        --printer could not print its receipt: the printer's status in one line). --json prints the result as \
         one JSON object (amounts in minor units). Ctrl-C while the reader waits for the card \
         cancels the operation (exit 3); a second Ctrl-C quits at once.
         """
@@ -22,7 +23,7 @@ enum PaymentCommandHelp {
     /// the result (exit code by status). While a card operation (`needsReader`) runs, Ctrl-C
     /// asks the reader to cancel.
     static func run(
-        _ options: TerminalOptions, needsReader: Bool, receipt: Bool,
+        _ options: TerminalOptions, needsReader: Bool, receipt: Bool, printer: ReceiptPrinter? = nil,
         _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
     ) async throws {
         try await TerminalSession.with(options, needsReader: needsReader, showEvents: !options.json) {
@@ -35,8 +36,14 @@ enum PaymentCommandHelp {
                     throw CLIFailure((error as? MPOSError)?.message ?? "\(error)")
                 }
             }
+            // An approval stands whether or not its receipt prints.
+            var printFailure: String?
+            if let printer, result.status == .approved {
+                let paper = await terminal.receipts.receipt(for: result)
+                printFailure = await PrinterAddress.print(paper, copy: .customer, on: printer)
+            }
             // Shown while the journal is still locked: the next run then knows it was shown.
-            try PaymentOutput.finish(result, json: options.json, receipt: receipt)
+            try PaymentOutput.finish(result, json: options.json, receipt: receipt, printFailure: printFailure)
         }
     }
 
@@ -88,6 +95,7 @@ struct SaleCommand: AsyncParsableCommand {
             Examples:
               mpos sale --amount 12.34 --currency EUR
               mpos sale --amount 10.00 --json          # the sandbox declines 10.00 (exit 2)
+              mpos sale --amount 12.34 --printer 127.0.0.1:9100   # prints the customer copy (exit 1 if it cannot)
               mpos sale --amount 12.34 --item Cappuccino:2:3.90:7 --item Cheesecake:1:4.54:19 \
                 --descriptor "Corner Cafe" --descriptor-suffix "Table 4"
             """)
@@ -114,6 +122,8 @@ struct SaleCommand: AsyncParsableCommand {
             valueName: "item"))
     var items: [String] = []
 
+    @OptionGroup var printerOptions: PrinterOptions
+
     @OptionGroup var options: TerminalOptions
 
     func run() async throws {
@@ -126,7 +136,8 @@ struct SaleCommand: AsyncParsableCommand {
             let currency = parameters.currency
             parameters.basket = Basket(items: try items.map { try BasketArgument.item($0, currency: currency) })
         }
-        try await PaymentCommandHelp.run(options, needsReader: true, receipt: true) {
+        let printer = try printerOptions.receiptPrinter()
+        try await PaymentCommandHelp.run(options, needsReader: true, receipt: true, printer: printer) {
             terminal throws(MPOSError) in
             try await terminal.sale(parameters)
         }

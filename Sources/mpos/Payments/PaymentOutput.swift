@@ -17,8 +17,8 @@ enum PaymentOutput {
     }
 
     /// Prints `result` (with the customer receipt when `receipt`), then ends with its exit
-    /// code.
-    static func finish(_ result: PaymentResult, json: Bool, receipt: Bool) throws -> Never {
+    /// code; exit 1 after an approval whose receipt did not print (`printFailure`, one line).
+    static func finish(_ result: PaymentResult, json: Bool, receipt: Bool, printFailure: String? = nil) throws -> Never {
         if json {
             CLIOutput.line(Self.json(result))
         } else {
@@ -27,6 +27,10 @@ enum PaymentOutput {
         }
         if let error = result.error, result.status == .failed {
             CLIOutput.error("error: \(error.message)")
+        }
+        if let printFailure {
+            CLIOutput.error(printFailure)
+            throw ExitCode(1)
         }
         throw ExitCode(exitCode(result.status))
     }

@@ -1,8 +1,11 @@
-// The upper halves (0x80...0xFF) of the code pages, as Unicode scalars, from the code pages'
-// published definitions; the lower half of each is ASCII.
-extension CodePage {
+/// The upper halves (0x80...0xFF) of the single-byte code pages receipt printers use, as
+/// Unicode scalars from the code pages' published definitions; the lower half of each is ASCII.
+///
+/// One copy for the SDK, which encodes text for a printer, and the printer emulator, which
+/// decodes it: a target without dependencies, so neither drags the other in.
+public enum CodePageTables {
     /// IBM PC code page 437, 0x80...0xFF.
-    static let cp437Upper: [UInt32] = [
+    public static let cp437: [UInt32] = [
         0x00C7, 0x00FC, 0x00E9, 0x00E2, 0x00E4, 0x00E0, 0x00E5, 0x00E7,
         0x00EA, 0x00EB, 0x00E8, 0x00EF, 0x00EE, 0x00EC, 0x00C4, 0x00C5,
         0x00C9, 0x00E6, 0x00C6, 0x00F4, 0x00F6, 0x00F2, 0x00FB, 0x00F9,
@@ -23,7 +26,7 @@ extension CodePage {
 
     /// IBM code page 858, 0x80...0xFF: code page 850 with the euro sign at 0xD5 in place of
     /// the dotless i.
-    static let cp858Upper: [UInt32] = [
+    public static let cp858: [UInt32] = [
         0x00C7, 0x00FC, 0x00E9, 0x00E2, 0x00E4, 0x00E0, 0x00E5, 0x00E7,
         0x00EA, 0x00EB, 0x00E8, 0x00EF, 0x00EE, 0x00EC, 0x00C4, 0x00C5,
         0x00C9, 0x00E6, 0x00C6, 0x00F4, 0x00F6, 0x00F2, 0x00FB, 0x00F9,
@@ -41,4 +44,10 @@ extension CodePage {
         0x00AD, 0x00B1, 0x2017, 0x00BE, 0x00B6, 0x00A7, 0x00F7, 0x00B8,
         0x00B0, 0x00A8, 0x00B7, 0x00B9, 0x00B3, 0x00B2, 0x25A0, 0x00A0,
     ]
+
+    /// IBM code page 850 (Latin 1), 0x80...0xFF: code page 858 with the dotless i at 0xD5
+    /// where 858 has the euro sign.
+    public static let cp850: [UInt32] = cp858.enumerated().map {
+        $0.offset == 0xD5 - 0x80 ? 0x0131 : $0.element
+    }
 }
