@@ -130,4 +130,17 @@ import Testing
         let address = try await Self.run(["print", "--transaction", "txn_1", "--printer", "127.0.0.1:0"])
         #expect(address.status == 1 && address.err.contains("--printer must be HOST:PORT"), "\(address.err)")
     }
+
+    @Test func aPrinterThatDoesNotAnswerIsNamedByItsAddress() async throws {
+        // A port a printer listened on a moment ago: nobody answers there now.
+        let printer = try Printer.start([])
+        let port = printer.port
+        _ = printer.stop()
+        let open = try await Self.run(["drawer", "open", "--printer", "127.0.0.1:\(port)"])
+        #expect(open.status == 1)
+        #expect(
+            open.err.contains("printer: No printer answers at 127.0.0.1:\(port) (connection refused or timed out)."),
+            "\(open.err)")
+        #expect(!open.err.contains("reader"))
+    }
 }

@@ -22,8 +22,14 @@ enum PrinterAddress {
         let (host, port) = try parse(text)
         let profile: PrinterProfile = columns == 32 ? .paper58mm : .paper80mm
         return ReceiptPrinter(profile: profile) {
-            TransportPrinterConnection(
-                try await TCPTransport.connect(host: host, port: port, connectTimeout: .seconds(5)))
+            do {
+                return TransportPrinterConnection(
+                    try await TCPTransport.connect(host: host, port: port, connectTimeout: .seconds(5)))
+            } catch {
+                // The transport speaks of reader links; the user asked for a printer.
+                throw MPOSError.printerUnreachable.withMessage(
+                    "No printer answers at \(host):\(port) (connection refused or timed out).")
+            }
         }
     }
 
