@@ -43,6 +43,13 @@ public enum TerminalEvent: Sendable, Hashable {
     /// An update of the reader started, progressed or finished (the ECP seed's
     /// `ECPDeviceConfigStatusEvent` and `ECPDeviceConfigProgressEvent`).
     case readerUpdate(ReaderUpdateEvent)
+    /// A sale stored offline was forwarded and the gateway decided it for good: approved, or
+    /// declined after the fact (the card approved offline, the issuer did not), with the
+    /// gateway's transaction id.
+    case offlineForwarded(OfflineForwardOutcome)
+    /// Stored offline records failed their check (the seed's `OFFLINE_DATA_TAMPERING`): the
+    /// slots named are never forwarded; those payments may be lost.
+    case offlineDataTampering(slots: [Int])
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
@@ -51,7 +58,9 @@ public enum TerminalEvent: Sendable, Hashable {
         case .readerStatus, .pinEntry, .batteryLow: .status
         case .card: .card
         case .applicationSelection, .signatureRequired: .prompt
-        case .authorizing, .recovering, .reversing, .completed, .journalWriteFailed: .transaction
+        case .authorizing, .recovering, .reversing, .completed, .journalWriteFailed, .offlineForwarded,
+            .offlineDataTampering:
+            .transaction
         case .readerDiscovered, .discoveryFinished: .discovery
         case .scan, .scannerDisabled: .scanner
         case .readerUpdate: .update

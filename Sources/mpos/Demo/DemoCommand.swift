@@ -144,6 +144,9 @@ struct DemoCommand: AsyncParsableCommand {
         case .readerUpdate(.progress(_, let percent)): "reader update: \(Int(percent)) %"
         case .readerUpdate(.finished(let image, let succeeded)):
             "reader update \(succeeded ? "installed" : "failed"): \(image.kind.rawValue) \(image.version)"
+        case .offlineForwarded(let outcome):
+            "offline sale forwarded: \(outcome.approved ? "approved" : "declined after the fact")"
+        case .offlineDataTampering(let slots): "OFFLINE_DATA_TAMPERING in \(slots.count) stored record(s)"
         }
     }
 }

@@ -4,12 +4,12 @@ import MPOSCore
 import MPOSKit
 
 /// How the payment commands report a ``PaymentResult``: text or JSON, and the exit code
-/// (0 approved, 2 declined, 3 cancelled, 1 failed).
+/// (0 approved or approved offline, 2 declined, 3 cancelled, 1 failed).
 enum PaymentOutput {
     /// The process exit code of a result's status.
     static func exitCode(_ status: PaymentStatus) -> Int32 {
         switch status {
-        case .approved: 0
+        case .approved, .approvedOffline: 0
         case .declined: 2
         case .cancelled: 3
         case .failed: 1
