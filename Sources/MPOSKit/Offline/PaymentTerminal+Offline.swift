@@ -11,7 +11,7 @@ extension PaymentTerminal {
     /// Stores the sale the card approved offline, synced before it returns; starts the
     /// background forward.
     func storeOffline(_ request: AuthorizeCardRequest, key: IdempotencyKey) async -> Result<UUID, MPOSError> {
-        let now = Date()
+        let now = Self.storedNow()
         var request = request
         request.offlineStoredAt = now
         let record = OfflineRecord(id: UUID(), key: key, storedAt: now, request: request)
@@ -23,6 +23,9 @@ extension PaymentTerminal {
         startOfflineForwarder()
         return .success(record.id)
     }
+
+    /// Now, to the whole second: the times stored in the file (ISO 8601) read back equal.
+    static func storedNow() -> Date { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) }
 
     /// Why a sale with `parameters` may not be taken offline under the policy, or nil.
     func offlineRefusal(_ parameters: PaymentParameters) async -> MPOSError? {
@@ -65,6 +68,20 @@ extension PaymentTerminal {
     /// - Throws: ``MPOSError/gatewayUnreachable`` when the gateway stops answering (what is
     ///   left stays stored), ``MPOSError/offlineStoreFailed``.
     func forwardStoredSales() async throws(MPOSError) -> OfflineForwardReport {
+        // One pass at a time, so that a forced forward and the background one never send the
+        // same record side by side; a caller that waited runs a fresh pass for what is left.
+        while let running = forwardingPass { _ = await running.value }
+        // Unstructured: the pass is shared with callers that arrive while it runs.
+        let pass = Task { () async -> Result<OfflineForwardReport, MPOSError> in
+            do throws(MPOSError) { return .success(try await self.forwardPass()) } catch { return .failure(error) }
+        }
+        forwardingPass = pass
+        let result = await pass.value
+        if forwardingPass == pass { forwardingPass = nil }
+        return try result.get()
+    }
+
+    private func forwardPass() async throws(MPOSError) -> OfflineForwardReport {
         try await requireSession()
         let contents = try await offlineStore.contents()
         if !contents.damagedSlots.isEmpty { emit(.offlineDataTampering(slots: contents.damagedSlots)) }
@@ -96,21 +113,21 @@ extension PaymentTerminal {
         case .transaction(let transaction):
             return OfflineForwardOutcome(
                 id: record.id, approved: transaction.status.isApproval, transactionID: transaction.id,
-                responseCode: transaction.responseCode, forwardedAt: Date())
+                responseCode: transaction.responseCode, forwardedAt: Self.storedNow())
         case .refused(let status, let body) where status >= 500 || body.code == GatewayErrorCode.idempotencyInProgress:
             throw MPOSError.gatewayUnreachable.withMessage("The gateway could not take the forward now: \(body.description)")
         case .refused(_, let body):
             // The gateway refused the request itself: nothing was charged, for good.
             return OfflineForwardOutcome(
                 id: record.id, approved: false, transactionID: nil, responseCode: String(body.code),
-                forwardedAt: Date())
+                forwardedAt: Self.storedNow())
         }
     }
 
     /// Starts forwarding in the background unless it runs: it waits for the gateway with the
     /// retry policy's growing pauses and stops when nothing is left or the session ended.
     func startOfflineForwarder() {
-        guard offlineForwarder == nil else { return }
+        guard offlineForwarder == nil, FileManager.default.fileExists(atPath: offlineStore.path) else { return }
         let clock = self.clock
         // Unstructured: forwarding outlives the sale that stored the payment.
         offlineForwarder = Task { [weak self] in
@@ -118,7 +135,8 @@ extension PaymentTerminal {
             while let self, !Task.isCancelled {
                 if await self.forwardInBackground() { break }
                 failures += 1
-                try? await clock.sleep(for: RetryPolicy.standard.delay(afterLookups: failures))
+                // 2 s, 4 s … at most a minute: the gateway may stay away for hours.
+                try? await clock.sleep(for: .seconds(min(1 << min(failures, 6), 60)))
             }
             await self?.forwarderEnded()
         }

@@ -86,6 +86,8 @@ public actor PaymentTerminal {
     var lastOnlineSession: Date?
     /// The background forward waiting for the gateway, if one runs.
     var offlineForwarder: Task<Void, Never>?
+    /// The forward pass running now, if one does.
+    var forwardingPass: Task<Result<OfflineForwardReport, MPOSError>, Never>?
     /// Why the journal refused this terminal's gateway and merchant at the last login: while
     /// set, nothing in the journal is looked up, reversed or resumed.
     var journalRefusal: MPOSError?
@@ -188,7 +190,9 @@ public actor PaymentTerminal {
         try await client.login()
         lastOnlineSession = Date()
         try await bindJournal()
-        return try await recoverUnfinishedAttempts()
+        let recovered = try await recoverUnfinishedAttempts()
+        startOfflineForwarder()
+        return recovered
     }
 
     /// The reader link's keep-alive interval (docs/reader-protocol.md §6): after this long
