@@ -2,6 +2,7 @@ import Foundation
 import GatewayAPI
 import MPOSCore
 import MPOSTestSupport
+import SandboxGateway
 import Testing
 
 @testable import MPOSKit
@@ -157,6 +158,33 @@ import Testing
         let over = try await terminal.sale(Self.sale(37_01))
         #expect(over.status == .failed && over.error?.code == MPOSError.Code.onlineRequired)
         #expect(try await terminal.offline.list().payments.count == 1)
+        try await sandbox.close(terminal)
+    }
+}
+
+/// The merchant's offline limits come from the gateway at login.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct OfflinePolicyFromGatewayTests {
+    @Test func theLoginBringsTheMerchantsLimits() async throws {
+        let sandbox = try await Sandbox()
+        let database = SandboxGatewayConfiguration(
+            port: 0, databasePath: sandbox.directory.appendingPathComponent("gateway.sqlite").path,
+            passwordHashRounds: 1_000, logLevel: .error)
+        try SandboxGateway.setOfflinePolicy(
+            database, merchantID: sandbox.credentials.merchantID,
+            OfflinePolicyTerms(maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
+        let (terminal, outage) = try await OfflineEndToEndTests.terminal(sandbox)
+        #expect(await terminal.offlinePolicy == OfflinePolicy(
+            maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumTimeOffline: .seconds(8 * 3600)))
+        outage.goDown(reaching: "/nothing")
+        let over = try await terminal.sale(OfflineEndToEndTests.sale(38_01))
+        #expect(over.status == .failed && over.error?.code == MPOSError.Code.onlineRequired)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aMerchantWithoutLimitsGetsTheDefaultWindow() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal(connect: false)
+        #expect(await terminal.offlinePolicy == .standard)
         try await sandbox.close(terminal)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayAPI
 import MPOSCore
 
 /// The merchant's offline limits: how much the SDK may approve offline before it must reach
@@ -26,6 +27,14 @@ public struct OfflinePolicy: Sendable, Hashable, Codable {
 
     /// 24 hours since the last online session; no amount or count limit.
     public static let standard = OfflinePolicy()
+
+    /// The policy the gateway gave for the merchant at login.
+    public init(_ terms: OfflinePolicyTerms) {
+        self.init(
+            maximumPaymentAmount: terms.maximumPaymentAmount, maximumTotalPerCurrency: terms.maximumTotalPerCurrency,
+            maximumStoredPayments: terms.maximumStoredPayments,
+            maximumTimeOffline: .seconds(Int64(terms.maximumHoursOffline) * 3600))
+    }
 
     /// Why a sale of `amount` in `currency` may not be stored, or nil when it may: each limit
     /// holds at its edge (a sale that reaches a limit exactly is taken, one beyond it is not).

@@ -73,12 +73,14 @@ extension PaymentTerminal {
         while let running = forwardingPass { _ = await running.value }
         // Unstructured: the pass is shared with callers that arrive while it runs.
         let pass = Task { () async -> Result<OfflineForwardReport, MPOSError> in
-            do throws(MPOSError) { return .success(try await self.forwardPass()) } catch { return .failure(error) }
+            let result: Result<OfflineForwardReport, MPOSError>
+            do throws(MPOSError) { result = .success(try await self.forwardPass()) } catch { result = .failure(error) }
+            // Cleared by the pass itself, on the actor, so no waiter ever sees a finished pass.
+            self.forwardingPass = nil
+            return result
         }
         forwardingPass = pass
-        let result = await pass.value
-        if forwardingPass == pass { forwardingPass = nil }
-        return try result.get()
+        return try await pass.value.get()
     }
 
     private func forwardPass() async throws(MPOSError) -> OfflineForwardReport {

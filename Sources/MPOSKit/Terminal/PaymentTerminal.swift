@@ -189,6 +189,7 @@ public actor PaymentTerminal {
     public func login() async throws(MPOSError) -> [RecoveredAttempt] {
         try await client.login()
         lastOnlineSession = Date()
+        if let terms = await client.offlinePolicy { offlinePolicy = OfflinePolicy(terms) }
         try await bindJournal()
         let recovered = try await recoverUnfinishedAttempts()
         startOfflineForwarder()
