@@ -33,7 +33,8 @@ enum PaymentOutput {
 
     /// One line: status, kind, amount, ids.
     static func summary(_ result: PaymentResult) -> String {
-        let amount = result.status == .approved ? result.approvedAmount : result.requestedAmount
+        let amount = result.status == .approved || result.status == .approvedOffline
+            ? result.approvedAmount : result.requestedAmount
         var parts = [
             result.status.rawValue.uppercased(), result.kind.rawValue,
             Receipt.format(amount, result.currency),
@@ -44,6 +45,7 @@ enum PaymentOutput {
             parts.append("response \(responseCode)")
         }
         if result.reversed { parts.append("reversed") }
+        if let offlineID = result.offlineID { parts.append("stored \(offlineID.uuidString)") }
         return parts.joined(separator: "  ")
     }
 
@@ -64,7 +66,7 @@ enum PaymentOutput {
         private enum Keys: String, CodingKey {
             case status, kind, requestedAmount, approvedAmount, currency, transactionID, idempotencyKey
             case authorizationCode, responseCode, cvm, entryMode, maskedPAN, scheme, pinVerified, reversed
-            case recovered, error, date
+            case recovered, error, date, offlineID
         }
 
         private struct ErrorJSON: Encodable {
@@ -92,6 +94,7 @@ enum PaymentOutput {
             try c.encode(result.recovered, forKey: .recovered)
             try c.encode(result.error.map { ErrorJSON(code: $0.code, message: $0.message) }, forKey: .error)
             try c.encode(ISO8601DateFormatter().string(from: result.date), forKey: .date)
+            try c.encode(result.offlineID?.uuidString, forKey: .offlineID)
         }
     }
 }
