@@ -22,6 +22,13 @@ import Testing
         return (terminal, outage)
     }
 
+    /// Forwards, then the outcome of every stored sale: read from the store, since the
+    /// terminal's own background forward may have reached some of them first.
+    static func forwardAll(_ terminal: PaymentTerminal) async throws -> [OfflineForwardOutcome?] {
+        try await terminal.offline.forward()
+        return try await terminal.offline.list().payments.map(\.forwarded)
+    }
+
     static func sales(_ terminal: PaymentTerminal) async throws -> [Transaction] {
         try await terminal.reports.searchTransactions().items.filter { $0.kind == .sale }
     }
@@ -87,14 +94,14 @@ import Testing
         outage.goDown(reaching: "/nothing")
         #expect(try await terminal.sale(Self.sale(34_00)).status == .approvedOffline)
         outage.comeBack()
-        let first = try #require(try await terminal.offline.forward().outcomes.first)
+        let first = try #require(try await Self.forwardAll(terminal).first ?? nil)
         // Take the mark away, as a crash before its fsync would.
         let path = sandbox.journalPath + ".offline"
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: UInt64(OfflineStore.slotSize))
         try handle.close()
-        #expect(try await terminal.offline.list().payments.first?.forwarded == nil)
-        let again = try #require(try await terminal.offline.forward().outcomes.first)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == OfflineStore.slotSize)
+        let again = try #require(try await Self.forwardAll(terminal).first ?? nil)
         #expect(again.transactionID == first.transactionID && again.approved)
         #expect(try await Self.sales(terminal).count == 1)
         try await sandbox.close(terminal)
@@ -107,7 +114,7 @@ import Testing
         outage.goDown(reaching: "/nothing")
         #expect(try await terminal.sale(Self.sale(600_00)).status == .approvedOffline)
         outage.comeBack()
-        let outcome = try #require(try await terminal.offline.forward().outcomes.first)
+        let outcome = try #require(try await Self.forwardAll(terminal).first ?? nil)
         #expect(!outcome.approved && outcome.responseCode == "51" && outcome.transactionID != nil)
         #expect(try await Self.sales(terminal).map(\.status) == [.declined])
         try await sandbox.close(terminal)
@@ -132,7 +139,8 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         outage.comeBack()
         let report = try await terminal.offline.forward()
-        #expect(report.damagedSlots == [1] && report.outcomes.count == 2)
+        #expect(report.damagedSlots == [1])
+        #expect(try await terminal.offline.list().payments.map { $0.forwarded?.approved } == [true, true])
         #expect(tampering.withLock { $0 }.contains([1]))
         let amounts = try await Self.sales(terminal).map(\.requestedAmount).sorted()
         #expect(amounts == [35_01, 35_03])
@@ -174,7 +182,7 @@ import Testing
             OfflinePolicyTerms(maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
         let (terminal, outage) = try await OfflineEndToEndTests.terminal(sandbox)
         #expect(await terminal.offlinePolicy == OfflinePolicy(
-            maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumTimeOffline: .seconds(8 * 3600)))
+            maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
         outage.goDown(reaching: "/nothing")
         let over = try await terminal.sale(OfflineEndToEndTests.sale(38_01))
         #expect(over.status == .failed && over.error?.code == MPOSError.Code.onlineRequired)

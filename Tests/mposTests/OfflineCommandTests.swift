@@ -1,4 +1,5 @@
 import Foundation
+import MPOSTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -74,6 +75,65 @@ import Testing
         let sales = items.filter { $0["kind"] as? String == "sale" }
         #expect(sales.compactMap { $0["id"] as? String } == [id])
         #expect(sales.first?["status"] as? String == "approved")
+    }
+
+    /// Scaled-down R1: three sales stored while the gateway dies mid-sale, then forwards
+    /// SIGKILLed at seeded moments, then a last forward: the ledger holds each stored sale
+    /// exactly once and nothing else.
+    @Test func killedForwardsNeitherLoseNorDoubleAStoredSale() throws {
+        let seed = SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment)
+        var generator = SplitMix64(seed: seed)
+        let first = try PaymentCommandTests.ServedGateway()
+        let emulator = try ReaderCommandTests.Emulator.start(["--delay-ms", "500"])
+        let database = first.directory.appendingPathComponent("gateway.sqlite").path
+        let journal = first.directory.appendingPathComponent("journal.sqlite").path
+        let port = try #require(URL(string: first.url)?.port)
+        let remote = ["--gateway", first.url, "--user", first.user, "--password", first.password, "--journal", journal]
+        var gateway: Process = first.process
+        defer {
+            _ = emulator.stop()
+            gateway.terminate()
+            gateway.waitUntilExit()
+            try? FileManager.default.removeItem(at: first.directory)
+        }
+        var stored: [String] = []
+        for (index, amount) in ["13.50", "14.50", "15.50"].enumerated() {
+            if index > 0 { gateway = try Self.serve(database, port: port).0.process }
+            let sale = try Running(
+                ["sale", "--amount", amount, "--offline-allowed", "--reader", "127.0.0.1:\(emulator.port)"] + remote)
+            while let line = sale.line(), !line.contains("card") {}
+            gateway.terminate()
+            gateway.waitUntilExit()
+            let result = sale.finish()
+            #expect(result.status == 0, "seed \(seed): \(result.err)")
+            if let line = result.out.split(separator: "\n").first(where: { $0.hasPrefix("APPROVEDOFFLINE") }) {
+                stored.append(String(line.split(separator: " ").last ?? ""))
+            }
+        }
+        #expect(stored.count == 3)
+        gateway = try Self.serve(database, port: port).0.process
+        // Each forward is killed after a seeded number of its "forwarded" lines (0: at once).
+        var killedAfter: [Int] = []
+        for _ in 0..<3 {
+            let lines = Int.random(in: 0...2, using: &generator)
+            let forward = try Running(["offline", "forward"] + remote)
+            var read = 0
+            while read < lines, forward.line() != nil { read += 1 }
+            kill(forward.process.processIdentifier, SIGKILL)
+            _ = forward.finish()
+            killedAfter.append(lines)
+        }
+        let last = try EMVDecodeBinaryTests.run(["offline", "forward", "--json"] + remote)
+        #expect(last.status == 0, "seed \(seed): \(last.err)")
+        let payments = try #require(try PaymentCommandTests.object(last.out)["payments"] as? [[String: Any]])
+        #expect(Set(payments.compactMap { ($0["id"] as? String)?.uppercased() }) == Set(stored), "seed \(seed)")
+        let forwarded = payments.compactMap { $0["forwarded"] as? [String: Any] }
+        #expect(forwarded.count == 3 && forwarded.allSatisfy { $0["approved"] as? Bool == true })
+        let list = try EMVDecodeBinaryTests.run(["transactions", "--json"] + remote)
+        let items = try #require(try PaymentCommandTests.object(list.out)["items"] as? [[String: Any]])
+        let sales = items.filter { $0["kind"] as? String == "sale" }
+        #expect(Set(sales.compactMap { $0["id"] as? String }) == Set(forwarded.compactMap { $0["transactionID"] as? String }))
+        #expect(sales.count == 3, "seed \(seed), forwards killed after \(killedAfter) lines")
     }
 
     @Test func listingNeedsAJournal() throws {

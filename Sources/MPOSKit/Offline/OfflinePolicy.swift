@@ -3,52 +3,39 @@ import GatewayAPI
 import MPOSCore
 
 /// The merchant's offline limits: how much the SDK may approve offline before it must reach
-/// the gateway again. A sale beyond any limit is not taken offline (``MPOSError/onlineRequired``).
-public struct OfflinePolicy: Sendable, Hashable, Codable {
-    /// The largest single sale, minor units; nil for none.
-    public var maximumPaymentAmount: Int64?
-    /// The most stored (not yet forwarded) per currency code, minor units, this sale included.
-    public var maximumTotalPerCurrency: [String: Int64]
-    /// The most sales stored at once, this one included; nil for none.
-    public var maximumStoredPayments: Int?
-    /// How long after the last online session (a login) sales may be taken offline.
-    public var maximumTimeOffline: Duration
+/// the gateway again. The gateway returns them at login (``Session/offlinePolicy``); a sale
+/// beyond any limit is not taken offline (``MPOSError/onlineRequired``).
+public typealias OfflinePolicy = OfflinePolicyTerms
 
-    /// Creates a policy; by default only the 24-hour window applies.
-    public init(
-        maximumPaymentAmount: Int64? = nil, maximumTotalPerCurrency: [String: Int64] = [:],
-        maximumStoredPayments: Int? = nil, maximumTimeOffline: Duration = .seconds(24 * 3600)
-    ) {
-        self.maximumPaymentAmount = maximumPaymentAmount
-        self.maximumTotalPerCurrency = maximumTotalPerCurrency
-        self.maximumStoredPayments = maximumStoredPayments
-        self.maximumTimeOffline = maximumTimeOffline
-    }
-
+extension OfflinePolicyTerms {
     /// 24 hours since the last online session; no amount or count limit.
-    public static let standard = OfflinePolicy()
+    public static let standard = OfflinePolicyTerms()
 
-    /// The policy the gateway gave for the merchant at login.
-    public init(_ terms: OfflinePolicyTerms) {
-        self.init(
-            maximumPaymentAmount: terms.maximumPaymentAmount, maximumTotalPerCurrency: terms.maximumTotalPerCurrency,
-            maximumStoredPayments: terms.maximumStoredPayments,
-            maximumTimeOffline: .seconds(Int64(terms.maximumHoursOffline) * 3600))
-    }
+    /// How far the device's date and time may move against the time that really passed since
+    /// the last online session (NTP corrections are far smaller; a clock set by hand is not).
+    static let clockTolerance: Duration = .seconds(120)
 
     /// Why a sale of `amount` in `currency` may not be stored, or nil when it may: each limit
     /// holds at its edge (a sale that reaches a limit exactly is taken, one beyond it is not).
+    /// `clockDrift` is how far the device's date moved against a monotonic clock since
+    /// `lastOnline`: beyond ``clockTolerance`` the offline window cannot be trusted.
     func refusal(
-        amount: Int64, currency: Currency, pending: [StoredOfflinePayment], lastOnline: Date?, now: Date
+        amount: Int64, currency: Currency, pending: [StoredOfflinePayment], lastOnline: Date?, now: Date,
+        clockDrift: Duration = .zero
     ) -> MPOSError? {
         guard let lastOnline else {
             return MPOSError.onlineRequired.withMessage("NO_TOKEN: no online session yet; log in online first.")
         }
+        if clockDrift > Self.clockTolerance || clockDrift < .zero - Self.clockTolerance {
+            return MPOSError.onlineRequired.withMessage(
+                "LOCAL_TIME_TAMPERING: the device's date and time moved \(clockDrift.components.seconds) s against "
+                    + "the time passed since the last online session; set them automatically and go online.")
+        }
         let offlineFor = now.timeIntervalSince(lastOnline)
-        let window = Double(maximumTimeOffline.components.seconds)
+        let window = Double(maximumHoursOffline) * 3600
         if offlineFor > window || offlineFor < 0 {
             return MPOSError.onlineRequired.withMessage(
-                "TOKEN_EXPIRED_S&F: the offline window (\(Int(window / 3600)) h since the last online session) has passed.")
+                "TOKEN_EXPIRED_S&F: the offline window (\(maximumHoursOffline) h since the last online session) has passed.")
         }
         if let maximumPaymentAmount, amount > maximumPaymentAmount {
             return MPOSError.onlineRequired.withMessage(

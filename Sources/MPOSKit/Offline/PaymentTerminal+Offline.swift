@@ -35,9 +35,15 @@ extension PaymentTerminal {
         } catch {
             return error
         }
+        let now = Date()
+        var drift = Duration.zero
+        if let lastOnlineSession, let lastOnlineInstant {
+            let passed = lastOnlineInstant.duration(to: ContinuousClock.now)
+            drift = .milliseconds(Int64(now.timeIntervalSince(lastOnlineSession) * 1000)) - passed
+        }
         return offlinePolicy.refusal(
             amount: parameters.amount, currency: parameters.currency, pending: pending, lastOnline: lastOnlineSession,
-            now: Date())
+            now: now, clockDrift: drift)
     }
 
     /// The unfinished journal entries recovery may settle: one whose key the offline store

@@ -84,6 +84,8 @@ public actor PaymentTerminal {
     var offlinePolicy = OfflinePolicy.standard
     /// When the gateway last answered a login: the policy's offline window runs from it.
     var lastOnlineSession: Date?
+    /// The same moment on a clock nobody sets, to see the device's date being moved.
+    var lastOnlineInstant: ContinuousClock.Instant?
     /// The background forward waiting for the gateway, if one runs.
     var offlineForwarder: Task<Void, Never>?
     /// The forward pass running now, if one does.
@@ -189,7 +191,8 @@ public actor PaymentTerminal {
     public func login() async throws(MPOSError) -> [RecoveredAttempt] {
         try await client.login()
         lastOnlineSession = Date()
-        if let terms = await client.offlinePolicy { offlinePolicy = OfflinePolicy(terms) }
+        lastOnlineInstant = .now
+        if let terms = await client.offlinePolicy { offlinePolicy = terms }
         try await bindJournal()
         let recovered = try await recoverUnfinishedAttempts()
         startOfflineForwarder()

@@ -56,7 +56,13 @@ struct OfflineForwardCommand: AsyncParsableCommand {
     @OptionGroup var options: TerminalOptions
 
     func run() async throws {
+        let json = options.json
         try await TerminalSession.with(options, needsReader: false, showEvents: false) { terminal in
+            // Each outcome as it is marked, so an operator (or a kill) sees how far it got.
+            await terminal.addEventHandler([.transaction]) { event in
+                guard !json, case .offlineForwarded(let outcome) = event else { return }
+                CLIOutput.line("forwarded \(outcome.id.uuidString)  \(OfflineOutput.state(outcome))")
+            }
             let report: OfflineForwardReport
             do throws(MPOSError) { report = try await terminal.offline.forward() } catch { throw CLIFailure(error.message) }
             let listing: OfflineStoreListing
@@ -79,14 +85,16 @@ enum OfflineOutput {
             return
         }
         for payment in listing.payments {
-            let state =
-                payment.forwarded.map { outcome in
-                    (outcome.approved ? "APPROVED " : "DECLINED-AFTER-THE-FACT ") + (outcome.transactionID?.rawValue ?? "")
-                } ?? "WAITING"
+            let state = payment.forwarded.map(Self.state) ?? "WAITING"
             CLIOutput.line(
                 "\(payment.id.uuidString)  \(Receipt.format(payment.amount, payment.currency))  "
                     + "\(payment.maskedPAN ?? "")  \(state)")
         }
+    }
+
+    /// `APPROVED txn_…` or `DECLINED-AFTER-THE-FACT txn_…`.
+    static func state(_ outcome: OfflineForwardOutcome) -> String {
+        (outcome.approved ? "APPROVED " : "DECLINED-AFTER-THE-FACT ") + (outcome.transactionID?.rawValue ?? "")
     }
 
     static func tampering(_ slots: [Int]) -> CLIFailure {
