@@ -18,7 +18,8 @@ import Testing
     /// A terminal whose gateway can go away; the retry pauses pass at once.
     static func terminal(_ sandbox: Sandbox) async throws -> (PaymentTerminal, ChaosTransport) {
         let outage = ChaosTransport()
-        let terminal = try await sandbox.terminal(transport: outage, clock: ShortWaitsPassClock(upTo: .seconds(8)))
+        let terminal = try await sandbox.terminal(
+            transport: outage, clock: ShortWaitsPassClock(upTo: .seconds(8)))
         return (terminal, outage)
     }
 
@@ -47,7 +48,9 @@ import Testing
         #expect(result.emv?.transactionCertificate?.count == 16)
         #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty)
         let stored = try await terminal.offline.list().payments
-        #expect(stored.map(\.id) == [id] && stored[0].forwarded == nil && stored[0].idempotencyKey == result.idempotencyKey)
+        #expect(
+            stored.map(\.id) == [id] && stored[0].forwarded == nil
+                && stored[0].idempotencyKey == result.idempotencyKey)
 
         outage.comeBack()
         try await terminal.offline.forward()
@@ -100,7 +103,8 @@ import Testing
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: UInt64(OfflineStore.slotSize))
         try handle.close()
-        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == OfflineStore.slotSize)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == OfflineStore.slotSize)
         let again = try #require(try await Self.forwardAll(terminal).first ?? nil)
         #expect(again.transactionID == first.transactionID && again.approved)
         #expect(try await Self.sales(terminal).count == 1)
@@ -148,7 +152,9 @@ import Testing
     }
 
     @Test func aSwipeIsRefusedAsOnlineRequired() async throws {
-        let sandbox = try await Sandbox { $0.cardID = "magstripe-only"; $0.entryMode = .magstripe }
+        let sandbox = try await Sandbox {
+            $0.cardID = "magstripe-only"; $0.entryMode = .magstripe
+        }
         let (terminal, outage) = try await Self.terminal(sandbox)
         outage.goDown(reaching: "/nothing")
         let result = try await terminal.sale(Self.sale(36_00))
@@ -181,8 +187,10 @@ import Testing
             database, merchantID: sandbox.credentials.merchantID,
             OfflinePolicyTerms(maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
         let (terminal, outage) = try await OfflineEndToEndTests.terminal(sandbox)
-        #expect(await terminal.offlinePolicy == OfflinePolicy(
-            maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
+        #expect(
+            await terminal.offlinePolicy
+                == OfflinePolicy(
+                    maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
         outage.goDown(reaching: "/nothing")
         let over = try await terminal.sale(OfflineEndToEndTests.sale(38_01))
         #expect(over.status == .failed && over.error?.code == MPOSError.Code.onlineRequired)

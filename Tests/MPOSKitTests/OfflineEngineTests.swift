@@ -14,7 +14,8 @@ struct OfflineEngineTests {
     static let key = PaymentEngineTests.key
 
     static func engine(
-        _ parameters: PaymentParameters = PaymentParameters(amount: 12_34, currency: .eur, offlineAllowed: true),
+        _ parameters: PaymentParameters = PaymentParameters(
+            amount: 12_34, currency: .eur, offlineAllowed: true),
         kind: CardOperation = .sale
     ) -> PaymentEngine {
         PaymentEngine(
@@ -23,21 +24,27 @@ struct OfflineEngineTests {
     }
 
     static func authorization(_ entryMode: CardEntryMode = .chip) -> ReaderMessage {
-        .authorizationRequest(AuthorizationRequest(
-            transactionID: "r1", emvData: [0x9F, 0x26, 0x01, 0x00], encryptedCardData: [0x01], ksn: [0x02],
-            maskedPAN: "411111******1111", expiry: "4912", entryMode: entryMode, cvm: .pin))
+        .authorizationRequest(
+            AuthorizationRequest(
+                transactionID: "r1", emvData: [0x9F, 0x26, 0x01, 0x00], encryptedCardData: [0x01],
+                ksn: [0x02],
+                maskedPAN: "411111******1111", expiry: "4912", entryMode: entryMode, cvm: .pin))
     }
 
     static let finalEMV: [UInt8] = [0x9F, 0x27, 0x01, 0x40, 0x9F, 0x26, 0x02, 0xAB, 0xCD]
 
     static func cardSaid(_ kind: CryptogramKind) -> ReaderMessage {
-        .transactionOutcome(TransactionOutcome(
-            transactionID: "r1", cryptogramType: kind, emvData: finalEMV, status: kind == .tc ? .success : .cardCancelled,
-            cvm: .pin, entryMode: .chip, pinVerified: true))
+        .transactionOutcome(
+            TransactionOutcome(
+                transactionID: "r1", cryptogramType: kind, emvData: finalEMV,
+                status: kind == .tc ? .success : .cardCancelled,
+                cvm: .pin, entryMode: .chip, pinVerified: true))
     }
 
     /// Starts, reads the card and loses the gateway until the engine gives up asking.
-    static func unreachable(_ engine: inout PaymentEngine, entryMode: CardEntryMode = .chip) -> [PaymentEngine.Effect] {
+    static func unreachable(_ engine: inout PaymentEngine, entryMode: CardEntryMode = .chip) -> [PaymentEngine
+        .Effect]
+    {
         _ = engine.handle(.start)
         _ = engine.handle(.reader(authorization(entryMode)))
         var last = engine.handle(.gatewayUnreachable)
@@ -69,7 +76,9 @@ struct OfflineEngineTests {
         #expect(result.status == .approvedOffline && result.offlineID == id && result.approvedAmount == 12_34)
         #expect(result.transactionID == nil)
         // The store owns the attempt: the journal entry ends, so recovery never also settles it.
-        for case .journal(let entry) in done { #expect(entry.state == .finished && entry.outcome == .approvedOffline) }
+        for case .journal(let entry) in done {
+            #expect(entry.state == .finished && entry.outcome == .approvedOffline)
+        }
         #expect(engine.entry.state == .finished)
     }
 
@@ -117,7 +126,8 @@ struct OfflineEngineTests {
 
     @Test func partialApprovalIsNotTakenOffline() {
         var engine = Self.engine(
-            PaymentParameters(amount: 12_34, currency: .eur, allowPartialApproval: true, offlineAllowed: true))
+            PaymentParameters(amount: 12_34, currency: .eur, allowPartialApproval: true, offlineAllowed: true)
+        )
         #expect(Self.hostResponseCode(Self.unreachable(&engine)) == "")
     }
 

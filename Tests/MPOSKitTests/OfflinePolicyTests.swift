@@ -47,7 +47,9 @@ struct OfflinePolicyTests {
     @Test func theWindowIs24HoursSinceTheLastOnlineSessionByDefault() {
         #expect(Self.refusal(.standard, after: 24 * 3600) == nil)
         let expired = Self.refusal(.standard, after: 24 * 3600 + 1)
-        #expect(expired?.code == MPOSError.Code.onlineRequired && expired?.message.contains("TOKEN_EXPIRED_S&F") == true)
+        #expect(
+            expired?.code == MPOSError.Code.onlineRequired
+                && expired?.message.contains("TOKEN_EXPIRED_S&F") == true)
     }
 
     @Test func aClockBeforeTheLastOnlineSessionIsRefused() {
@@ -74,7 +76,9 @@ struct OfflineClockTamperingTests {
     }
 
     @Test func aClockMovedForwardOrBackBeyondTheToleranceIsLocalTimeTampering() {
-        for drift in [OfflinePolicy.clockTolerance + .seconds(1), .zero - OfflinePolicy.clockTolerance - .seconds(1)] {
+        for drift in [
+            OfflinePolicy.clockTolerance + .seconds(1), .zero - OfflinePolicy.clockTolerance - .seconds(1),
+        ] {
             let refusal = Self.refusal(drift: drift)
             #expect(refusal?.code == MPOSError.Code.onlineRequired)
             #expect(refusal?.message.contains("LOCAL_TIME_TAMPERING") == true)

@@ -11,26 +11,33 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct OfflineStoreTests {
     final class Folder: Sendable {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offline-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offline-\(UUID().uuidString)")
         init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
         deinit { try? FileManager.default.removeItem(at: url) }
         var storePath: String { url.appendingPathComponent("journal.sqlite.offline").path }
-        var keys: OfflineKeyFile { OfflineKeyFile(path: url.appendingPathComponent("journal.sqlite.offline-key").path) }
+        var keys: OfflineKeyFile {
+            OfflineKeyFile(path: url.appendingPathComponent("journal.sqlite.offline-key").path)
+        }
         func store() -> OfflineStore { OfflineStore(path: storePath, keys: keys) }
     }
 
     static func record(_ n: Int) -> OfflineRecord {
         var request = AuthorizeCardRequest(
-            kind: .sale, parameters: PaymentParameters(amount: Int64(100 + n), currency: .eur, duplicateCheck: false),
-            emvData: "9F2701409F2608" + String(format: "%016X", n), encryptedCardData: String(repeating: "AB", count: 48),
+            kind: .sale,
+            parameters: PaymentParameters(amount: Int64(100 + n), currency: .eur, duplicateCheck: false),
+            emvData: "9F2701409F2608" + String(format: "%016X", n),
+            encryptedCardData: String(repeating: "AB", count: 48),
             ksn: "FFFF9876543210E00001", maskedPAN: "411111******1111", entryMode: .chip, cvm: .pin)
         request.offlineStoredAt = Date(timeIntervalSince1970: 1_800_000_000 + Double(n))
-        return OfflineRecord(id: UUID(), key: IdempotencyKey(), storedAt: request.offlineStoredAt!, request: request)
+        return OfflineRecord(
+            id: UUID(), key: IdempotencyKey(), storedAt: request.offlineStoredAt!, request: request)
     }
 
     static func outcome(_ record: OfflineRecord) -> OfflineForwardOutcome {
         OfflineForwardOutcome(
-            id: record.id, approved: true, transactionID: TransactionID(rawValue: "tx_\(record.request.parameters.amount)"),
+            id: record.id, approved: true,
+            transactionID: TransactionID(rawValue: "tx_\(record.request.parameters.amount)"),
             responseCode: "00", forwardedAt: Date(timeIntervalSince1970: 1_800_100_000))
     }
 
@@ -47,7 +54,8 @@ struct OfflineStoreTests {
         #expect(contents.damagedSlots.isEmpty)
         #expect(try await store.holds(records[2].key))
         #expect(try await !store.holds(IdempotencyKey()))
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.storePath)[.size] as? Int)
+        let size = try #require(
+            try FileManager.default.attributesOfItem(atPath: folder.storePath)[.size] as? Int)
         #expect(size == 4 * OfflineStore.slotSize)
     }
 
@@ -63,7 +71,8 @@ struct OfflineStoreTests {
     @Test func theKeyFileIsCreated0600AndRefusedWhenOthersMayReadIt() throws {
         let folder = try Folder()
         _ = try folder.keys.key()
-        let mode = try FileManager.default.attributesOfItem(atPath: folder.keys.path)[.posixPermissions] as? NSNumber
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: folder.keys.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder.keys.path)
         #expect(throws: MPOSError.offlineStoreFailed) { try folder.keys.key() }
@@ -72,7 +81,9 @@ struct OfflineStoreTests {
     @Test func anotherKeyReadsEverySlotAsDamaged() async throws {
         let folder = try Folder()
         try await folder.store().append(Self.record(1))
-        let other = OfflineStore(path: folder.storePath, keys: OfflineKeyFile(path: folder.url.appendingPathComponent("other").path))
+        let other = OfflineStore(
+            path: folder.storePath,
+            keys: OfflineKeyFile(path: folder.url.appendingPathComponent("other").path))
         let contents = try await other.contents()
         #expect(contents.records.isEmpty && contents.damagedSlots == [0])
     }
@@ -95,7 +106,8 @@ struct OfflineStoreTests {
                 bytes[offset] ^= UInt8(1) << (random.next() % 8)
             }
             // Two flips of the same bit cancel out: the slots that differ are the damaged ones.
-            let damaged = Set(bytes.indices.filter { bytes[$0] != original[$0] }.map { $0 / OfflineStore.slotSize })
+            let damaged = Set(
+                bytes.indices.filter { bytes[$0] != original[$0] }.map { $0 / OfflineStore.slotSize })
             #expect(!damaged.isEmpty || bytes == original)
             try Data(bytes).write(to: URL(fileURLWithPath: folder.storePath))
             let contents = try await folder.store().contents()
@@ -119,7 +131,8 @@ struct OfflineStoreTests {
         #expect(try await folder.store().contents().records.count == 1)
         try await store.append(Self.record(2))
         let contents = try await folder.store().contents()
-        #expect(contents.records.map(\.request.parameters.amount) == [101, 102] && contents.damagedSlots.isEmpty)
+        #expect(
+            contents.records.map(\.request.parameters.amount) == [101, 102] && contents.damagedSlots.isEmpty)
     }
 
     @Test func aRecordTooLargeForASlotIsRefused() async throws {

@@ -56,7 +56,8 @@ import Testing
         var driver = try KernelDriver("visa-credit")
         var step = driver.kernel.start(KernelDriver.transaction(12_345))
         if case .enterPIN = step { step = driver.kernel.enterPIN("1234") }
-        let done = driver.kernel.complete(hostApproved: false, responseCode: "", issuerAuthenticationData: nil)
+        let done = driver.kernel.complete(
+            hostApproved: false, responseCode: "", issuerAuthenticationData: nil)
         guard case .completed(let outcome) = done else {
             Issue.record("not completed: \(done)")
             return

@@ -9,7 +9,9 @@ import Testing
 /// card's TC is taken, and the same key answers the same transaction.
 @Suite(.timeLimit(.minutes(2))) struct OfflineForwardHTTPTests {
     /// An offline-forward request whose EMV data carries an ARQC (as a first GENERATE AC gives).
-    static func withARQC(kind: CardPaymentKind = .sale, allowPartial: Bool = false) throws -> AuthorizeCardRequest {
+    static func withARQC(kind: CardPaymentKind = .sale, allowPartial: Bool = false) throws
+        -> AuthorizeCardRequest
+    {
         var request = try PaymentHTTPTests.authorize(
             SimulatedTerminal.card("visa-credit"), amount: 41_00, kind: kind, duplicateCheck: false,
             allowPartial: allowPartial)
@@ -20,7 +22,8 @@ import Testing
     @Test func aForwardWithoutTheCardsTCIsRefused() async throws {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
-            let reply = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, try Self.withARQC(), token: token)
+            let reply = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, try Self.withARQC(), token: token)
             #expect(reply.status == 422 && reply.error?.message.contains("TC") == true)
         }
     }
@@ -28,8 +31,11 @@ import Testing
     @Test func onlyACompletedSaleIsForwarded() async throws {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
-            for request in [try Self.withARQC(kind: .refundUnreferenced), try Self.withARQC(allowPartial: true)] {
-                let reply = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, request, token: token)
+            for request in [
+                try Self.withARQC(kind: .refundUnreferenced), try Self.withARQC(allowPartial: true),
+            ] {
+                let reply = try await PaymentHTTPTests.post(
+                    harness, GatewayPaths.authorizeCard, request, token: token)
                 #expect(reply.status == 400 && reply.error?.code == 4001)
             }
         }
@@ -40,7 +46,8 @@ import Testing
             let token = try await harness.login()
             var request = try Self.withARQC()
             request.offlineStoredAt = nil
-            let reply = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, request, token: token)
+            let reply = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, request, token: token)
             #expect(reply.status == 200)
         }
     }

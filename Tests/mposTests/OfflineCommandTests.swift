@@ -19,7 +19,9 @@ import Testing
     static func serve(_ database: String, port: Int) throws -> (Running, String) {
         let gateway = try Running(["gateway", "serve", "--port", "\(port)", "--db", database])
         while let line = gateway.line() {
-            if line.hasPrefix("listening on ") { return (gateway, String(line.dropFirst("listening on ".count))) }
+            if line.hasPrefix("listening on ") {
+                return (gateway, String(line.dropFirst("listening on ".count)))
+            }
         }
         throw BinaryNotFound()
     }
@@ -33,8 +35,10 @@ import Testing
         let login = ["--user", first.user, "--password", first.password, "--journal", journal]
 
         let sale = try Running(
-            ["sale", "--amount", "12.50", "--offline-allowed", "--gateway", first.url, "--reader",
-             "127.0.0.1:\(emulator.port)"] + login)
+            [
+                "sale", "--amount", "12.50", "--offline-allowed", "--gateway", first.url, "--reader",
+                "127.0.0.1:\(emulator.port)",
+            ] + login)
         // The gateway dies while the cardholder is still at the reader.
         var shown: [String] = []
         while let line = sale.line() {
@@ -45,12 +49,16 @@ import Testing
         first.process.waitUntilExit()
         let result = sale.finish()
         #expect(result.status == 0, "shown: \(shown) stderr: \(result.err)")
-        #expect(result.out.contains("APPROVEDOFFLINE  sale  12.50 EUR") && result.out.contains("stored "), "\(result.out)")
+        #expect(
+            result.out.contains("APPROVEDOFFLINE  sale  12.50 EUR") && result.out.contains("stored "),
+            "\(result.out)")
 
         let listed = try EMVDecodeBinaryTests.run(["offline", "list", "--journal", journal, "--json"])
         #expect(listed.status == 0, "\(listed.err)")
         let waiting = try #require(try PaymentCommandTests.object(listed.out)["payments"] as? [[String: Any]])
-        #expect(waiting.count == 1 && waiting.first?["forwarded"] == nil && waiting.first?["amount"] as? Int == 12_50)
+        #expect(
+            waiting.count == 1 && waiting.first?["forwarded"] == nil
+                && waiting.first?["amount"] as? Int == 12_50)
 
         // Back at the same address: the journal is bound to the gateway it was used with.
         let port = try #require(URL(string: first.url)?.port)
@@ -63,7 +71,8 @@ import Testing
         let remote = ["--gateway", url] + login
         let forward = try EMVDecodeBinaryTests.run(["offline", "forward", "--json"] + remote)
         #expect(forward.status == 0, "\(forward.err)")
-        let payments = try #require(try PaymentCommandTests.object(forward.out)["payments"] as? [[String: Any]])
+        let payments = try #require(
+            try PaymentCommandTests.object(forward.out)["payments"] as? [[String: Any]])
         let outcome = try #require(payments.first?["forwarded"] as? [String: Any])
         #expect(outcome["approved"] as? Bool == true)
         let id = try #require(outcome["transactionID"] as? String)
@@ -88,7 +97,9 @@ import Testing
         let database = first.directory.appendingPathComponent("gateway.sqlite").path
         let journal = first.directory.appendingPathComponent("journal.sqlite").path
         let port = try #require(URL(string: first.url)?.port)
-        let remote = ["--gateway", first.url, "--user", first.user, "--password", first.password, "--journal", journal]
+        let remote = [
+            "--gateway", first.url, "--user", first.user, "--password", first.password, "--journal", journal,
+        ]
         var gateway: Process = first.process
         defer {
             _ = emulator.stop()
@@ -100,13 +111,15 @@ import Testing
         for (index, amount) in ["13.50", "14.50", "15.50"].enumerated() {
             if index > 0 { gateway = try Self.serve(database, port: port).0.process }
             let sale = try Running(
-                ["sale", "--amount", amount, "--offline-allowed", "--reader", "127.0.0.1:\(emulator.port)"] + remote)
+                ["sale", "--amount", amount, "--offline-allowed", "--reader", "127.0.0.1:\(emulator.port)"]
+                    + remote)
             while let line = sale.line(), !line.contains("card") {}
             gateway.terminate()
             gateway.waitUntilExit()
             let result = sale.finish()
             #expect(result.status == 0, "seed \(seed): \(result.err)")
-            if let line = result.out.split(separator: "\n").first(where: { $0.hasPrefix("APPROVEDOFFLINE") }) {
+            if let line = result.out.split(separator: "\n").first(where: { $0.hasPrefix("APPROVEDOFFLINE") })
+            {
                 stored.append(String(line.split(separator: " ").last ?? ""))
             }
         }
@@ -126,13 +139,16 @@ import Testing
         let last = try EMVDecodeBinaryTests.run(["offline", "forward", "--json"] + remote)
         #expect(last.status == 0, "seed \(seed): \(last.err)")
         let payments = try #require(try PaymentCommandTests.object(last.out)["payments"] as? [[String: Any]])
-        #expect(Set(payments.compactMap { ($0["id"] as? String)?.uppercased() }) == Set(stored), "seed \(seed)")
+        #expect(
+            Set(payments.compactMap { ($0["id"] as? String)?.uppercased() }) == Set(stored), "seed \(seed)")
         let forwarded = payments.compactMap { $0["forwarded"] as? [String: Any] }
         #expect(forwarded.count == 3 && forwarded.allSatisfy { $0["approved"] as? Bool == true })
         let list = try EMVDecodeBinaryTests.run(["transactions", "--json"] + remote)
         let items = try #require(try PaymentCommandTests.object(list.out)["items"] as? [[String: Any]])
         let sales = items.filter { $0["kind"] as? String == "sale" }
-        #expect(Set(sales.compactMap { $0["id"] as? String }) == Set(forwarded.compactMap { $0["transactionID"] as? String }))
+        #expect(
+            Set(sales.compactMap { $0["id"] as? String })
+                == Set(forwarded.compactMap { $0["transactionID"] as? String }))
         #expect(sales.count == 3, "seed \(seed), forwards killed after \(killedAfter) lines")
     }
 

@@ -1,4 +1,5 @@
 import MPOSCore
+
 extension FinancialStatus {
     /// Whether money was approved (fully or in part).
     var isApproval: Bool { self == .approved || self == .partiallyApproved }

@@ -15,14 +15,16 @@ extension PaymentEngine {
     /// only, and the policy's limits (``offlineRefusal``).
     func offlineRefusalNow() -> MPOSError? {
         guard kind == .sale else {
-            return MPOSError.onlineRequired.withMessage("Only sales are taken offline, not a \(kind.rawValue).")
+            return MPOSError.onlineRequired.withMessage(
+                "Only sales are taken offline, not a \(kind.rawValue).")
         }
         guard !parameters.allowPartialApproval, parameters.captureMode == .completedSale else {
             return MPOSError.onlineRequired.withMessage(
                 "A sale with partial approval or a later capture is not taken offline.")
         }
         guard let entryMode = authorizationEntryMode, entryMode == .chip || entryMode == .contactless else {
-            return MPOSError.onlineRequired.withMessage("A swiped card is not taken offline: chip or contactless only.")
+            return MPOSError.onlineRequired.withMessage(
+                "A swiped card is not taken offline: chip or contactless only.")
         }
         return offlineRefusal
     }

@@ -15,11 +15,13 @@ extension MPOSError.Code {
 extension MPOSError {
     /// The payment cannot be taken offline; the gateway must be reached.
     public static let onlineRequired = MPOSError(
-        code: Code.onlineRequired, message: "This payment cannot be taken offline; the gateway must be reached.",
+        code: Code.onlineRequired,
+        message: "This payment cannot be taken offline; the gateway must be reached.",
         customerMessage: "This payment needs a connection to the payment service.")
     /// Stored offline data failed its check: it may have been lost (OFFLINE_DATA_TAMPERING).
     public static let offlineDataTampering = MPOSError(
-        code: Code.offlineDataTampering, message: "OFFLINE_DATA_TAMPERING: stored offline data failed its check.",
+        code: Code.offlineDataTampering,
+        message: "OFFLINE_DATA_TAMPERING: stored offline data failed its check.",
         customerMessage: "An error occurred, offline data may have been lost.")
     /// The offline store could not be read or written.
     public static let offlineStoreFailed = MPOSError(

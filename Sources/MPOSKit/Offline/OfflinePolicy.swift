@@ -24,7 +24,8 @@ extension OfflinePolicyTerms {
         clockDrift: Duration = .zero
     ) -> MPOSError? {
         guard let lastOnline else {
-            return MPOSError.onlineRequired.withMessage("NO_TOKEN: no online session yet; log in online first.")
+            return MPOSError.onlineRequired.withMessage(
+                "NO_TOKEN: no online session yet; log in online first.")
         }
         if clockDrift > Self.clockTolerance || clockDrift < .zero - Self.clockTolerance {
             return MPOSError.onlineRequired.withMessage(
@@ -35,7 +36,8 @@ extension OfflinePolicyTerms {
         let window = Double(maximumHoursOffline) * 3600
         if offlineFor > window || offlineFor < 0 {
             return MPOSError.onlineRequired.withMessage(
-                "TOKEN_EXPIRED_S&F: the offline window (\(maximumHoursOffline) h since the last online session) has passed.")
+                "TOKEN_EXPIRED_S&F: the offline window (\(maximumHoursOffline) h since the last online session) has passed."
+            )
         }
         if let maximumPaymentAmount, amount > maximumPaymentAmount {
             return MPOSError.onlineRequired.withMessage(
@@ -43,13 +45,15 @@ extension OfflinePolicyTerms {
         }
         if let maximumStoredPayments, pending.count + 1 > maximumStoredPayments {
             return MPOSError.onlineRequired.withMessage(
-                "\(pending.count) payments are stored offline already, the most allowed is \(maximumStoredPayments).")
+                "\(pending.count) payments are stored offline already, the most allowed is \(maximumStoredPayments)."
+            )
         }
         if let limit = maximumTotalPerCurrency[currency.code] {
             let total = pending.filter { $0.currency == currency }.reduce(amount) { $0 + $1.amount }
             if total > limit {
                 return MPOSError.onlineRequired.withMessage(
-                    "Stored offline \(currency.code) would reach \(total) minor units, over the limit of \(limit).")
+                    "Stored offline \(currency.code) would reach \(total) minor units, over the limit of \(limit)."
+                )
             }
         }
         return nil

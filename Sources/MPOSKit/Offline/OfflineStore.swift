@@ -100,7 +100,8 @@ actor OfflineStore {
         let id = UUID(uuid: uuidTuple(Array(bytes[8..<24])))
         switch kind {
         case .payment:
-            guard let record = try? GatewayJSON.decoder.decode(OfflineRecord.self, from: plaintext), record.id == id
+            guard let record = try? GatewayJSON.decoder.decode(OfflineRecord.self, from: plaintext),
+                record.id == id
             else { return nil }
             return .payment(record)
         case .forwarded:
@@ -122,7 +123,8 @@ actor OfflineStore {
         let idBytes = withUnsafeBytes(of: id.uuid) { Array($0) }
         let lengthBytes = (0..<4).map { UInt8(truncatingIfNeeded: sealedLength >> (8 * (3 - $0))) }
         let header = magic + [kind.rawValue, 0, 0, 0] + idBytes + lengthBytes
-        guard let box = try? AES.GCM.seal(plaintext, using: key, authenticating: header), let combined = box.combined
+        guard let box = try? AES.GCM.seal(plaintext, using: key, authenticating: header),
+            let combined = box.combined
         else { throw MPOSError.offlineStoreFailed.withMessage("A record could not be sealed.") }
         var slot = header + Array(combined)
         slot += [UInt8](repeating: 0, count: slotSize - slot.count)
@@ -147,8 +149,12 @@ actor OfflineStore {
         }
         let slot = try Self.seal(kind: kind, id: id, plaintext: plaintext, key: try storeKey())
         if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            else { throw MPOSError.offlineStoreFailed.withMessage("The offline store \(path) cannot be created.") }
+            guard
+                FileManager.default.createFile(
+                    atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            else {
+                throw MPOSError.offlineStoreFailed.withMessage("The offline store \(path) cannot be created.")
+            }
         }
         do {
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
@@ -159,7 +165,8 @@ actor OfflineStore {
             try handle.write(contentsOf: Data(slot))
             try handle.synchronize()
         } catch {
-            throw MPOSError.offlineStoreFailed.withMessage("The offline store \(path) could not be written: \(error).")
+            throw MPOSError.offlineStoreFailed.withMessage(
+                "The offline store \(path) could not be written: \(error).")
         }
     }
 }

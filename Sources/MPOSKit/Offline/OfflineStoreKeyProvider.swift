@@ -29,14 +29,17 @@ public struct OfflineKeyFile: OfflineStoreKeyProvider {
         if !FileManager.default.fileExists(atPath: path) { try create() }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let permissions = attributes[.posixPermissions] as? NSNumber
-        else { throw MPOSError.offlineStoreFailed.withMessage("The offline key file \(path) cannot be read.") }
+        else {
+            throw MPOSError.offlineStoreFailed.withMessage("The offline key file \(path) cannot be read.")
+        }
         guard permissions.intValue & 0o077 == 0 else {
             throw MPOSError.offlineStoreFailed.withMessage(
                 "The offline key file \(path) may be read by others (mode \(String(permissions.intValue, radix: 8))); "
                     + "it must be 0600.")
         }
         guard let data = FileManager.default.contents(atPath: path), data.count == 32 else {
-            throw MPOSError.offlineStoreFailed.withMessage("The offline key file \(path) does not hold a 32-byte key.")
+            throw MPOSError.offlineStoreFailed.withMessage(
+                "The offline key file \(path) does not hold a 32-byte key.")
         }
         return SymmetricKey(data: data)
     }
@@ -73,9 +76,12 @@ public struct OfflineKeyFile: OfflineStoreKeyProvider {
             ]
             var item: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &item)
-            if status == errSecSuccess, let data = item as? Data, data.count == 32 { return SymmetricKey(data: data) }
+            if status == errSecSuccess, let data = item as? Data, data.count == 32 {
+                return SymmetricKey(data: data)
+            }
             guard status == errSecItemNotFound else {
-                throw MPOSError.offlineStoreFailed.withMessage("The Keychain refused the offline key (status \(status)).")
+                throw MPOSError.offlineStoreFailed.withMessage(
+                    "The Keychain refused the offline key (status \(status)).")
             }
             let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
             let add: [String: Any] = [
@@ -85,7 +91,8 @@ public struct OfflineKeyFile: OfflineStoreKeyProvider {
             ]
             let added = SecItemAdd(add as CFDictionary, nil)
             guard added == errSecSuccess else {
-                throw MPOSError.offlineStoreFailed.withMessage("The Keychain did not keep the offline key (status \(added)).")
+                throw MPOSError.offlineStoreFailed.withMessage(
+                    "The Keychain did not keep the offline key (status \(added)).")
             }
             return SymmetricKey(data: bytes)
         }

@@ -25,7 +25,9 @@ extension PaymentTerminal {
     }
 
     /// Now, to the whole second: the times stored in the file (ISO 8601) read back equal.
-    static func storedNow() -> Date { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) }
+    static func storedNow() -> Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    }
 
     /// Why a sale with `parameters` may not be taken offline under the policy, or nil.
     func offlineRefusal(_ parameters: PaymentParameters) async -> MPOSError? {
@@ -42,7 +44,8 @@ extension PaymentTerminal {
             drift = .milliseconds(Int64(now.timeIntervalSince(lastOnlineSession) * 1000)) - passed
         }
         return offlinePolicy.refusal(
-            amount: parameters.amount, currency: parameters.currency, pending: pending, lastOnline: lastOnlineSession,
+            amount: parameters.amount, currency: parameters.currency, pending: pending,
+            lastOnline: lastOnlineSession,
             now: now, clockDrift: drift)
     }
 
@@ -80,7 +83,9 @@ extension PaymentTerminal {
         // Unstructured: the pass is shared with callers that arrive while it runs.
         let pass = Task { () async -> Result<OfflineForwardReport, MPOSError> in
             let result: Result<OfflineForwardReport, MPOSError>
-            do throws(MPOSError) { result = .success(try await self.forwardPass()) } catch { result = .failure(error) }
+            do throws(MPOSError) { result = .success(try await self.forwardPass()) } catch {
+                result = .failure(error)
+            }
             // Cleared by the pass itself, on the actor, so no waiter ever sees a finished pass.
             self.forwardingPass = nil
             return result
@@ -110,7 +115,8 @@ extension PaymentTerminal {
             answer = found
         case .notFound:
             do {
-                answer = try await client.send("POST", GatewayPaths.authorizeCard, body: record.request, key: record.key)
+                answer = try await client.send(
+                    "POST", GatewayPaths.authorizeCard, body: record.request, key: record.key)
             } catch {
                 throw MPOSError.gatewayUnreachable
             }
@@ -122,8 +128,10 @@ extension PaymentTerminal {
             return OfflineForwardOutcome(
                 id: record.id, approved: transaction.status.isApproval, transactionID: transaction.id,
                 responseCode: transaction.responseCode, forwardedAt: Self.storedNow())
-        case .refused(let status, let body) where status >= 500 || body.code == GatewayErrorCode.idempotencyInProgress:
-            throw MPOSError.gatewayUnreachable.withMessage("The gateway could not take the forward now: \(body.description)")
+        case .refused(let status, let body)
+        where status >= 500 || body.code == GatewayErrorCode.idempotencyInProgress:
+            throw MPOSError.gatewayUnreachable.withMessage(
+                "The gateway could not take the forward now: \(body.description)")
         case .refused(_, let body):
             // The gateway refused the request itself: nothing was charged, for good.
             return OfflineForwardOutcome(
@@ -135,7 +143,9 @@ extension PaymentTerminal {
     /// Starts forwarding in the background unless it runs: it waits for the gateway with the
     /// retry policy's growing pauses and stops when nothing is left or the session ended.
     func startOfflineForwarder() {
-        guard offlineForwarder == nil, FileManager.default.fileExists(atPath: offlineStore.path) else { return }
+        guard offlineForwarder == nil, FileManager.default.fileExists(atPath: offlineStore.path) else {
+            return
+        }
         let clock = self.clock
         // Unstructured: forwarding outlives the sale that stored the payment.
         offlineForwarder = Task { [weak self] in

@@ -36,7 +36,9 @@ public struct OfflineForwardOutcome: Sendable, Hashable, Codable {
     public var forwardedAt: Date
 
     /// Creates an outcome.
-    public init(id: UUID, approved: Bool, transactionID: TransactionID?, responseCode: String?, forwardedAt: Date) {
+    public init(
+        id: UUID, approved: Bool, transactionID: TransactionID?, responseCode: String?, forwardedAt: Date
+    ) {
         self.id = id
         self.approved = approved
         self.transactionID = transactionID
@@ -56,7 +58,8 @@ struct OfflineRecord: Sendable, Hashable, Codable {
     /// How ``OfflinePayments/list()`` shows it.
     func summary(forwarded: OfflineForwardOutcome?) -> StoredOfflinePayment {
         StoredOfflinePayment(
-            id: id, idempotencyKey: key, amount: request.parameters.amount, currency: request.parameters.currency,
+            id: id, idempotencyKey: key, amount: request.parameters.amount,
+            currency: request.parameters.currency,
             maskedPAN: request.maskedPAN, storedAt: storedAt, forwarded: forwarded)
     }
 }

@@ -22,7 +22,8 @@ extension EMVKernel {
         session.phase = .done
         self.session = session
         return finish(
-            type: approve ? .tc : .aac, reason: approve ? .approvedUnableToGoOnline : .declinedUnableToGoOnline,
+            type: approve ? .tc : .aac,
+            reason: approve ? .approvedUnableToGoOnline : .declinedUnableToGoOnline,
             hostApproved: false, authorization: authorization,
             extra: [TLV(0x8A, value: Array(Self.unableToGoOnlineResponseCode.utf8))])
     }

@@ -21,14 +21,16 @@ extension PaymentService {
         guard command.kind == .sale, request.parameters.captureMode == .completedSale,
             !request.parameters.allowPartialApproval
         else {
-            throw PaymentRuleViolation(.invalidField, "Only a completed sale without partial approval is taken offline.")
+            throw PaymentRuleViolation(
+                .invalidField, "Only a completed sale without partial approval is taken offline.")
         }
         guard request.entryMode == .chip || request.entryMode == .contactless else {
             throw PaymentRuleViolation(.invalidField, "Only a chip or contactless sale is taken offline.")
         }
         let tree = try? TLVTree(decoding: command.emvData)
         guard let cid = tree?[0x9F27], cid.first.map({ $0 & 0xC0 }) == transactionCertificate else {
-            throw PaymentRuleViolation(.cardDataRejected, "A forwarded offline sale must carry the card's TC (9F27 40).")
+            throw PaymentRuleViolation(
+                .cardDataRejected, "A forwarded offline sale must carry the card's TC (9F27 40).")
         }
     }
 }

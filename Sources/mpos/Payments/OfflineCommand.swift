@@ -64,9 +64,13 @@ struct OfflineForwardCommand: AsyncParsableCommand {
                 CLIOutput.line("forwarded \(outcome.id.uuidString)  \(OfflineOutput.state(outcome))")
             }
             let report: OfflineForwardReport
-            do throws(MPOSError) { report = try await terminal.offline.forward() } catch { throw CLIFailure(error.message) }
+            do throws(MPOSError) { report = try await terminal.offline.forward() } catch {
+                throw CLIFailure(error.message)
+            }
             let listing: OfflineStoreListing
-            do throws(MPOSError) { listing = try await terminal.offline.list() } catch { throw CLIFailure(error.message) }
+            do throws(MPOSError) { listing = try await terminal.offline.list() } catch {
+                throw CLIFailure(error.message)
+            }
             OfflineOutput.print(listing, json: options.json)
             if !report.damagedSlots.isEmpty { throw OfflineOutput.tampering(report.damagedSlots) }
         }
@@ -80,7 +84,9 @@ enum OfflineOutput {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
-            let data = (try? encoder.encode(JSONListing(listing.payments, damagedSlots: listing.damagedSlots))) ?? Data()
+            let data =
+                (try? encoder.encode(JSONListing(listing.payments, damagedSlots: listing.damagedSlots)))
+                ?? Data()
             CLIOutput.line(String(decoding: data, as: UTF8.self))
             return
         }
@@ -94,7 +100,8 @@ enum OfflineOutput {
 
     /// `APPROVED txn_…` or `DECLINED-AFTER-THE-FACT txn_…`.
     static func state(_ outcome: OfflineForwardOutcome) -> String {
-        (outcome.approved ? "APPROVED " : "DECLINED-AFTER-THE-FACT ") + (outcome.transactionID?.rawValue ?? "")
+        (outcome.approved ? "APPROVED " : "DECLINED-AFTER-THE-FACT ")
+            + (outcome.transactionID?.rawValue ?? "")
     }
 
     static func tampering(_ slots: [Int]) -> CLIFailure {
