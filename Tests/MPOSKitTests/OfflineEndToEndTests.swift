@@ -89,6 +89,30 @@ import Testing
         try await sandbox.close(terminal)
     }
 
+    /// A crash after the sale was stored but before its journal entry ended: recovery finds the
+    /// key in the store and ends the entry, instead of looking the attempt up and reversing the
+    /// approval the gateway holds; the forward then returns that approval.
+    @Test func recoveryLeavesAStoredSaleToTheStore() async throws {
+        let sandbox = try await Sandbox()
+        let (terminal, outage) = try await Self.terminal(sandbox)
+        outage.goDown(reaching: GatewayPaths.authorizeCard)
+        let result = try await terminal.sale(Self.sale(39_00))
+        #expect(result.status == .approvedOffline)
+        let journal = try PaymentJournal(path: sandbox.journalPath)
+        var entry = try #require(try journal.all().first { $0.key == result.idempotencyKey })
+        entry.state = .authorizing
+        entry.outcome = .failed
+        try await journal.write(entry)
+        outage.comeBack()
+        #expect(try await terminal.recoverUnfinishedAttempts().isEmpty)
+        let ended = try #require(try journal.all().first { $0.key == result.idempotencyKey })
+        #expect(ended.state == .finished && ended.outcome == .approvedOffline)
+        let outcome = try #require(try await Self.forwardAll(terminal).first ?? nil)
+        let sales = try await Self.sales(terminal)
+        #expect(sales.map(\.id) == [outcome.transactionID] && sales.map(\.status) == [.approved])
+        try await sandbox.close(terminal)
+    }
+
     /// A crash after the gateway recorded the forward but before the mark was synced: the
     /// next forward sends the same key and gets the same transaction.
     @Test func aForwardWhoseMarkWasLostIsAnsweredFromTheFirstTime() async throws {
