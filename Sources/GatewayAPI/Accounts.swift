@@ -30,9 +30,14 @@ public struct Session: Codable, Sendable, Hashable {
     public var expiresAt: Date
     /// The merchant the user belongs to.
     public var merchant: MerchantInfo
+    /// The merchant's offline limits, which the SDK keeps with the session.
+    public var offlinePolicy: OfflinePolicyTerms?
 
     /// Creates a session.
-    public init(accessToken: String, expiresAt: Date, merchant: MerchantInfo) {
+    public init(
+        accessToken: String, expiresAt: Date, merchant: MerchantInfo, offlinePolicy: OfflinePolicyTerms? = nil
+    ) {
+        self.offlinePolicy = offlinePolicy
         self.accessToken = accessToken
         self.expiresAt = expiresAt
         self.merchant = merchant

@@ -40,6 +40,10 @@ public struct SandboxCardBehaviours: Sendable, Hashable {
     /// The card returns an AAC at the second GENERATE AC even after the host approved, so
     /// the terminal must reverse the authorization.
     public var declinesAtSecondGenerateAC: Bool
+    /// The card's default action when the terminal cannot go online (8A `Z3`) is to decline
+    /// (AAC at the second GENERATE AC); otherwise it approves offline (TC) unless it is
+    /// blocked or the cardholder verification failed.
+    public var declinesWhenUnableToGoOnline: Bool
     /// The chip cannot be read, so the reader falls back to the magnetic stripe.
     public var magstripeFallback: Bool
     /// Contactless CVM limit in minor units: above it a tap needs the card's CVM, at or under it
@@ -49,8 +53,10 @@ public struct SandboxCardBehaviours: Sendable, Hashable {
     /// Creates behaviours; every flag defaults to off.
     public init(
         blocked: Bool = false, approvesOffline: Bool = false, declinesAtSecondGenerateAC: Bool = false,
-        magstripeFallback: Bool = false, contactlessCVMLimit: Int64? = nil
+        magstripeFallback: Bool = false, contactlessCVMLimit: Int64? = nil,
+        declinesWhenUnableToGoOnline: Bool = false
     ) {
+        self.declinesWhenUnableToGoOnline = declinesWhenUnableToGoOnline
         self.blocked = blocked
         self.approvesOffline = approvesOffline
         self.declinesAtSecondGenerateAC = declinesAtSecondGenerateAC

@@ -59,7 +59,8 @@ public enum SandboxCards {
             behaviours: .init(magstripeFallback: true)),
         card(
             "expired", "Visa that expired in December 2022: declined 54.", "4000000000000069", expiry: "2212",
-            name: "EXPIRED/VISA", apps: [.visa()], [.chip, .magstripe], .signature),
+            name: "EXPIRED/VISA", apps: [.visa()], [.chip, .magstripe], .signature,
+            behaviours: .init(declinesWhenUnableToGoOnline: true)),
         card(
             "blocked", "Visa blocked by its issuer: declined 62, then its chip application is blocked.",
             "4000000000000002", name: "BLOCKED/VISA", apps: [.visa()], [.chip, .contactless, .magstripe],

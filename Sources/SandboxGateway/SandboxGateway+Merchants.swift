@@ -23,3 +23,16 @@ extension SandboxGateway {
         return try AccountService(store: store, configuration: configuration).addMerchant(name: name)
     }
 }
+
+extension SandboxGateway {
+    /// Sets a merchant's offline limits in the sandbox database at
+    /// `configuration.databasePath`; a running gateway returns them at the next login.
+    ///
+    /// - Throws: database errors, or ``GatewayError`` for limits out of range.
+    public static func setOfflinePolicy(
+        _ configuration: SandboxGatewayConfiguration, merchantID: String, _ terms: OfflinePolicyTerms
+    ) throws {
+        let store = try GatewayStore(path: configuration.databasePath)
+        try AccountService(store: store, configuration: configuration).setOfflinePolicy(merchantID: merchantID, terms)
+    }
+}

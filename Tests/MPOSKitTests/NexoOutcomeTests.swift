@@ -62,6 +62,18 @@ struct NexoOutcomeTests {
         #expect(NexoOutcome.response(for: result(.approved, code: "10", approved: 1_00)).result == .partial)
     }
 
+    @Test func aSaleApprovedOfflineIsASuccessNamingItsStoredID() throws {
+        let id = UUID()
+        var stored = result(.approvedOffline, approved: 1_24)
+        stored.offlineID = id
+        let response = NexoOutcome.response(for: stored)
+        #expect(response.result == .success)
+        #expect(response.errorCondition == nil)
+        let additional = try #require(response.additionalResponse)
+        #expect(additional["message"] == "APPROVED_OFFLINE")
+        #expect(additional["offlineID"] == id.uuidString)
+    }
+
     @Test func errorsMapToTheirConditions() throws {
         #expect(NexoOutcome.response(for: .terminalBusy).errorCondition == .busy)
         #expect(try adyenResponse("paymentBusy__paymentBusyResponse").errorCondition == .busy)

@@ -32,6 +32,10 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
     public var entryMode: CardEntryMode
     /// How the cardholder was verified.
     public var cvm: CardholderVerification
+    /// Set on a sale the card approved offline (TC) and the SDK stored, when it is forwarded:
+    /// when it was stored. The gateway then verifies the TC in `emvData` and decides by the
+    /// card's balance (approved, or declined after the fact).
+    public var offlineStoredAt: Date?
 
     /// Creates a request for `parameters` paid with the card the reader read.
     public init(
@@ -52,7 +56,7 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
     /// The keys of the card fields; ``PaymentParameters`` reads and writes its own keys in
     /// the same JSON object.
     private enum CodingKeys: String, CodingKey {
-        case kind, emvData, encryptedCardData, ksn, maskedPAN, entryMode, cvm
+        case kind, emvData, encryptedCardData, ksn, maskedPAN, entryMode, cvm, offlineStoredAt
     }
 
     /// Decodes a request, filling in the defaults of omitted optional flags.
@@ -66,6 +70,7 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
         self.maskedPAN = try c.decodeIfPresent(String.self, forKey: .maskedPAN)
         self.entryMode = try c.decode(CardEntryMode.self, forKey: .entryMode)
         self.cvm = try c.decode(CardholderVerification.self, forKey: .cvm)
+        self.offlineStoredAt = try c.decodeIfPresent(Date.self, forKey: .offlineStoredAt)
     }
 
     /// Encodes the request as one flat JSON object: the parameters' keys and the card fields.
@@ -79,5 +84,6 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
         try c.encodeIfPresent(maskedPAN, forKey: .maskedPAN)
         try c.encode(entryMode, forKey: .entryMode)
         try c.encode(cvm, forKey: .cvm)
+        try c.encodeIfPresent(offlineStoredAt, forKey: .offlineStoredAt)
     }
 }

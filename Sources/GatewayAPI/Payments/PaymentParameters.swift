@@ -49,6 +49,9 @@ public struct PaymentParameters: Codable, Sendable, Hashable {
     /// service charge and where the sale took place. The lines, gratuity and service charge
     /// must add up to ``amount``.
     public var basket: Basket?
+    /// When the gateway cannot be reached, let the card decide offline and store an approved
+    /// sale to forward later (default `false`). An SDK setting, never sent to the gateway.
+    public var offlineAllowed: Bool = false
 
     /// Creates parameters; see the properties for the rules and defaults.
     public init(
@@ -57,8 +60,9 @@ public struct PaymentParameters: Codable, Sendable, Hashable {
         statementDescriptorSuffix: String? = nil,
         duplicateCheck: Bool = true, allowPartialApproval: Bool = false,
         captureMode: CaptureMode = .completedSale,
-        installments: Installments? = nil, basket: Basket? = nil
+        installments: Installments? = nil, basket: Basket? = nil, offlineAllowed: Bool = false
     ) {
+        self.offlineAllowed = offlineAllowed
         self.amount = amount
         self.currency = currency
         self.cardholderPresent = cardholderPresent

@@ -36,6 +36,8 @@ struct PaymentEngine: Sendable {
         case applicationChosen(UInt8?)
         /// The merchant's signature verdict (`nil`: no answer within the timeout).
         case signatureDecided(SignatureDecision?)
+        /// The sale the card approved offline was stored (its id), or could not be.
+        case offlineStored(Result<UUID, MPOSError>)
     }
 
     enum Effect: Sendable, Hashable {
@@ -49,6 +51,9 @@ struct PaymentEngine: Sendable {
         case askApplication([ApplicationCandidate])
         case askSignature
         case finish(PaymentResult)
+        /// Store the sale the card approved offline (durably, before anything else): the
+        /// forward request as it will be sent, under the attempt's key.
+        case storeOffline(AuthorizeCardRequest, IdempotencyKey)
     }
 
     enum Phase: Sendable, Hashable {
@@ -67,14 +72,17 @@ struct PaymentEngine: Sendable {
     let merchantName: String?
     /// How a lost authorisation answer is looked up and the request sent again.
     let retry: RetryPolicy
+    /// Why this sale may not be taken offline although ``PaymentParameters/offlineAllowed``
+    /// (an offline limit reached), or nil: the terminal checks the policy before the start.
+    var offlineRefusal: MPOSError?
     private(set) var phase: Phase = .idle
     private(set) var entry: JournalEntry
 
     /// Whether the attempt's journal entry is left unfinished (its outcome unknown, or its
     /// reversal not confirmed): a later pass must finish it.
     var leavesJournalUnfinished: Bool { entry.state != .finished }
-    private var request: AuthorizeCardRequest?
-    private var authorization: AuthorizationRequest?
+    private(set) var request: AuthorizeCardRequest?
+    private(set) var authorization: AuthorizationRequest?
     private var host: Transaction?
     private var hostRefusal: GatewayErrorBody?
     private var outcome: TransactionOutcome?
@@ -86,6 +94,11 @@ struct PaymentEngine: Sendable {
     /// Set when the engine gave up asking: the journal keeps the attempt for the next start.
     private var outcomeUnknown = false
     private var lastStatus: ReaderStatusCode?
+    /// Set when the card was told the terminal could not go online (it decides itself).
+    private var offline = false
+    private var offlineID: UUID?
+    /// Why the sale could not be taken offline, reported when the card finishes.
+    private var onlineRequired: MPOSError?
 
     init(
         parameters: PaymentParameters, kind: CardOperation = .sale, key: IdempotencyKey, readerTransactionID: String,
@@ -178,6 +191,18 @@ struct PaymentEngine: Sendable {
         case .applicationChosen(let index):
             guard phase == .reading else { return [] }
             return [.sendToReader(.applicationSelectionResponse(index.map { .chosen(index: $0) } ?? .cancel))]
+        case .offlineStored(let stored):
+            guard phase == .completing, offline else { return [] }
+            switch stored {
+            case .success(let id):
+                // The store owns the attempt now: the journal entry ends here, so recovery
+                // never settles it as an unknown online outcome as well.
+                offlineID = id
+                outcomeUnknown = false
+                return finish(.approvedOffline, error: nil)
+            case .failure(let error):
+                return finish(.failed, error: error)
+            }
         case .signatureDecided(let decision):
             guard !readerGone else { return [] }
             return [.sendToReader(.signatureVerdict(SignatureVerdict(
@@ -269,13 +294,25 @@ struct PaymentEngine: Sendable {
             return effects
         }
         hostRefusal = GatewayErrorBody(code: MPOSError.Code.gatewayUnreachable, message: "The gateway could not be reached.")
+        var responseCode = ""
+        if parameters.offlineAllowed {
+            if let refusal = offlineRefusalNow() {
+                onlineRequired = refusal
+            } else {
+                // EMV's "unable to go online": the card decides by its default action.
+                offline = true
+                responseCode = Self.unableToGoOnline
+            }
+        }
         effects.append(.sendToReader(.hostResponse(HostResponse(
-            transactionID: readerTransactionID, approved: false, authorizationResponseCode: "", authorizationCode: nil,
-            issuerAuthenticationData: [], issuerScripts: []))))
+            transactionID: readerTransactionID, approved: false, authorizationResponseCode: responseCode,
+            authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: []))))
         return effects
     }
 
     private mutating func cardFinished(_ outcome: TransactionOutcome) -> [Effect] {
+        if offline { return cardDecidedOffline(outcome) }
+        if let onlineRequired { return finish(.failed, error: onlineRequired) }
         if let host, host.status.isApproval {
             // A SEPA debit is the gateway's mandate, not an issuer authorisation: there is no
             // ARPC for the card to check, so its final cryptogram does not decide. A refused
@@ -318,7 +355,7 @@ struct PaymentEngine: Sendable {
         MPOSError.gatewayRefused.withMessage("The gateway refused the payment: \(body.description)")
     }
 
-    private mutating func finish(
+    mutating func finish(
         _ status: PaymentStatus, error: MPOSError?, reversed: Bool = false, journal: Bool = true
     ) -> [Effect] {
         phase = .finished
@@ -347,18 +384,15 @@ struct PaymentEngine: Sendable {
         }
         return PaymentResult(
             status: status, kind: host?.kind ?? kind.transactionKind, requestedAmount: parameters.amount,
-            approvedAmount: status == .approved ? (host?.approvedAmount ?? parameters.amount) : 0,
+            approvedAmount: status == .approved ? (host?.approvedAmount ?? parameters.amount)
+                : status == .approvedOffline ? parameters.amount : 0,
             currency: parameters.currency, transactionID: host?.id, idempotencyKey: key,
             authorizationCode: status == .approved ? host?.authorizationCode : nil, responseCode: host?.responseCode,
             cvm: outcome?.cvm ?? authorization?.cvm, entryMode: outcome?.entryMode ?? authorization?.entryMode,
             maskedPAN: host?.card?.maskedPAN ?? authorization?.maskedPAN, scheme: host?.card?.scheme,
             emv: emv, pinVerified: outcome?.pinVerified ?? false, reversed: reversed, recovered: recovered,
             error: error, merchantName: merchantName, date: host?.createdAt ?? entry.createdAt,
-            basket: parameters.basket)
+            basket: parameters.basket, offlineID: offlineID)
     }
 }
 
-extension FinancialStatus {
-    /// Whether money was approved (fully or in part).
-    var isApproval: Bool { self == .approved || self == .partiallyApproved }
-}

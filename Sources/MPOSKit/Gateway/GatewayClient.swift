@@ -42,6 +42,8 @@ actor GatewayClient {
     var credentials: GatewayCredentials
     var token: String?
     var merchant: MerchantInfo?
+    /// The merchant's offline limits from the last login, if the gateway gave them.
+    var offlinePolicy: OfflinePolicyTerms?
 
     init(
         baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport,
@@ -81,6 +83,7 @@ actor GatewayClient {
             else { throw refusal(response, unauthorized: true) }
             token = session.accessToken
             merchant = session.merchant
+            offlinePolicy = session.offlinePolicy
         case .clientToken(let provider):
             do { token = try await provider() } catch {
                 throw MPOSError.gatewayUnauthorized.withMessage("The client token provider failed.")

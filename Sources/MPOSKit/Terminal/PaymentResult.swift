@@ -13,6 +13,9 @@ public enum PaymentStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case cancelled
     /// An error ended the operation; nothing was charged, or the journal finishes it later.
     case failed
+    /// The gateway could not be reached and the card approved offline: the sale is stored
+    /// (``PaymentResult/offlineID``) and forwarded later, when the gateway decides it for good.
+    case approvedOffline
 }
 
 /// The EMV values a receipt shows.
@@ -90,6 +93,8 @@ public struct PaymentResult: Sendable, Hashable {
     public var basket: Basket?
     /// When it happened.
     public var date: Date
+    /// The stored id of a sale approved offline (``PaymentStatus/approvedOffline``).
+    public var offlineID: UUID?
 
     /// Creates a result.
     public init(
@@ -98,8 +103,10 @@ public struct PaymentResult: Sendable, Hashable {
         authorizationCode: String? = nil, responseCode: String? = nil, cvm: CardholderVerification? = nil,
         entryMode: CardEntryMode? = nil, maskedPAN: String? = nil, scheme: String? = nil,
         emv: EMVReceiptSummary? = nil, pinVerified: Bool = false, reversed: Bool = false, recovered: Bool = false,
-        error: MPOSError? = nil, merchantName: String? = nil, date: Date = Date(), basket: Basket? = nil
+        error: MPOSError? = nil, merchantName: String? = nil, date: Date = Date(), basket: Basket? = nil,
+        offlineID: UUID? = nil
     ) {
+        self.offlineID = offlineID
         self.status = status
         self.kind = kind
         self.requestedAmount = requestedAmount

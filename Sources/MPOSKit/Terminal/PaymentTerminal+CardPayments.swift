@@ -125,8 +125,10 @@ extension PaymentTerminal {
         }
         engine = PaymentEngine(
             parameters: parameters, kind: kind, key: key, readerTransactionID: String(readerID),
-            merchantName: await client.merchant?.name, now: Date())
+            merchantName: await client.merchant?.name, now: Date(),
+            retry: parameters.offlineAllowed ? .offlineSale : .standard)
         engine?.mandateReference = mandateReference
+        if parameters.offlineAllowed { engine?.offlineRefusal = await offlineRefusal(parameters) }
         eventsInbox.yield(.start)
         for await event in events {
             guard var current = engine else { break }
@@ -215,6 +217,8 @@ extension PaymentTerminal {
                     inbox.yield(.signatureDecided(.accept))
                 }
             }
+        case .storeOffline(let request, let key):
+            inbox.yield(.offlineStored(await storeOffline(request, key: key)))
         case .finish(var result):
             if engine?.leavesJournalUnfinished == true { cardAttemptsMayBeUnfinished = true }
             result.journalError = outcomeJournalFailure

@@ -57,7 +57,8 @@ extension PaymentTerminal {
             try await journal.write(outcome)
             unwrittenOutcomes.removeFirst()
         }
-        var recovery = JournalRecovery(entries: try journal.unfinished(), cardAttemptsOnly: cardAttemptsOnly)
+        var recovery = JournalRecovery(
+            entries: try await entriesNotStoredOffline(journal.unfinished()), cardAttemptsOnly: cardAttemptsOnly)
         // Before a login bound the journal, no gateway is known to own its attempts: they stay.
         guard journalBound else { return [] }
         var next: JournalRecovery.Event? = .start

@@ -78,6 +78,18 @@ public actor PaymentTerminal {
     /// completed, and reverse it.
     var unwrittenOutcomes: [JournalEntry] = []
     var followUpsMayBeUnfinished = true
+    /// Sales the card approved offline, to forward (next to the journal: `<journal>.offline`).
+    let offlineStore: OfflineStore
+    /// The offline limits in force (see ``OfflinePayments/setPolicy(_:)``).
+    var offlinePolicy = OfflinePolicy.standard
+    /// When the gateway last answered a login: the policy's offline window runs from it.
+    var lastOnlineSession: Date?
+    /// The same moment on a clock nobody sets, to see the device's date being moved.
+    var lastOnlineInstant: ContinuousClock.Instant?
+    /// The background forward waiting for the gateway, if one runs.
+    var offlineForwarder: Task<Void, Never>?
+    /// The forward pass running now, if one does.
+    var forwardingPass: Task<Result<OfflineForwardReport, MPOSError>, Never>?
     /// Why the journal refused this terminal's gateway and merchant at the last login: while
     /// set, nothing in the journal is looked up, reversed or resumed.
     var journalRefusal: MPOSError?
@@ -117,14 +129,18 @@ public actor PaymentTerminal {
     ///     1 s … 8 s, before its error is thrown; 15 s by default, zero to never retry.
     ///     An answer from the gateway, even an error, and an untrusted certificate are not
     ///     retried.
+    ///   - offlineKeys: the offline store's key; by default a 0600 file next to the journal
+    ///     (`<journal>.offline-key`).
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be opened.
     public init(
         environment: URL, credentials: GatewayCredentials, journalPath: String,
         transport: any GatewayTransport = URLSessionGatewayTransport(), clock: any Clock<Duration> = ContinuousClock(),
         signatureTimeout: Duration = .seconds(45),
-        safeRequestRetryDeadline: Duration = .seconds(15)
+        safeRequestRetryDeadline: Duration = .seconds(15), offlineKeys: (any OfflineStoreKeyProvider)? = nil
     ) throws(MPOSError) {
         journal = try PaymentJournal(path: journalPath)
+        offlineStore = OfflineStore(
+            path: journalPath + ".offline", keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key"))
         var retry = RetryPolicy.standard
         retry.safeRequestDeadline = safeRequestRetryDeadline
         client = GatewayClient(
@@ -176,8 +192,13 @@ public actor PaymentTerminal {
     @discardableResult
     public func login() async throws(MPOSError) -> [RecoveredAttempt] {
         try await client.login()
+        lastOnlineSession = Date()
+        lastOnlineInstant = .now
+        if let terms = await client.offlinePolicy { offlinePolicy = terms }
         try await bindJournal()
-        return try await recoverUnfinishedAttempts()
+        let recovered = try await recoverUnfinishedAttempts()
+        startOfflineForwarder()
+        return recovered
     }
 
     /// The reader link's keep-alive interval (docs/reader-protocol.md §6): after this long

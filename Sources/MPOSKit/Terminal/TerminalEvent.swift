@@ -47,6 +47,13 @@ public enum TerminalEvent: Sendable, Hashable {
     /// ``PaymentTerminal/setCashDrawer(_:pin:openOnCashPayments:)``), or could not be: the
     /// error names the printer's condition. The payment stands either way.
     case cashDrawer(opened: Bool, problem: MPOSError?)
+    /// A sale stored offline was forwarded and the gateway decided it for good: approved, or
+    /// declined after the fact (the card approved offline, the issuer did not), with the
+    /// gateway's transaction id.
+    case offlineForwarded(OfflineForwardOutcome)
+    /// Stored offline records failed their check (the seed's `OFFLINE_DATA_TAMPERING`): the
+    /// slots named are never forwarded; those payments may be lost.
+    case offlineDataTampering(slots: [Int])
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
@@ -55,7 +62,9 @@ public enum TerminalEvent: Sendable, Hashable {
         case .readerStatus, .pinEntry, .batteryLow: .status
         case .card: .card
         case .applicationSelection, .signatureRequired: .prompt
-        case .authorizing, .recovering, .reversing, .completed, .journalWriteFailed: .transaction
+        case .authorizing, .recovering, .reversing, .completed, .journalWriteFailed, .offlineForwarded,
+            .offlineDataTampering:
+            .transaction
         case .readerDiscovered, .discoveryFinished: .discovery
         case .scan, .scannerDisabled: .scanner
         case .readerUpdate: .update

@@ -47,6 +47,12 @@ public enum NexoOutcome {
         case .approved:
             let partial = result.approvedAmount > 0 && result.approvedAmount < result.requestedAmount
             return Response(result: partial ? .partial : .success)
+        case .approvedOffline:
+            // The card approved and the sale is stored to be forwarded: a success the app can
+            // tell from an online one by the stored id.
+            var fields = [KeyValueField(name: "message", value: "APPROVED_OFFLINE")]
+            if let id = result.offlineID { fields.append(KeyValueField(name: "offlineID", value: id.uuidString)) }
+            return Response(result: .success, additionalResponse: AdditionalResponse(fields: fields))
         case .declined:
             let code = result.responseCode ?? "05"
             return response(

@@ -189,6 +189,11 @@ public struct EMVKernel: Sendable {
         guard var session, case .online = session.phase, let authorization = session.authorization else {
             return .failed(.invalidState)
         }
+        if responseCode == Self.unableToGoOnlineResponseCode, !hostApproved, issuerAuthenticationData == nil,
+            !session.swiped
+        {
+            return completeUnableToGoOnline()
+        }
         if session.swiped {
             let outcome = KernelOutcome(
                 reason: hostApproved ? .approvedOnline : .declinedByIssuer, approved: hostApproved,

@@ -46,6 +46,12 @@ public struct KernelOutcome: Sendable, Hashable {
         case approvedOnline
         /// The host declined (AAC).
         case declinedByIssuer
+        /// The terminal could not go online (8A `Z3`) and the card approved by its default
+        /// action (TC at the second GENERATE AC): approved offline, to be forwarded later.
+        case approvedUnableToGoOnline
+        /// The terminal could not go online (8A `Z3`) and the card declined by its default
+        /// action (AAC at the second GENERATE AC).
+        case declinedUnableToGoOnline
         /// The host approved but the card declined at the second GENERATE AC (AAC): reverse.
         case declinedByCard
         /// The host's answer did not authenticate (ARPC wrong, missing or disagreeing with the

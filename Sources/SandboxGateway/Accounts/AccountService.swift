@@ -151,7 +151,8 @@ public struct AccountService: Sendable {
         accessTokens.remove { _, entry in entry.expiresAt <= now }
         return Session(
             accessToken: token, expiresAt: expiresAt,
-            merchant: try merchantInfo(merchantID: merchantID, userID: user))
+            merchant: try merchantInfo(merchantID: merchantID, userID: user),
+            offlinePolicy: try offlinePolicy(merchantID: merchantID))
     }
 
     /// Ends the session of `token` (an access token).

@@ -70,5 +70,15 @@ extension GatewayMigrations {
         GatewayMigration("core-3-idempotency-merchant-index") { db in
             try db.execute(sql: "DROP INDEX IF EXISTS idempotencyKey_on_merchantId")
         },
+        // A merchant's offline limits as JSON (`OfflinePolicyTerms`); no row means the defaults.
+        GatewayMigration("core-4-offline-policy") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE merchantOfflinePolicy (
+                      merchantId TEXT NOT NULL PRIMARY KEY REFERENCES merchant(id) ON DELETE CASCADE,
+                      terms TEXT NOT NULL
+                    )
+                    """)
+        },
     ]
 }

@@ -34,6 +34,7 @@ extension PaymentService {
             payment.statementDescriptor, suffix: payment.statementDescriptorSuffix)
         try PaymentRules.validateExternalID(payment.externalID)
         let emv = try Self.emvFacts(command.emvData)
+        try Self.checkOfflineForward(command)
         let kind: TransactionKind =
             command.kind == .sale && payment.captureMode == .authUntilCapture ? .authorization : command.kind
         let time = now()

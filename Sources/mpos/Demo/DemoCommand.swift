@@ -145,6 +145,9 @@ struct DemoCommand: AsyncParsableCommand {
         case .readerUpdate(.finished(let image, let succeeded)):
             "reader update \(succeeded ? "installed" : "failed"): \(image.kind.rawValue) \(image.version)"
         case .cashDrawer(let opened, let problem): opened ? "cash drawer opened" : "cash drawer: \(problem?.message ?? "not opened")"
+        case .offlineForwarded(let outcome):
+            "offline sale forwarded: \(outcome.approved ? "approved" : "declined after the fact")"
+        case .offlineDataTampering(let slots): "OFFLINE_DATA_TAMPERING in \(slots.count) stored record(s)"
         }
     }
 }

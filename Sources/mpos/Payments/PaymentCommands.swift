@@ -13,8 +13,8 @@ enum PaymentCommandHelp {
         (--journal) is locked while the command runs; what an earlier run on it left open is \
         finished first and reported on standard error, one line per attempt.
 
-        Exit codes: 0 approved, 2 declined, 3 cancelled, 1 error (also an approved sale whose \
-        --printer could not print its receipt: the printer's status in one line). --json prints the result as \
+        Exit codes: 0 approved (or approved offline), 2 declined, 3 cancelled, 1 error (also an approved sale \
+        whose --printer could not print its receipt: the printer's status in one line). --json prints the result as \
         one JSON object (amounts in minor units). Ctrl-C while the reader waits for the card \
         cancels the operation (exit 3); a second Ctrl-C quits at once.
         """
@@ -123,11 +123,17 @@ struct SaleCommand: AsyncParsableCommand {
     var items: [String] = []
 
     @OptionGroup var printerOptions: PrinterOptions
+    @Flag(
+        help: ArgumentHelp(
+            "When the gateway cannot be reached, let the card decide and store an approved sale "
+                + "(exit 0, status approvedOffline); `mpos offline forward` forwards it."))
+    var offlineAllowed = false
 
     @OptionGroup var options: TerminalOptions
 
     func run() async throws {
         var parameters = try money.parameters()
+        parameters.offlineAllowed = offlineAllowed
         parameters.customerReference = reference
         if tipAdjustable { parameters.captureMode = .tipAdjustment }
         parameters.statementDescriptor = descriptor

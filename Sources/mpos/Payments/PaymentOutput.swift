@@ -4,12 +4,12 @@ import MPOSCore
 import MPOSKit
 
 /// How the payment commands report a ``PaymentResult``: text or JSON, and the exit code
-/// (0 approved, 2 declined, 3 cancelled, 1 failed).
+/// (0 approved or approved offline, 2 declined, 3 cancelled, 1 failed).
 enum PaymentOutput {
     /// The process exit code of a result's status.
     static func exitCode(_ status: PaymentStatus) -> Int32 {
         switch status {
-        case .approved: 0
+        case .approved, .approvedOffline: 0
         case .declined: 2
         case .cancelled: 3
         case .failed: 1
@@ -37,7 +37,8 @@ enum PaymentOutput {
 
     /// One line: status, kind, amount, ids.
     static func summary(_ result: PaymentResult) -> String {
-        let amount = result.status == .approved ? result.approvedAmount : result.requestedAmount
+        let amount = result.status == .approved || result.status == .approvedOffline
+            ? result.approvedAmount : result.requestedAmount
         var parts = [
             result.status.rawValue.uppercased(), result.kind.rawValue,
             Receipt.format(amount, result.currency),
@@ -48,6 +49,7 @@ enum PaymentOutput {
             parts.append("response \(responseCode)")
         }
         if result.reversed { parts.append("reversed") }
+        if let offlineID = result.offlineID { parts.append("stored \(offlineID.uuidString)") }
         return parts.joined(separator: "  ")
     }
 
@@ -68,7 +70,7 @@ enum PaymentOutput {
         private enum Keys: String, CodingKey {
             case status, kind, requestedAmount, approvedAmount, currency, transactionID, idempotencyKey
             case authorizationCode, responseCode, cvm, entryMode, maskedPAN, scheme, pinVerified, reversed
-            case recovered, error, date
+            case recovered, error, date, offlineID
         }
 
         private struct ErrorJSON: Encodable {
@@ -96,6 +98,7 @@ enum PaymentOutput {
             try c.encode(result.recovered, forKey: .recovered)
             try c.encode(result.error.map { ErrorJSON(code: $0.code, message: $0.message) }, forKey: .error)
             try c.encode(ISO8601DateFormatter().string(from: result.date), forKey: .date)
+            try c.encode(result.offlineID?.uuidString, forKey: .offlineID)
         }
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+import MPOSCore
+
+/// The sales a terminal approved offline: what is stored, and the forward to the gateway.
+///
+/// ```swift
+/// let listing = try await terminal.offline.list()
+/// let report = try await terminal.offline.forward()
+/// ```
+public struct OfflinePayments: Sendable {
+    let terminal: PaymentTerminal
+
+    /// The stored sales in stored order (forwarded ones with their outcome) and any damaged
+    /// records.
+    ///
+    /// - Throws: ``MPOSError/offlineStoreFailed`` when the store or its key cannot be read.
+    public func list() async throws(MPOSError) -> OfflineStoreListing {
+        try await terminal.listStoredSales()
+    }
+
+    /// Forwards now what waits, in stored order (the terminal also does so by itself when
+    /// the gateway answers again). Damaged records are reported
+    /// (``TerminalEvent/offlineDataTampering(slots:)``), never forwarded.
+    ///
+    /// - Throws: ``MPOSError/notLoggedIn``, ``MPOSError/gatewayUnreachable`` (what is left
+    ///   stays stored), ``MPOSError/offlineStoreFailed``.
+    @discardableResult
+    public func forward() async throws(MPOSError) -> OfflineForwardReport {
+        try await terminal.forwardStoredSales()
+    }
+
+    /// Sets the offline limits (the gateway's policy for the merchant; 24 h by default).
+    public func setPolicy(_ policy: OfflinePolicy) async {
+        await terminal.setOfflinePolicy(policy)
+    }
+}
+
+/// What ``OfflinePayments/list()`` found.
+public struct OfflineStoreListing: Sendable, Hashable {
+    /// The intact stored sales, in stored order.
+    public var payments: [StoredOfflinePayment]
+    /// Slots that failed their check (``MPOSError/offlineDataTampering``); never forwarded.
+    public var damagedSlots: [Int]
+}
+
+/// What one ``OfflinePayments/forward()`` did.
+public struct OfflineForwardReport: Sendable, Hashable {
+    /// Slots that failed their check and were not forwarded.
+    public var damagedSlots: [Int]
+    /// The outcomes reached, in stored order.
+    public var outcomes: [OfflineForwardOutcome] = []
+}
+
+extension PaymentTerminal {
+    func setOfflinePolicy(_ policy: OfflinePolicy) { offlinePolicy = policy }
+}

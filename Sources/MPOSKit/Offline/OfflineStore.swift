@@ -1,0 +1,172 @@
+import Crypto
+import Foundation
+import GatewayAPI
+import MPOSCore
+
+/// The offline store: an append-only file of fixed-size slots, each sealed on its own with
+/// AES-GCM (see docs/offline-payments.md for the layout).
+///
+/// A slot holds either a stored sale or the mark that one was forwarded. Because every slot
+/// is authenticated alone (its header, with the record's id, is the associated data) and its
+/// padding must be zero, a bit flip anywhere in the file damages exactly the slot it falls
+/// in: that slot is reported, the others still read. Appends are synced before they return.
+actor OfflineStore {
+    /// The size of every slot, bytes.
+    static let slotSize = 4096
+    /// Magic (4), kind (1), reserved (3), record id (16), sealed length (4).
+    static let headerSize = 28
+    static let magic: [UInt8] = Array("MPO1".utf8)
+
+    enum Kind: UInt8 { case payment = 1, forwarded = 2 }
+
+    /// What the file holds.
+    struct Contents: Sendable {
+        /// Stored sales in the order they were stored.
+        var records: [OfflineRecord] = []
+        /// Forward outcomes by stored id.
+        var forwarded: [UUID: OfflineForwardOutcome] = [:]
+        /// Slots that fail their check (offline data tampering), by index.
+        var damagedSlots: [Int] = []
+
+        /// The stored sales not forwarded yet, in stored order.
+        var pending: [OfflineRecord] { records.filter { forwarded[$0.id] == nil } }
+    }
+
+    let path: String
+    private let keys: any OfflineStoreKeyProvider
+    private var cachedKey: SymmetricKey?
+
+    init(path: String, keys: any OfflineStoreKeyProvider) {
+        self.path = path
+        self.keys = keys
+    }
+
+    /// Appends a stored sale, synced before it returns.
+    func append(_ record: OfflineRecord) throws(MPOSError) {
+        try appendSlot(kind: .payment, id: record.id, value: record)
+    }
+
+    /// Appends the mark that a stored sale was forwarded, synced before it returns.
+    func markForwarded(_ outcome: OfflineForwardOutcome) throws(MPOSError) {
+        try appendSlot(kind: .forwarded, id: outcome.id, value: outcome)
+    }
+
+    /// Reads every slot; damaged ones are listed, never guessed at.
+    func contents() throws(MPOSError) -> Contents {
+        guard FileManager.default.fileExists(atPath: path) else { return Contents() }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MPOSError.offlineStoreFailed.withMessage("The offline store \(path) cannot be read.")
+        }
+        let key = try storeKey()
+        let bytes = [UInt8](data)
+        let count = bytes.count / Self.slotSize
+        var contents = Contents()
+        for index in 0..<count {
+            let slot = bytes[(index * Self.slotSize)..<((index + 1) * Self.slotSize)]
+            // An unwritten last slot is an append a crash cut short; its sale was never reported.
+            if index == count - 1, slot.allSatisfy({ $0 == 0 }) { continue }
+            switch Self.open(slot, key: key) {
+            case .payment(let record): contents.records.append(record)
+            case .forwarded(let outcome): contents.forwarded[outcome.id] = outcome
+            case nil: contents.damagedSlots.append(index)
+            }
+        }
+        return contents
+    }
+
+    /// Whether a stored sale (intact) was made with `key`: the store, not the journal's
+    /// recovery, owns such an attempt.
+    func holds(_ key: IdempotencyKey) throws(MPOSError) -> Bool {
+        try contents().records.contains { $0.key == key }
+    }
+
+    // MARK: - Slots
+
+    enum Opened { case payment(OfflineRecord), forwarded(OfflineForwardOutcome) }
+
+    /// The slot's content, or nil when any check fails (magic, kind, length, zero padding,
+    /// the tag, the id inside against the header's).
+    static func open(_ slot: ArraySlice<UInt8>, key: SymmetricKey) -> Opened? {
+        let bytes = Array(slot)
+        guard bytes.count == slotSize, Array(bytes[0..<4]) == magic, let kind = Kind(rawValue: bytes[4]),
+            bytes[5..<8].allSatisfy({ $0 == 0 })
+        else { return nil }
+        let length = bytes[24..<28].reduce(0) { $0 << 8 | Int($1) }
+        guard length > 0, headerSize + length <= slotSize,
+            bytes[(headerSize + length)...].allSatisfy({ $0 == 0 }),
+            let box = try? AES.GCM.SealedBox(combined: bytes[headerSize..<(headerSize + length)]),
+            let plaintext = try? AES.GCM.open(box, using: key, authenticating: bytes[0..<headerSize])
+        else { return nil }
+        let id = UUID(uuid: uuidTuple(Array(bytes[8..<24])))
+        switch kind {
+        case .payment:
+            guard let record = try? GatewayJSON.decoder.decode(OfflineRecord.self, from: plaintext),
+                record.id == id
+            else { return nil }
+            return .payment(record)
+        case .forwarded:
+            guard let outcome = try? GatewayJSON.decoder.decode(OfflineForwardOutcome.self, from: plaintext),
+                outcome.id == id
+            else { return nil }
+            return .forwarded(outcome)
+        }
+    }
+
+    /// A sealed slot for `value`.
+    static func seal(kind: Kind, id: UUID, plaintext: Data, key: SymmetricKey) throws(MPOSError) -> [UInt8] {
+        let sealedLength = 12 + plaintext.count + 16
+        guard headerSize + sealedLength <= slotSize else {
+            throw MPOSError.offlineStoreFailed.withMessage(
+                "The payment is too large to store offline (\(plaintext.count) bytes; a slot holds "
+                    + "\(slotSize - headerSize - 28)).")
+        }
+        let idBytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+        let lengthBytes = (0..<4).map { UInt8(truncatingIfNeeded: sealedLength >> (8 * (3 - $0))) }
+        let header = magic + [kind.rawValue, 0, 0, 0] + idBytes + lengthBytes
+        guard let box = try? AES.GCM.seal(plaintext, using: key, authenticating: header),
+            let combined = box.combined
+        else { throw MPOSError.offlineStoreFailed.withMessage("A record could not be sealed.") }
+        var slot = header + Array(combined)
+        slot += [UInt8](repeating: 0, count: slotSize - slot.count)
+        return slot
+    }
+
+    private static func uuidTuple(_ b: [UInt8]) -> uuid_t {
+        (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+    }
+
+    private func storeKey() throws(MPOSError) -> SymmetricKey {
+        if let cachedKey { return cachedKey }
+        let key = try keys.key()
+        cachedKey = key
+        return key
+    }
+
+    private func appendSlot<Value: Encodable>(kind: Kind, id: UUID, value: Value) throws(MPOSError) {
+        let plaintext: Data
+        do { plaintext = try GatewayJSON.encoder.encode(value) } catch {
+            throw MPOSError.offlineStoreFailed.withMessage("A record could not be encoded.")
+        }
+        let slot = try Self.seal(kind: kind, id: id, plaintext: plaintext, key: try storeKey())
+        if !FileManager.default.fileExists(atPath: path) {
+            guard
+                FileManager.default.createFile(
+                    atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            else {
+                throw MPOSError.offlineStoreFailed.withMessage("The offline store \(path) cannot be created.")
+            }
+        }
+        do {
+            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            let end = try handle.seekToEnd()
+            // A partial slot left by a crash mid-append is overwritten, keeping slots aligned.
+            try handle.seek(toOffset: end / UInt64(Self.slotSize) * UInt64(Self.slotSize))
+            try handle.write(contentsOf: Data(slot))
+            try handle.synchronize()
+        } catch {
+            throw MPOSError.offlineStoreFailed.withMessage(
+                "The offline store \(path) could not be written: \(error).")
+        }
+    }
+}
