@@ -13,6 +13,7 @@ struct MPOS: AsyncParsableCommand {
             DemoCommand.self, SaleCommand.self, AuthorizeCommand.self, CaptureCommand.self, RefundCommand.self,
             VoidCommand.self, TipCommand.self, CashCommand.self, SEPACommand.self, TransactionsCommand.self, StatsCommand.self,
             EMVCommand.self, ReaderCommand.self, PrinterCommand.self, GatewayCommand.self,
+            TerminalCommand.self, NexoCommand.self,
         ]
     )
 
