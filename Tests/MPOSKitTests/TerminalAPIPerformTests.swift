@@ -146,6 +146,26 @@ struct TerminalAPIPerformTests {
         try await sandbox.close(restarted)
     }
 
+    /// A request the journal knows but the gateway never saw charged nothing: asked again,
+    /// it runs now (under the same key) instead of answering NotFound for ever.
+    @Test func aRequestTheGatewayNeverSawRunsWhenAskedAgain() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await Self.terminal(sandbox)
+        let now = Date()
+        try await terminal.journal.write(
+            JournalEntry(
+                key: NexoSession.key(for: .init(saleID: "SALE_ID_42", serviceID: "N1")),
+                operation: .card(.sale),
+                readerTransactionID: nil, originalTransactionID: nil, amount: 4_00, currency: .eur,
+                state: .finished,
+                maskedPAN: nil, gatewayTransactionID: nil, outcome: .failed, createdAt: now, updatedAt: now))
+        let response = try Self.paymentResponse(
+            try await terminal.perform(terminalAPIRequest: Self.payment("4.00", serviceID: "N1")))
+        #expect(response.response.result == .success)
+        #expect(try await Self.sales(on: terminal).count == 1)
+        try await sandbox.close(terminal)
+    }
+
     @Test func aRefundPaymentTypeIsAnUnreferencedRefund() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)

@@ -121,8 +121,11 @@ extension PaymentTerminal {
                 return NexoCoder.encode(
                     SaleToPOIResponse(
                         messageHeader: NexoReplies.header(answering: header), paymentResponse: response))
-            case .unknown(let response):
+            case .unknown(let response) where response.errorCondition != .notFound:
                 return NexoReplies.reply(header, response: response, saleTransactionID: sale)
+            case .unknown:
+                // The gateway never saw it, so nothing was charged: the payment runs now, under the same key.
+                break
             }
         }
         nexo.running = reference
