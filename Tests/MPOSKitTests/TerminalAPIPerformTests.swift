@@ -199,6 +199,18 @@ struct TerminalAPIPerformTests {
         try await sandbox.close(terminal)
     }
 
+    @Test func withoutAnInstallationIDThePOIIDIsTheReadersSerialNumber() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let serial = try await terminal.deviceInfo().serialNumber
+        #expect(await terminal.installationID() == serial)
+        let response = try Self.paymentResponse(
+            try await terminal.perform(
+                terminalAPIRequest: Self.payment("2.50", serviceID: "D1", poiID: serial)))
+        #expect(response.response.result == .success)
+        try await sandbox.close(terminal)
+    }
+
     @Test func anotherPOIIDIsNotAllowedAndChargesNothing() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)

@@ -15,12 +15,18 @@ struct NexoSession: Sendable {
 
     /// The payment request being performed.
     var running: Reference?
-    /// Whether an `AbortRequest` named the running payment.
-    var abortRequested = false
+    /// Whether the reader accepted a cancel that an `AbortRequest` asked for.
+    var abortAccepted = false
+    /// Aborts waiting for the reader's answer to their cancel (the payment may end first).
+    var abortsInFlight = 0
+    /// Whether the running payment, if cancelled, was cancelled by the sale system.
+    var aborted: Bool { abortAccepted || abortsInFlight > 0 }
     /// The payment responses given, by request.
     var answered: [Reference: PaymentResponse] = [:]
     /// The last payment request seen (a TransactionStatus without a reference asks for it).
     var last: Reference?
+    /// The reader's serial number, the default POIID, once read.
+    var readerSerial: String?
 
     /// The idempotency key of a payment request: derived from its SaleID and ServiceID, so a
     /// repeated request (even after the app restarted) finds the attempt it made.

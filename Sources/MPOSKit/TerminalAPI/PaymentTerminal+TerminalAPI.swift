@@ -71,10 +71,15 @@ extension PaymentTerminal {
     }
 
     /// The terminal's POIID in the Terminal API: the id set with ``setInstallationID(_:)``,
-    /// else the connected reader's serial number, else `MPOSKit` (no reader connected yet).
+    /// else the serial number of the reader connected when it was first asked for (kept, so
+    /// that a request during a payment does not ask the reader), else `MPOSKit` (no reader yet).
     public func installationID() async -> String {
         if let configuredInstallationID { return configuredInstallationID }
-        if let serial = try? await deviceInfo().serialNumber, !serial.isEmpty { return serial }
+        if let serial = nexo.readerSerial { return serial }
+        if let serial = try? await deviceInfo().serialNumber, !serial.isEmpty {
+            nexo.readerSerial = serial
+            return serial
+        }
         return "MPOSKit"
     }
 
@@ -129,7 +134,8 @@ extension PaymentTerminal {
             }
         }
         nexo.running = reference
-        nexo.abortRequested = false
+        nexo.abortAccepted = false
+        nexo.abortsInFlight = 0
         defer { nexo.running = nil }
         let response: PaymentResponse
         do {
@@ -137,7 +143,7 @@ extension PaymentTerminal {
                 parameters, kind: kind == .refund ? .refundUnreferenced : .sale, key: key)
             response = NexoReplies.paymentResponse(
                 result, sale: sale, poiID: poiID, merchantID: await client.merchant?.name,
-                abortedByMerchant: nexo.abortRequested)
+                abortedByMerchant: nexo.aborted)
         } catch {
             // Refused before any card was read: answered, not remembered, so the request may come again.
             return NexoReplies.reply(
@@ -183,8 +189,11 @@ extension PaymentTerminal {
         guard let running = nexo.running, target.messageCategory == nil || target.messageCategory == .payment,
             target.serviceID == running.serviceID, (target.saleID ?? header.saleID) == running.saleID
         else { return }
-        nexo.abortRequested = true
-        if !(await cancel()) { nexo.abortRequested = false }
+        // Counted while the reader answers: a later abort may find the payment already ending.
+        nexo.abortsInFlight += 1
+        let accepted = await cancel()
+        nexo.abortsInFlight -= 1
+        if accepted { nexo.abortAccepted = true }
     }
 }
 
