@@ -101,6 +101,11 @@ extension PaymentTerminal {
             return NexoReplies.failure(
                 header, condition: .busy, message: "Another payment is in progress", saleTransactionID: sale)
         }
+        // Marked running before anything awaits, so that a second request meanwhile is Busy.
+        nexo.running = reference
+        nexo.abortAccepted = false
+        nexo.abortsInFlight = 0
+        defer { nexo.running = nil }
         let path = "SaleToPOIRequest.PaymentRequest"
         guard let kind = NexoOutcome.transactionKind(for: payment.paymentData?.paymentType) else {
             return NexoReplies.failure(
@@ -133,10 +138,6 @@ extension PaymentTerminal {
                 break
             }
         }
-        nexo.running = reference
-        nexo.abortAccepted = false
-        nexo.abortsInFlight = 0
-        defer { nexo.running = nil }
         let response: PaymentResponse
         do {
             let result = try await runCard(
