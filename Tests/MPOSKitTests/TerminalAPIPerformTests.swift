@@ -253,6 +253,7 @@ struct TerminalAPIPerformTests {
         let sandbox = try await Sandbox { $0.waitsForCard = true }
         let terminal = try await Self.terminal(sandbox)
         let statuses = await terminal.subscribe([.status])
+        // Unstructured: the payment waits for a card while the test sends the other requests.
         let running = Task {
             try await terminal.perform(terminalAPIRequest: Self.payment("5.00", serviceID: "B1"))
         }

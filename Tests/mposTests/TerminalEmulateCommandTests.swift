@@ -77,8 +77,18 @@ struct TerminalEmulateCommandTests {
             ?? response.transactionStatusResponse?.response
     }
 
-    /// Runs `mpos nexo send` with `text` as the request file.
-    static func send(_ text: String, to emulator: Emulator, _ extra: [String] = []) throws
+    /// Runs `mpos nexo send` with `text` as the request file, on a thread of its own: waiting
+    /// for a process must not hold one of the few threads that every concurrent test shares.
+    static func send(_ text: String, to emulator: Emulator, _ extra: [String] = []) async throws
+        -> (status: Int32, response: SaleToPOIResponse?, err: String)
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try blockingSend(text, to: emulator, extra) }) }
+                .start()
+        }
+    }
+
+    static func blockingSend(_ text: String, to emulator: Emulator, _ extra: [String] = []) throws
         -> (status: Int32, response: SaleToPOIResponse?, err: String)
     {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -97,7 +107,7 @@ struct TerminalEmulateCommandTests {
             ours?.additionalResponse?.refusalReason == theirs.additionalResponse?.refusalReason, "\(name)")
     }
 
-    @Test func everyMockPaymentStatusAndReversalAnswersAsTheMockTerminal() throws {
+    @Test func everyMockPaymentStatusAndReversalAnswersAsTheMockTerminal() async throws {
         let emulator = try Emulator.start()
         let payments = [
             "payment__paymentRequest", "payment__124_paymentNotEnoughBalanceRequest",
@@ -107,7 +117,7 @@ struct TerminalEmulateCommandTests {
         ]
         var approved: String?
         for (index, name) in payments.enumerated() {
-            let sent = try Self.send(try Self.request(name, serviceID: "P\(index)"), to: emulator)
+            let sent = try await Self.send(try Self.request(name, serviceID: "P\(index)"), to: emulator)
             let theirs = try Self.expected(name.replacingOccurrences(of: "Request", with: "Response"))
             Self.expectSame(sent.response.flatMap(Self.body), theirs, name)
             #expect(sent.status == (theirs.result == .success ? 0 : 2), "\(name): \(sent.err)")
@@ -117,7 +127,7 @@ struct TerminalEmulateCommandTests {
         }
         let id = try #require(approved)
         // The status of the approved payment, then its reversal by the POITransactionID it gave.
-        let status = try Self.send(
+        let status = try await Self.send(
             try Self.request(
                 "paymentTransactionStatus__paymentTransactionStatusRequest", serviceID: "T0", reference: "P0"),
             to: emulator)
@@ -127,7 +137,7 @@ struct TerminalEmulateCommandTests {
         #expect(
             status.response?.transactionStatusResponse?.repeatedMessageResponse?.repeatedResponseMessageBody
                 .paymentResponse?.poiData.poiTransactionID.transactionID == id)
-        let reversal = try Self.send(
+        let reversal = try await Self.send(
             try Self.request(
                 "reversal__reversalRequest", serviceID: "V1",
                 replacing: [
@@ -150,8 +160,8 @@ struct TerminalEmulateCommandTests {
         let slow = try Self.request(
             "payment__paymentRequest", serviceID: "SLOW",
             replacing: [("\"RequestedAmount\": 1.00", "\"RequestedAmount\": 80.59")])
-        // Unstructured: `mpos nexo send` blocks until the payment ends, while the test drives it.
-        let running = Task { try Self.send(slow, to: emulator) }
+        // Unstructured: `mpos nexo send` waits until the payment ends, while the test drives it.
+        let running = Task { try await Self.send(slow, to: emulator) }
         let statusOfSlow = try Self.request(
             "paymentTransactionStatus__paymentTransactionStatusRequest", serviceID: "Q", reference: "SLOW")
         var inProgress = false
@@ -160,7 +170,7 @@ struct TerminalEmulateCommandTests {
             inProgress = answer.flatMap(Self.body)?.errorCondition == .inProgress
         }
         #expect(inProgress)
-        let busy = try Self.send(
+        let busy = try await Self.send(
             try Self.request("payment__paymentRequest", serviceID: "SECOND"), to: emulator)
         Self.expectSame(
             busy.response.flatMap(Self.body), try Self.expected("paymentBusy__paymentBusyResponse"), "busy")
@@ -186,18 +196,19 @@ struct TerminalEmulateCommandTests {
         let emulator = try Emulator.start([
             "--key-identifier", "mykey", "--key-passphrase", "mypassphrase", "--key-version", "1",
         ])
-        let notJSON = try Self.send("02893fy0f238hg", to: emulator)
+        let notJSON = try await Self.send("02893fy0f238hg", to: emulator)
         #expect(notJSON.status == 1)
         #expect(notJSON.err.contains("is not a Terminal API request"))
-        let clear = try Self.send(try Self.request("payment__paymentRequest", serviceID: "C1"), to: emulator)
+        let clear = try await Self.send(
+            try Self.request("payment__paymentRequest", serviceID: "C1"), to: emulator)
         #expect(clear.response.flatMap(Self.body)?.errorCondition == .notAllowed)
         #expect(clear.status == 2)
-        let encrypted = try Self.send(
+        let encrypted = try await Self.send(
             try Self.request("payment__paymentRequest", serviceID: "E1"), to: emulator,
             ["--key-identifier", "mykey", "--key-passphrase", "mypassphrase", "--key-version", "1"])
         #expect(encrypted.response.flatMap(Self.body)?.result == .success, "\(encrypted.err)")
         #expect(encrypted.status == 0)
-        let wrongKey = try Self.send(
+        let wrongKey = try await Self.send(
             try Self.request("payment__paymentRequest", serviceID: "E2"), to: emulator,
             ["--key-identifier", "mykey", "--key-passphrase", "other", "--key-version", "1"])
         #expect(wrongKey.response.flatMap(Self.body)?.errorCondition == .notAllowed)
