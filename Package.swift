@@ -146,9 +146,12 @@ let package = Package(
             name: "mpos",
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "GatewayAPI", "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
-                "PrinterSimulator",
+                "PrinterSimulator", "TerminalAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // `mpos terminal emulate` serves POST /nexo like a terminal on the LAN.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Speed figures as JSON lines; not a test.
@@ -227,7 +230,7 @@ let package = Package(
         // The README's Swift examples, compiled with only the imports they show (see
         // Scripts/check-readme-examples.py): a type MPOSKit does not export fails the build.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["MPOSKit", "ReaderLinkTCP", "EMV"]),
-        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP", "MPOSKit"]),
+        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP", "MPOSKit", "TerminalAPI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,6 +15,7 @@ struct MPOS: AsyncParsableCommand {
             OfflineCommand.self,
             EMVCommand.self, ReaderCommand.self, PrinterCommand.self, PrintCommand.self, DrawerCommand.self,
             GatewayCommand.self,
+            TerminalCommand.self, NexoCommand.self,
         ]
     )
 

@@ -84,8 +84,11 @@ extension PaymentTerminal {
 
     /// Runs any card-present operation through the reader and the gateway with the sale's
     /// guarantees (journal first, lookup by key, reversal of what the card did not complete).
+    /// `fixedKey` is the attempt's idempotency key when the caller derives it (Terminal API
+    /// requests); a new one otherwise.
     func runCard(
-        _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String? = nil
+        _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String? = nil,
+        key fixedKey: IdempotencyKey? = nil
     ) async throws(MPOSError) -> PaymentResult {
         try parameters.validate()
         if kind == .sepa, parameters.currency != .eur {
@@ -113,7 +116,7 @@ extension PaymentTerminal {
             // gateway still down does not hold the new payment up; what is left stays for later.
             _ = try? await finishUnfinished(cardAttemptsOnly: true, retry: .oneLookup)
         }
-        let key = IdempotencyKey()
+        let key = fixedKey ?? IdempotencyKey()
         let readerID = "sdk-" + key.rawValue.prefix(8)
         let (events, eventsInbox) = AsyncStream.makeStream(of: PaymentEngine.Event.self)
         inbox = eventsInbox

@@ -102,6 +102,10 @@ public actor PaymentTerminal {
     /// The cash drawer and accessory scanners (`PaymentTerminal+Accessories.swift`).
     var accessories = TerminalAccessories()
     var applicationHandler: ApplicationSelectionHandler?
+    /// What `perform(terminalAPIRequest:)` remembers between requests.
+    var nexo = NexoSession()
+    /// The POIID set with `setInstallationID(_:)`.
+    var configuredInstallationID: String?
     /// How long the merchant has to decide on a signature before the payment is cancelled.
     public let signatureTimeout: Duration
 

@@ -1,0 +1,39 @@
+import Crypto
+import Foundation
+import MPOSCore
+import TerminalAPI
+
+/// What `PaymentTerminal.perform(terminalAPIRequest:)` remembers between requests: the
+/// payment running, whether the sale system aborted it, and the answers already given, so
+/// that a repeated request is answered rather than charged again.
+struct NexoSession: Sendable {
+    /// A payment request's identity in nexo: its `SaleID` and `ServiceID`.
+    struct Reference: Hashable, Sendable {
+        var saleID: String
+        var serviceID: String
+    }
+
+    /// The payment request being performed.
+    var running: Reference?
+    /// Whether the reader accepted a cancel that an `AbortRequest` asked for.
+    var abortAccepted = false
+    /// Aborts waiting for the reader's answer to their cancel (the payment may end first).
+    var abortsInFlight = 0
+    /// Whether the running payment, if cancelled, was cancelled by the sale system.
+    var aborted: Bool { abortAccepted || abortsInFlight > 0 }
+    /// The payment responses given, by request.
+    var answered: [Reference: PaymentResponse] = [:]
+    /// The last payment request seen (a TransactionStatus without a reference asks for it).
+    var last: Reference?
+    /// The reader's serial number, the default POIID, once read.
+    var readerSerial: String?
+
+    /// The idempotency key of a payment request: derived from its SaleID and ServiceID, so a
+    /// repeated request (even after the app restarted) finds the attempt it made.
+    static func key(for reference: Reference) -> IdempotencyKey {
+        let digest = SHA256.hash(data: Data((reference.saleID + "\u{0}" + reference.serviceID).utf8))
+        let hex = digest.map { String(format: "%02x", $0) }.joined()
+        // "nexo-" and 40 hex digits: within the 64 characters of A-Z a-z 0-9 - _ a key allows.
+        return IdempotencyKey(rawValue: "nexo-" + hex.prefix(40))!
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+import TerminalAPI
+
+// Terminal API (nexo) requests, as Adyen's SDK takes them (`Payment.Request(data:)`): one
+// JSON request in, one JSON response out, run through the same journaled card flow as `sale`.
+extension PaymentTerminal {
+    /// Performs one Terminal API request in Adyen's dialect and returns its response.
+    ///
+    /// - Payment (`PaymentType` Normal or absent → ``sale(_:)``, Refund →
+    ///   ``refundUnreferenced(_:)``): the amount is `AmountsReq.RequestedAmount` in its
+    ///   currency, `SaleTransactionID.TransactionID` becomes the payment's `externalID`, and the
+    ///   idempotency key is derived from the header's `SaleID` and `ServiceID`: a repeated
+    ///   request is answered with the first one's response, never charged again.
+    /// - Reversal of an earlier payment's `POITransactionID` (the gateway transaction id):
+    ///   ``void(transactionID:)``, or ``refund(transactionID:amount:)`` when the gateway no
+    ///   longer voids it or a part is reversed.
+    /// - TransactionStatus for an earlier payment's `MessageReference`: its response as
+    ///   `RepeatedMessageResponse` (from this session, or from the journal and the gateway),
+    ///   `InProgress` while it runs, `NotFound` when never seen.
+    /// - Abort of the running payment: ``cancel()``; nexo gives no response to an abort, so
+    ///   the result is empty, and the payment answers `Aborted`.
+    /// - Another payment while one runs: `Busy`. A request for another POIID than
+    ///   ``installationID()``: `NotAllowed`. A readable header with a malformed body: that
+    ///   service's response with `MessageFormat` naming the field. Another service: a
+    ///   `Reject` event notification, as Adyen's terminals send.
+    ///
+    /// ```swift
+    /// let response = try await terminal.perform(terminalAPIRequest: requestJSON)
+    /// let payment = try NexoCoder.decodeResponse(response).paymentResponse
+    /// ```
+    ///
+    /// - Throws: ``MPOSError/terminalAPIMessageInvalid`` when the bytes are not a Terminal API
+    ///   request with a readable `MessageHeader` (its message holds the `NexoError`), or an
+    ///   encrypted one (decrypt it with `NexoCrypto` first).
+    public func perform(terminalAPIRequest data: Data) async throws(MPOSError) -> Data {
+        let request: SaleToPOIRequest
+        do {
+            request = try NexoCoder.decodeRequest(data)
+        } catch {
+            guard let header = try? NexoCoder.decode(HeaderOnly.self, from: data).request.header else {
+                throw MPOSError.terminalAPI(error)
+            }
+            return NexoReplies.failure(header, condition: error.condition, message: error.description)
+        }
+        let header = request.messageHeader
+        if request.nexoBlob != nil {
+            throw MPOSError.terminalAPI(
+                NexoError(
+                    .encryptionExpected, condition: .notAllowed, field: "SaleToPOIRequest.NexoBlob",
+                    message: "an encrypted message: decrypt it with NexoCrypto before performing it"))
+        }
+        let poiID = await installationID()
+        guard header.poiID == poiID else {
+            return NexoReplies.failure(
+                header, condition: .notAllowed,
+                message: "POIID \(header.poiID) is not this terminal's installation id \(poiID)")
+        }
+        if let payment = request.paymentRequest {
+            return await perform(payment, header: header, poiID: poiID)
+        }
+        if let reversal = request.reversalRequest { return await perform(reversal, header: header) }
+        if let status = request.transactionStatusRequest { return await perform(status, header: header) }
+        if let abort = request.abortRequest {
+            await perform(abort, header: header)
+            return Data()
+        }
+        return NexoReplies.reject(
+            header, reason: "\(header.messageCategory.rawValue) is not offered by this terminal")
+    }
+
+    /// The terminal's POIID in the Terminal API: the id set with ``setInstallationID(_:)``,
+    /// else the serial number of the reader connected when it was first asked for (kept, so
+    /// that a request during a payment does not ask the reader), else `MPOSKit` (no reader yet).
+    public func installationID() async -> String {
+        if let configuredInstallationID { return configuredInstallationID }
+        if let serial = nexo.readerSerial { return serial }
+        if let serial = try? await deviceInfo().serialNumber, !serial.isEmpty {
+            nexo.readerSerial = serial
+            return serial
+        }
+        return "MPOSKit"
+    }
+
+    /// Sets the POIID that Terminal API requests must name (`V400m-123456789` in Adyen's
+    /// examples); nil returns to the reader's serial number.
+    public func setInstallationID(_ id: String?) { configuredInstallationID = id }
+
+    // MARK: - Payment
+
+    private func perform(_ payment: PaymentRequest, header: MessageHeader, poiID: String) async -> Data {
+        let sale = payment.saleData.saleTransactionID
+        let reference = NexoSession.Reference(saleID: header.saleID, serviceID: header.serviceID ?? "")
+        if let answered = nexo.answered[reference] {
+            return NexoCoder.encode(
+                SaleToPOIResponse(
+                    messageHeader: NexoReplies.header(answering: header), paymentResponse: answered))
+        }
+        guard nexo.running == nil, !busy else {
+            return NexoReplies.failure(
+                header, condition: .busy, message: "Another payment is in progress", saleTransactionID: sale)
+        }
+        // Marked running before anything awaits, so that a second request meanwhile is Busy.
+        nexo.running = reference
+        nexo.abortAccepted = false
+        nexo.abortsInFlight = 0
+        defer { nexo.running = nil }
+        let path = "SaleToPOIRequest.PaymentRequest"
+        guard let kind = NexoOutcome.transactionKind(for: payment.paymentData?.paymentType) else {
+            return NexoReplies.failure(
+                header, condition: .notAllowed,
+                message:
+                    "\(path).PaymentData.PaymentType \(payment.paymentData?.paymentType?.rawValue ?? "") is not offered",
+                saleTransactionID: sale)
+        }
+        let parameters: PaymentParameters
+        do {
+            parameters = try Self.parameters(of: payment, path: path)
+        } catch {
+            return NexoReplies.failure(
+                header, condition: error.condition, message: error.description, saleTransactionID: sale)
+        }
+        let key = NexoSession.key(for: reference)
+        nexo.last = reference
+        if (try? journal.entry(key: key)) != nil {
+            // Asked before (the app restarted since): answer what the gateway recorded.
+            switch await recordedPayment(key: key, sale: sale, poiID: poiID) {
+            case .answered(let response):
+                nexo.answered[reference] = response
+                return NexoCoder.encode(
+                    SaleToPOIResponse(
+                        messageHeader: NexoReplies.header(answering: header), paymentResponse: response))
+            case .unknown(let response) where response.errorCondition != .notFound:
+                return NexoReplies.reply(header, response: response, saleTransactionID: sale)
+            case .unknown:
+                // The gateway never saw it, so nothing was charged: the payment runs now, under the same key.
+                break
+            }
+        }
+        let response: PaymentResponse
+        do {
+            let result = try await runCard(
+                parameters, kind: kind == .refund ? .refundUnreferenced : .sale, key: key)
+            response = NexoReplies.paymentResponse(
+                result, sale: sale, poiID: poiID, merchantID: await client.merchant?.name,
+                abortedByMerchant: nexo.aborted)
+        } catch {
+            // Refused before any card was read: answered, not remembered, so the request may come again.
+            return NexoReplies.reply(
+                header, response: NexoOutcome.response(for: error), saleTransactionID: sale)
+        }
+        nexo.answered[reference] = response
+        return NexoCoder.encode(
+            SaleToPOIResponse(messageHeader: NexoReplies.header(answering: header), paymentResponse: response)
+        )
+    }
+
+    /// The payment parameters a request asks for.
+    ///
+    /// - Throws: `NexoError` (`MessageFormat`) naming the field: no requested amount, an unknown
+    ///   currency, an amount finer than its currency, a sale transaction id over 50 characters.
+    static func parameters(of payment: PaymentRequest, path: String) throws(NexoError) -> PaymentParameters {
+        let amounts = payment.paymentTransaction.amountsReq
+        let amountPath = "\(path).PaymentTransaction.AmountsReq"
+        guard let requested = amounts.requestedAmount else {
+            throw NexoError(
+                .missingField, field: "\(amountPath).RequestedAmount", message: "no amount is requested")
+        }
+        let (minor, currency) = try NexoOutcome.minorUnits(
+            requested, currency: amounts.currency, field: "\(amountPath).RequestedAmount")
+        guard minor > 0 else {
+            throw NexoError(
+                .invalidValue, field: "\(amountPath).RequestedAmount", message: "the amount must be positive")
+        }
+        let reference = payment.saleData.saleTransactionID.transactionID
+        guard reference.count <= 50 else {
+            throw NexoError(
+                .invalidValue, field: "\(path).SaleData.SaleTransactionID.TransactionID",
+                message: "a sale transaction id has at most 50 characters here")
+        }
+        return PaymentParameters(
+            amount: minor, currency: currency, externalID: reference.isEmpty ? nil : reference)
+    }
+
+    // MARK: - Abort
+
+    private func perform(_ abort: AbortRequest, header: MessageHeader) async {
+        let target = abort.messageReference
+        guard let running = nexo.running, target.messageCategory == nil || target.messageCategory == .payment,
+            target.serviceID == running.serviceID, (target.saleID ?? header.saleID) == running.saleID
+        else { return }
+        // Counted while the reader answers: a later abort may find the payment already ending.
+        nexo.abortsInFlight += 1
+        let accepted = await cancel()
+        nexo.abortsInFlight -= 1
+        if accepted { nexo.abortAccepted = true }
+    }
+}
+
+/// Just the header of a request whose body could not be read.
+private struct HeaderOnly: Decodable {
+    struct Body: Decodable {
+        let header: MessageHeader
+        enum CodingKeys: String, CodingKey { case header = "MessageHeader" }
+    }
+    let request: Body
+    enum CodingKeys: String, CodingKey { case request = "SaleToPOIRequest" }
+}
