@@ -21,12 +21,26 @@ struct NexoSession: Sendable {
     var abortsInFlight = 0
     /// Whether the running payment, if cancelled, was cancelled by the sale system.
     var aborted: Bool { abortAccepted || abortsInFlight > 0 }
-    /// The payment responses given, by request.
-    var answered: [Reference: PaymentResponse] = [:]
+    /// The payment responses given, by request: the most recent ``answersKept`` of them. An
+    /// older repeated request is answered from the journal and the gateway, so a terminal that
+    /// runs for weeks keeps its memory flat.
+    private(set) var answered: [Reference: PaymentResponse] = [:]
+    /// The order `answered` was filled in, oldest first.
+    private var answeredOrder: [Reference] = []
+    /// How many answers stay in memory.
+    static let answersKept = 256
     /// The last payment request seen (a TransactionStatus without a reference asks for it).
     var last: Reference?
     /// The reader's serial number, the default POIID, once read.
     var readerSerial: String?
+
+    /// Keeps `response` as the answer to `reference`, forgetting the oldest beyond ``answersKept``.
+    mutating func remember(_ response: PaymentResponse, for reference: Reference) {
+        if answered.updateValue(response, forKey: reference) == nil { answeredOrder.append(reference) }
+        while answeredOrder.count > Self.answersKept {
+            answered[answeredOrder.removeFirst()] = nil
+        }
+    }
 
     /// The idempotency key of a payment request: derived from its SaleID and ServiceID, so a
     /// repeated request (even after the app restarted) finds the attempt it made.

@@ -106,10 +106,17 @@ extension PaymentTerminal {
         }
         var partial: Int64?
         if let amount = reversal.reversedAmount {
-            // The currency is the original payment's, as this session answered it (2 decimals otherwise).
+            // The currency is the original payment's: as this session answered it, else as the
+            // gateway recorded it.
             let original = nexo.answered.values.first { $0.poiData.poiTransactionID.transactionID == text }
-            let currency =
-                original?.paymentResult?.amountsResp?.currency.flatMap { Currency(code: $0) } ?? .eur
+            let currency: Currency
+            if let known = original?.paymentResult?.amountsResp?.currency.flatMap({ Currency(code: $0) }) {
+                currency = known
+            } else {
+                do { currency = try await receipts.data(transactionID: id).currency } catch {
+                    return NexoReplies.reply(header, response: NexoOutcome.response(for: error))
+                }
+            }
             do {
                 partial = Int64(
                     try amount.minorUnits(

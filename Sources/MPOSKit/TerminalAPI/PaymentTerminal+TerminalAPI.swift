@@ -127,7 +127,7 @@ extension PaymentTerminal {
             // Asked before (the app restarted since): answer what the gateway recorded.
             switch await recordedPayment(key: key, sale: sale, poiID: poiID) {
             case .answered(let response):
-                nexo.answered[reference] = response
+                nexo.remember(response, for: reference)
                 return NexoCoder.encode(
                     SaleToPOIResponse(
                         messageHeader: NexoReplies.header(answering: header), paymentResponse: response))
@@ -150,7 +150,7 @@ extension PaymentTerminal {
             return NexoReplies.reply(
                 header, response: NexoOutcome.response(for: error), saleTransactionID: sale)
         }
-        nexo.answered[reference] = response
+        nexo.remember(response, for: reference)
         return NexoCoder.encode(
             SaleToPOIResponse(messageHeader: NexoReplies.header(answering: header), paymentResponse: response)
         )

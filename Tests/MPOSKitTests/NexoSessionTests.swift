@@ -1,0 +1,34 @@
+import Foundation
+import TerminalAPI
+import Testing
+
+@testable import MPOSKit
+
+/// What a Terminal API terminal remembers between requests stays bounded however long it runs.
+@Suite(.timeLimit(.minutes(1)))
+struct NexoSessionTests {
+    private func response(_ id: String) -> PaymentResponse {
+        let stamp = NexoTimestamp(Date(timeIntervalSince1970: 0))
+        return PaymentResponse(
+            response: Response(result: .success),
+            saleData: SaleData(saleTransactionID: TransactionIdentification(transactionID: id, timeStamp: stamp)),
+            poiData: POIData(poiTransactionID: TransactionIdentification(transactionID: id, timeStamp: stamp)))
+    }
+
+    @Test func onlyTheMostRecentAnswersAreKeptAndARepeatKeepsItsPlace() {
+        var session = NexoSession()
+        let kept = NexoSession.answersKept
+        for index in 0..<(kept + 10) {
+            session.remember(response("t\(index)"), for: .init(saleID: "POS", serviceID: "s\(index)"))
+        }
+        #expect(session.answered.count == kept)
+        #expect(session.answered[.init(saleID: "POS", serviceID: "s9")] == nil)
+        #expect(session.answered[.init(saleID: "POS", serviceID: "s10")] != nil)
+        // Answering the same request again replaces its answer without a second place in line.
+        session.remember(response("again"), for: .init(saleID: "POS", serviceID: "s10"))
+        #expect(session.answered.count == kept)
+        session.remember(response("next"), for: .init(saleID: "POS", serviceID: "new"))
+        #expect(session.answered[.init(saleID: "POS", serviceID: "s10")] == nil)
+        #expect(session.answered[.init(saleID: "POS", serviceID: "s11")] != nil)
+    }
+}
