@@ -11,6 +11,7 @@ extension PaymentTerminal {
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func refund(transactionID: TransactionID, amount: Int64? = nil) async throws(MPOSError) -> PaymentResult {
         if let amount, amount <= 0 { throw MPOSError.amountNotPositive }
+        if networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: amount, kind: .refund) }
         return try await followUp(
             .refund, kind: .refund, path: GatewayPaths.transaction(GatewayPaths.refund, id: transactionID.rawValue),
             original: transactionID, amount: amount, body: RefundRequest(amount: amount))
@@ -20,7 +21,8 @@ extension PaymentTerminal {
     ///
     /// - Throws: ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
-        try await followUp(
+        if networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: nil, kind: .saleVoid) }
+        return try await followUp(
             .void, kind: .saleVoid, path: GatewayPaths.transaction(GatewayPaths.void, id: transactionID.rawValue),
             original: transactionID, amount: nil, body: VoidRequest())
     }

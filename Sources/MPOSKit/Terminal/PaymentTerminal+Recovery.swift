@@ -32,7 +32,8 @@ extension PaymentTerminal {
         guard !busy else { return [] }
         busy = true
         defer { busy = false }
-        return try await finishUnfinished(cardAttemptsOnly: false)
+        let gateway = try await finishUnfinished(cardAttemptsOnly: false)
+        return gateway + (try await settleNetworkedAttempts())
     }
 
     /// The attempts journaled at or after `date`, oldest first, finished or not: for an app
