@@ -119,6 +119,32 @@ struct NetworkedTerminalEndToEndTests {
         let sales = page.items.filter { $0.requestedAmount == 4321 && $0.kind == .sale }
         #expect(sales.map(\.id) == [id])
     }
+
+    @Test func theCommandLineSellsAndVoidsOnANetworkedTerminal() async throws {
+        let emulator = try Emulator.start(Self.keyArguments)
+        defer { _ = emulator.stop() }
+        let lan =
+            ["--terminal", emulator.url, "--poi-id", Self.poiID, "--journal", directory.appendingPathComponent("cli.sqlite").path]
+            + Self.keyArguments
+        let sale = try await Self.mpos(["sale", "--amount", "34.56", "--json"] + lan)
+        #expect(sale.status == 0, "\(sale.err)")
+        let json = try PaymentCommandTests.object(sale.out)
+        #expect(json["status"] as? String == "approved" && json["approvedAmount"] as? Int == 3456)
+        let id = try #require(json["transactionID"] as? String)
+        let void = try await Self.mpos(["void", "--transaction", id, "--json"] + lan)
+        #expect(void.status == 0, "\(void.err)")
+        let refused = try await Self.mpos(["sale", "--amount", "1.25", "--json"] + lan)
+        #expect(refused.status == 2)
+        let missing = try await Self.mpos(["sale", "--amount", "1.00", "--terminal", emulator.url])
+        #expect(missing.status != 0 && missing.err.contains("--poi-id"))
+    }
+
+    /// Runs `mpos` on a thread of its own, so that waiting for it holds no shared thread.
+    static func mpos(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try EMVDecodeBinaryTests.run(arguments) }) }.start()
+        }
+    }
 }
 
 /// Forwards to the terminal over URLSession; counts payment requests and, when `losing`, runs
