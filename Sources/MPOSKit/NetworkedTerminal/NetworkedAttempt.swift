@@ -53,13 +53,7 @@ struct NetworkedAttempt: Sendable, Hashable {
     ]
 
     /// Inserts the attempt, or replaces every column but its key.
-    static let upsertSQL: String = {
-        let names = columnNames.map { "\"\($0)\"" }
-        let updates = names.dropFirst().map { "\($0) = excluded.\($0)" }
-        return "INSERT INTO \"\(tableName)\" (\(names.joined(separator: ", "))) "
-            + "VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", "))) "
-            + "ON CONFLICT(\"key\") DO UPDATE SET \(updates.joined(separator: ", "))"
-    }()
+    static let upsertSQL = JournalEntry.upsertSQL(table: tableName, columns: columnNames)
 
     /// The arguments of ``upsertSQL``.
     var upsertArguments: StatementArguments {
@@ -73,29 +67,18 @@ struct NetworkedAttempt: Sendable, Hashable {
 
     /// Reads a row; a value that does not parse is an error, never guessed at.
     init(row: Row) throws {
-        func parse<Value>(_ column: String, _ make: (String) -> Value?) throws -> Value {
-            guard let text: String = row[column], let value = make(text) else {
-                throw JournalEntry.MalformedValue(column: column)
-            }
-            return value
-        }
-        func parseIfPresent<Value>(_ column: String, _ make: (String) -> Value?) throws -> Value? {
-            guard let text: String = row[column] else { return nil }
-            guard let value = make(text) else { throw JournalEntry.MalformedValue(column: column) }
-            return value
-        }
-        key = try parse("key", IdempotencyKey.init(rawValue:))
-        saleID = row["saleID"]
-        serviceID = row["serviceID"]
-        poiID = row["poiID"]
-        operation = try parse("operation", Operation.init(rawValue:))
-        amount = row["amount"]
-        currency = try parse("currency") { Currency(code: $0) }
-        originalTransactionID = try parseIfPresent("originalTransactionID", TransactionID.init(rawValue:))
-        state = try parse("state", State.init(rawValue:))
-        outcome = try parseIfPresent("outcome", PaymentStatus.init(rawValue:))
-        transactionID = try parseIfPresent("transactionID", TransactionID.init(rawValue:))
-        maskedPAN = row["maskedPAN"]
+        key = try JournalEntry.parse(row, "key", IdempotencyKey.init(rawValue:))
+        saleID = try row.decode(String.self, forColumn: "saleID")
+        serviceID = try row.decode(String.self, forColumn: "serviceID")
+        poiID = try row.decode(String.self, forColumn: "poiID")
+        operation = try JournalEntry.parse(row, "operation", Operation.init(rawValue:))
+        amount = try row.decode(Int64?.self, forColumn: "amount")
+        currency = try JournalEntry.parse(row, "currency") { Currency(code: $0) }
+        originalTransactionID = try JournalEntry.parseIfPresent(row, "originalTransactionID", TransactionID.init(rawValue:))
+        state = try JournalEntry.parse(row, "state", State.init(rawValue:))
+        outcome = try JournalEntry.parseIfPresent(row, "outcome", PaymentStatus.init(rawValue:))
+        transactionID = try JournalEntry.parseIfPresent(row, "transactionID", TransactionID.init(rawValue:))
+        maskedPAN = try row.decode(String?.self, forColumn: "maskedPAN")
         createdAt = try row.decode(Date.self, forColumn: "createdAt")
         updatedAt = try row.decode(Date.self, forColumn: "updatedAt")
     }
