@@ -26,19 +26,23 @@ struct NetworkedTerminalTests {
             journalPath: journalPath, transport: NoGateway(), clock: clock)
         try await terminal.connectNetworkedTerminal(
             NetworkedTerminal(
-                url: URL(string: "http://192.0.2.10:8443/")!, poiID: "V400m-123456789", saleID: "till-1", key: key,
+                url: URL(string: "http://192.0.2.10:8443/")!, poiID: "V400m-123456789", saleID: "till-1",
+                key: key,
                 transport: double, settlementDeadline: deadline))
         return terminal
     }
 
     /// The journal's row for the payment request with `serviceID`: its state, read as another
     /// process would.
-    func journaledState(serviceID: String) throws -> String? { try Self.journaledState(journalPath, serviceID: serviceID) }
+    func journaledState(serviceID: String) throws -> String? {
+        try Self.journaledState(journalPath, serviceID: serviceID)
+    }
 
     static func journaledState(_ journalPath: String, serviceID: String) throws -> String? {
         let queue = try DatabaseQueue(path: journalPath)
         return try queue.read { db in
-            try String.fetchOne(db, sql: "SELECT state FROM networkedAttempt WHERE serviceID = ?", arguments: [serviceID])
+            try String.fetchOne(
+                db, sql: "SELECT state FROM networkedAttempt WHERE serviceID = ?", arguments: [serviceID])
         }
     }
 
@@ -51,21 +55,25 @@ struct NetworkedTerminalTests {
             return .response(
                 NexoTerminalDouble.message(
                     request,
-                    NexoTerminalDouble.payment(request, fields: [KeyValueField(name: "responseCode", value: "00")])))
+                    NexoTerminalDouble.payment(
+                        request, fields: [KeyValueField(name: "responseCode", value: "00")])))
         }
         let terminal = try await connected(double)
-        let result = try await terminal.sale(PaymentParameters(amount: 1234, currency: .eur, externalID: "order-7"))
+        let result = try await terminal.sale(
+            PaymentParameters(amount: 1234, currency: .eur, externalID: "order-7"))
         #expect(result.status == .approved)
         #expect(result.kind == .sale)
         #expect(result.approvedAmount == 1234 && result.requestedAmount == 1234 && result.currency == .eur)
         #expect(result.transactionID?.rawValue == "TX-1")
-        #expect(result.maskedPAN == "411111******1111" && result.scheme == "visa" && result.entryMode == .chip)
+        #expect(
+            result.maskedPAN == "411111******1111" && result.scheme == "visa" && result.entryMode == .chip)
         #expect(result.authorizationCode == "123456" && result.responseCode == "00" && result.cvm == .pin)
         #expect(!result.recovered)
         let sent = try #require(double.received.first)
         #expect(sent.messageHeader.poiID == "V400m-123456789" && sent.messageHeader.saleID == "till-1")
         let payment = try #require(sent.paymentRequest)
-        #expect(payment.paymentTransaction.amountsReq.requestedAmount == NexoAmount(Decimal(string: "12.34")!))
+        #expect(
+            payment.paymentTransaction.amountsReq.requestedAmount == NexoAmount(Decimal(string: "12.34")!))
         #expect(payment.paymentTransaction.amountsReq.currency == "EUR")
         #expect(payment.saleData.saleTransactionID.transactionID == "order-7")
         #expect(payment.paymentData?.paymentType == nil)
@@ -190,7 +198,8 @@ struct NetworkedTerminalTests {
         #expect(result.status == .cancelled)
         let abort = try #require(double.received.first { $0.abortRequest != nil }?.abortRequest)
         #expect(abort.messageReference.serviceID == payment.messageHeader.serviceID)
-        #expect(abort.messageReference.saleID == "till-1" && abort.messageReference.messageCategory == .payment)
+        #expect(
+            abort.messageReference.saleID == "till-1" && abort.messageReference.messageCategory == .payment)
     }
 
     @Test func encryptedAnswersMustAuthenticateUnderTheKey() async throws {
@@ -256,7 +265,9 @@ struct NetworkedTerminalTests {
 
 /// A gateway transport that fails the test when used: networked terminals need no gateway.
 struct NoGateway: GatewayTransport {
-    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError)
+        -> GatewayHTTPResponse
+    {
         Issue.record("the gateway was asked: \(request.method) \(request.path)")
         throw GatewayTransportError(reason: "no gateway", isPermanent: true)
     }

@@ -46,10 +46,16 @@ final class NexoTerminalDouble: GatewayTransport, Sendable {
     var received: [SaleToPOIRequest] { requests.withLock { $0 } }
 
     /// How many requests of `category` were received.
-    func count(_ category: MessageCategory) -> Int { received.filter { $0.messageHeader.messageCategory == category }.count }
+    func count(_ category: MessageCategory) -> Int {
+        received.filter { $0.messageHeader.messageCategory == category }.count
+    }
 
-    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
-        guard request.path == "/nexo", let body = request.body, var message = try? NexoCoder.decodeRequest(body) else {
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError)
+        -> GatewayHTTPResponse
+    {
+        guard request.path == "/nexo", let body = request.body,
+            var message = try? NexoCoder.decodeRequest(body)
+        else {
             Issue.record("not a Terminal API post: \(request.method) \(request.path)")
             return GatewayHTTPResponse(status: 404, body: Data())
         }
@@ -98,13 +104,15 @@ final class NexoTerminalDouble: GatewayTransport, Sendable {
                 additionalResponse: fields.isEmpty ? nil : AdditionalResponse(fields: fields)),
             saleData: request.paymentRequest?.saleData
                 ?? SaleData(saleTransactionID: TransactionIdentification(transactionID: "", timeStamp: stamp)),
-            poiData: POIData(poiTransactionID: TransactionIdentification(transactionID: transactionID, timeStamp: stamp)),
+            poiData: POIData(
+                poiTransactionID: TransactionIdentification(transactionID: transactionID, timeStamp: stamp)),
             paymentResult: result == .failure
                 ? nil
                 : TerminalAPI.PaymentResult(
                     paymentInstrumentData: PaymentInstrumentData(
                         paymentInstrumentType: "Card",
-                        cardData: CardData(paymentBrand: "VISA", maskedPan: "411111******1111", entryMode: [.icc])),
+                        cardData: CardData(
+                            paymentBrand: "VISA", maskedPan: "411111******1111", entryMode: [.icc])),
                     amountsResp: AmountsResp(
                         currency: asked?.currency, authorizedAmount: asked?.requestedAmount ?? NexoAmount(0)),
                     authenticationMethod: [.onlinePIN],
@@ -119,7 +127,10 @@ final class NexoTerminalDouble: GatewayTransport, Sendable {
     }
 
     /// A TransactionStatus answer: the payment's response repeated, or a failure.
-    static func status(_ request: SaleToPOIRequest, repeating payment: PaymentResponse? = nil, condition: ErrorCondition? = nil)
+    static func status(
+        _ request: SaleToPOIRequest, repeating payment: PaymentResponse? = nil,
+        condition: ErrorCondition? = nil
+    )
         -> SaleToPOIResponse
     {
         let reference = request.transactionStatusRequest?.messageReference
@@ -130,7 +141,8 @@ final class NexoTerminalDouble: GatewayTransport, Sendable {
             body.repeatedMessageResponse = RepeatedMessageResponse(
                 messageHeader: MessageHeader(
                     messageClass: .service, messageCategory: .payment, messageType: .response,
-                    serviceID: reference?.serviceID, saleID: reference?.saleID ?? "", poiID: request.messageHeader.poiID),
+                    serviceID: reference?.serviceID, saleID: reference?.saleID ?? "",
+                    poiID: request.messageHeader.poiID),
                 repeatedResponseMessageBody: RepeatedResponseMessageBody(paymentResponse: payment))
         }
         return SaleToPOIResponse(messageHeader: header(request), transactionStatusResponse: body)

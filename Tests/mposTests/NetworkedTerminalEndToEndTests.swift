@@ -18,13 +18,17 @@ struct NetworkedTerminalEndToEndTests {
     typealias Emulator = TerminalEmulateCommandTests.Emulator
     static let poiID = TerminalEmulateCommandTests.poiID
     static let key = NexoSecurityKey(keyIdentifier: "mykey", keyVersion: 1, passphrase: "mypassphrase")
-    static let keyArguments = ["--key-identifier", "mykey", "--key-passphrase", "mypassphrase", "--key-version", "1"]
+    static let keyArguments = [
+        "--key-identifier", "mykey", "--key-passphrase", "mypassphrase", "--key-version", "1",
+    ]
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lan-e2e-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "lan-e2e-\(UUID().uuidString)")
 
     /// A terminal with a journal of its own (never logged in to a gateway) connected to `url`.
     func connected(
-        to url: String, key: NexoSecurityKey? = nil, transport: any GatewayTransport = URLSessionGatewayTransport(),
+        to url: String, key: NexoSecurityKey? = nil,
+        transport: any GatewayTransport = URLSessionGatewayTransport(),
         deadline: Duration = .seconds(30)
     ) async throws -> (PaymentTerminal, [RecoveredAttempt]) {
         let terminal = try PaymentTerminal(
@@ -32,7 +36,8 @@ struct NetworkedTerminalEndToEndTests {
             journalPath: directory.appendingPathComponent("journal.sqlite").path)
         let recovered = try await terminal.connectNetworkedTerminal(
             NetworkedTerminal(
-                url: try #require(URL(string: url)), poiID: Self.poiID, saleID: "till-e2e", key: key, transport: transport,
+                url: try #require(URL(string: url)), poiID: Self.poiID, saleID: "till-e2e", key: key,
+                transport: transport,
                 settlementDeadline: deadline))
         return (terminal, recovered)
     }
@@ -48,7 +53,8 @@ struct NetworkedTerminalEndToEndTests {
         let id = try #require(sale.transactionID)
         #expect(id.rawValue.hasPrefix("txn_"))
         let refund = try await terminal.refund(transactionID: id, amount: 234)
-        #expect(refund.status == .approved && refund.approvedAmount == 234, "\(String(describing: refund.error))")
+        #expect(
+            refund.status == .approved && refund.approvedAmount == 234, "\(String(describing: refund.error))")
         let second = try await terminal.sale(PaymentParameters(amount: 1345, currency: .eur))
         let void = try await terminal.void(transactionID: try #require(second.transactionID))
         #expect(void.status == .approved, "\(String(describing: void.error))")
@@ -112,7 +118,8 @@ struct NetworkedTerminalEndToEndTests {
         let id = try #require(settled.attempt.transactionID)
         // The gateway's ledger holds the sale once.
         let merchant = try PaymentTerminal(
-            environment: try #require(URL(string: gateway.url)), credentials: .login(user: gateway.user, password: gateway.password),
+            environment: try #require(URL(string: gateway.url)),
+            credentials: .login(user: gateway.user, password: gateway.password),
             journalPath: directory.appendingPathComponent("merchant.sqlite").path)
         try await merchant.login()
         let page = try await merchant.reports.searchTransactions(TransactionSearchRequest(pageSize: 100))
@@ -124,7 +131,10 @@ struct NetworkedTerminalEndToEndTests {
         let emulator = try Emulator.start(Self.keyArguments)
         defer { _ = emulator.stop() }
         let lan =
-            ["--terminal", emulator.url, "--poi-id", Self.poiID, "--journal", directory.appendingPathComponent("cli.sqlite").path]
+            [
+                "--terminal", emulator.url, "--poi-id", Self.poiID, "--journal",
+                directory.appendingPathComponent("cli.sqlite").path,
+            ]
             + Self.keyArguments
         let sale = try await Self.mpos(["sale", "--amount", "34.56", "--json"] + lan)
         #expect(sale.status == 0, "\(sale.err)")
@@ -163,7 +173,9 @@ final class AnswerLosingTransport: GatewayTransport, Sendable {
     /// The payment requests posted.
     var payments: Int { count.withLock { $0 } }
 
-    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError) -> GatewayHTTPResponse {
+    func send(_ request: GatewayHTTPRequest, to baseURL: URL) async throws(GatewayTransportError)
+        -> GatewayHTTPResponse
+    {
         let isPayment = request.body.flatMap { try? NexoCoder.decodeRequest($0) }?.paymentRequest != nil
         if isPayment { count.withLock { $0 += 1 } }
         let answer = try await inner.send(request, to: baseURL)

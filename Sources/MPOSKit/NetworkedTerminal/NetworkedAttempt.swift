@@ -48,7 +48,8 @@ struct NetworkedAttempt: Sendable, Hashable {
 
     /// The columns in the order of ``upsertSQL``'s arguments.
     private static let columnNames = [
-        "key", "saleID", "serviceID", "poiID", "operation", "amount", "currency", "originalTransactionID", "state",
+        "key", "saleID", "serviceID", "poiID", "operation", "amount", "currency", "originalTransactionID",
+        "state",
         "outcome", "transactionID", "maskedPAN", "createdAt", "updatedAt",
     ]
 
@@ -59,7 +60,8 @@ struct NetworkedAttempt: Sendable, Hashable {
     var upsertArguments: StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
             key.rawValue, saleID, serviceID, poiID, operation.rawValue, amount, currency.code,
-            originalTransactionID?.rawValue, state.rawValue, outcome?.rawValue, transactionID?.rawValue, maskedPAN,
+            originalTransactionID?.rawValue, state.rawValue, outcome?.rawValue, transactionID?.rawValue,
+            maskedPAN,
             JournalEntry.storedDate(createdAt), JournalEntry.storedDate(updatedAt),
         ]
         return StatementArguments(values)
@@ -74,7 +76,8 @@ struct NetworkedAttempt: Sendable, Hashable {
         operation = try JournalEntry.parse(row, "operation", Operation.init(rawValue:))
         amount = try row.decode(Int64?.self, forColumn: "amount")
         currency = try JournalEntry.parse(row, "currency") { Currency(code: $0) }
-        originalTransactionID = try JournalEntry.parseIfPresent(row, "originalTransactionID", TransactionID.init(rawValue:))
+        originalTransactionID = try JournalEntry.parseIfPresent(
+            row, "originalTransactionID", TransactionID.init(rawValue:))
         state = try JournalEntry.parse(row, "state", State.init(rawValue:))
         outcome = try JournalEntry.parseIfPresent(row, "outcome", PaymentStatus.init(rawValue:))
         transactionID = try JournalEntry.parseIfPresent(row, "transactionID", TransactionID.init(rawValue:))
@@ -84,7 +87,8 @@ struct NetworkedAttempt: Sendable, Hashable {
     }
 
     init(
-        key: IdempotencyKey, saleID: String, serviceID: String, poiID: String, operation: Operation, amount: Int64?,
+        key: IdempotencyKey, saleID: String, serviceID: String, poiID: String, operation: Operation,
+        amount: Int64?,
         currency: Currency, originalTransactionID: TransactionID? = nil, now: Date
     ) {
         self.key = key
@@ -150,13 +154,16 @@ extension PaymentJournal {
         ).first
     }
 
-    private func readNetworked(_ sql: String, _ arguments: StatementArguments) throws(MPOSError) -> [NetworkedAttempt] {
+    private func readNetworked(_ sql: String, _ arguments: StatementArguments) throws(MPOSError)
+        -> [NetworkedAttempt]
+    {
         do {
             return try queue.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map(NetworkedAttempt.init(row:))
             }
         } catch {
-            throw MPOSError.journalFailed.withMessage("The payment journal could not be read: \(Self.describe(error)).")
+            throw MPOSError.journalFailed.withMessage(
+                "The payment journal could not be read: \(Self.describe(error)).")
         }
     }
 }

@@ -69,7 +69,9 @@ struct NexoLink: Sendable {
             method: "POST", path: "/nexo", headers: ["Content-Type": "application/json"], body: bytes)
         do {
             let answer = try await terminal.transport.send(http, to: baseURL)
-            guard answer.status == 200 else { return .failure(PostFailure(reason: "the terminal answered HTTP \(answer.status)")) }
+            guard answer.status == 200 else {
+                return .failure(PostFailure(reason: "the terminal answered HTTP \(answer.status)"))
+            }
             return .success(answer.body)
         } catch {
             return .failure(PostFailure(reason: "the terminal could not be reached (\(error.reason))"))
@@ -92,14 +94,17 @@ struct NexoLink: Sendable {
                 response.paymentResponse?.response, response.reversalResponse?.response,
                 response.transactionStatusResponse?.response,
             ].compactMap { $0 }.first
-            let text = said.map { " (\($0.errorCondition?.rawValue ?? $0.result.rawValue): \($0.additionalResponse?.message ?? ""))" }
+            let text = said.map {
+                " (\($0.errorCondition?.rawValue ?? $0.result.rawValue): \($0.additionalResponse?.message ?? ""))"
+            }
             return .unauthenticated("the terminal answered in clear, not under the key\(text ?? "")")
         }
         do {
             let opened = try crypto.decrypt(response)
             return matches(opened.messageHeader, header) ? .response(opened) : .lost(Self.mismatch)
         } catch {
-            return .unauthenticated("the terminal's answer did not decrypt and authenticate (\(error.description))")
+            return .unauthenticated(
+                "the terminal's answer did not decrypt and authenticate (\(error.description))")
         }
     }
 

@@ -35,7 +35,8 @@ extension NexoOutcome {
         let card = paid?.paymentInstrumentData?.cardData
         let id = response.poiData.poiTransactionID
         var result = PaymentResult(
-            status: status, kind: kind, requestedAmount: requestedAmount, approvedAmount: approved, currency: currency,
+            status: status, kind: kind, requestedAmount: requestedAmount, approvedAmount: approved,
+            currency: currency,
             transactionID: TransactionID(rawValue: id.transactionID), idempotencyKey: idempotencyKey,
             authorizationCode: paid?.paymentAcquirerData?.approvalCode ?? additional?.authCode,
             responseCode: responseCode(of: answer, status: status),
@@ -53,7 +54,8 @@ extension NexoOutcome {
         switch (response.result, response.errorCondition) {
         case (.success, _), (.partial, _): .approved
         case (_, .cancel?), (_, .aborted?): .cancelled
-        case (_, .refusal?), (_, .wrongPIN?), (_, .paymentRestriction?), (_, .other("InvalidCard")?): .declined
+        case (_, .refusal?), (_, .wrongPIN?), (_, .paymentRestriction?), (_, .other("InvalidCard")?):
+            .declined
         default: .failed
         }
     }
@@ -65,7 +67,9 @@ extension NexoOutcome {
         let message = response.additionalResponse?.message
         switch status {
         case .declined:
-            return refusals.first { $0.value.condition == response.errorCondition && $0.value.message == message }?.key
+            return refusals.first {
+                $0.value.condition == response.errorCondition && $0.value.message == message
+            }?.key
                 ?? "05"
         case .approved: return response.additionalResponse?["responseCode"]
         default: return nil
@@ -79,7 +83,8 @@ extension NexoOutcome {
     /// the terminal's `message`.
     public static func error(for response: Response) -> MPOSError {
         let condition = response.errorCondition?.rawValue ?? response.result.rawValue
-        let text = "The networked terminal answered \(condition): \(response.additionalResponse?.message ?? "no message")."
+        let text =
+            "The networked terminal answered \(condition): \(response.additionalResponse?.message ?? "no message")."
         let base: MPOSError =
             switch response.errorCondition {
             case .busy?: .terminalBusy

@@ -12,22 +12,26 @@ extension PaymentTerminal {
     /// - Throws: ``MPOSError/notFound`` when the journal holds no payment with `id` made with a
     ///   networked terminal (its currency and time are not known); ``MPOSError/terminalBusy``,
     ///   ``MPOSError/journalFailed``.
-    func reverseOnNetworkedTerminal(_ id: TransactionID, amount: Int64?, kind: TransactionKind) async throws(MPOSError)
+    func reverseOnNetworkedTerminal(_ id: TransactionID, amount: Int64?, kind: TransactionKind)
+        async throws(MPOSError)
         -> PaymentResult
     {
         guard !busy else { throw MPOSError.terminalBusy }
         guard let link = networked?.link else { throw MPOSError.readerNotConnected }
         guard let original = try journal.networkedPayment(transactionID: id) else {
             throw MPOSError.notFound.withMessage(
-                "No payment \(id) made with a networked terminal is in the journal: its currency and time are not known.")
+                "No payment \(id) made with a networked terminal is in the journal: its currency and time are not known."
+            )
         }
         busy = true
         defer { busy = false }
         let serviceID = NexoLink.newServiceID()
         let now = Date()
         var attempt = NetworkedAttempt(
-            key: NexoSession.key(for: NexoSession.Reference(saleID: link.terminal.saleID, serviceID: serviceID)),
-            saleID: link.terminal.saleID, serviceID: serviceID, poiID: link.terminal.poiID, operation: .reversal,
+            key: NexoSession.key(
+                for: NexoSession.Reference(saleID: link.terminal.saleID, serviceID: serviceID)),
+            saleID: link.terminal.saleID, serviceID: serviceID, poiID: link.terminal.poiID,
+            operation: .reversal,
             amount: amount, currency: original.currency, originalTransactionID: id, now: now)
         try await journal.write(attempt)
         let exponent = original.currency.minorUnits ?? 2
@@ -43,14 +47,16 @@ extension PaymentTerminal {
         emit(.authorizing)
         let requested = amount ?? original.amount ?? 0
         var result = PaymentResult(
-            status: .failed, kind: kind, requestedAmount: requested, approvedAmount: 0, currency: original.currency,
+            status: .failed, kind: kind, requestedAmount: requested, approvedAmount: 0,
+            currency: original.currency,
             idempotencyKey: attempt.key, date: now)
         let answer = await link.send(request)
         if case .response(let message) = answer, let reversal = message.reversalResponse {
             result.status = NexoOutcome.status(of: reversal.response)
             if result.status == .approved {
                 result.approvedAmount =
-                    reversal.reversedAmount.flatMap { try? Int64($0.minorUnits(exponent: exponent)) } ?? requested
+                    reversal.reversedAmount.flatMap { try? Int64($0.minorUnits(exponent: exponent)) }
+                    ?? requested
                 result.transactionID = reversal.poiData.flatMap {
                     TransactionID(rawValue: $0.poiTransactionID.transactionID)
                 }
@@ -88,14 +94,17 @@ extension PaymentTerminal {
         var report: [RecoveredAttempt] = []
         for var attempt in try journal.unfinishedNetworkedAttempts(poiID: link.terminal.poiID) {
             guard attempt.operation != .reversal else {
-                report.append(RecoveredAttempt(attempt: JournaledAttempt(attempt), finding: .unknown, resolution: .leftForLater))
+                report.append(
+                    RecoveredAttempt(
+                        attempt: JournaledAttempt(attempt), finding: .unknown, resolution: .leftForLater))
                 continue
             }
             let finding: RecoveredAttempt.Finding
             switch await settle(attempt, link: link, deadline: .zero) {
             case .settled(let response):
                 let result = NexoOutcome.result(
-                    of: response, kind: attempt.operation == .sale ? .sale : .refund, requestedAmount: attempt.amount ?? 0,
+                    of: response, kind: attempt.operation == .sale ? .sale : .refund,
+                    requestedAmount: attempt.amount ?? 0,
                     currency: attempt.currency, idempotencyKey: attempt.key)
                 attempt.finish(with: result)
                 finding = .outcome(result.status)
@@ -104,11 +113,14 @@ extension PaymentTerminal {
                 attempt.outcome = .failed
                 finding = .notAtGateway
             case .giveUp, .ask:
-                report.append(RecoveredAttempt(attempt: JournaledAttempt(attempt), finding: .unknown, resolution: .leftForLater))
+                report.append(
+                    RecoveredAttempt(
+                        attempt: JournaledAttempt(attempt), finding: .unknown, resolution: .leftForLater))
                 continue
             }
             try await journal.write(attempt)
-            report.append(RecoveredAttempt(attempt: JournaledAttempt(attempt), finding: finding, resolution: .recorded))
+            report.append(
+                RecoveredAttempt(attempt: JournaledAttempt(attempt), finding: finding, resolution: .recorded))
         }
         return report
     }

@@ -26,7 +26,9 @@ extension PaymentTerminal {
     /// - Returns: one report per attempt found unfinished with this terminal (its POIID).
     /// - Throws: ``MPOSError/terminalBusy`` during an operation; ``MPOSError/journalFailed``.
     @discardableResult
-    public func connectNetworkedTerminal(_ terminal: NetworkedTerminal) async throws(MPOSError) -> [RecoveredAttempt] {
+    public func connectNetworkedTerminal(_ terminal: NetworkedTerminal) async throws(MPOSError)
+        -> [RecoveredAttempt]
+    {
         guard !busy else { throw MPOSError.terminalBusy }
         await disconnect()
         networked = NetworkedSession(link: NexoLink(terminal))
@@ -67,7 +69,8 @@ extension PaymentTerminal {
         let now = Date()
         var attempt = NetworkedAttempt(
             key: NexoSession.key(for: reference), saleID: reference.saleID, serviceID: serviceID,
-            poiID: link.terminal.poiID, operation: operation, amount: parameters.amount, currency: parameters.currency,
+            poiID: link.terminal.poiID, operation: operation, amount: parameters.amount,
+            currency: parameters.currency,
             now: now)
         // On disk before the request leaves: a lost answer is settled from here, never sent again.
         try await journal.write(attempt)
@@ -82,7 +85,8 @@ extension PaymentTerminal {
                     amountsReq: AmountsReq(
                         currency: parameters.currency.code,
                         requestedAmount: NexoAmount(
-                            minorUnits: Int(parameters.amount), exponent: parameters.currency.minorUnits ?? 2))),
+                            minorUnits: Int(parameters.amount), exponent: parameters.currency.minorUnits ?? 2)
+                    )),
                 paymentData: operation == .refundUnreferenced ? PaymentData(paymentType: .refund) : nil))
         emit(.authorizing)
         let step: StatusPolling.Step
@@ -102,7 +106,8 @@ extension PaymentTerminal {
         switch step {
         case .settled(let response):
             result = NexoOutcome.result(
-                of: response, kind: kindReported, requestedAmount: parameters.amount, currency: parameters.currency,
+                of: response, kind: kindReported, requestedAmount: parameters.amount,
+                currency: parameters.currency,
                 idempotencyKey: attempt.key)
             result.recovered = settledByStatus
             attempt.finish(with: result)
@@ -111,13 +116,16 @@ extension PaymentTerminal {
                 status: .failed, kind: kindReported, requestedAmount: parameters.amount, approvedAmount: 0,
                 currency: parameters.currency, idempotencyKey: attempt.key, recovered: true,
                 error: MPOSError.networkedTerminalRefused.withMessage(
-                    "The terminal's answer was lost, and it reports the payment never happened: nothing was charged."),
+                    "The terminal's answer was lost, and it reports the payment never happened: nothing was charged."
+                ),
                 date: now)
             attempt.finish(with: result)
         case .giveUp(let reason):
-            result = Self.unknownOutcome(parameters, kind: kindReported, key: attempt.key, reason: reason, date: now)
+            result = Self.unknownOutcome(
+                parameters, kind: kindReported, key: attempt.key, reason: reason, date: now)
         case .ask:
-            result = Self.unknownOutcome(parameters, kind: kindReported, key: attempt.key, reason: "no answer", date: now)
+            result = Self.unknownOutcome(
+                parameters, kind: kindReported, key: attempt.key, reason: "no answer", date: now)
         }
         if attempt.state == .finished {
             do { try await journal.write(attempt) } catch {
@@ -131,7 +139,8 @@ extension PaymentTerminal {
 
     /// The result of a payment whose outcome stays unknown: failed for now, the journal keeps it.
     private static func unknownOutcome(
-        _ parameters: PaymentParameters, kind: TransactionKind, key: IdempotencyKey, reason: String, date: Date
+        _ parameters: PaymentParameters, kind: TransactionKind, key: IdempotencyKey, reason: String,
+        date: Date
     ) -> PaymentResult {
         PaymentResult(
             status: .failed, kind: kind, requestedAmount: parameters.amount, approvedAmount: 0,

@@ -29,7 +29,9 @@ struct NetworkedTerminalOptions: ParsableArguments {
         guard let url = URL(string: terminal), let scheme = url.scheme, ["http", "https"].contains(scheme),
             url.host != nil
         else { throw ValidationError("--terminal must be an http(s) URL, e.g. http://127.0.0.1:8443") }
-        guard let poiId, !poiId.isEmpty else { throw ValidationError("--terminal needs --poi-id, the terminal's POIID.") }
+        guard let poiId, !poiId.isEmpty else {
+            throw ValidationError("--terminal needs --poi-id, the terminal's POIID.")
+        }
     }
 
     /// The networked terminal asked for; nil without --terminal.

@@ -8,12 +8,14 @@ import MPOSKit
 enum NetworkedTerminalSession {
     /// Runs `body` with a `PaymentTerminal` connected to `lan`, the journal locked meanwhile.
     static func with<T>(
-        _ options: TerminalOptions, _ lan: NetworkedTerminal, showEvents: Bool, _ body: (PaymentTerminal) async throws -> T
+        _ options: TerminalOptions, _ lan: NetworkedTerminal, showEvents: Bool,
+        _ body: (PaymentTerminal) async throws -> T
     ) async throws -> T {
         guard options.gateway == nil, options.reader == nil else {
             throw CLIFailure("--terminal runs the payment on that terminal: leave out --gateway and --reader")
         }
-        let journalPath = try JournalLocation.resolve(options, persistent: true) ?? JournalLocation.defaultPath()
+        let journalPath =
+            try JournalLocation.resolve(options, persistent: true) ?? JournalLocation.defaultPath()
         let lock = try await JournalLock.acquire(journalPath: journalPath)
         defer { lock.release() }
         let terminal: PaymentTerminal
@@ -31,7 +33,8 @@ enum NetworkedTerminalSession {
         }
         let recovered: [RecoveredAttempt]
         do { recovered = try await terminal.connectNetworkedTerminal(lan) } catch {
-            throw CLIFailure("the networked terminal at \(lan.url.absoluteString) could not be used: \(error.message)")
+            throw CLIFailure(
+                "the networked terminal at \(lan.url.absoluteString) could not be used: \(error.message)")
         }
         for attempt in recovered { CLIOutput.error(JournalReport.line(attempt)) }
         lock.earlierRunsTold()
