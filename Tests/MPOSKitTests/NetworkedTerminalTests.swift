@@ -247,7 +247,8 @@ struct NetworkedTerminalTests {
         #expect(reversals.count == 2)
         #expect(reversals.allSatisfy { $0.originalPOITransaction.poiTransactionID?.transactionID == "TX-1" })
         #expect(reversals[0].reversedAmount == NexoAmount(5))
-        #expect(reversals[1].reversedAmount == nil)
+        #expect(reversals[0].saleData?.saleToAcquirerData?["currency"] == "EUR")
+        #expect(reversals[1].reversedAmount == nil && reversals[1].saleData == nil)
         await #expect(throws: MPOSError.notFound) {
             try await terminal.void(transactionID: TransactionID(rawValue: "unknown")!)
         }

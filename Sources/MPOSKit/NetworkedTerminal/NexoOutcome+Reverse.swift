@@ -16,7 +16,8 @@ extension NexoOutcome {
     ///
     /// The transaction id is `POITransactionID.TransactionID`; the masked PAN, brand and entry
     /// mode come from `PaymentInstrumentData.CardData`, the approval code from
-    /// `PaymentAcquirerData` (or `AdditionalResponse`'s `authCode`).
+    /// `PaymentAcquirerData` (or `AdditionalResponse`'s `authCode`), the AID and application
+    /// label from the terminal's receipt lines `aid` and `preferredName`.
     public static func result(
         of response: PaymentResponse, kind: TransactionKind, requestedAmount: Int64, currency: Currency,
         idempotencyKey: IdempotencyKey
@@ -40,13 +41,42 @@ extension NexoOutcome {
             transactionID: TransactionID(rawValue: id.transactionID), idempotencyKey: idempotencyKey,
             authorizationCode: paid?.paymentAcquirerData?.approvalCode ?? additional?.authCode,
             responseCode: responseCode(of: answer, status: status),
-            entryMode: card?.entryMode?.first.flatMap(entryMode), maskedPAN: card?.maskedPan,
+            entryMode: card?.entryMode?.first.flatMap(entryMode), maskedPAN: card?.maskedPan.map(masked),
             scheme: card?.paymentBrand?.lowercased(), error: status == .failed ? error(for: answer) : nil,
             date: id.timeStamp.date)
+        let aid = receiptValue("aid", in: response.paymentReceipt)
+        let label = receiptValue("preferredName", in: response.paymentReceipt)
+        if aid != nil || label != nil { result.emv = EMVReceiptSummary(aid: aid, applicationLabel: label) }
         result.cvm = paid?.authenticationMethod?.first.flatMap(verification)
         result.pinVerified = result.cvm == .pin || result.cvm == .pinAndSignature
         if status == .declined { result.refusalReason = additional?.refusalReason ?? additional?.message }
         return result
+    }
+
+    /// The value of the receipt line whose `key` is `key` (Adyen's receipts write each line as
+    /// `name=AID&value=A0000000041010&key=aid`), from the first receipt that has one.
+    static func receiptValue(_ key: String, in receipts: [TerminalAPI.PaymentReceipt]?) -> String? {
+        for receipt in receipts ?? [] {
+            for line in receipt.outputContent.outputText ?? [] {
+                let fields = AdditionalResponse(text: line.text)
+                if fields["key"] == key, let value = fields["value"], !value.isEmpty { return value }
+            }
+        }
+        return nil
+    }
+
+    /// A card number as a terminal sent it, with every digit but the first 6 and last 4 masked:
+    /// a terminal that sent a whole number by mistake must not have it kept or shown.
+    static func masked(_ pan: String) -> String {
+        let digits = pan.count(where: \.isNumber)
+        guard digits > 10 else { return pan }
+        var seen = 0
+        return String(
+            pan.map { character in
+                guard character.isNumber else { return character }
+                seen += 1
+                return seen <= 6 || seen > digits - 4 ? character : "*"
+            })
     }
 
     /// How a nexo `Response` ends a payment.

@@ -43,7 +43,16 @@ extension PaymentTerminal {
                     poiTransactionID: TransactionIdentification(
                         transactionID: id.rawValue, timeStamp: NexoTimestamp(original.createdAt))),
                 reversalReason: .merchantCancel,
-                reversedAmount: amount.map { NexoAmount(minorUnits: Int($0), exponent: exponent) }))
+                reversedAmount: amount.map { NexoAmount(minorUnits: Int($0), exponent: exponent) },
+                // Adyen's partial refund names the refund's currency beside its amount.
+                saleData: amount.map { _ in
+                    SaleData(
+                        saleTransactionID: TransactionIdentification(
+                            transactionID: serviceID, timeStamp: NexoTimestamp(now)),
+                        saleToAcquirerData: SaleToAcquirerData(fields: [
+                            KeyValueField(name: "currency", value: original.currency.code)
+                        ]))
+                }))
         emit(.authorizing)
         let requested = amount ?? original.amount ?? 0
         var result = PaymentResult(
