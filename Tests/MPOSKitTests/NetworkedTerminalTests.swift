@@ -262,6 +262,42 @@ struct NetworkedTerminalTests {
         }
         #expect(double.received.isEmpty)
     }
+
+    static func notification(poiID: String = "V400m-123456789") -> SaleToPOIRequest {
+        SaleToPOIRequest(
+            messageHeader: MessageHeader(
+                protocolVersion: "3.0", messageClass: .event, messageCategory: .event,
+                messageType: .notification,
+                saleID: "till-1", poiID: poiID),
+            eventNotification: EventNotification(
+                timeStamp: NexoTimestamp(Date()), eventToNotify: .beginMaintenance,
+                eventDetails: "Maintenance window started"))
+    }
+
+    @Test func aNotificationOfTheConnectedTerminalBecomesAnEvent() async throws {
+        let key = NexoSecurityKey(keyIdentifier: "mykey", keyVersion: 1, passphrase: "mypassphrase")
+        let terminal = try await connected(NexoTerminalDouble(key: key) { _, _ in .lost }, key: key)
+        let seen = Mutex<[TerminalEvent]>([])
+        await terminal.addEventHandler([.status]) { event in seen.withLock { $0.append(event) } }
+        let crypto = NexoCrypto(key: key)
+        let event = try await terminal.receiveNetworkedTerminalNotification(
+            NexoCoder.encode(crypto.encrypt(Self.notification())))
+        #expect(
+            event == .terminalNotification(event: "BeginMaintenance", details: "Maintenance window started"))
+        #expect(seen.withLock { $0 } == [event])
+        // In clear, from another terminal, or not JSON: refused, nothing emitted.
+        await #expect(throws: MPOSError.terminalAPIMessageInvalid) {
+            try await terminal.receiveNetworkedTerminalNotification(NexoCoder.encode(Self.notification()))
+        }
+        await #expect(throws: MPOSError.terminalAPIMessageInvalid) {
+            try await terminal.receiveNetworkedTerminalNotification(
+                NexoCoder.encode(crypto.encrypt(Self.notification(poiID: "P400Plus-1"))))
+        }
+        await #expect(throws: MPOSError.terminalAPIMessageInvalid) {
+            try await terminal.receiveNetworkedTerminalNotification(Data("not json".utf8))
+        }
+        #expect(seen.withLock { $0 }.count == 1)
+    }
 }
 
 /// A gateway transport that fails the test when used: networked terminals need no gateway.
