@@ -70,7 +70,8 @@ extension PaymentTerminal {
     }
 
     /// Asks the reader to cancel the running sale. Honoured only while the reader allows it
-    /// (waiting for a card, application selection, PIN entry).
+    /// (waiting for a card, application selection, PIN entry). With a networked terminal, sends
+    /// it an `AbortRequest` for the running payment (see ``connectNetworkedTerminal(_:)``).
     ///
     /// - Returns: whether the reader accepted the cancel.
     @discardableResult

@@ -5,7 +5,8 @@ import MPOSCore
 // Gateway-only operations: follow-ups of an earlier transaction (refund, void, capture, tip)
 // and cash records. Each is one idempotent, journaled gateway request; no reader is involved.
 extension PaymentTerminal {
-    /// Refunds (part of) a captured sale; `amount` nil refunds what remains.
+    /// Refunds (part of) a captured sale; `amount` nil refunds what remains. With a networked
+    /// terminal, a `ReversalRequest` to it (see ``connectNetworkedTerminal(_:)``).
     ///
     /// - Throws: ``MPOSError/amountNotPositive``, ``MPOSError/invalidArgument``,
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
@@ -17,7 +18,8 @@ extension PaymentTerminal {
             original: transactionID, amount: amount, body: RefundRequest(amount: amount))
     }
 
-    /// Voids a sale or refund before its batch closes.
+    /// Voids a sale or refund before its batch closes. With a networked terminal, a
+    /// `ReversalRequest` of the whole payment to it (see ``connectNetworkedTerminal(_:)``).
     ///
     /// - Throws: ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
