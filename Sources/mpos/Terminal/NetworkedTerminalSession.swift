@@ -27,8 +27,8 @@ enum NetworkedTerminalSession {
             throw CLIFailure("the payment journal \(journalPath) could not be opened: \(error.message)")
         }
         if showEvents {
-            await terminal.addEventHandler([.transaction]) { event in
-                if let line = DemoCommand.describe(event) { CLIOutput.line("  · \(line)") }
+            await terminal.addEventHandler([.transaction, .status]) { event in
+                if let line = describe(event) { CLIOutput.line("  · \(line)") }
             }
         }
         let recovered: [RecoveredAttempt]
@@ -39,5 +39,15 @@ enum NetworkedTerminalSession {
         for attempt in recovered { CLIOutput.error(JournalReport.line(attempt)) }
         lock.earlierRunsTold()
         return try await body(terminal)
+    }
+
+    /// The steps of a payment on a networked terminal, in its words (the terminal shows its own
+    /// prompts; no gateway is asked).
+    static func describe(_ event: TerminalEvent) -> String? {
+        switch event {
+        case .authorizing: "sent to the terminal"
+        case .recovering: "the terminal's answer was lost: asking it with TransactionStatus"
+        default: DemoCommand.describe(event)
+        }
     }
 }
