@@ -39,6 +39,34 @@ import Testing
         }
     }
 
+    @Test func aSaleStartedWithTheGatewayStoppedNeedsTheFlagAndTheCachedSession() throws {
+        let served = try PaymentCommandTests.ServedGateway()
+        let emulator = try ReaderCommandTests.Emulator.start()
+        defer {
+            _ = emulator.stop()
+            _ = served.stop()
+        }
+        let reader = ["--reader", "127.0.0.1:\(emulator.port)"]
+        let other = served.directory.appendingPathComponent("never-online.sqlite").path
+        #expect(try EMVDecodeBinaryTests.run(["transactions"] + served.arguments).status == 0)
+        served.process.terminate()
+        served.process.waitUntilExit()
+
+        let plain = try EMVDecodeBinaryTests.run(["sale", "--amount", "2.50"] + reader + served.arguments)
+        #expect(plain.status == 1 && plain.err.split(separator: "\n").count == 1, "\(plain.err)")
+        #expect(plain.err.contains("failed: Login got no answer"), "\(plain.err)")
+        let offline = try EMVDecodeBinaryTests.run(
+            ["sale", "--amount", "2.50", "--offline-allowed", "--json"] + reader + served.arguments)
+        #expect(offline.status == 0, "\(offline.err)")
+        let object = try PaymentCommandTests.object(offline.out)
+        #expect(object["status"] as? String == "approvedOffline" && object["offlineID"] is String)
+        // A journal that never saw an online login has no session to fall back to.
+        let fresh = try EMVDecodeBinaryTests.run(
+            ["sale", "--amount", "2.50", "--offline-allowed"] + reader + Array(served.arguments.dropLast(2))
+                + ["--journal", other])
+        #expect(fresh.status == 1 && fresh.err.contains("NO_TOKEN"), "\(fresh.err)")
+    }
+
     @Test func killedSalesAndForwardsChargeExactlyTheStoredSalesOnce() throws {
         let environment = ProcessInfo.processInfo.environment
         let seed = SplitMix64.testSeed(environment: environment)
@@ -48,25 +76,21 @@ import Testing
         let forwardKills = max(1, kills / 4)
         let killedSales = Set((1..<count).shuffled(using: &generator).prefix(kills - forwardKills))
 
-        let first = try PaymentCommandTests.ServedGateway()
+        let served = try PaymentCommandTests.ServedGateway()
         let emulator = try ReaderCommandTests.Emulator.start()
-        let database = first.directory.appendingPathComponent("gateway.sqlite").path
-        let journal = first.directory.appendingPathComponent("journal.sqlite").path
-        let port = try #require(URL(string: first.url)?.port)
-        let remote = [
-            "--gateway", first.url, "--user", first.user, "--password", first.password, "--journal", journal,
-        ]
-        var gateway: Process = first.process
+        // The gateway's URL, its credentials and the journal beside its database.
+        let remote = served.arguments
+        var restarted: Process?
         defer {
             _ = emulator.stop()
-            gateway.terminate()
-            gateway.waitUntilExit()
-            try? FileManager.default.removeItem(at: first.directory)
+            restarted?.terminate()
+            restarted?.waitUntilExit()
+            _ = served.stop()
         }
         // The one online login, which caches the session.
         #expect(try EMVDecodeBinaryTests.run(["transactions", "--json"] + remote).status == 0)
-        gateway.terminate()
-        gateway.waitUntilExit()
+        served.process.terminate()
+        served.process.waitUntilExit()
 
         func sale(_ run: Int) -> [String] {
             ["sale", "--amount", "\(1 + run % 40).50", "--offline-allowed", "--reader", "127.0.0.1:\(emulator.port)"]
@@ -105,7 +129,9 @@ import Testing
         }
 
         // The gateway is back on the same database; forwards are killed after seeded lines.
-        gateway = try OfflineCommandTests.serve(database, port: port).0.process
+        let database = served.directory.appendingPathComponent("gateway.sqlite").path
+        let port = try #require(URL(string: served.url)?.port)
+        restarted = try OfflineCommandTests.serve(database, port: port).0.process
         var forwardKilledAt: [Int] = []
         for _ in 0..<forwardKills {
             let lines = Int.random(in: 0...max(1, count / forwardKills), using: &generator)
@@ -134,7 +160,9 @@ import Testing
         let forwarded = payments.compactMap { $0["forwarded"] as? [String: Any] }
         #expect(forwarded.count == payments.count, "\(context): some stored sales were not forwarded")
         let forwardedIDs = forwarded.compactMap { $0["transactionID"] as? String }
-        #expect(forwardedIDs.count == payments.count && forwarded.allSatisfy { $0["approved"] as? Bool == true }, "\(context)")
+        // The issuer's decision at the forward is not R1's to check (declined after the fact is an
+        // outcome the merchant carries); each stored sale has its one transaction either way.
+        #expect(forwardedIDs.count == payments.count, "\(context)")
 
         // The ledger: exactly the forwarded transactions, each once, and nothing else.
         var ledger: [String] = []
