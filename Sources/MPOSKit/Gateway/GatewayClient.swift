@@ -60,20 +60,23 @@ actor GatewayClient {
 
     var isLoggedIn: Bool { token != nil }
 
-    /// Logs in (or fetches a client token), then reads the merchant.
-    func login() async throws(MPOSError) {
+    /// Logs in (or fetches a client token), then reads the merchant. `resending` false tries
+    /// once: a caller with an offline fallback does not wait out the retry deadline.
+    func login(resending: Bool = true) async throws(MPOSError) {
         switch credentials {
         case .login(let user, let password):
             let body = try encode(LoginRequest(user: user, password: password))
+            let request = GatewayHTTPRequest(
+                method: "POST", path: GatewayPaths.login, headers: ["Content-Type": "application/json"], body: body)
             let response: GatewayHTTPResponse
             // Safe to repeat: a login whose answer was lost only leaves a session unused.
             do {
-                response = try await resendingSafely { () async throws(GatewayTransportError) in
-                    try await transport.send(
-                        GatewayHTTPRequest(
-                            method: "POST", path: GatewayPaths.login,
-                            headers: ["Content-Type": "application/json"],
-                            body: body), to: baseURL)
+                if resending {
+                    response = try await resendingSafely { () async throws(GatewayTransportError) in
+                        try await transport.send(request, to: baseURL)
+                    }
+                } else {
+                    response = try await transport.send(request, to: baseURL)
                 }
             } catch {
                 throw MPOSError.gatewayUnreachable.withMessage("Login got no answer: \(error.reason).")

@@ -17,7 +17,7 @@ actor OfflineStore {
     static let headerSize = 28
     static let magic: [UInt8] = Array("MPO1".utf8)
 
-    enum Kind: UInt8 { case payment = 1, forwarded = 2 }
+    enum Kind: UInt8 { case payment = 1, forwarded = 2, authorization = 3 }
 
     /// What the file holds.
     struct Contents: Sendable {
@@ -27,6 +27,8 @@ actor OfflineStore {
         var forwarded: [UUID: OfflineForwardOutcome] = [:]
         /// Slots that fail their check (offline data tampering), by index.
         var damagedSlots: [Int] = []
+        /// The latest online login's offline authorization, if any (`OfflineAuthorization.swift`).
+        var authorization: OfflineAuthorization?
 
         /// The stored sales not forwarded yet, in stored order.
         var pending: [OfflineRecord] { records.filter { forwarded[$0.id] == nil } }
@@ -68,6 +70,7 @@ actor OfflineStore {
             switch Self.open(slot, key: key) {
             case .payment(let record): contents.records.append(record)
             case .forwarded(let outcome): contents.forwarded[outcome.id] = outcome
+            case .authorization(let authorization): contents.authorization = authorization
             case nil: contents.damagedSlots.append(index)
             }
         }
@@ -82,7 +85,9 @@ actor OfflineStore {
 
     // MARK: - Slots
 
-    enum Opened { case payment(OfflineRecord), forwarded(OfflineForwardOutcome) }
+    enum Opened {
+        case payment(OfflineRecord), forwarded(OfflineForwardOutcome), authorization(OfflineAuthorization)
+    }
 
     /// The slot's content, or nil when any check fails (magic, kind, length, zero padding,
     /// the tag, the id inside against the header's).
@@ -109,6 +114,8 @@ actor OfflineStore {
                 outcome.id == id
             else { return nil }
             return .forwarded(outcome)
+        case .authorization:
+            return openAuthorization(plaintext, id: id)
         }
     }
 
@@ -142,7 +149,7 @@ actor OfflineStore {
         return key
     }
 
-    private func appendSlot<Value: Encodable>(kind: Kind, id: UUID, value: Value) throws(MPOSError) {
+    func appendSlot<Value: Encodable>(kind: Kind, id: UUID, value: Value) throws(MPOSError) {
         let plaintext: Data
         do { plaintext = try GatewayJSON.encoder.encode(value) } catch {
             throw MPOSError.offlineStoreFailed.withMessage("A record could not be encoded.")

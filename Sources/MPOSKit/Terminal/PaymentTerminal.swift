@@ -86,6 +86,9 @@ public actor PaymentTerminal {
     var lastOnlineSession: Date?
     /// The same moment on a clock nobody sets, to see the device's date being moved.
     var lastOnlineInstant: ContinuousClock.Instant?
+    /// The cached online session this terminal runs on while the gateway could not be reached
+    /// at login (offline-only); nil when logged in online.
+    var offlineOnly: OfflineAuthorization?
     /// The background forward waiting for the gateway, if one runs.
     var offlineForwarder: Task<Void, Never>?
     /// The forward pass running now, if one does.
@@ -193,13 +196,26 @@ public actor PaymentTerminal {
     /// - Throws: ``MPOSError/gatewayUnauthorized``, ``MPOSError/gatewayUnreachable``;
     ///   ``MPOSError/journalOwnedElsewhere`` when the journal holds another gateway's or
     ///   merchant's attempts (the session is ended, and nothing in the journal changes).
+    ///
+    /// - Parameter offlineFallback: when the gateway cannot be reached (never when it refuses
+    ///   the credentials) and an earlier online login of the same user at the same gateway is
+    ///   within the offline window, come up offline-only instead of throwing: sales with
+    ///   `offlineAllowed` go to the card's offline decision, everything else throws
+    ///   ``MPOSError/onlineRequired`` (see ``isOfflineOnly``). Off by default.
     @discardableResult
-    public func login() async throws(MPOSError) -> [RecoveredAttempt] {
-        try await client.login()
+    public func login(offlineFallback: Bool = false) async throws(MPOSError) -> [RecoveredAttempt] {
+        let fallback = offlineFallback ? await offlineFallbackCheck() : nil
+        do { try await client.login(resending: (try? fallback?.get()) == nil) } catch {
+            guard let fallback, error.code == MPOSError.Code.gatewayUnreachable else { throw error }
+            try await comeUpOfflineOnly(fallback, after: error)
+            return []
+        }
+        offlineOnly = nil
         lastOnlineSession = Date()
         lastOnlineInstant = .now
         if let terms = await client.offlinePolicy { offlinePolicy = terms }
         try await bindJournal()
+        await sealOfflineAuthorization()
         let recovered = try await recoverUnfinishedAttempts()
         startOfflineForwarder()
         return recovered

@@ -24,10 +24,11 @@ enum PaymentCommandHelp {
     /// asks the reader to cancel.
     static func run(
         _ options: TerminalOptions, needsReader: Bool, receipt: Bool, printer: ReceiptPrinter? = nil,
-        _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
+        offlineFallback: Bool = false, _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
     ) async throws {
-        try await TerminalSession.with(options, needsReader: needsReader, showEvents: !options.json) {
-            terminal in
+        try await TerminalSession.with(
+            options, needsReader: needsReader, showEvents: !options.json, offlineFallback: offlineFallback
+        ) { terminal in
             let result: PaymentResult
             do {
                 let interrupts = needsReader ? cancelOnInterrupt(terminal) : nil
@@ -126,7 +127,9 @@ struct SaleCommand: AsyncParsableCommand {
     @Flag(
         help: ArgumentHelp(
             "When the gateway cannot be reached, let the card decide and store an approved sale "
-                + "(exit 0, status approvedOffline); `mpos offline forward` forwards it."))
+                + "(exit 0, status approvedOffline); `mpos offline forward` forwards it. With the gateway "
+                + "down from the start, an online login of the same user on this --journal within the "
+                + "offline window (24 h by default) is needed."))
     var offlineAllowed = false
 
     @OptionGroup var options: TerminalOptions
@@ -143,8 +146,9 @@ struct SaleCommand: AsyncParsableCommand {
             parameters.basket = Basket(items: try items.map { try BasketArgument.item($0, currency: currency) })
         }
         let printer = try printerOptions.receiptPrinter()
-        try await PaymentCommandHelp.run(options, needsReader: true, receipt: true, printer: printer) {
-            terminal throws(MPOSError) in
+        try await PaymentCommandHelp.run(
+            options, needsReader: true, receipt: true, printer: printer, offlineFallback: offlineAllowed
+        ) { terminal throws(MPOSError) in
             try await terminal.sale(parameters)
         }
     }
