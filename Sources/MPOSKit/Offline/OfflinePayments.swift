@@ -1,4 +1,5 @@
 import Foundation
+import GatewayAPI
 import MPOSCore
 
 /// The sales a terminal approved offline: what is stored, and the forward to the gateway.
@@ -27,6 +28,22 @@ public struct OfflinePayments: Sendable {
     @discardableResult
     public func forward() async throws(MPOSError) -> OfflineForwardReport {
         try await terminal.forwardStoredSales()
+    }
+
+    /// ``forward()`` with `window` forwards side by side (1: one at a time, each mark synced
+    /// on its own), for the benchmark's comparison.
+    @discardableResult
+    package func forward(window: Int) async throws(MPOSError) -> OfflineForwardReport {
+        try await terminal.forwardStoredSales(window: window)
+    }
+
+    /// Stores sales the card approved offline, as ``PaymentTerminal/sale(_:)`` stores one, in one
+    /// synced write and without starting the background forward: for the benchmark, which
+    /// seeds thousands of TC requests made by the simulated card's kernel.
+    package func store(_ sales: [(request: AuthorizeCardRequest, key: IdempotencyKey)]) async throws(MPOSError)
+        -> [UUID]
+    {
+        try await terminal.storeOffline(sales)
     }
 
     /// Sets the offline limits (the gateway's policy for the merchant; 24 h by default).
