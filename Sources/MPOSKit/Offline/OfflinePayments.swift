@@ -19,8 +19,9 @@ public struct OfflinePayments: Sendable {
         try await terminal.listStoredSales()
     }
 
-    /// Forwards now what waits, in stored order (the terminal also does so by itself when
-    /// the gateway answers again). Damaged records are reported
+    /// Forwards now what waits, up to 32 side by side, started in stored order and one card's
+    /// sales strictly in that order (the terminal also does so by itself when the gateway
+    /// answers again); each under the key fixed when it was stored. Damaged records are reported
     /// (``TerminalEvent/offlineDataTampering(slots:)``), never forwarded.
     ///
     /// - Throws: ``MPOSError/notLoggedIn``, ``MPOSError/gatewayUnreachable`` (what is left

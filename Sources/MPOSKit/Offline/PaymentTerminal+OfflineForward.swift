@@ -60,17 +60,30 @@ extension PaymentTerminal {
     private static func forward(_ batch: [OfflineRecord], client: GatewayClient) async
         -> [Result<OfflineForwardOutcome, MPOSError>]
     {
-        await withTaskGroup(of: (Int, Result<OfflineForwardOutcome, MPOSError>).self) { group in
+        await withTaskGroup(
+            of: ForwardResult.self, returning: [Result<OfflineForwardOutcome, MPOSError>].self
+        ) { group in
             for (index, record) in batch.enumerated() {
-                group.addTask {
-                    do throws(MPOSError) { return (index, .success(try await forward(record, client: client))) } catch {
-                        return (index, .failure(error))
-                    }
-                }
+                group.addTask { ForwardResult(index: index, result: await forwardResult(record, client: client)) }
             }
             var results = [Result<OfflineForwardOutcome, MPOSError>?](repeating: nil, count: batch.count)
-            for await (index, result) in group { results[index] = result }
+            for await forwarded in group { results[forwarded.index] = forwarded.result }
             return results.compactMap { $0 }
+        }
+    }
+
+    private struct ForwardResult: Sendable {
+        var index: Int
+        var result: Result<OfflineForwardOutcome, MPOSError>
+    }
+
+    private static func forwardResult(_ record: OfflineRecord, client: GatewayClient) async
+        -> Result<OfflineForwardOutcome, MPOSError>
+    {
+        do throws(MPOSError) {
+            return .success(try await forward(record, client: client))
+        } catch {
+            return .failure(error)
         }
     }
 
