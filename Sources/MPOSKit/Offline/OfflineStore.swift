@@ -9,7 +9,8 @@ import MPOSCore
 /// A slot holds either a stored sale or the mark that one was forwarded. Because every slot
 /// is authenticated alone (its header, with the record's id, is the associated data) and its
 /// padding must be zero, a bit flip anywhere in the file damages exactly the slot it falls
-/// in: that slot is reported, the others still read. Appends are synced before they return.
+/// in: that slot is reported, the others still read. Appends are synced before they return;
+/// a batch of slots is written and synced together.
 actor OfflineStore {
     /// The size of every slot, bytes.
     static let slotSize = 4096
@@ -45,12 +46,24 @@ actor OfflineStore {
 
     /// Appends a stored sale, synced before it returns.
     func append(_ record: OfflineRecord) throws(MPOSError) {
-        try appendSlot(kind: .payment, id: record.id, value: record)
+        try append(contentsOf: [record])
+    }
+
+    /// Appends stored sales in one write, synced once before it returns.
+    func append(contentsOf records: [OfflineRecord]) throws(MPOSError) {
+        try appendSlots(kind: .payment, records.map { ($0.id, $0) })
     }
 
     /// Appends the mark that a stored sale was forwarded, synced before it returns.
     func markForwarded(_ outcome: OfflineForwardOutcome) throws(MPOSError) {
-        try appendSlot(kind: .forwarded, id: outcome.id, value: outcome)
+        try markForwarded([outcome])
+    }
+
+    /// Appends the marks of a batch of forwards in one write, synced once: a crash before the
+    /// sync loses the whole batch's marks, and those sales are forwarded again under their
+    /// keys, which the gateway answers from the first time.
+    func markForwarded(_ outcomes: [OfflineForwardOutcome]) throws(MPOSError) {
+        try appendSlots(kind: .forwarded, outcomes.map { ($0.id, $0) })
     }
 
     /// Reads every slot; damaged ones are listed, never guessed at.
@@ -149,12 +162,24 @@ actor OfflineStore {
         return key
     }
 
+    /// Appends one slot, synced before it returns.
     func appendSlot<Value: Encodable>(kind: Kind, id: UUID, value: Value) throws(MPOSError) {
-        let plaintext: Data
-        do { plaintext = try GatewayJSON.encoder.encode(value) } catch {
-            throw MPOSError.offlineStoreFailed.withMessage("A record could not be encoded.")
+        try appendSlots(kind: kind, [(id, value)])
+    }
+
+    /// Appends slots in one write, synced once before it returns.
+    func appendSlots<Value: Encodable>(kind: Kind, _ values: [(UUID, Value)]) throws(MPOSError) {
+        guard !values.isEmpty else { return }
+        let key = try storeKey()
+        var slots: [UInt8] = []
+        slots.reserveCapacity(values.count * Self.slotSize)
+        for (id, value) in values {
+            let plaintext: Data
+            do { plaintext = try GatewayJSON.encoder.encode(value) } catch {
+                throw MPOSError.offlineStoreFailed.withMessage("A record could not be encoded.")
+            }
+            slots += try Self.seal(kind: kind, id: id, plaintext: plaintext, key: key)
         }
-        let slot = try Self.seal(kind: kind, id: id, plaintext: plaintext, key: try storeKey())
         if !FileManager.default.fileExists(atPath: path) {
             guard
                 FileManager.default.createFile(
@@ -169,7 +194,7 @@ actor OfflineStore {
             let end = try handle.seekToEnd()
             // A partial slot left by a crash mid-append is overwritten, keeping slots aligned.
             try handle.seek(toOffset: end / UInt64(Self.slotSize) * UInt64(Self.slotSize))
-            try handle.write(contentsOf: Data(slot))
+            try handle.write(contentsOf: Data(slots))
             try handle.synchronize()
         } catch {
             throw MPOSError.offlineStoreFailed.withMessage(
