@@ -143,6 +143,16 @@ extension PaymentTerminal {
         }
     }
 
+    /// Starts the background forward after a login if stored sales wait (or damaged slots are
+    /// to be reported): every online login seals its session into the store, so the file
+    /// being there says nothing.
+    func startOfflineForwarderIfSalesWait() async {
+        guard offlineForwarder == nil, FileManager.default.fileExists(atPath: offlineStore.path),
+            let contents = try? await offlineStore.contents(), !contents.pending.isEmpty || !contents.damagedSlots.isEmpty
+        else { return }
+        startOfflineForwarder()
+    }
+
     /// One background pass; true when it is done (all forwarded, or nothing it can do).
     private func forwardInBackground() async -> Bool {
         guard !busy else { return false }

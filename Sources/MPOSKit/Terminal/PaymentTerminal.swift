@@ -217,7 +217,7 @@ public actor PaymentTerminal {
         try await bindJournal()
         await sealOfflineAuthorization()
         let recovered = try await recoverUnfinishedAttempts()
-        startOfflineForwarder()
+        await startOfflineForwarderIfSalesWait()
         return recovered
     }
 
