@@ -9,8 +9,8 @@ import Testing
 
 @testable import MPOSKit
 
-/// Forwarding in batches of concurrent requests with one synced write of marks per batch:
-/// each stored sale still charged exactly once, one card's sales still in stored order.
+/// Forwarding through a window of concurrent requests with marks synced a window's worth at a
+/// time: each stored sale still charged exactly once, one card's sales still in stored order.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct OfflineForwardWindowTests {
     /// Stored sales as the card gives them offline: the kernel of the reader simulator
     /// answered "unable to go online" and the card's TC is what is stored. One chip per card,
@@ -79,7 +79,7 @@ import Testing
         ("amex", 41_05), ("signature", 41_06),
     ]
 
-    /// A crash after the batch's answers but before its marks were synced (the file as the
+    /// A crash after the answers but before their marks were synced (the file as the
     /// kill would leave it, reopened by a new terminal): the next forward sends the same keys
     /// and gets the same transactions; the ledger holds each sale once.
     @Test func aBatchWhoseMarksWereLostIsAnsweredFromTheFirstTime() async throws {
@@ -132,7 +132,7 @@ import Testing
         try await sandbox.close(terminal)
     }
 
-    /// A flipped slot inside a batch: reported, never sent; the rest of the batch is.
+    /// A flipped slot among the stored sales: reported, never sent; the others are.
     @Test func aTamperedSlotInABatchIsSkippedAndReported() async throws {
         let sandbox = try await Sandbox()
         let (terminal, ids, firstSlot) = try await Self.stored(sandbox, Array(Self.sixCards.prefix(4)))
@@ -152,21 +152,30 @@ import Testing
         try await sandbox.close(terminal)
     }
 
-    /// The batches: stored order kept, at most `window` each, never two sales of one card
-    /// application on one date in a batch.
-    @Test func oneCardsSalesNeverShareABatch() throws {
+    /// The schedule: stored order kept, at most `window` in flight, never two sales of one card
+    /// application on one date in flight, and a sale behind a waiting one waits too.
+    @Test func oneCardsSalesAreNeverInFlightTogether() throws {
         var cards = OfflineCards()
         let sales: [(String, Int64)] = [
             ("visa-credit", 1_00), ("amex", 1_01), ("visa-credit", 1_02), ("discover", 1_03), ("amex", 1_04),
             ("unionpay", 1_05), ("signature", 1_06),
         ]
-        let records = try sales.map {
-            let request = try cards.sale($0.0, $0.1)
-            return OfflineRecord(id: UUID(), key: IdempotencyKey(), storedAt: Date(), request: request)
-        }
-        let batches = OfflineForwardBatches.split(records, window: 3)
-        #expect(batches.flatMap { $0 } == records)
-        #expect(batches.map { $0.map(\.request.parameters.amount) } == [[1_00, 1_01], [1_02, 1_03, 1_04], [1_05, 1_06]])
-        #expect(OfflineForwardBatches.split(records, window: 32).map(\.count) == [2, 5])
+        let scopes = try sales.map { OfflineForwardSchedule.counterScope(try cards.sale($0.0, $0.1)) }
+        #expect(Set(scopes).count == 5)
+        var schedule = OfflineForwardSchedule(scopes, window: 3)
+        #expect([schedule.nextToStart(), schedule.nextToStart(), schedule.nextToStart()] == [0, 1, nil])
+        schedule.finished(1)
+        // The second visa-credit sale waits for the first, and the amex one behind it waits too.
+        #expect(schedule.nextToStart() == nil)
+        schedule.finished(0)
+        #expect([schedule.nextToStart(), schedule.nextToStart(), schedule.nextToStart()] == [2, 3, 4])
+        #expect(schedule.nextToStart() == nil && schedule.running == 3)
+        schedule.finished(3)
+        #expect([schedule.nextToStart(), schedule.nextToStart()] == [5, nil])
+        schedule.finished(2)
+        schedule.finished(4)
+        schedule.finished(5)
+        #expect([schedule.nextToStart(), schedule.nextToStart()] == [6, nil])
+        #expect(OfflineForwardSchedule(scopes, window: 0).window == 1)
     }
 }

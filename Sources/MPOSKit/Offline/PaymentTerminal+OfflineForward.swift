@@ -3,18 +3,18 @@ import Foundation
 import GatewayAPI
 import MPOSCore
 
-// Forwarding the stored sales: batches of concurrent forwards, one synced write of marks per
-// batch, and the background forwarder that waits for the gateway.
+// Forwarding the stored sales: a sliding window of concurrent forwards, marks synced a window's
+// worth at a time, and the background forwarder that waits for the gateway.
 extension PaymentTerminal {
-    /// How many forwards one batch sends side by side.
+    /// How many forwards run side by side.
     static let forwardWindow = 32
 
-    /// Forwards every stored sale not forwarded yet, each exactly once, in batches of
-    /// ``forwardWindow`` concurrent requests started in stored order (``OfflineForwardBatches``
-    /// keeps one card's sales in stored order). Each sale goes under the key fixed when it was
-    /// stored; a batch's marks are appended and synced together after its answers. A crash
-    /// before that sync forwards the batch again under the same keys, which the gateway
-    /// answers from the first time.
+    /// Forwards every stored sale not forwarded yet, each exactly once, up to ``forwardWindow``
+    /// at a time, started in stored order (``OfflineForwardSchedule`` keeps one card's sales in
+    /// stored order): a new one starts as soon as one is answered. Each sale goes under the key
+    /// fixed when it was stored; marks are appended and synced a window's worth at a time (and
+    /// whenever nothing is in flight). A crash before a sync forwards those sales again under
+    /// the same keys, which the gateway answers from the first time.
     ///
     /// - Returns: the outcomes reached now.
     /// - Throws: ``MPOSError/gatewayUnreachable`` when the gateway stops answering (what is
@@ -42,34 +42,42 @@ extension PaymentTerminal {
         let contents = try await offlineStore.contents()
         if !contents.damagedSlots.isEmpty { emit(.offlineDataTampering(slots: contents.damagedSlots)) }
         var report = OfflineForwardReport(damagedSlots: contents.damagedSlots)
-        for batch in OfflineForwardBatches.split(contents.pending, window: max(1, window)) {
-            let results = await Self.forward(batch, client: client)
-            let outcomes = results.compactMap { try? $0.get() }
-            try await offlineStore.markForwarded(outcomes)
-            for outcome in outcomes {
-                report.outcomes.append(outcome)
-                emit(.offlineForwarded(outcome))
+        let pending = contents.pending
+        let client = self.client
+        var schedule = OfflineForwardSchedule(pending.map { OfflineForwardSchedule.counterScope($0.request) }, window: window)
+        var answered: [(index: Int, outcome: OfflineForwardOutcome)] = []
+        var reached: [(index: Int, outcome: OfflineForwardOutcome)] = []
+        var failure: MPOSError?
+        await withTaskGroup(of: ForwardResult.self) { group in
+            while true {
+                while failure == nil, let index = schedule.nextToStart() {
+                    let record = pending[index]
+                    group.addTask { ForwardResult(index: index, result: await Self.forwardResult(record, client: client)) }
+                }
+                guard let forwarded = await group.next() else { break }
+                schedule.finished(forwarded.index)
+                switch forwarded.result {
+                case .success(let outcome): answered.append((forwarded.index, outcome))
+                // What failed stays stored; nothing more is started, what runs is let finish.
+                case .failure(let error): failure = failure ?? error
+                }
+                // Marks are synced a window's worth at a time, and whenever nothing runs.
+                guard answered.count >= schedule.window || schedule.running == 0 else { continue }
+                do throws(MPOSError) {
+                    try await offlineStore.markForwarded(answered.map(\.outcome))
+                } catch {
+                    failure = failure ?? error
+                    answered = []
+                    continue
+                }
+                for (_, outcome) in answered.sorted(by: { $0.index < $1.index }) { emit(.offlineForwarded(outcome)) }
+                reached += answered
+                answered = []
             }
-            // What failed stays stored; later batches wait for the gateway too.
-            for case .failure(let failure) in results { throw failure }
         }
+        report.outcomes = reached.sorted { $0.index < $1.index }.map(\.outcome)
+        if let failure { throw failure }
         return report
-    }
-
-    /// Sends `batch` side by side; the results in the batch's order.
-    private static func forward(_ batch: [OfflineRecord], client: GatewayClient) async
-        -> [Result<OfflineForwardOutcome, MPOSError>]
-    {
-        await withTaskGroup(
-            of: ForwardResult.self, returning: [Result<OfflineForwardOutcome, MPOSError>].self
-        ) { group in
-            for (index, record) in batch.enumerated() {
-                group.addTask { ForwardResult(index: index, result: await forwardResult(record, client: client)) }
-            }
-            var results = [Result<OfflineForwardOutcome, MPOSError>?](repeating: nil, count: batch.count)
-            for await forwarded in group { results[forwarded.index] = forwarded.result }
-            return results.compactMap { $0 }
-        }
     }
 
     private struct ForwardResult: Sendable {
@@ -167,33 +175,43 @@ extension PaymentTerminal {
     private func forwarderEnded() { offlineForwarder = nil }
 }
 
-/// How stored sales are cut into batches of concurrent forwards.
+/// Which stored sale is started next: in stored order, at most `window` in flight, and never
+/// two of one card application and date at once.
 ///
 /// The sandbox issuer, like a real one, refuses a cryptogram whose counter (ATC, 9F36) is not
 /// above the highest it saw for that card application on that transaction date (9A): two
 /// sales of one card sent side by side could reach it out of order and the later-stored one
-/// would wrongly be refused. So a batch holds at most one sale per card application and date
-/// (masked PAN, PAN sequence number 5F34, date 9A: same-looking cards are merely kept apart),
-/// batches go one after another, and each card's sales are forwarded in stored order; sales
-/// of different cards are started in stored order and may be answered in any order.
-enum OfflineForwardBatches {
-    /// `records` (in stored order) as batches of at most `window`, in stored order.
-    static func split(_ records: [OfflineRecord], window: Int) -> [[OfflineRecord]] {
-        var batches: [[OfflineRecord]] = []
-        var batch: [OfflineRecord] = []
-        var cards: Set<String> = []
-        for record in records {
-            let card = counterScope(record.request)
-            if batch.count == window || cards.contains(card) {
-                batches.append(batch)
-                batch = []
-                cards = []
-            }
-            batch.append(record)
-            cards.insert(card)
-        }
-        if !batch.isEmpty { batches.append(batch) }
-        return batches
+/// would wrongly be refused. So a sale waits while an earlier one of its card (masked PAN, PAN
+/// sequence number 5F34, date 9A: same-looking cards are merely kept apart) is in flight, and
+/// the sales after it wait too, so that starts stay in stored order. Sales of different cards
+/// are answered in any order.
+struct OfflineForwardSchedule {
+    /// How many may be in flight.
+    let window: Int
+    private let scopes: [String]
+    private var next = 0
+    private var inFlight: Set<String> = []
+
+    /// A schedule of sales whose counter scopes, in stored order, are `scopes`.
+    init(_ scopes: [String], window: Int) {
+        self.scopes = scopes
+        self.window = max(1, window)
+    }
+
+    /// How many are in flight.
+    var running: Int { inFlight.count }
+
+    /// The index of the sale to start now, or nil when it must wait (or none is left).
+    mutating func nextToStart() -> Int? {
+        guard next < scopes.count, inFlight.count < window, !inFlight.contains(scopes[next]) else { return nil }
+        inFlight.insert(scopes[next])
+        next += 1
+        return next - 1
+    }
+
+    /// The sale at `index` was answered (or failed).
+    mutating func finished(_ index: Int) {
+        inFlight.remove(scopes[index])
     }
 
     /// The card application and date whose counter a request's cryptogram carries.
