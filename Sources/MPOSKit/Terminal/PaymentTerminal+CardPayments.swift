@@ -98,6 +98,7 @@ extension PaymentTerminal {
         busy = true
         defer { busy = false }
         try await requireSession()
+        try await checkDevice()
         guard let connection else { throw MPOSError.readerNotConnected }
         if updateStatus == nil {
             // The reader's first transaction registers it with the gateway's terminal management
