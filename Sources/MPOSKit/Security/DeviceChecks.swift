@@ -8,8 +8,10 @@ import MPOSCore
 /// starts with the seed's name.
 ///
 /// ```swift
-/// // Development only: step through a sale in the debugger.
-/// await terminal.setDeviceChecks(DeviceChecks(allowsDebugger: true))
+/// #if DEBUG  // the app's flag: Xcode runs debug builds under its debugger
+///     await terminal.setDeviceChecks(DeviceChecks(allowsDebugger: true))
+/// #endif
+/// try await terminal.login()
 /// ```
 public struct DeviceChecks: Sendable {
     /// Where the device's state is read: ``SystemDeviceProbe`` unless a test gives its own.

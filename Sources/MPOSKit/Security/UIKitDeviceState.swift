@@ -17,20 +17,28 @@
         /// The screen's capture, whether a passcode is set, and the first sign of a jailbreak.
         static func read() async -> (DeviceState.ScreenCapture, Bool?, String?) {
             let screen = await MainActor.run { screenCapture() }
-            // Biometrics without a passcode cannot exist, so device-owner authentication is
-            // possible exactly when a passcode is set.
-            let passcode = LAContext().canEvaluatePolicy(.deviceOwnerAuthentication, error: nil)
+            #if targetEnvironment(simulator)
+                // A simulator has no passcode unless set by hand, and takes no real card.
+                let passcode: Bool? = nil
+            #else
+                // Biometrics need a passcode, so device-owner authentication is possible
+                // exactly when a passcode is set.
+                let passcode: Bool? = LAContext().canEvaluatePolicy(.deviceOwnerAuthentication, error: nil)
+            #endif
             return (screen, passcode, jailbreakSign())
         }
 
-        /// Mirrored when one of the app's scenes is on an external display, recording when a
-        /// screen of its window scenes is captured otherwise.
+        /// Mirrored when one of the app's scenes is on an external display, recording when one
+        /// of its window scenes is captured otherwise (recorded, mirrored or streamed: the
+        /// scene's capture-state trait, which replaces `UIScreen.isCaptured`).
         @MainActor static func screenCapture() -> DeviceState.ScreenCapture {
             let scenes = UIApplication.shared.connectedScenes
             if scenes.contains(where: { $0.session.role == .windowExternalDisplayNonInteractive }) {
                 return .mirrored
             }
-            let captured = scenes.compactMap { $0 as? UIWindowScene }.contains { $0.screen.isCaptured }
+            let captured = scenes.compactMap { $0 as? UIWindowScene }.contains {
+                $0.traitCollection.sceneCaptureState == .active
+            }
             return captured ? .recording : .none
         }
 
