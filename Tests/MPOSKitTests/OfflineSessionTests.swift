@@ -143,4 +143,32 @@ struct OfflineSessionTests {
         #expect(await !notAsked.isOfflineOnly)
         try await sandbox.close()
     }
+
+    /// A process that comes up offline-only checks a restart and a moved clock against the
+    /// online login that sealed its session, as that login's own process would: the time since
+    /// boot is the device's.
+    @Test func anOfflineOnlyTerminalKeepsTheRestartAndClockChecksOfTheSealingLogin() async throws {
+        let device = ScriptedDevice(DeviceChecksTests.sound)
+        let (sandbox, online) = try await DeviceChecksEndToEndTests.terminal(device)
+        await online.disconnect()
+        #expect(try await online.offlineStore.contents().authorization?.checkpoint?.bootID == "boot-a")
+
+        let offline = try Self.terminal(sandbox, transport: UnreachableGateway())
+        await offline.setDeviceChecks(DeviceChecks(probe: device))
+        try await offline.login(offlineFallback: true)
+        try await Self.connect(offline, sandbox)
+        var restarted = DeviceChecksTests.later(600, skew: 0)
+        restarted.bootID = "boot-b"
+        device.set(restarted)
+        let refusal = await DeviceChecksEndToEndTests.refusal(offline, DeviceChecksEndToEndTests.sale(24_00, offline: true))
+        #expect(refusal?.code == MPOSError.Code.systemChange, "\(refusal?.message ?? "approved")")
+        device.set(DeviceChecksTests.later(600, skew: 200))
+        let moved = await DeviceChecksEndToEndTests.refusal(offline, DeviceChecksEndToEndTests.sale(24_01, offline: true))
+        #expect(moved?.code == MPOSError.Code.systemChange, "\(moved?.message ?? "approved")")
+        device.set(DeviceChecksTests.later(600, skew: 0))
+        let sold = try await offline.sale(DeviceChecksEndToEndTests.sale(24_02, offline: true))
+        #expect(sold.status == .approvedOffline)
+        await offline.disconnect()
+        try await sandbox.close()
+    }
 }

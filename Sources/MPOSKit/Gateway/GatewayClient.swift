@@ -44,6 +44,8 @@ actor GatewayClient {
     var merchant: MerchantInfo?
     /// The merchant's offline limits from the last login, if the gateway gave them.
     var offlinePolicy: OfflinePolicyTerms?
+    /// The gateway's date in its login answer, for the device's clock check.
+    var gatewayTime: Date?
 
     init(
         baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport,
@@ -87,7 +89,9 @@ actor GatewayClient {
             token = session.accessToken
             merchant = session.merchant
             offlinePolicy = session.offlinePolicy
+            gatewayTime = session.gatewayTime
         case .clientToken(let provider):
+            gatewayTime = nil
             do { token = try await provider() } catch {
                 throw MPOSError.gatewayUnauthorized.withMessage("The client token provider failed.")
             }

@@ -21,6 +21,10 @@ struct OfflineAuthorization: Sendable, Hashable, Codable {
     var policy: OfflinePolicyTerms
     /// When the gateway answered the login: the policy's window runs from it.
     var onlineAt: Date
+    /// What the device and the gateway said at that login: a later process checks the clock
+    /// and a restart against it as the same process would (nil in authorizations sealed
+    /// before the device checks).
+    var checkpoint: DeviceCheckpoint?
 
     /// The hash a user id is bound by.
     static func userHash(_ user: String) -> String {

@@ -44,24 +44,19 @@ extension PaymentTerminal {
         Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     }
 
-    /// Why a sale with `parameters` may not be taken offline under the policy, or nil.
+    /// Why a sale with `parameters` may not be taken offline (the device's offline checks,
+    /// then the policy), or nil.
     func offlineRefusal(_ parameters: PaymentParameters) async -> MPOSError? {
+        if let refusal = await deviceOfflineRefusal() { return refusal }
         let pending: [StoredOfflinePayment]
         do {
             pending = try await offlineStore.contents().pending.map { $0.summary(forwarded: nil) }
         } catch {
             return error
         }
-        let now = Date()
-        var drift = Duration.zero
-        if let lastOnlineSession, let lastOnlineInstant {
-            let passed = lastOnlineInstant.duration(to: ContinuousClock.now)
-            drift = .milliseconds(Int64(now.timeIntervalSince(lastOnlineSession) * 1000)) - passed
-        }
         return offlinePolicy.refusal(
             amount: parameters.amount, currency: parameters.currency, pending: pending,
-            lastOnline: lastOnlineSession,
-            now: now, clockDrift: drift)
+            lastOnline: lastOnlineSession, now: Date())
     }
 
     /// The unfinished journal entries recovery may settle: one whose key the offline store

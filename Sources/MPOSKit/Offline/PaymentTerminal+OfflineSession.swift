@@ -27,7 +27,8 @@ extension PaymentTerminal {
         let authorization = OfflineAuthorization(
             id: UUID(), gateway: client.baseURL.absoluteString, userHash: OfflineAuthorization.userHash(user),
             merchant: merchant, policy: offlinePolicy,
-            onlineAt: Date(timeIntervalSince1970: onlineAt.timeIntervalSince1970.rounded(.down)))
+            onlineAt: Date(timeIntervalSince1970: onlineAt.timeIntervalSince1970.rounded(.down)),
+            checkpoint: deviceCheckpoint)
         try? await offlineStore.appendAuthorization(authorization)
     }
 
@@ -65,8 +66,9 @@ extension PaymentTerminal {
         offlineOnly = authorization
         offlinePolicy = authorization.policy
         lastOnlineSession = authorization.onlineAt
-        // Another process's monotonic clock is not comparable: the window is checked by date.
-        lastOnlineInstant = nil
+        // The time since boot is the device's, not the process's: the clock and restart
+        // checks run against the login that sealed the session.
+        deviceCheckpoint = authorization.checkpoint
         await client.adoptCachedMerchant(authorization.merchant)
     }
 }

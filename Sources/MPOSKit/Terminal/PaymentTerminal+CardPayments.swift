@@ -98,6 +98,7 @@ extension PaymentTerminal {
         busy = true
         defer { busy = false }
         try await requireSession(offlineSale: kind == .sale && parameters.offlineAllowed)
+        try await checkDevice()
         guard let connection else { throw MPOSError.readerNotConnected }
         if updateStatus == nil, offlineOnly == nil {
             // The reader's first transaction registers it with the gateway's terminal management

@@ -84,11 +84,13 @@ public actor PaymentTerminal {
     var offlinePolicy = OfflinePolicy.standard
     /// When the gateway last answered a login: the policy's offline window runs from it.
     var lastOnlineSession: Date?
-    /// The same moment on a clock nobody sets, to see the device's date being moved.
-    var lastOnlineInstant: ContinuousClock.Instant?
     /// The cached online session this terminal runs on while the gateway could not be reached
     /// at login (offline-only); nil when logged in online.
     var offlineOnly: OfflineAuthorization?
+    /// The device checks run before each card payment (`Security/`), and what the device and
+    /// the gateway said at the last online login, their reference.
+    var deviceChecks = DeviceChecks.standard
+    var deviceCheckpoint: DeviceCheckpoint?
     /// The background forward waiting for the gateway, if one runs.
     var offlineForwarder: Task<Void, Never>?
     /// The forward pass running now, if one does.
@@ -212,7 +214,7 @@ public actor PaymentTerminal {
         }
         offlineOnly = nil
         lastOnlineSession = Date()
-        lastOnlineInstant = .now
+        await noteOnlineSession()
         if let terms = await client.offlinePolicy { offlinePolicy = terms }
         try await bindJournal()
         await sealOfflineAuthorization()

@@ -14,7 +14,9 @@ enum PaymentCommandHelp {
         finished first and reported on standard error, one line per attempt.
 
         Exit codes: 0 approved (or approved offline), 2 declined, 3 cancelled, 1 error (also an approved sale \
-        whose --printer could not print its receipt: the printer's status in one line). --json prints the result as \
+        whose --printer could not print its receipt: the printer's status in one line; and a device check \
+        refusing the payment, its seed name first, such as LOCAL_TIME_TAMPERING: docs/device-checks.md). \
+        --json prints the result as \
         one JSON object (amounts in minor units). Ctrl-C while the reader waits for the card \
         cancels the operation (exit 3); a second Ctrl-C quits at once.
         """
