@@ -152,6 +152,29 @@ import Testing
         try await sandbox.close(terminal)
     }
 
+    /// Once forwarded sales are past their keeping time and there are enough of them, the pass
+    /// that forwarded them compacts the store: they leave the file and the listing, the
+    /// session's latest authorization stays, and the ledger holds each sale once.
+    @Test func aForwardPassCompactsWhatItNoLongerNeedsToKeep() async throws {
+        let sandbox = try await Sandbox()
+        let sales = (0..<70).map { n in (Self.sixCards[n % 6].0, Int64(43_00 + n)) }
+        let (terminal, ids, firstSlot) = try await Self.stored(sandbox, sales)
+        await terminal.keepForwardedSales(for: 0)
+        let path = sandbox.journalPath + ".offline"
+        let size = { try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) }
+        #expect(try size() == (firstSlot + ids.count) * OfflineStore.slotSize)
+        let report = try await terminal.offline.forward()
+        #expect(report.outcomes.map(\.id) == ids && report.outcomes.allSatisfy(\.approved))
+        #expect(try await terminal.offline.list().payments.isEmpty)
+        #expect(try size() == OfflineStore.slotSize)
+        #expect(try await terminal.offlineStore.contents().authorization != nil)
+        var query = TransactionSearchRequest()
+        query.pageSize = 100
+        let ledger = try await terminal.reports.searchTransactions(query).items.filter { $0.kind == .sale }
+        #expect(ledger.count == ids.count && Set(ledger.map(\.id)).count == ids.count)
+        try await sandbox.close(terminal)
+    }
+
     /// The schedule: stored order kept, at most `window` in flight, never two sales of one card
     /// application on one date in flight, and a sale behind a waiting one waits too.
     @Test func oneCardsSalesAreNeverInFlightTogether() throws {

@@ -155,7 +155,7 @@ actor OfflineStore {
         (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
     }
 
-    private func storeKey() throws(MPOSError) -> SymmetricKey {
+    func storeKey() throws(MPOSError) -> SymmetricKey {
         if let cachedKey { return cachedKey }
         let key = try keys.key()
         cachedKey = key

@@ -77,6 +77,7 @@ extension PaymentTerminal {
         }
         report.outcomes = reached.sorted { $0.index < $1.index }.map(\.outcome)
         if let failure { throw failure }
+        await compactOfflineStore()
         return report
     }
 
@@ -173,6 +174,19 @@ extension PaymentTerminal {
     }
 
     private func forwarderEnded() { offlineForwarder = nil }
+
+    /// Sets how long forwarded sales stay in the store (tests shorten it).
+    func keepForwardedSales(for seconds: TimeInterval) { forwardedSalesKeptFor = seconds }
+
+    /// Slots a compaction must free before it rewrites the store: 64 slots are 256 KB.
+    static let compactionThreshold = 64
+
+    /// Drops from the store what no longer needs keeping (``OfflineStore/compact(forwardedBefore:minimumDrop:)``)
+    /// once there is enough of it; a store that cannot be compacted stays as it is, whole.
+    func compactOfflineStore() async {
+        let cutoff = Date().addingTimeInterval(-forwardedSalesKeptFor)
+        _ = try? await offlineStore.compact(forwardedBefore: cutoff, minimumDrop: Self.compactionThreshold)
+    }
 }
 
 /// Which stored sale is started next: in stored order, at most `window` in flight, and never

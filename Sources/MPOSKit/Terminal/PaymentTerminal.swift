@@ -82,6 +82,9 @@ public actor PaymentTerminal {
     let offlineStore: OfflineStore
     /// The offline limits in force (see ``OfflinePayments/setPolicy(_:)``).
     var offlinePolicy = OfflinePolicy.standard
+    /// How long forwarded sales stay in the store (and in ``OfflinePayments/list()``) before a
+    /// compaction drops them.
+    var forwardedSalesKeptFor: TimeInterval = 7 * 86_400
     /// When the gateway last answered a login: the policy's offline window runs from it.
     var lastOnlineSession: Date?
     /// The cached online session this terminal runs on while the gateway could not be reached
@@ -219,6 +222,8 @@ public actor PaymentTerminal {
         try await bindJournal()
         await sealOfflineAuthorization()
         let recovered = try await recoverUnfinishedAttempts()
+        // After recovery, which hands the journal's attempts the store holds over to it.
+        await compactOfflineStore()
         await startOfflineForwarderIfSalesWait()
         return recovered
     }
