@@ -17,6 +17,11 @@ extension OfflineStore {
         var dropped: Int
     }
 
+    /// What compaction needs of a slot.
+    private enum Slot {
+        case payment(UUID), forwarded(UUID, Date), authorization
+    }
+
     /// The file a compaction writes before it replaces the store.
     var compactingPath: String { path + ".compacting" }
 
@@ -38,32 +43,40 @@ extension OfflineStore {
         let key = try storeKey()
         let bytes = [UInt8](data)
         let count = bytes.count / Self.slotSize
-        let opened = (0..<count).map { index -> Opened? in
-            Self.open(bytes[(index * Self.slotSize)..<((index + 1) * Self.slotSize)], key: key)
+        // A sale is kept or dropped by its id alone (its header's, authenticated by the seal), so
+        // only marks are decoded: a sale's JSON is most of the cost of reading the store.
+        let slots = (0..<count).map { index -> Slot? in
+            guard let (kind, id, plaintext) = Self.unseal(bytes[(index * Self.slotSize)..<((index + 1) * Self.slotSize)], key: key)
+            else { return nil }
+            switch kind {
+            case .payment: return .payment(id)
+            case .authorization: return .authorization
+            case .forwarded:
+                guard let outcome = try? GatewayJSON.decoder.decode(OfflineForwardOutcome.self, from: plaintext),
+                    outcome.id == id
+                else { return nil }
+                return .forwarded(id, outcome.forwardedAt)
+            }
         }
-        var lastMark: [UUID: OfflineForwardOutcome] = [:]
-        var lastMarkIndex: [UUID: Int] = [:]
+        var lastMark: [UUID: (index: Int, at: Date)] = [:]
         var lastAuthorization: Int?
         var held: Set<UUID> = []
-        for (index, slot) in opened.enumerated() {
+        for (index, slot) in slots.enumerated() {
             switch slot {
-            case .payment(let record): held.insert(record.id)
-            case .forwarded(let outcome):
-                lastMark[outcome.id] = outcome
-                lastMarkIndex[outcome.id] = index
+            case .payment(let id): held.insert(id)
+            case .forwarded(let id, let at): lastMark[id] = (index, at)
             case .authorization: lastAuthorization = index
             case nil: break
             }
         }
-        let expired = Set(held.filter { lastMark[$0].map { $0.forwardedAt < cutoff } ?? false })
+        let expired = held.filter { lastMark[$0].map { $0.at < cutoff } ?? false }
         var kept: [Int] = []
-        for (index, slot) in opened.enumerated() {
+        for (index, slot) in slots.enumerated() {
             switch slot {
-            case .payment(let record):
-                if !expired.contains(record.id) { kept.append(index) }
-            case .forwarded(let outcome):
-                let id = outcome.id
-                if lastMarkIndex[id] == index, held.contains(id), !expired.contains(id) { kept.append(index) }
+            case .payment(let id):
+                if !expired.contains(id) { kept.append(index) }
+            case .forwarded(let id, _):
+                if lastMark[id]?.index == index, held.contains(id), !expired.contains(id) { kept.append(index) }
             case .authorization:
                 if index == lastAuthorization { kept.append(index) }
             case nil:

@@ -105,17 +105,7 @@ actor OfflineStore {
     /// The slot's content, or nil when any check fails (magic, kind, length, zero padding,
     /// the tag, the id inside against the header's).
     static func open(_ slot: ArraySlice<UInt8>, key: SymmetricKey) -> Opened? {
-        let bytes = Array(slot)
-        guard bytes.count == slotSize, Array(bytes[0..<4]) == magic, let kind = Kind(rawValue: bytes[4]),
-            bytes[5..<8].allSatisfy({ $0 == 0 })
-        else { return nil }
-        let length = bytes[24..<28].reduce(0) { $0 << 8 | Int($1) }
-        guard length > 0, headerSize + length <= slotSize,
-            bytes[(headerSize + length)...].allSatisfy({ $0 == 0 }),
-            let box = try? AES.GCM.SealedBox(combined: bytes[headerSize..<(headerSize + length)]),
-            let plaintext = try? AES.GCM.open(box, using: key, authenticating: bytes[0..<headerSize])
-        else { return nil }
-        let id = UUID(uuid: uuidTuple(Array(bytes[8..<24])))
+        guard let (kind, id, plaintext) = unseal(slot, key: key) else { return nil }
         switch kind {
         case .payment:
             guard let record = try? GatewayJSON.decoder.decode(OfflineRecord.self, from: plaintext),
@@ -130,6 +120,22 @@ actor OfflineStore {
         case .authorization:
             return openAuthorization(plaintext, id: id)
         }
+    }
+
+    /// The slot's kind, the id its header names and its plaintext, or nil when the header,
+    /// the padding or the tag fails its check.
+    static func unseal(_ slot: ArraySlice<UInt8>, key: SymmetricKey) -> (Kind, UUID, Data)? {
+        let bytes = Array(slot)
+        guard bytes.count == slotSize, Array(bytes[0..<4]) == magic, let kind = Kind(rawValue: bytes[4]),
+            bytes[5..<8].allSatisfy({ $0 == 0 })
+        else { return nil }
+        let length = bytes[24..<28].reduce(0) { $0 << 8 | Int($1) }
+        guard length > 0, headerSize + length <= slotSize,
+            bytes[(headerSize + length)...].allSatisfy({ $0 == 0 }),
+            let box = try? AES.GCM.SealedBox(combined: bytes[headerSize..<(headerSize + length)]),
+            let plaintext = try? AES.GCM.open(box, using: key, authenticating: bytes[0..<headerSize])
+        else { return nil }
+        return (kind, UUID(uuid: uuidTuple(Array(bytes[8..<24]))), plaintext)
     }
 
     /// A sealed slot for `value`.
