@@ -97,8 +97,13 @@ struct OfflineSessionTests {
         #expect(try await offline.login(offlineFallback: true).isEmpty)
         #expect(await offline.isOfflineOnly)
         try await Self.connect(offline, sandbox)
+        let events = Locked<[TerminalEvent]>([])
+        await offline.addEventHandler { event in events.withLock { $0.append(event) } }
         let result = try await offline.sale(PaymentParameters(amount: 21_00, currency: .eur, offlineAllowed: true))
         #expect(result.status == .approvedOffline && result.offlineID != nil)
+        // Nothing says the gateway was asked or an answer was lost.
+        #expect(!events.withLock { $0 }.contains { if case .authorizing = $0 { true } else { false } })
+        #expect(!events.withLock { $0 }.contains { if case .recovering = $0 { true } else { false } })
         // One fast failure, the login; the sale itself tried nothing.
         #expect(down.tried == ["POST \(GatewayPaths.login)"])
         let online2 = await #expect(throws: MPOSError.self) {

@@ -212,8 +212,9 @@ extension PaymentTerminal {
         case .reverse(let id, let key, let reason):
             inbox.yield(.reversalFinished(await reverse(id, key: key, reason: reason)))
         case .emit(let event):
-            // Offline-only, nothing went to the gateway: no answer was lost to look up.
+            // Offline-only, nothing goes to the gateway: it is neither asked nor looked up.
             if offlineOnly != nil, case .recovering = event { return nil }
+            if offlineOnly != nil, case .authorizing = event { return nil }
             emit(event)
         case .askApplication(let candidates):
             let handler = applicationHandler
