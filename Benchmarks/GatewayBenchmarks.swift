@@ -59,23 +59,18 @@ enum GatewayBenchmarks {
         }
         let token = try clientToken(port: gateway.port, credentials: credentials)
 
-        let warmUp = try makeRequests(count: clients * warmUpPerClient, salt: 0, firstAmount: 1_00)
-        _ = try await drive(port: gateway.port, token: token, bodies: warmUp)
-        let bodies = try makeRequests(count: clients * requestsPerClient, salt: 1, firstAmount: 10_00)
-        let cpuBefore = processCPUMicroseconds()
-        let (seconds, latencies) = try await drive(port: gateway.port, token: token, bodies: bodies)
-        let cpuPerAuthorization = (processCPUMicroseconds() - cpuBefore) / Double(bodies.count)
-        let rate = Double(bodies.count) / seconds
+        let authorizations = try await measureAuthorizations(port: gateway.port, token: token)
+        let rate = authorizations.rate
         emit(
             name: "gateway.authorize.throughput", unit: "auth/s", value: rate,
             extra: [
                 "clients": Double(clients), "raw_commits_per_s": commitRate,
                 "percent_of_raw_commits": 100 * rate / commitRate,
                 // Server, clients and kernel together, per authorization.
-                "cpu_us_per_auth": cpuPerAuthorization,
+                "cpu_us_per_auth": authorizations.cpuPerAuthorization,
             ],
-            count: bodies.count)
-        let sorted = latencies.sorted()
+            count: authorizations.latencies.count)
+        let sorted = authorizations.latencies.sorted()
         emit(
             name: "gateway.authorize.latency", unit: "ms", value: percentile(sorted, 0.5),
             extra: [
@@ -84,6 +79,20 @@ enum GatewayBenchmarks {
             ], count: sorted.count)
         try await emitHealthFloor(port: gateway.port)
         return true
+    }
+
+    /// Card authorizations from ``clients`` connections after a warm-up (kernel salts 0 and 1):
+    /// the rate, the CPU per authorization and every latency.
+    static func measureAuthorizations(port: Int, token: String) async throws
+        -> (rate: Double, cpuPerAuthorization: Double, latencies: [Double])
+    {
+        let warmUp = try makeRequests(count: clients * warmUpPerClient, salt: 0, firstAmount: 1_00)
+        _ = try await drive(port: port, token: token, bodies: warmUp)
+        let bodies = try makeRequests(count: clients * requestsPerClient, salt: 1, firstAmount: 10_00)
+        let cpuBefore = processCPUMicroseconds()
+        let (seconds, latencies) = try await drive(port: port, token: token, bodies: bodies)
+        let cpuPerAuthorization = (processCPUMicroseconds() - cpuBefore) / Double(bodies.count)
+        return (Double(bodies.count) / seconds, cpuPerAuthorization, latencies)
     }
 
     /// `gateway.health.throughput`: `GET /health` through the same clients, server and loopback,
@@ -143,6 +152,18 @@ enum GatewayBenchmarks {
     /// runs out of its daily balance, each with its own amount (``distinctAmounts(from:count:)``)
     /// so that the gateway's duplicate check, on as it is by default, finds nothing to refuse.
     static func makeRequests(count: Int, salt: UInt32, firstAmount: Int64) throws -> [[UInt8]] {
+        let encoder = GatewayJSON.makeEncoder()
+        return try kernelRequests(amounts: distinctAmounts(from: firstAmount, count: count), salt: salt)
+            .map { Array(try encoder.encode($0)) }
+    }
+
+    /// Card sales for `amounts`, each made by the reader simulator's kernel on one of
+    /// ``clients`` chips: with an ARQC (as sent online), or with `offline` the TC the card
+    /// gives at its second GENERATE AC when the terminal answers "unable to go online" (`Z3`),
+    /// exactly as a stored offline sale holds it; the sandbox issuer verifies either.
+    static func kernelRequests(
+        amounts: [Int64], salt: UInt32, offline: Bool = false, duplicateCheck: Bool = true
+    ) throws -> [AuthorizeCardRequest] {
         let cards = ["visa-credit", "mastercard-2series", "discover", "unionpay", "amex", "signature"]
             .compactMap {
                 SandboxCards.card(id: $0)
@@ -160,34 +181,44 @@ enum GatewayBenchmarks {
                 terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
         }
         let dates = (0..<clients).map { now.addingTimeInterval(-86_400 * Double($0 / cards.count)) }
-        let encoder = GatewayJSON.makeEncoder()
-        var bodies: [[UInt8]] = []
-        bodies.reserveCapacity(count)
-        for (i, amount) in distinctAmounts(from: firstAmount, count: count).enumerated() {
+        var requests: [AuthorizeCardRequest] = []
+        requests.reserveCapacity(amounts.count)
+        for (i, amount) in amounts.enumerated() {
             let k = i % kernels.count
             var step = kernels[k].start(
                 KernelTransaction(amount: amount, currency: .eur, date: dates[k], entryMode: .chip))
             var data: AuthorizationData?
+            var emvData: [UInt8]?
             for _ in 0..<5 {
                 switch step {
                 case .selectApplication: step = kernels[k].selectApplication(at: 0)
                 case .enterPIN: step = kernels[k].enterPIN(SandboxCards.pin)
-                case .goOnline(let authorization): data = authorization
+                case .goOnline(let authorization) where offline:
+                    data = authorization
+                    step = kernels[k].complete(
+                        hostApproved: false, responseCode: EMVKernel.unableToGoOnlineResponseCode,
+                        issuerAuthenticationData: nil)
+                case .goOnline(let authorization):
+                    data = authorization
+                    emvData = authorization.emvData
+                    kernels[k].cancel()
+                case .completed(let outcome) where outcome.cryptogramType == .tc:
+                    emvData = outcome.emvData
                 default: break
                 }
-                if data != nil { break }
+                if emvData != nil { break }
             }
-            guard let data else {
-                throw LoopbackHTTPClient.Failure(description: "kernel did not go online: \(step)")
+            guard let data, let emvData else {
+                throw LoopbackHTTPClient.Failure(description: "kernel gave no cryptogram to send: \(step)")
             }
-            kernels[k].cancel()
-            let request = AuthorizeCardRequest(
-                kind: .sale, parameters: PaymentParameters(amount: amount, currency: .eur),
-                emvData: Hex.encode(data.emvData), encryptedCardData: Hex.encode(data.encryptedCardData),
-                ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm)
-            bodies.append(Array(try encoder.encode(request)))
+            requests.append(
+                AuthorizeCardRequest(
+                    kind: .sale,
+                    parameters: PaymentParameters(amount: amount, currency: .eur, duplicateCheck: duplicateCheck),
+                    emvData: Hex.encode(emvData), encryptedCardData: Hex.encode(data.encryptedCardData),
+                    ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm))
         }
-        return bodies
+        return requests
     }
 
     /// `count` amounts from `start` upwards, each once, leaving out every amount that plays a

@@ -5,6 +5,7 @@
 //     swift run -c release Benchmarks nexo.      # Terminal API JSON and encryption
 //     swift run -c release Benchmarks gateway    # gateway throughput and latency (with the raw commit rate)
 //     swift run -c release Benchmarks sqlite     # durable single-row commits with the gateway's pragmas
+//     swift run -c release Benchmarks offline.   # stored offline sales forwarded, against authorize
 //
 // Latencies carry "p50" and "p99"; "value" is the median. Run on a quiet machine and compare
 // figures from the same run.
@@ -47,12 +48,13 @@ if prefix.hasPrefix("sale"), let loops = ProcessInfo.processInfo.environment["MP
 
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
+    let ranOffline = try await OfflineBenchmarks.run(prefix: prefix)
     let synchronous = try tlvBenchmarks() + codecBenchmarks() + nexoBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
     let asynchronous = readerLinkBenchmarks() + saleBenchmarks() + updateBenchmarks() + linkBenchmarks()
-    let known = synchronous.map(\.name) + asynchronous.map(\.name) + ["gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput"]
+    let known = synchronous.map(\.name) + asynchronous.map(\.name) + ["gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput", OfflineBenchmarks.name]
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }
     let selectedAsync = asynchronous.filter { $0.name.hasPrefix(prefix) }
-    if selectedSync.isEmpty && selectedAsync.isEmpty && !ranGateway {
+    if selectedSync.isEmpty && selectedAsync.isEmpty && !ranGateway && !ranOffline {
         printError("no benchmark name starts with \"\(prefix)\"; known: \(known.joined(separator: ", "))")
         exit(1)
     }

@@ -32,12 +32,17 @@ public struct Session: Codable, Sendable, Hashable {
     public var merchant: MerchantInfo
     /// The merchant's offline limits, which the SDK keeps with the session.
     public var offlinePolicy: OfflinePolicyTerms?
+    /// The gateway's date and time when it answered: the SDK refuses payments on a device
+    /// whose clock is off it (docs/device-checks.md). Nil from a gateway that does not say.
+    public var gatewayTime: Date?
 
     /// Creates a session.
     public init(
-        accessToken: String, expiresAt: Date, merchant: MerchantInfo, offlinePolicy: OfflinePolicyTerms? = nil
+        accessToken: String, expiresAt: Date, merchant: MerchantInfo, offlinePolicy: OfflinePolicyTerms? = nil,
+        gatewayTime: Date? = nil
     ) {
         self.offlinePolicy = offlinePolicy
+        self.gatewayTime = gatewayTime
         self.accessToken = accessToken
         self.expiresAt = expiresAt
         self.merchant = merchant

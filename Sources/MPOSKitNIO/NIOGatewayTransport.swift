@@ -38,6 +38,8 @@ public final class NIOGatewayTransport: GatewayTransport {
     private let timeout: Duration
     private let clock: (any Clock<Duration>)?
     private let closesConnections: Bool
+    /// How many connections to one gateway the transport keeps and uses at once.
+    public let connectionLimit: Int
     /// How many connections the client opened: a request during which none opened rode a
     /// kept connection, the only case in which a close before any answer is resent.
     private let opened: ConnectionCounter
@@ -49,8 +51,10 @@ public final class NIOGatewayTransport: GatewayTransport {
     /// - Parameters:
     ///   - timeout: how long one request may take, from sending it to its complete answer.
     ///   - connectTimeout: how long opening a connection (and its TLS handshake) may take.
-    ///   - idleConnections: how many keep-alive connections are kept per gateway; 0 closes
-    ///     each connection after its answer.
+    ///   - idleConnections: how many keep-alive connections are kept per gateway, and so how
+    ///     many requests run at once (more wait for one); 0 closes each connection after its
+    ///     answer. 32 by default, the offline forward's window: a terminal's own requests come
+    ///     one at a time and share one connection; only a forward of stored sales opens more.
     ///   - clock: the clock of `timeout`; nil uses the event loop's own timer (cheapest).
     ///     Tests pass a manual clock.
     ///   - group: the event loops the connections run on.
@@ -58,7 +62,7 @@ public final class NIOGatewayTransport: GatewayTransport {
     ///     default; add `additionalTrustRoots` (or set `trustRoots`) to trust a private or
     ///     self-signed certificate.
     public init(
-        timeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10), idleConnections: Int = 4,
+        timeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10), idleConnections: Int = 32,
         clock: (any Clock<Duration>)? = nil, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         tlsConfiguration: TLSConfiguration = .makeClientConfiguration()
     ) {
@@ -80,6 +84,7 @@ public final class NIOGatewayTransport: GatewayTransport {
         self.timeout = timeout
         self.clock = clock
         closesConnections = idleConnections <= 0
+        connectionLimit = max(1, idleConnections)
         self.opened = opened
     }
 

@@ -65,6 +65,15 @@ import Testing
         try await sandbox.close()
     }
 
+    /// The default keeps as many connections as the offline forward keeps requests in flight:
+    /// with fewer, forwards queue for a connection and each costs more (docs/performance.md).
+    @Test func theDefaultKeepsAConnectionForEachForwardInFlight() async {
+        let transport = NIOGatewayTransport()
+        #expect(transport.connectionLimit == PaymentTerminal.forwardWindow)
+        #expect(NIOGatewayTransport(idleConnections: 0).connectionLimit == 1)
+        await transport.shutdown()
+    }
+
     // MARK: - Bodies and keep-alive
 
     @Test func readsContentLengthBodiesSplitOverWritesAndChunkedBodies() async throws {

@@ -15,6 +15,13 @@ struct NexoSessionTests {
             poiData: POIData(poiTransactionID: TransactionIdentification(transactionID: id, timeStamp: stamp)))
     }
 
+    /// The key a request's SaleID and ServiceID give never changes: a journal written by an
+    /// earlier version must still find its attempts.
+    @Test func theKeyOfARequestIsStable() {
+        let key = NexoSession.key(for: .init(saleID: "SALE_ID_42", serviceID: "N1"))
+        #expect(key.rawValue == "nexo-80544f9d921328cc540b8348bef9abb4dd440a01")
+    }
+
     @Test func onlyTheMostRecentAnswersAreKeptAndARepeatKeepsItsPlace() {
         var session = NexoSession()
         let kept = NexoSession.answersKept

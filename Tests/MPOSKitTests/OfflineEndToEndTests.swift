@@ -30,6 +30,11 @@ import Testing
         return try await terminal.offline.list().payments.map(\.forwarded)
     }
 
+    /// The size of the file at `path`, bytes.
+    static func size(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+    }
+
     static func sales(_ terminal: PaymentTerminal) async throws -> [Transaction] {
         try await terminal.reports.searchTransactions().items.filter { $0.kind == .sale }
     }
@@ -118,17 +123,18 @@ import Testing
     @Test func aForwardWhoseMarkWasLostIsAnsweredFromTheFirstTime() async throws {
         let sandbox = try await Sandbox()
         let (terminal, outage) = try await Self.terminal(sandbox)
+        let path = sandbox.journalPath + ".offline"
+        // The login's offline authorization comes first.
+        let sealed = try Self.size(path)
         outage.goDown(reaching: "/nothing")
         #expect(try await terminal.sale(Self.sale(34_00)).status == .approvedOffline)
         outage.comeBack()
         let first = try #require(try await Self.forwardAll(terminal).first ?? nil)
         // Take the mark away, as a crash before its fsync would.
-        let path = sandbox.journalPath + ".offline"
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.truncate(atOffset: UInt64(OfflineStore.slotSize))
+        try handle.truncate(atOffset: UInt64(sealed + OfflineStore.slotSize))
         try handle.close()
-        #expect(
-            try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == OfflineStore.slotSize)
+        #expect(try Self.size(path) == sealed + OfflineStore.slotSize)
         let again = try #require(try await Self.forwardAll(terminal).first ?? nil)
         #expect(again.transactionID == first.transactionID && again.approved)
         #expect(try await Self.sales(terminal).count == 1)
@@ -157,19 +163,21 @@ import Testing
         await terminal.addEventHandler([.transaction]) { event in
             if case .offlineDataTampering(let slots) = event { tampering.withLock { $0.append(slots) } }
         }
+        let path = sandbox.journalPath + ".offline"
+        // The login's offline authorization comes first: the second sale's slot follows.
+        let second = try Self.size(path) / OfflineStore.slotSize + 1
         outage.goDown(reaching: "/nothing")
         for amount in [35_01, 35_02, 35_03] as [Int64] {
             #expect(try await terminal.sale(Self.sale(amount)).status == .approvedOffline)
         }
-        let path = sandbox.journalPath + ".offline"
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes[OfflineStore.slotSize + 1_000] ^= 0x10
+        bytes[second * OfflineStore.slotSize + 1_000] ^= 0x10
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         outage.comeBack()
         let report = try await terminal.offline.forward()
-        #expect(report.damagedSlots == [1])
+        #expect(report.damagedSlots == [second])
         #expect(try await terminal.offline.list().payments.map { $0.forwarded?.approved } == [true, true])
-        #expect(tampering.withLock { $0 }.contains([1]))
+        #expect(tampering.withLock { $0 }.contains([second]))
         let amounts = try await Self.sales(terminal).map(\.requestedAmount).sorted()
         #expect(amounts == [35_01, 35_03])
         try await sandbox.close(terminal)

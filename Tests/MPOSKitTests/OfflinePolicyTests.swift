@@ -60,28 +60,3 @@ struct OfflinePolicyTests {
         #expect(Self.refusal(.standard, lastOnline: nil)?.message.contains("NO_TOKEN") == true)
     }
 }
-
-/// Local time tampering: the device's date moved against a clock nobody sets.
-@Suite(.timeLimit(.minutes(1)))
-struct OfflineClockTamperingTests {
-    static func refusal(drift: Duration) -> MPOSError? {
-        OfflinePolicy.standard.refusal(
-            amount: 1_00, currency: .eur, pending: [], lastOnline: OfflinePolicyTests.online,
-            now: OfflinePolicyTests.online.addingTimeInterval(600), clockDrift: drift)
-    }
-
-    @Test func aClockMovedWithinTheToleranceIsTrusted() {
-        #expect(Self.refusal(drift: OfflinePolicy.clockTolerance) == nil)
-        #expect(Self.refusal(drift: .zero - OfflinePolicy.clockTolerance) == nil)
-    }
-
-    @Test func aClockMovedForwardOrBackBeyondTheToleranceIsLocalTimeTampering() {
-        for drift in [
-            OfflinePolicy.clockTolerance + .seconds(1), .zero - OfflinePolicy.clockTolerance - .seconds(1),
-        ] {
-            let refusal = Self.refusal(drift: drift)
-            #expect(refusal?.code == MPOSError.Code.onlineRequired)
-            #expect(refusal?.message.contains("LOCAL_TIME_TAMPERING") == true)
-        }
-    }
-}

@@ -25,6 +25,9 @@ final class Sandbox: Sendable {
     let readerSocket: ReaderSocket
     var reader: SimulatedReader { readerSocket.reader }
     private let serving: Task<Void, Never>
+    /// The gateway's clock when the test set one: the terminals' devices then read their date
+    /// from it too, so that the device checks find the two clocks agreeing.
+    let gatewayClock: ManualDateSource?
 
     var journalPath: String { directory.appendingPathComponent("journal.sqlite").path }
 
@@ -45,6 +48,7 @@ final class Sandbox: Sendable {
             logLevel: .error)
         gatewayConfiguration.tls = gatewayTLS
         if let gatewayClock { gatewayConfiguration.now = { gatewayClock.now() } }
+        self.gatewayClock = gatewayClock
         gateway = try await SandboxGateway.start(gatewayConfiguration)
         credentials = try #require(gateway.credentials)
         var configuration = SimulatedReaderConfiguration(secret: Self.secret)
@@ -66,11 +70,14 @@ final class Sandbox: Sendable {
     /// app on Linux; ``URLSessionEndToEndTests`` covers the SDK's default.
     func terminal(
         transport: any GatewayTransport = NIOGatewayTransport(), clock: any Clock<Duration> = ContinuousClock(),
-        connect: Bool = true
+        connect: Bool = true, deviceChecks: DeviceChecks? = nil
     ) async throws -> PaymentTerminal {
         let terminal = try PaymentTerminal(
             environment: gateway.baseURL, credentials: .login(user: credentials.user, password: credentials.password),
             journalPath: journalPath, transport: transport, clock: clock)
+        if let checks = deviceChecks ?? gatewayClock.map({ DeviceChecks(probe: DeviceOnGatewayClock($0)) }) {
+            await terminal.setDeviceChecks(checks)
+        }
         try await terminal.login()
         if connect {
             let link = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)

@@ -29,7 +29,8 @@ import Testing
         let password: String
         let directory: URL
 
-        init() throws {
+        /// Serves a fresh gateway, with `options` added to `mpos gateway serve`.
+        init(_ options: [String] = []) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "mpos-cli-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -38,7 +39,7 @@ import Testing
             process.arguments = [
                 "gateway", "serve", "--port", "0", "--db",
                 directory.appendingPathComponent("gateway.sqlite").path,
-            ]
+            ] + options
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice

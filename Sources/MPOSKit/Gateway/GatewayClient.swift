@@ -44,6 +44,8 @@ actor GatewayClient {
     var merchant: MerchantInfo?
     /// The merchant's offline limits from the last login, if the gateway gave them.
     var offlinePolicy: OfflinePolicyTerms?
+    /// The gateway's date in its login answer, for the device's clock check.
+    var gatewayTime: Date?
 
     init(
         baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport,
@@ -60,20 +62,23 @@ actor GatewayClient {
 
     var isLoggedIn: Bool { token != nil }
 
-    /// Logs in (or fetches a client token), then reads the merchant.
-    func login() async throws(MPOSError) {
+    /// Logs in (or fetches a client token), then reads the merchant. `resending` false tries
+    /// once: a caller with an offline fallback does not wait out the retry deadline.
+    func login(resending: Bool = true) async throws(MPOSError) {
         switch credentials {
         case .login(let user, let password):
             let body = try encode(LoginRequest(user: user, password: password))
+            let request = GatewayHTTPRequest(
+                method: "POST", path: GatewayPaths.login, headers: ["Content-Type": "application/json"], body: body)
             let response: GatewayHTTPResponse
             // Safe to repeat: a login whose answer was lost only leaves a session unused.
             do {
-                response = try await resendingSafely { () async throws(GatewayTransportError) in
-                    try await transport.send(
-                        GatewayHTTPRequest(
-                            method: "POST", path: GatewayPaths.login,
-                            headers: ["Content-Type": "application/json"],
-                            body: body), to: baseURL)
+                if resending {
+                    response = try await resendingSafely { () async throws(GatewayTransportError) in
+                        try await transport.send(request, to: baseURL)
+                    }
+                } else {
+                    response = try await transport.send(request, to: baseURL)
                 }
             } catch {
                 throw MPOSError.gatewayUnreachable.withMessage("Login got no answer: \(error.reason).")
@@ -84,7 +89,9 @@ actor GatewayClient {
             token = session.accessToken
             merchant = session.merchant
             offlinePolicy = session.offlinePolicy
+            gatewayTime = session.gatewayTime
         case .clientToken(let provider):
+            gatewayTime = nil
             do { token = try await provider() } catch {
                 throw MPOSError.gatewayUnauthorized.withMessage("The client token provider failed.")
             }

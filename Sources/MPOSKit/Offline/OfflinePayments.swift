@@ -1,4 +1,5 @@
 import Foundation
+import GatewayAPI
 import MPOSCore
 
 /// The sales a terminal approved offline: what is stored, and the forward to the gateway.
@@ -18,8 +19,9 @@ public struct OfflinePayments: Sendable {
         try await terminal.listStoredSales()
     }
 
-    /// Forwards now what waits, in stored order (the terminal also does so by itself when
-    /// the gateway answers again). Damaged records are reported
+    /// Forwards now what waits, up to 32 side by side, started in stored order and one card's
+    /// sales strictly in that order (the terminal also does so by itself when the gateway
+    /// answers again); each under the key fixed when it was stored. Damaged records are reported
     /// (``TerminalEvent/offlineDataTampering(slots:)``), never forwarded.
     ///
     /// - Throws: ``MPOSError/notLoggedIn``, ``MPOSError/gatewayUnreachable`` (what is left
@@ -27,6 +29,22 @@ public struct OfflinePayments: Sendable {
     @discardableResult
     public func forward() async throws(MPOSError) -> OfflineForwardReport {
         try await terminal.forwardStoredSales()
+    }
+
+    /// ``forward()`` with `window` forwards side by side (1: one at a time, each mark synced
+    /// on its own), for the benchmark's comparison.
+    @discardableResult
+    package func forward(window: Int) async throws(MPOSError) -> OfflineForwardReport {
+        try await terminal.forwardStoredSales(window: window)
+    }
+
+    /// Stores sales the card approved offline, as ``PaymentTerminal/sale(_:)`` stores one, in one
+    /// synced write and without starting the background forward: for the benchmark, which
+    /// seeds thousands of TC requests made by the simulated card's kernel.
+    package func store(_ sales: [(request: AuthorizeCardRequest, key: IdempotencyKey)]) async throws(MPOSError)
+        -> [UUID]
+    {
+        try await terminal.storeOffline(sales)
     }
 
     /// Sets the offline limits (the gateway's policy for the merchant; 24 h by default).

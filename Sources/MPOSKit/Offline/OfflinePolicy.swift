@@ -11,26 +11,16 @@ extension OfflinePolicyTerms {
     /// 24 hours since the last online session; no amount or count limit.
     public static let standard = OfflinePolicyTerms()
 
-    /// How far the device's date and time may move against the time that really passed since
-    /// the last online session (NTP corrections are far smaller; a clock set by hand is not).
-    static let clockTolerance: Duration = .seconds(120)
-
     /// Why a sale of `amount` in `currency` may not be stored, or nil when it may: each limit
     /// holds at its edge (a sale that reaches a limit exactly is taken, one beyond it is not).
-    /// `clockDrift` is how far the device's date moved against a monotonic clock since
-    /// `lastOnline`: beyond ``clockTolerance`` the offline window cannot be trusted.
+    /// A device whose clock moved or that restarted since `lastOnline` is refused before
+    /// this, by the device checks (`SYSTEM_CHANGE`, `DeviceChecks.offlineRefusal`).
     func refusal(
-        amount: Int64, currency: Currency, pending: [StoredOfflinePayment], lastOnline: Date?, now: Date,
-        clockDrift: Duration = .zero
+        amount: Int64, currency: Currency, pending: [StoredOfflinePayment], lastOnline: Date?, now: Date
     ) -> MPOSError? {
         guard let lastOnline else {
             return MPOSError.onlineRequired.withMessage(
                 "NO_TOKEN: no online session yet; log in online first.")
-        }
-        if clockDrift > Self.clockTolerance || clockDrift < .zero - Self.clockTolerance {
-            return MPOSError.onlineRequired.withMessage(
-                "LOCAL_TIME_TAMPERING: the device's date and time moved \(clockDrift.components.seconds) s against "
-                    + "the time passed since the last online session; set them automatically and go online.")
         }
         let offlineFor = now.timeIntervalSince(lastOnline)
         let window = Double(maximumHoursOffline) * 3600

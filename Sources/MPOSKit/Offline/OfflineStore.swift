@@ -9,7 +9,8 @@ import MPOSCore
 /// A slot holds either a stored sale or the mark that one was forwarded. Because every slot
 /// is authenticated alone (its header, with the record's id, is the associated data) and its
 /// padding must be zero, a bit flip anywhere in the file damages exactly the slot it falls
-/// in: that slot is reported, the others still read. Appends are synced before they return.
+/// in: that slot is reported, the others still read. Appends are synced before they return;
+/// a batch of slots is written and synced together.
 actor OfflineStore {
     /// The size of every slot, bytes.
     static let slotSize = 4096
@@ -17,7 +18,7 @@ actor OfflineStore {
     static let headerSize = 28
     static let magic: [UInt8] = Array("MPO1".utf8)
 
-    enum Kind: UInt8 { case payment = 1, forwarded = 2 }
+    enum Kind: UInt8 { case payment = 1, forwarded = 2, authorization = 3 }
 
     /// What the file holds.
     struct Contents: Sendable {
@@ -27,6 +28,8 @@ actor OfflineStore {
         var forwarded: [UUID: OfflineForwardOutcome] = [:]
         /// Slots that fail their check (offline data tampering), by index.
         var damagedSlots: [Int] = []
+        /// The latest online login's offline authorization, if any (`OfflineAuthorization.swift`).
+        var authorization: OfflineAuthorization?
 
         /// The stored sales not forwarded yet, in stored order.
         var pending: [OfflineRecord] { records.filter { forwarded[$0.id] == nil } }
@@ -43,12 +46,24 @@ actor OfflineStore {
 
     /// Appends a stored sale, synced before it returns.
     func append(_ record: OfflineRecord) throws(MPOSError) {
-        try appendSlot(kind: .payment, id: record.id, value: record)
+        try append(contentsOf: [record])
+    }
+
+    /// Appends stored sales in one write, synced once before it returns.
+    func append(contentsOf records: [OfflineRecord]) throws(MPOSError) {
+        try appendSlots(kind: .payment, records.map { ($0.id, $0) })
     }
 
     /// Appends the mark that a stored sale was forwarded, synced before it returns.
     func markForwarded(_ outcome: OfflineForwardOutcome) throws(MPOSError) {
-        try appendSlot(kind: .forwarded, id: outcome.id, value: outcome)
+        try markForwarded([outcome])
+    }
+
+    /// Appends the marks of a batch of forwards in one write, synced once: a crash before the
+    /// sync loses the whole batch's marks, and those sales are forwarded again under their
+    /// keys, which the gateway answers from the first time.
+    func markForwarded(_ outcomes: [OfflineForwardOutcome]) throws(MPOSError) {
+        try appendSlots(kind: .forwarded, outcomes.map { ($0.id, $0) })
     }
 
     /// Reads every slot; damaged ones are listed, never guessed at.
@@ -68,6 +83,7 @@ actor OfflineStore {
             switch Self.open(slot, key: key) {
             case .payment(let record): contents.records.append(record)
             case .forwarded(let outcome): contents.forwarded[outcome.id] = outcome
+            case .authorization(let authorization): contents.authorization = authorization
             case nil: contents.damagedSlots.append(index)
             }
         }
@@ -82,22 +98,14 @@ actor OfflineStore {
 
     // MARK: - Slots
 
-    enum Opened { case payment(OfflineRecord), forwarded(OfflineForwardOutcome) }
+    enum Opened {
+        case payment(OfflineRecord), forwarded(OfflineForwardOutcome), authorization(OfflineAuthorization)
+    }
 
     /// The slot's content, or nil when any check fails (magic, kind, length, zero padding,
     /// the tag, the id inside against the header's).
     static func open(_ slot: ArraySlice<UInt8>, key: SymmetricKey) -> Opened? {
-        let bytes = Array(slot)
-        guard bytes.count == slotSize, Array(bytes[0..<4]) == magic, let kind = Kind(rawValue: bytes[4]),
-            bytes[5..<8].allSatisfy({ $0 == 0 })
-        else { return nil }
-        let length = bytes[24..<28].reduce(0) { $0 << 8 | Int($1) }
-        guard length > 0, headerSize + length <= slotSize,
-            bytes[(headerSize + length)...].allSatisfy({ $0 == 0 }),
-            let box = try? AES.GCM.SealedBox(combined: bytes[headerSize..<(headerSize + length)]),
-            let plaintext = try? AES.GCM.open(box, using: key, authenticating: bytes[0..<headerSize])
-        else { return nil }
-        let id = UUID(uuid: uuidTuple(Array(bytes[8..<24])))
+        guard let (kind, id, plaintext) = unseal(slot, key: key) else { return nil }
         switch kind {
         case .payment:
             guard let record = try? GatewayJSON.decoder.decode(OfflineRecord.self, from: plaintext),
@@ -109,7 +117,25 @@ actor OfflineStore {
                 outcome.id == id
             else { return nil }
             return .forwarded(outcome)
+        case .authorization:
+            return openAuthorization(plaintext, id: id)
         }
+    }
+
+    /// The slot's kind, the id its header names and its plaintext, or nil when the header,
+    /// the padding or the tag fails its check.
+    static func unseal(_ slot: ArraySlice<UInt8>, key: SymmetricKey) -> (Kind, UUID, Data)? {
+        let bytes = Array(slot)
+        guard bytes.count == slotSize, Array(bytes[0..<4]) == magic, let kind = Kind(rawValue: bytes[4]),
+            bytes[5..<8].allSatisfy({ $0 == 0 })
+        else { return nil }
+        let length = bytes[24..<28].reduce(0) { $0 << 8 | Int($1) }
+        guard length > 0, headerSize + length <= slotSize,
+            bytes[(headerSize + length)...].allSatisfy({ $0 == 0 }),
+            let box = try? AES.GCM.SealedBox(combined: bytes[headerSize..<(headerSize + length)]),
+            let plaintext = try? AES.GCM.open(box, using: key, authenticating: bytes[0..<headerSize])
+        else { return nil }
+        return (kind, UUID(uuid: uuidTuple(Array(bytes[8..<24]))), plaintext)
     }
 
     /// A sealed slot for `value`.
@@ -135,19 +161,31 @@ actor OfflineStore {
         (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
     }
 
-    private func storeKey() throws(MPOSError) -> SymmetricKey {
+    func storeKey() throws(MPOSError) -> SymmetricKey {
         if let cachedKey { return cachedKey }
         let key = try keys.key()
         cachedKey = key
         return key
     }
 
-    private func appendSlot<Value: Encodable>(kind: Kind, id: UUID, value: Value) throws(MPOSError) {
-        let plaintext: Data
-        do { plaintext = try GatewayJSON.encoder.encode(value) } catch {
-            throw MPOSError.offlineStoreFailed.withMessage("A record could not be encoded.")
+    /// Appends one slot, synced before it returns.
+    func appendSlot<Value: Encodable>(kind: Kind, id: UUID, value: Value) throws(MPOSError) {
+        try appendSlots(kind: kind, [(id, value)])
+    }
+
+    /// Appends slots in one write, synced once before it returns.
+    func appendSlots<Value: Encodable>(kind: Kind, _ values: [(UUID, Value)]) throws(MPOSError) {
+        guard !values.isEmpty else { return }
+        let key = try storeKey()
+        var slots: [UInt8] = []
+        slots.reserveCapacity(values.count * Self.slotSize)
+        for (id, value) in values {
+            let plaintext: Data
+            do { plaintext = try GatewayJSON.encoder.encode(value) } catch {
+                throw MPOSError.offlineStoreFailed.withMessage("A record could not be encoded.")
+            }
+            slots += try Self.seal(kind: kind, id: id, plaintext: plaintext, key: key)
         }
-        let slot = try Self.seal(kind: kind, id: id, plaintext: plaintext, key: try storeKey())
         if !FileManager.default.fileExists(atPath: path) {
             guard
                 FileManager.default.createFile(
@@ -162,7 +200,7 @@ actor OfflineStore {
             let end = try handle.seekToEnd()
             // A partial slot left by a crash mid-append is overwritten, keeping slots aligned.
             try handle.seek(toOffset: end / UInt64(Self.slotSize) * UInt64(Self.slotSize))
-            try handle.write(contentsOf: Data(slot))
+            try handle.write(contentsOf: Data(slots))
             try handle.synchronize()
         } catch {
             throw MPOSError.offlineStoreFailed.withMessage(

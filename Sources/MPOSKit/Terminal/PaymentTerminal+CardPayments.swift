@@ -100,9 +100,10 @@ extension PaymentTerminal {
         guard !busy else { throw MPOSError.terminalBusy }
         busy = true
         defer { busy = false }
-        try await requireSession()
+        try await requireSession(offlineSale: kind == .sale && parameters.offlineAllowed)
+        try await checkDevice()
         guard let connection else { throw MPOSError.readerNotConnected }
-        if updateStatus == nil {
+        if updateStatus == nil, offlineOnly == nil {
             // The reader's first transaction registers it with the gateway's terminal management
             // (the TSM seed), and its deadlines then apply; a gateway without it does not stop the sale.
             _ = try? await initializeTerminal()
@@ -112,7 +113,7 @@ extension PaymentTerminal {
                 "The reader's update deadline (\(deadline.formatted(.iso8601))) has passed: install its updates "
                     + "(downloadAndApplyUpdate) to take payments.")
         }
-        if cardAttemptsMayBeUnfinished {
+        if cardAttemptsMayBeUnfinished, offlineOnly == nil {
             // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may
             // stand approved at the gateway although its card declined: reverse it before
             // the customer presents a card again, not at the next login. One try each, so a
@@ -135,6 +136,8 @@ extension PaymentTerminal {
             retry: parameters.offlineAllowed ? .offlineSale : .standard)
         engine?.mandateReference = mandateReference
         if parameters.offlineAllowed { engine?.offlineRefusal = await offlineRefusal(parameters) }
+        // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
+        if offlineOnly != nil, let refusal = engine?.offlineRefusal { throw refusal }
         eventsInbox.yield(.start)
         for await event in events {
             guard var current = engine else { break }
@@ -184,6 +187,11 @@ extension PaymentTerminal {
             }
         case .authorize(let request, let key):
             try await settleJournal(key, connection: connection)
+            if offlineOnly != nil {
+                // No session to send it with: the gateway never sees this attempt.
+                inbox.yield(.gatewayUnreachable)
+                return nil
+            }
             do {
                 let answer: GatewayAnswer
                 if engine?.kind == .sepa {
@@ -198,11 +206,18 @@ extension PaymentTerminal {
                 inbox.yield(.gatewayUnreachable)
             }
         case .lookup(let key, let delay):
+            if offlineOnly != nil {
+                inbox.yield(.lookedUp(.notFound))
+                return nil
+            }
             if delay > .zero { try? await clock.sleep(for: delay) }
             inbox.yield(.lookedUp(await client.lookup(key)))
         case .reverse(let id, let key, let reason):
             inbox.yield(.reversalFinished(await reverse(id, key: key, reason: reason)))
         case .emit(let event):
+            // Offline-only, nothing goes to the gateway: it is neither asked nor looked up.
+            if offlineOnly != nil, case .recovering = event { return nil }
+            if offlineOnly != nil, case .authorizing = event { return nil }
             emit(event)
         case .askApplication(let candidates):
             let handler = applicationHandler

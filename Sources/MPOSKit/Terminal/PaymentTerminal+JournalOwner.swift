@@ -25,9 +25,16 @@ extension PaymentTerminal {
     }
 
     /// Throws the journal's refusal of this terminal's gateway or merchant, if any, else
-    /// ``MPOSError/notLoggedIn`` when there is no gateway session.
-    func requireSession() async throws(MPOSError) {
+    /// ``MPOSError/notLoggedIn`` when there is no gateway session. Offline-only, only a sale
+    /// allowed offline (`offlineSale`) goes on; anything else needs the gateway.
+    func requireSession(offlineSale: Bool = false) async throws(MPOSError) {
         if let journalRefusal { throw journalRefusal }
+        if offlineOnly != nil {
+            if offlineSale { return }
+            throw MPOSError.onlineRequired.withMessage(
+                "NO_TOKEN: the gateway could not be reached at login; only sales allowed offline are taken "
+                    + "until a login reaches it.")
+        }
         guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
     }
 }

@@ -84,10 +84,18 @@ public actor PaymentTerminal {
     let offlineStore: OfflineStore
     /// The offline limits in force (see ``OfflinePayments/setPolicy(_:)``).
     var offlinePolicy = OfflinePolicy.standard
+    /// How long forwarded sales stay in the store (and in ``OfflinePayments/list()``) before a
+    /// compaction drops them.
+    var forwardedSalesKeptFor: TimeInterval = 7 * 86_400
     /// When the gateway last answered a login: the policy's offline window runs from it.
     var lastOnlineSession: Date?
-    /// The same moment on a clock nobody sets, to see the device's date being moved.
-    var lastOnlineInstant: ContinuousClock.Instant?
+    /// The cached online session this terminal runs on while the gateway could not be reached
+    /// at login (offline-only); nil when logged in online.
+    var offlineOnly: OfflineAuthorization?
+    /// The device checks run before each card payment (`Security/`), and what the device and
+    /// the gateway said at the last online login, their reference.
+    var deviceChecks = DeviceChecks.standard
+    var deviceCheckpoint: DeviceCheckpoint?
     /// The background forward waiting for the gateway, if one runs.
     var offlineForwarder: Task<Void, Never>?
     /// The forward pass running now, if one does.
@@ -195,15 +203,30 @@ public actor PaymentTerminal {
     /// - Throws: ``MPOSError/gatewayUnauthorized``, ``MPOSError/gatewayUnreachable``;
     ///   ``MPOSError/journalOwnedElsewhere`` when the journal holds another gateway's or
     ///   merchant's attempts (the session is ended, and nothing in the journal changes).
+    ///
+    /// - Parameter offlineFallback: when the gateway cannot be reached (never when it refuses
+    ///   the credentials) and an earlier online login of the same user at the same gateway is
+    ///   within the offline window, come up offline-only instead of throwing: sales with
+    ///   `offlineAllowed` go to the card's offline decision, everything else throws
+    ///   ``MPOSError/onlineRequired`` (see ``isOfflineOnly``). Off by default.
     @discardableResult
-    public func login() async throws(MPOSError) -> [RecoveredAttempt] {
-        try await client.login()
+    public func login(offlineFallback: Bool = false) async throws(MPOSError) -> [RecoveredAttempt] {
+        let fallback = offlineFallback ? await offlineFallbackCheck() : nil
+        do { try await client.login(resending: (try? fallback?.get()) == nil) } catch {
+            guard let fallback, error.code == MPOSError.Code.gatewayUnreachable else { throw error }
+            try await comeUpOfflineOnly(fallback, after: error)
+            return []
+        }
+        offlineOnly = nil
         lastOnlineSession = Date()
-        lastOnlineInstant = .now
+        await noteOnlineSession()
         if let terms = await client.offlinePolicy { offlinePolicy = terms }
         try await bindJournal()
+        await sealOfflineAuthorization()
         let recovered = try await recoverUnfinishedAttempts()
-        startOfflineForwarder()
+        // After recovery, which hands the journal's attempts the store holds over to it.
+        await compactOfflineStore()
+        await startOfflineForwarderIfSalesWait()
         return recovered
     }
 

@@ -1,4 +1,5 @@
 import Crypto
+import EMV
 import Foundation
 import MPOSCore
 import TerminalAPI
@@ -46,7 +47,7 @@ struct NexoSession: Sendable {
     /// repeated request (even after the app restarted) finds the attempt it made.
     static func key(for reference: Reference) -> IdempotencyKey {
         let digest = SHA256.hash(data: Data((reference.saleID + "\u{0}" + reference.serviceID).utf8))
-        let hex = digest.map { String(format: "%02x", $0) }.joined()
+        let hex = Hex.encode(Array(digest)).lowercased()
         // "nexo-" and 40 hex digits: within the 64 characters of A-Z a-z 0-9 - _ a key allows.
         return IdempotencyKey(rawValue: "nexo-" + hex.prefix(40))!
     }

@@ -152,7 +152,7 @@ public struct AccountService: Sendable {
         return Session(
             accessToken: token, expiresAt: expiresAt,
             merchant: try merchantInfo(merchantID: merchantID, userID: user),
-            offlinePolicy: try offlinePolicy(merchantID: merchantID))
+            offlinePolicy: try offlinePolicy(merchantID: merchantID), gatewayTime: self.now)
     }
 
     /// Ends the session of `token` (an access token).

@@ -34,6 +34,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
               mpos gateway serve
               mpos gateway serve --port 8080 --db /tmp/sandbox.sqlite
               mpos gateway serve --tls-certificate cert.pem --tls-key key.pem
+              mpos gateway serve --clock-offset 600
             """
     )
 
@@ -57,12 +58,23 @@ struct GatewayServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "PEM file of the private key of --tls-certificate.")
     var tlsKey: String?
 
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Run the gateway's clock this many seconds ahead of this machine's (negative: behind), to see "
+                + "the SDK refuse payments on a device whose clock is off the gateway's (LOCAL_TIME_TAMPERING).",
+            valueName: "seconds"))
+    var clockOffset = 0
+
     func validate() throws {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
         }
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together.")
+        }
+        guard (-366 * 86_400...366 * 86_400).contains(clockOffset) else {
+            throw ValidationError("--clock-offset must be within a year either way.")
         }
     }
 
@@ -71,6 +83,10 @@ struct GatewayServeCommand: AsyncParsableCommand {
         SandboxGateway.tuneProcessAllocatorForServing()
         var configuration = SandboxGatewayConfiguration(
             host: host, port: port, databasePath: db, logLevel: .warning, groupCommit: groupCommit)
+        if clockOffset != 0 {
+            let offset = TimeInterval(clockOffset)
+            configuration.now = { Date().addingTimeInterval(offset) }
+        }
         if let tlsCertificate, let tlsKey {
             configuration.tls = try SandboxGatewayTLS(certificatePEMFile: tlsCertificate, privateKeyPEMFile: tlsKey)
         }

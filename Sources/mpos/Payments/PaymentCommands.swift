@@ -14,7 +14,9 @@ enum PaymentCommandHelp {
         finished first and reported on standard error, one line per attempt.
 
         Exit codes: 0 approved (or approved offline), 2 declined, 3 cancelled, 1 error (also an approved sale \
-        whose --printer could not print its receipt: the printer's status in one line). --json prints the result as \
+        whose --printer could not print its receipt: the printer's status in one line; and a device check \
+        refusing the payment, its seed name first, such as LOCAL_TIME_TAMPERING: docs/device-checks.md). \
+        --json prints the result as \
         one JSON object (amounts in minor units). Ctrl-C while the reader waits for the card \
         cancels the operation (exit 3); a second Ctrl-C quits at once.
         """
@@ -24,13 +26,16 @@ enum PaymentCommandHelp {
     /// asks the reader to cancel.
     static func run(
         _ options: TerminalOptions, needsReader: Bool, receipt: Bool, printer: ReceiptPrinter? = nil,
-        lan: NetworkedTerminalOptions? = nil, _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
+        offlineFallback: Bool = false, lan: NetworkedTerminalOptions? = nil,
+        _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
     ) async throws {
         let session: ((PaymentTerminal) async throws -> Void) async throws -> Void = { body in
             if let networked = lan?.networkedTerminal {
                 try await NetworkedTerminalSession.with(options, networked, showEvents: !options.json, body)
             } else {
-                try await TerminalSession.with(options, needsReader: needsReader, showEvents: !options.json, body)
+                try await TerminalSession.with(
+                    options, needsReader: needsReader, showEvents: !options.json, offlineFallback: offlineFallback,
+                    body)
             }
         }
         try await session { terminal in
@@ -132,7 +137,9 @@ struct SaleCommand: AsyncParsableCommand {
     @Flag(
         help: ArgumentHelp(
             "When the gateway cannot be reached, let the card decide and store an approved sale "
-                + "(exit 0, status approvedOffline); `mpos offline forward` forwards it."))
+                + "(exit 0, status approvedOffline); `mpos offline forward` forwards it. With the gateway "
+                + "down from the start, an online login of the same user on this --journal within the "
+                + "offline window (24 h by default) is needed."))
     var offlineAllowed = false
 
     @OptionGroup var options: TerminalOptions
@@ -151,8 +158,9 @@ struct SaleCommand: AsyncParsableCommand {
             parameters.basket = Basket(items: try items.map { try BasketArgument.item($0, currency: currency) })
         }
         let printer = try printerOptions.receiptPrinter()
-        try await PaymentCommandHelp.run(options, needsReader: true, receipt: true, printer: printer, lan: lan) {
-            terminal throws(MPOSError) in
+        try await PaymentCommandHelp.run(
+            options, needsReader: true, receipt: true, printer: printer, offlineFallback: offlineAllowed, lan: lan
+        ) { terminal throws(MPOSError) in
             try await terminal.sale(parameters)
         }
     }

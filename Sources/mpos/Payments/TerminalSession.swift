@@ -33,10 +33,11 @@ final class TerminalSession {
     ///   - showEvents: whether to print the reader's prompts as they come.
     static func with<T>(
         _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool = false,
-        _ body: (PaymentTerminal) async throws -> T
+        offlineFallback: Bool = false, _ body: (PaymentTerminal) async throws -> T
     ) async throws -> T {
         let session = try await open(
-            options, needsReader: needsReader, showEvents: showEvents, reconnectable: reconnectable)
+            options, needsReader: needsReader, showEvents: showEvents, reconnectable: reconnectable,
+            offlineFallback: offlineFallback)
         do {
             let value = try await body(session.terminal)
             await session.close()
@@ -48,7 +49,7 @@ final class TerminalSession {
     }
 
     private static func open(
-        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool
+        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool, offlineFallback: Bool
     ) async throws -> TerminalSession {
         // Check every argument before starting anything.
         let secretHex = options.secret ?? SimulatedReaderConfiguration.sandboxSecretHex
@@ -91,8 +92,8 @@ final class TerminalSession {
         if let journalPath { lock = try await JournalLock.acquire(journalPath: journalPath) }
         do {
             return try await open(
-                options, needsReader: needsReader, showEvents: showEvents, reconnectable: reconnectable, secret: secret,
-                readerAddress: readerAddress, remote: remote, tls: tls, journalPath: journalPath, lock: lock)
+                options, needsReader: needsReader, showEvents: showEvents, reconnectable: reconnectable,
+                offlineFallback: offlineFallback, secret: secret, readerAddress: readerAddress, remote: remote, tls: tls, journalPath: journalPath, lock: lock)
         } catch {
             lock?.release()
             throw error
@@ -101,7 +102,8 @@ final class TerminalSession {
 
     /// Starts what `options` asks for, with every argument checked and the journal locked.
     private static func open(
-        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool, secret: SharedSecret,
+        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool, offlineFallback: Bool,
+        secret: SharedSecret,
         readerAddress: (host: String, port: Int)?, remote: (url: URL, credentials: GatewayCredentials)?,
         tls: TLSConfiguration, journalPath: String?, lock: JournalLock?
     ) async throws -> TerminalSession {
@@ -166,13 +168,16 @@ final class TerminalSession {
             }
             // Login finishes what earlier runs left open, before this command's own payment.
             let recovered: [RecoveredAttempt]
-            do { recovered = try await terminal.login() } catch {
+            do { recovered = try await terminal.login(offlineFallback: offlineFallback) } catch {
                 if error.code == MPOSError.Code.journalOwnedElsewhere {
                     throw CLIFailure("\(error.message) Give --journal PATH with another file to pay at \(url.absoluteString).")
                 }
                 throw CLIFailure("login at \(url.absoluteString) failed: \(error.message)")
             }
             for attempt in recovered { CLIOutput.error(JournalReport.line(attempt)) }
+            if await terminal.isOfflineOnly {
+                CLIOutput.error("the gateway at \(url.absoluteString) cannot be reached: offline-only, on the last online session")
+            }
             lock?.earlierRunsTold()
             if needsReader {
                 let (host, port): (String, Int)

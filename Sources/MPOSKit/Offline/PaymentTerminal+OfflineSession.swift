@@ -1,0 +1,79 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+
+/// Why a login may not fall back to offline-only: the seed's name and the reason.
+struct OfflineFallbackRefusal: Error, Sendable {
+    let reason: String
+}
+
+// A session cached across processes: each online login seals an offline authorization into
+// the offline store, and a later login that cannot reach the gateway may run on it,
+// offline-only, within the policy's window.
+extension PaymentTerminal {
+    /// Whether the terminal runs on a cached session because the gateway could not be reached
+    /// at login (``login(offlineFallback:)``): only sales with `offlineAllowed` are taken, and
+    /// the card decides them offline. The next login that reaches the gateway ends it.
+    public var isOfflineOnly: Bool { offlineOnly != nil }
+
+    /// Seals the offline authorization of the online login that just succeeded. A store that
+    /// cannot be written costs only the fallback, never the online session.
+    func sealOfflineAuthorization() async {
+        guard case .login(let user, _) = await client.credentials, var merchant = await client.merchant,
+            let onlineAt = lastOnlineSession
+        else { return }
+        // The user is kept as a hash only.
+        merchant.userID = nil
+        let authorization = OfflineAuthorization(
+            id: UUID(), gateway: client.baseURL.absoluteString, userHash: OfflineAuthorization.userHash(user),
+            merchant: merchant, policy: offlinePolicy,
+            onlineAt: Date(timeIntervalSince1970: onlineAt.timeIntervalSince1970.rounded(.down)),
+            checkpoint: deviceCheckpoint)
+        try? await offlineStore.appendAuthorization(authorization)
+    }
+
+    /// The cached authorization a login with these credentials may fall back to now, or why not.
+    func offlineFallbackCheck() async -> Result<OfflineAuthorization, OfflineFallbackRefusal> {
+        guard case .login(let user, _) = await client.credentials else {
+            return .failure(OfflineFallbackRefusal(reason: "NO_TOKEN: a client token is not cached for offline use."))
+        }
+        let cached: OfflineAuthorization?
+        do { cached = try await offlineStore.contents().authorization } catch {
+            return .failure(OfflineFallbackRefusal(reason: error.message))
+        }
+        guard let cached else {
+            return .failure(OfflineFallbackRefusal(reason: "NO_TOKEN: no online session yet; log in online first."))
+        }
+        if let reason = cached.refusal(gateway: client.baseURL.absoluteString, user: user, now: Date()) {
+            return .failure(OfflineFallbackRefusal(reason: reason))
+        }
+        return .success(cached)
+    }
+
+    /// Comes up offline-only on `fallback`, or throws the login's `error` with the reason the
+    /// cached session could not be used.
+    func comeUpOfflineOnly(
+        _ fallback: Result<OfflineAuthorization, OfflineFallbackRefusal>, after error: MPOSError
+    ) async throws(MPOSError) {
+        let authorization: OfflineAuthorization
+        switch fallback {
+        case .success(let cached): authorization = cached
+        case .failure(let refusal): throw error.withMessage(error.message + " No offline session: " + refusal.reason)
+        }
+        // The journal must belong to the cached merchant, as an online login would require.
+        try journal.bind(
+            to: JournalOwner(gateway: client.baseURL.absoluteString, merchantID: authorization.merchant.id))
+        offlineOnly = authorization
+        offlinePolicy = authorization.policy
+        lastOnlineSession = authorization.onlineAt
+        // The time since boot is the device's, not the process's: the clock and restart
+        // checks run against the login that sealed the session.
+        deviceCheckpoint = authorization.checkpoint
+        await client.adoptCachedMerchant(authorization.merchant)
+    }
+}
+
+extension GatewayClient {
+    /// The merchant of a cached session, for receipts, while no login reached the gateway.
+    func adoptCachedMerchant(_ merchant: MerchantInfo) { self.merchant = merchant }
+}

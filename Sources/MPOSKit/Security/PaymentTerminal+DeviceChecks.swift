@@ -1,0 +1,34 @@
+import Foundation
+import MPOSCore
+
+// The terminal's side of the device checks: the reference taken at each online login, the
+// checks before each card payment, and the offline-only ones before a sale is stored.
+extension PaymentTerminal {
+    /// Sets the device checks run before every card payment (``DeviceChecks/standard`` until
+    /// then). Set them before ``login()``: each login takes the reference of the clock and
+    /// restart checks through their probe.
+    public func setDeviceChecks(_ checks: DeviceChecks) { deviceChecks = checks }
+
+    /// Notes what the device and the gateway say now, at an online login.
+    func noteOnlineSession() async {
+        let state = await deviceChecks.probe.state()
+        deviceCheckpoint = DeviceCheckpoint(
+            deviceDate: state.date, gatewayDate: await client.gatewayTime, sinceBoot: state.sinceBoot,
+            bootID: state.bootID)
+    }
+
+    /// Throws why this device may take no card payment now.
+    ///
+    /// - Throws: ``MPOSError/debuggerEnabled``, ``MPOSError/nonSelfResolvable``,
+    ///   ``MPOSError/screenRecording``, ``MPOSError/screenCaptured``,
+    ///   ``MPOSError/passcodeNotEnabled``, ``MPOSError/localTimeTampering``.
+    func checkDevice() async throws(MPOSError) {
+        let state = await deviceChecks.probe.state()
+        if let refusal = deviceChecks.refusal(state, since: deviceCheckpoint) { throw refusal }
+    }
+
+    /// Why this device may take no sale offline now (``MPOSError/systemChange``), or nil.
+    func deviceOfflineRefusal() async -> MPOSError? {
+        deviceChecks.offlineRefusal(await deviceChecks.probe.state(), since: deviceCheckpoint)
+    }
+}
