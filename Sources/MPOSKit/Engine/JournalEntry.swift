@@ -115,13 +115,17 @@ struct JournalEntry: Sendable, Hashable, FetchableRecord, PersistableRecord {
 
     /// Inserts an entry, or replaces every column but the key of the entry with its key: what
     /// GRDB's generic `save` does, as one statement SQLite prepares once per connection.
-    static let upsertSQL: String = {
-        let names = columns.map { "\"\($0.name)\"" }
+    static let upsertSQL = upsertSQL(table: databaseTableName, columns: columns.map(\.name))
+
+    /// The statement that inserts a row of `table`, or replaces every column but the first
+    /// (the key) of the row with its key.
+    static func upsertSQL(table: String, columns: [String]) -> String {
+        let names = columns.map { "\"\($0)\"" }
         let updates = names.dropFirst().map { "\($0) = excluded.\($0)" }
-        return "INSERT INTO \"\(databaseTableName)\" (\(names.joined(separator: ", "))) "
+        return "INSERT INTO \"\(table)\" (\(names.joined(separator: ", "))) "
             + "VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", "))) "
             + "ON CONFLICT(\(names[0])) DO UPDATE SET \(updates.joined(separator: ", "))"
-    }()
+    }
 
     /// The arguments of ``upsertSQL`` for this entry, in the order of ``columns``.
     var upsertArguments: StatementArguments {
@@ -177,13 +181,13 @@ extension JournalEntry {
         container["updatedAt"] = Self.storedDate(updatedAt)
     }
 
-    private static func parse<Value>(_ row: Row, _ column: String, _ make: (String) -> Value?) throws -> Value {
+    static func parse<Value>(_ row: Row, _ column: String, _ make: (String) -> Value?) throws -> Value {
         guard let value = try parseIfPresent(row, column, make) else { throw MalformedValue(column: column) }
         return value
     }
 
     /// The column's value parsed; nil when it is NULL.
-    private static func parseIfPresent<Value>(_ row: Row, _ column: String, _ make: (String) -> Value?) throws -> Value? {
+    static func parseIfPresent<Value>(_ row: Row, _ column: String, _ make: (String) -> Value?) throws -> Value? {
         guard let text = try row.decode(String?.self, forColumn: column) else { return nil }
         guard let value = make(text) else { throw MalformedValue(column: column) }
         return value

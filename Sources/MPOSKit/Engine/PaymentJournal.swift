@@ -105,6 +105,7 @@ final class PaymentJournal: Sendable {
                 }
             }
             migrator.registerMigration("v3-owner") { db in try Self.createOwnerTable(db) }
+            migrator.registerMigration("v4-networked-attempts") { db in try Self.createNetworkedAttemptTable(db) }
             try migrator.migrate(queue)
             try queue.writeWithoutTransaction { db in try Self.reserveLogRoom(db, path: path) }
         } catch let error as MPOSError {
@@ -215,9 +216,32 @@ final class PaymentJournal: Sendable {
     /// Inserts or replaces `entry` on the journal's queue, with the `synchronous` value its
     /// durability needs. Must run on the queue: it reads and sets ``synchronous``.
     private func save(_ entry: JournalEntry, durable: Bool, in db: Database) throws {
+        try setSynchronous(durable ? .full : .normal, in: db)
+        // One statement, committed on its own (SQLite's autocommit): no transaction to open.
+        try db.cachedStatement(sql: JournalEntry.upsertSQL).execute(arguments: entry.upsertArguments)
+    }
+
+    /// Runs one statement on the journal's queue, after every write already queued, and
+    /// returns once its commit is synced to disk (for tables beside the attempts').
+    func writeDurably(sql: String, arguments: StatementArguments) async throws(MPOSError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, MPOSError>, Never>) in
+            queue.asyncWriteWithoutTransaction { [self] db in
+                do {
+                    try setSynchronous(.full, in: db)
+                    try db.cachedStatement(sql: sql).execute(arguments: arguments)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(Self.writeFailure(error)))
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// Sets the connection's `synchronous` pragma to `needed`. Must run on the queue.
+    private func setSynchronous(_ needed: Synchronous, in db: Database) throws {
         // The connection keeps the last value: set it only when it changes, and never let a
         // durable write run with the relaxed one.
-        let needed: Synchronous = durable ? .full : .normal
         if synchronous.withLock({ $0 }) != needed {
             synchronous.withLock { $0 = nil }
             // Not a cached statement: SQLite applies this pragma while it compiles it, so a
@@ -225,8 +249,6 @@ final class PaymentJournal: Sendable {
             try db.execute(sql: needed.sql)
             synchronous.withLock { $0 = needed }
         }
-        // One statement, committed on its own (SQLite's autocommit): no transaction to open.
-        try db.cachedStatement(sql: JournalEntry.upsertSQL).execute(arguments: entry.upsertArguments)
     }
 
     private static func writeFailure(_ error: any Error) -> MPOSError {

@@ -83,6 +83,9 @@ public struct PaymentResult: Sendable, Hashable {
     public var recovered: Bool
     /// Why it did not succeed, when it did not.
     public var error: MPOSError?
+    /// The acquirer's reason for a decline, when it gave one (a networked terminal's
+    /// `refusalReason`, such as `210 Not enough balance`).
+    public var refusalReason: String?
     /// Set when the outcome could not be written to the journal after retries (the payment
     /// stands as reported; see ``TerminalEvent/journalWriteFailed(_:)``).
     public var journalError: MPOSError?

@@ -70,11 +70,13 @@ extension PaymentTerminal {
     }
 
     /// Asks the reader to cancel the running sale. Honoured only while the reader allows it
-    /// (waiting for a card, application selection, PIN entry).
+    /// (waiting for a card, application selection, PIN entry). With a networked terminal, sends
+    /// it an `AbortRequest` for the running payment (see ``connectNetworkedTerminal(_:)``).
     ///
     /// - Returns: whether the reader accepted the cancel.
     @discardableResult
     public func cancel() async -> Bool {
+        if networked != nil { return await abortNetworkedPayment() }
         guard let engine, engine.isCancelAllowed, let connection else { return false }
         guard case .cancelResponse(let accepted, _) = try? await connection.request(
             .cancelRequest(transactionID: engine.readerTransactionID))
@@ -90,6 +92,7 @@ extension PaymentTerminal {
         _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String? = nil,
         key fixedKey: IdempotencyKey? = nil
     ) async throws(MPOSError) -> PaymentResult {
+        if networked != nil { return try await runOnNetworkedTerminal(parameters, kind: kind) }
         try parameters.validate()
         if kind == .sepa, parameters.currency != .eur {
             throw MPOSError.invalidArgument.withMessage("A SEPA direct debit is in EUR, not \(parameters.currency.code).")

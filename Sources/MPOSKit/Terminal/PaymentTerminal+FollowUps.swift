@@ -5,22 +5,26 @@ import MPOSCore
 // Gateway-only operations: follow-ups of an earlier transaction (refund, void, capture, tip)
 // and cash records. Each is one idempotent, journaled gateway request; no reader is involved.
 extension PaymentTerminal {
-    /// Refunds (part of) a captured sale; `amount` nil refunds what remains.
+    /// Refunds (part of) a captured sale; `amount` nil refunds what remains. With a networked
+    /// terminal, a `ReversalRequest` to it (see ``connectNetworkedTerminal(_:)``).
     ///
     /// - Throws: ``MPOSError/amountNotPositive``, ``MPOSError/invalidArgument``,
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func refund(transactionID: TransactionID, amount: Int64? = nil) async throws(MPOSError) -> PaymentResult {
         if let amount, amount <= 0 { throw MPOSError.amountNotPositive }
+        if networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: amount, kind: .refund) }
         return try await followUp(
             .refund, kind: .refund, path: GatewayPaths.transaction(GatewayPaths.refund, id: transactionID.rawValue),
             original: transactionID, amount: amount, body: RefundRequest(amount: amount))
     }
 
-    /// Voids a sale or refund before its batch closes.
+    /// Voids a sale or refund before its batch closes. With a networked terminal, a
+    /// `ReversalRequest` of the whole payment to it (see ``connectNetworkedTerminal(_:)``).
     ///
     /// - Throws: ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
-        try await followUp(
+        if networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: nil, kind: .saleVoid) }
+        return try await followUp(
             .void, kind: .saleVoid, path: GatewayPaths.transaction(GatewayPaths.void, id: transactionID.rawValue),
             original: transactionID, amount: nil, body: VoidRequest())
     }

@@ -21,6 +21,8 @@ extension PaymentTerminal {
     /// Finishes every journaled attempt an earlier run left unfinished, as
     /// ``recoverUnfinished()`` does, and says for each what was found and what was done, so
     /// that the merchant can be told (an approval reversed, a payment the gateway never got).
+    /// With a networked terminal connected, its payments whose answer was lost are settled too,
+    /// one TransactionStatus request each.
     ///
     /// - Returns: one report per unfinished attempt, oldest first; empty when an operation is
     ///   running (it owns its entry; the next call finishes the rest).
@@ -32,7 +34,8 @@ extension PaymentTerminal {
         guard !busy else { return [] }
         busy = true
         defer { busy = false }
-        return try await finishUnfinished(cardAttemptsOnly: false)
+        let gateway = try await finishUnfinished(cardAttemptsOnly: false)
+        return gateway + (try await settleNetworkedAttempts())
     }
 
     /// The attempts journaled at or after `date`, oldest first, finished or not: for an app

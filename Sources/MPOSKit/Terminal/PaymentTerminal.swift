@@ -47,6 +47,8 @@ public actor PaymentTerminal {
     let journal: PaymentJournal
     let clock: any Clock<Duration>
     var connection: ReaderConnection?
+    /// The networked terminal driven instead of a reader (`NetworkedTerminal/`), if any.
+    var networked: NetworkedSession?
     /// How to reach the reader again after a drop (set by the factory form of `connectReader`).
     var reconnectPlan: ReconnectPlan?
     var reconnecting: Task<Void, Never>?
@@ -286,6 +288,7 @@ public actor PaymentTerminal {
 
     /// Closes the reader link and stops any reconnection.
     public func disconnect() async {
+        networked = nil
         reconnectPlan = nil
         linkPlan = nil
         reconnecting?.cancel()

@@ -54,12 +54,16 @@ public enum TerminalEvent: Sendable, Hashable {
     /// Stored offline records failed their check (the seed's `OFFLINE_DATA_TAMPERING`): the
     /// slots named are never forwarded; those payments may be lost.
     case offlineDataTampering(slots: [Int])
+    /// A networked terminal notified the sale system of an event (`EventNotification`: its
+    /// `EventToNotify`, such as `BeginMaintenance`, `OutOfOrder` or `NetworkConnected`, and its
+    /// details), handed over with ``PaymentTerminal/receiveNetworkedTerminalNotification(_:)``.
+    case terminalNotification(event: String, details: String?)
 
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
         switch self {
         case .readerConnection: .connection
-        case .readerStatus, .pinEntry, .batteryLow: .status
+        case .readerStatus, .pinEntry, .batteryLow, .terminalNotification: .status
         case .card: .card
         case .applicationSelection, .signatureRequired: .prompt
         case .authorizing, .recovering, .reversing, .completed, .journalWriteFailed, .offlineForwarded,

@@ -148,6 +148,7 @@ struct DemoCommand: AsyncParsableCommand {
         case .offlineForwarded(let outcome):
             "offline sale forwarded: \(outcome.approved ? "approved" : "declined after the fact")"
         case .offlineDataTampering(let slots): "OFFLINE_DATA_TAMPERING in \(slots.count) stored record(s)"
+        case .terminalNotification(let event, let details): "terminal: \(event)\(details.map { " (\($0))" } ?? "")"
         }
     }
 }

@@ -9,13 +9,16 @@ enum JournalLocation {
     ///
     /// - Throws: `CLIFailure` when the path is a directory, cannot be written, or is a file
     ///   that is not a journal.
-    static func resolve(_ options: TerminalOptions) throws -> String? {
+    ///
+    /// - Parameter persistent: whether the command needs a lasting journal even without
+    ///   `--gateway` (a networked terminal's payments).
+    static func resolve(_ options: TerminalOptions, persistent: Bool = false) throws -> String? {
         if let given = options.journal {
             guard !given.isEmpty else { throw CLIFailure("--journal needs a file path, e.g. ./journal.sqlite") }
             try check(given, option: "--journal \(given)")
             return given
         }
-        guard options.gateway != nil else { return nil }
+        guard options.gateway != nil || persistent else { return nil }
         let path = try defaultPath()
         try check(path, option: "the default journal \(path)")
         return path

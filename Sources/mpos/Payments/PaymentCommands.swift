@@ -26,11 +26,19 @@ enum PaymentCommandHelp {
     /// asks the reader to cancel.
     static func run(
         _ options: TerminalOptions, needsReader: Bool, receipt: Bool, printer: ReceiptPrinter? = nil,
-        offlineFallback: Bool = false, _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
+        offlineFallback: Bool = false, lan: NetworkedTerminalOptions? = nil,
+        _ operation: (PaymentTerminal) async throws(MPOSError) -> PaymentResult
     ) async throws {
-        try await TerminalSession.with(
-            options, needsReader: needsReader, showEvents: !options.json, offlineFallback: offlineFallback
-        ) { terminal in
+        let session: ((PaymentTerminal) async throws -> Void) async throws -> Void = { body in
+            if let networked = lan?.networkedTerminal {
+                try await NetworkedTerminalSession.with(options, networked, showEvents: !options.json, body)
+            } else {
+                try await TerminalSession.with(
+                    options, needsReader: needsReader, showEvents: !options.json, offlineFallback: offlineFallback,
+                    body)
+            }
+        }
+        try await session { terminal in
             let result: PaymentResult
             do {
                 let interrupts = needsReader ? cancelOnInterrupt(terminal) : nil
@@ -136,6 +144,8 @@ struct SaleCommand: AsyncParsableCommand {
 
     @OptionGroup var options: TerminalOptions
 
+    @OptionGroup var lan: NetworkedTerminalOptions
+
     func run() async throws {
         var parameters = try money.parameters()
         parameters.offlineAllowed = offlineAllowed
@@ -149,7 +159,7 @@ struct SaleCommand: AsyncParsableCommand {
         }
         let printer = try printerOptions.receiptPrinter()
         try await PaymentCommandHelp.run(
-            options, needsReader: true, receipt: true, printer: printer, offlineFallback: offlineAllowed
+            options, needsReader: true, receipt: true, printer: printer, offlineFallback: offlineAllowed, lan: lan
         ) { terminal throws(MPOSError) in
             try await terminal.sale(parameters)
         }
@@ -206,12 +216,14 @@ struct RefundCommand: AsyncParsableCommand {
 
     @OptionGroup var options: TerminalOptions
 
+    @OptionGroup var lan: NetworkedTerminalOptions
+
     func run() async throws {
         let currency = try AmountArgument.currency(currency)
         let minor = try amount.map { try AmountArgument.minorUnits($0, currency) }
         if let transaction {
             let id = try PaymentCommandHelp.transactionID(transaction)
-            try await PaymentCommandHelp.run(options, needsReader: false, receipt: false) {
+            try await PaymentCommandHelp.run(options, needsReader: false, receipt: false, lan: lan) {
                 terminal throws(MPOSError) in
                 try await terminal.refund(transactionID: id, amount: minor)
             }
@@ -220,7 +232,7 @@ struct RefundCommand: AsyncParsableCommand {
                 throw CLIFailure("give --transaction ID, or --amount for an unreferenced refund")
             }
             let parameters = PaymentParameters(amount: minor, currency: currency)
-            try await PaymentCommandHelp.run(options, needsReader: true, receipt: true) {
+            try await PaymentCommandHelp.run(options, needsReader: true, receipt: true, lan: lan) {
                 terminal throws(MPOSError) in
                 try await terminal.refundUnreferenced(parameters)
             }
@@ -240,9 +252,11 @@ struct VoidCommand: AsyncParsableCommand {
 
     @OptionGroup var options: TerminalOptions
 
+    @OptionGroup var lan: NetworkedTerminalOptions
+
     func run() async throws {
         let id = try PaymentCommandHelp.transactionID(transaction)
-        try await PaymentCommandHelp.run(options, needsReader: false, receipt: false) {
+        try await PaymentCommandHelp.run(options, needsReader: false, receipt: false, lan: lan) {
             terminal throws(MPOSError) in
             try await terminal.void(transactionID: id)
         }

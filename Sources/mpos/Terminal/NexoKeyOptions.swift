@@ -20,11 +20,12 @@ struct NexoKeyOptions: ParsableArguments {
         }
     }
 
-    /// The cipher for the key given; nil without one.
-    var crypto: NexoCrypto? {
+    /// The key given; nil without one.
+    var securityKey: NexoSecurityKey? {
         guard let keyIdentifier, let keyPassphrase, let keyVersion else { return nil }
-        return NexoCrypto(
-            key: NexoSecurityKey(
-                keyIdentifier: keyIdentifier, keyVersion: keyVersion, passphrase: keyPassphrase))
+        return NexoSecurityKey(keyIdentifier: keyIdentifier, keyVersion: keyVersion, passphrase: keyPassphrase)
     }
+
+    /// The cipher for the key given; nil without one.
+    var crypto: NexoCrypto? { securityKey.map { NexoCrypto(key: $0) } }
 }
