@@ -86,6 +86,17 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
+    /// Waits (yielding, no real time) until a sleep started after the first `earlier` sleeps of
+    /// this clock waits until `offset` from the start: the later of two timers with the same
+    /// deadline, once it is registered.
+    public func waitForSleeper(until offset: Duration, startedAfter earlier: Int) async {
+        while !state.withLock({ state in
+            state.sleepers.contains { $0.key >= UInt64(earlier) && $0.value.deadline.offset == offset }
+        }) {
+            await Task.yield()
+        }
+    }
+
     /// Waits (yielding, no real time) until `count` sleepers are registered.
     public func waitForSleepers(_ count: Int) async {
         while sleeperCount < count { await Task.yield() }

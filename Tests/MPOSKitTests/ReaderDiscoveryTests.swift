@@ -106,7 +106,7 @@ import Testing
             // Nobody serves the other end: hello is never answered.
             InProcessTransport.makePair().0
         }
-        try await Self.expectConnectTimeout(terminal, silent, clock)
+        try await Self.expectConnectTimeout(terminal, silent, clock, timers: 2)
     }
 
     @Test func aReaderThatDoesNotOpenInTimeTimesOutAtFifteenSecondsAndItsLateLinkIsClosed() async throws {
@@ -122,14 +122,17 @@ import Testing
             for await _ in gate {}
             return late
         }
-        try await Self.expectConnectTimeout(terminal, slow, clock)
+        try await Self.expectConnectTimeout(terminal, slow, clock, timers: 1)
         release.finish()
         for await _ in readerEnd.incoming {}  // ends only when the late link is closed
     }
 
     /// Connects to `reader` with the default timeout and checks it fails at 15 s exactly.
+    /// `timers` is how many 15 s timers the attempt starts before it waits: the link's opening,
+    /// and pairing's when the link opens. The clock moves only once the last is registered; it
+    /// moved before pairing's timer at times, which then waited until 30 s and the test hung.
     static func expectConnectTimeout(
-        _ terminal: PaymentTerminal, _ reader: DiscoveredReader, _ clock: ManualClock
+        _ terminal: PaymentTerminal, _ reader: DiscoveredReader, _ clock: ManualClock, timers: Int
     )
         async throws
     {
@@ -139,8 +142,7 @@ import Testing
                 outcome.withLock { $0 = error as? MPOSError }
             }
         }
-        await clock.waitForSleeper(until: .seconds(15))
-        await Self.settle()  // pairing, when it starts, registers its own 15 s timer
+        await clock.waitForSleeper(until: .seconds(15), startedAfter: timers - 1)
         clock.advance(by: .milliseconds(14_999))
         await Self.settle()
         #expect(outcome.withLock { $0 } == nil)
