@@ -26,8 +26,18 @@ enum CLIOutput {
     }
 }
 
-/// Catches SIGINT and SIGTERM with DispatchSource from creation on, and reports the first
-/// one to ``wait()``, so the server can shut down cleanly.
+/// Where the signal handler writes: the write end of the pipe ``TerminationSignals`` reads.
+/// Set before the handler is installed and never changed while it is.
+nonisolated(unsafe) private var terminationPipe: Int32 = -1
+
+/// Catches SIGINT and SIGTERM from creation on, and reports the first one to ``wait()``, so
+/// the server can shut down cleanly.
+///
+/// The handler is installed before `init` returns and only writes the signal's number to a
+/// pipe (write(2) is safe in a signal handler); a thread of its own reads it. A signal that
+/// arrives at any moment after `init` is kept in the pipe until it is read. (Ignoring the
+/// signals and watching them with a Dispatch signal source lost a SIGTERM sent just after
+/// start-up on Linux, and the process never exited.)
 final class TerminationSignals: Sendable {
     private struct State {
         var received: String?
@@ -35,16 +45,23 @@ final class TerminationSignals: Sendable {
     }
 
     private let state = Mutex(State())
-    // Set in init only. Dispatch sources are thread-safe, but Linux's Dispatch does not mark them Sendable.
-    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
 
     init() {
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.deliver(name) }
-            source.resume()
-            sources.append(source)
+        var ends: [Int32] = [-1, -1]
+        guard ends.withUnsafeMutableBufferPointer({ pipe($0.baseAddress!) }) == 0 else { return }
+        terminationPipe = ends[1]
+        for number in [SIGINT, SIGTERM] {
+            _ = signal(number) { received in
+                var byte = UInt8(truncatingIfNeeded: received)
+                _ = write(terminationPipe, &byte, 1)
+            }
+        }
+        let readEnd = ends[0]
+        // A thread of its own: it waits in read(2), which must not hold a concurrency thread.
+        Thread.detachNewThread { [weak self] in
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) < 0, errno == EINTR {}
+            self?.deliver(Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM")
         }
     }
 
@@ -70,7 +87,6 @@ final class TerminationSignals: Sendable {
     }
 
     deinit {
-        for source in sources { source.cancel() }
         for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
     }
 }
