@@ -67,17 +67,7 @@ extension NexoOutcome {
 
     /// A card number as a terminal sent it, with every digit but the first 6 and last 4 masked:
     /// a terminal that sent a whole number by mistake must not have it kept or shown.
-    static func masked(_ pan: String) -> String {
-        let digits = pan.count(where: \.isNumber)
-        guard digits > 10 else { return pan }
-        var seen = 0
-        return String(
-            pan.map { character in
-                guard character.isNumber else { return character }
-                seen += 1
-                return seen <= 6 || seen > digits - 4 ? character : "*"
-            })
-    }
+    static func masked(_ pan: String) -> String { PaymentReceipt.masked(pan) }
 
     /// How a nexo `Response` ends a payment.
     static func status(of response: Response) -> PaymentStatus {

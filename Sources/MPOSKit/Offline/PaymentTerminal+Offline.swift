@@ -44,10 +44,10 @@ extension PaymentTerminal {
         Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     }
 
-    /// Why a sale with `parameters` may not be taken offline (the device's offline checks,
-    /// then the policy), or nil.
-    func offlineRefusal(_ parameters: PaymentParameters) async -> MPOSError? {
-        if let refusal = await deviceOfflineRefusal() { return refusal }
+    /// Why a sale with `parameters` may not be taken offline on a device in `device` (the
+    /// device's offline checks, then the policy), or nil.
+    func offlineRefusal(_ parameters: PaymentParameters, device: DeviceState) async -> MPOSError? {
+        if let refusal = deviceChecks.offlineRefusal(device, since: deviceCheckpoint) { return refusal }
         let pending: [StoredOfflinePayment]
         do {
             pending = try await offlineStore.contents().pending.map { $0.summary(forwarded: nil) }
@@ -64,8 +64,11 @@ extension PaymentTerminal {
     /// so its entry is finished here instead of being looked up and reversed.
     func entriesNotStoredOffline(_ entries: [JournalEntry]) async throws(MPOSError) -> [JournalEntry] {
         var left: [JournalEntry] = []
+        let sales = entries.filter { if case .card(.sale) = $0.operation { true } else { false } }
+        // One read of the store for all of them, and none when no sale is unfinished.
+        let stored = sales.isEmpty ? [] : Set(try await offlineStore.contents().records.map(\.key))
         for var entry in entries {
-            if case .card(.sale) = entry.operation, try await offlineStore.holds(entry.key) {
+            if case .card(.sale) = entry.operation, stored.contains(entry.key) {
                 entry.state = .finished
                 entry.outcome = .approvedOffline
                 entry.updatedAt = Date()

@@ -17,18 +17,16 @@ extension PaymentTerminal {
             bootID: state.bootID)
     }
 
-    /// Throws why this device may take no card payment now.
+    /// Throws why this device may take no card payment now; returns the device's state, which
+    /// the payment's offline checks read too.
     ///
     /// - Throws: ``MPOSError/debuggerEnabled``, ``MPOSError/nonSelfResolvable``,
     ///   ``MPOSError/screenRecording``, ``MPOSError/screenCaptured``,
     ///   ``MPOSError/passcodeNotEnabled``, ``MPOSError/localTimeTampering``.
-    func checkDevice() async throws(MPOSError) {
+    @discardableResult
+    func checkDevice() async throws(MPOSError) -> DeviceState {
         let state = await deviceChecks.probe.state()
         if let refusal = deviceChecks.refusal(state, since: deviceCheckpoint) { throw refusal }
-    }
-
-    /// Why this device may take no sale offline now (``MPOSError/systemChange``), or nil.
-    func deviceOfflineRefusal() async -> MPOSError? {
-        deviceChecks.offlineRefusal(await deviceChecks.probe.state(), since: deviceCheckpoint)
+        return state
     }
 }

@@ -101,7 +101,7 @@ extension PaymentTerminal {
         busy = true
         defer { busy = false }
         try await requireSession(offlineSale: kind == .sale && parameters.offlineAllowed)
-        try await checkDevice()
+        let device = try await checkDevice()
         guard let connection else { throw MPOSError.readerNotConnected }
         if updateStatus == nil, offlineOnly == nil {
             // The reader's first transaction registers it with the gateway's terminal management
@@ -135,7 +135,7 @@ extension PaymentTerminal {
             merchantName: await client.merchant?.name, now: Date(),
             retry: parameters.offlineAllowed ? .offlineSale : .standard)
         engine?.mandateReference = mandateReference
-        if parameters.offlineAllowed { engine?.offlineRefusal = await offlineRefusal(parameters) }
+        if parameters.offlineAllowed { engine?.offlineRefusal = await offlineRefusal(parameters, device: device) }
         // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
         if offlineOnly != nil, let refusal = engine?.offlineRefusal { throw refusal }
         eventsInbox.yield(.start)
