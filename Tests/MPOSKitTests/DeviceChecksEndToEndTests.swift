@@ -21,12 +21,19 @@ final class ScriptedDevice: DeviceProbe {
 /// The machine's own device, its date read from the gateway's manual clock: the two agree.
 struct DeviceOnGatewayClock: DeviceProbe {
     let clock: ManualDateSource
+    let start: Date
 
-    init(_ clock: ManualDateSource) { self.clock = clock }
+    init(_ clock: ManualDateSource) {
+        self.clock = clock
+        start = clock.now()
+    }
 
+    /// The real device's state, living through the time the test moves the clock on: its date
+    /// is the gateway's, and its time since boot runs on by as much.
     func state() async -> DeviceState {
         var state = await SystemDeviceProbe().state()
         state.date = clock.now()
+        state.sinceBoot = state.sinceBoot.map { $0 + .seconds(clock.now().timeIntervalSince(start)) }
         return state
     }
 }

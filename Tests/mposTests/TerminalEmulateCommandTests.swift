@@ -234,6 +234,28 @@ struct TerminalEmulateCommandTests {
         #expect(emulator.stop() == 0)
     }
 
+    /// The gateway process runs on the system clock, so its one-second sessions lapse in real
+    /// time between the payments; the emulator renews its session and goes on approving.
+    @Test func theEmulatorKeepsApprovingAfterItsGatewaySessionLapsed() async throws {
+        let gateway = try PaymentCommandTests.ServedGateway(["--session-lifetime", "1"])
+        defer { _ = gateway.stop() }
+        let emulator = try Emulator.start(gateway.arguments)
+        defer { _ = emulator.stop() }
+        for (index, amount) in ["1.00", "2.00", "3.00"].enumerated() {
+            if index > 0 { try await Task.sleep(for: .milliseconds(1_500)) }
+            let sent = try await Self.send(
+                try Self.request(
+                    "payment__paymentRequest", serviceID: "L\(index)",
+                    replacing: [("\"RequestedAmount\": 1.00", "\"RequestedAmount\": \(amount)")]),
+                to: emulator)
+            let body = sent.response.flatMap(Self.body)
+            #expect(
+                body?.result == .success,
+                "payment \(index): \(String(describing: body?.errorCondition)) \(sent.err)")
+            #expect(sent.status == 0)
+        }
+    }
+
     /// Posts `text` to the emulator's /nexo (in-process, for the status polls).
     static func post(_ text: String, to emulator: Emulator) async throws -> SaleToPOIResponse? {
         var request = URLRequest(url: URL(string: emulator.url + "/nexo")!)

@@ -29,6 +29,9 @@ enum AttemptLookup: Sendable, Hashable {
     case inProgress
     /// No answer to the lookup either.
     case unreachable
+    /// The gateway refused the session, and the credentials could not renew it: the outcome
+    /// stays unknown until a login with valid credentials.
+    case sessionRefused
 }
 
 /// The typed HTTP client of the gateway contract, over a ``GatewayTransport``. Safe requests
@@ -46,6 +49,10 @@ actor GatewayClient {
     var offlinePolicy: OfflinePolicyTerms?
     /// The gateway's date in its login answer, for the device's clock check.
     var gatewayTime: Date?
+    /// The renewal of a lapsed session in flight, shared by the requests that found it lapsed.
+    private var renewal: Task<Result<String?, GatewayTransportError>, Never>?
+    /// How many times a lapsed session was renewed.
+    private(set) var renewals = 0
 
     init(
         baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport,
@@ -67,9 +74,7 @@ actor GatewayClient {
     func login(resending: Bool = true) async throws(MPOSError) {
         switch credentials {
         case .login(let user, let password):
-            let body = try encode(LoginRequest(user: user, password: password))
-            let request = GatewayHTTPRequest(
-                method: "POST", path: GatewayPaths.login, headers: ["Content-Type": "application/json"], body: body)
+            let request = try loginRequest(user: user, password: password)
             let response: GatewayHTTPResponse
             // Safe to repeat: a login whose answer was lost only leaves a session unused.
             do {
@@ -83,13 +88,7 @@ actor GatewayClient {
             } catch {
                 throw MPOSError.gatewayUnreachable.withMessage("Login got no answer: \(error.reason).")
             }
-            guard response.status == 200,
-                let session = try? GatewayJSON.decoder.decode(Session.self, from: response.body)
-            else { throw refusal(response, unauthorized: true) }
-            token = session.accessToken
-            merchant = session.merchant
-            offlinePolicy = session.offlinePolicy
-            gatewayTime = session.gatewayTime
+            guard adoptSession(from: response) else { throw refusal(response, unauthorized: true) }
         case .clientToken(let provider):
             gatewayTime = nil
             do { token = try await provider() } catch {
@@ -99,6 +98,24 @@ actor GatewayClient {
             guard response.status == 200 else { throw refusal(response, unauthorized: true) }
             merchant = try? GatewayJSON.decoder.decode(MerchantInfo.self, from: response.body)
         }
+    }
+
+    private func loginRequest(user: String, password: String) throws(MPOSError) -> GatewayHTTPRequest {
+        GatewayHTTPRequest(
+            method: "POST", path: GatewayPaths.login, headers: ["Content-Type": "application/json"],
+            body: try encode(LoginRequest(user: user, password: password)))
+    }
+
+    /// Takes the session a login answered with; false when `response` is no session.
+    private func adoptSession(from response: GatewayHTTPResponse) -> Bool {
+        guard response.status == 200,
+            let session = try? GatewayJSON.decoder.decode(Session.self, from: response.body)
+        else { return false }
+        token = session.accessToken
+        merchant = session.merchant
+        offlinePolicy = session.offlinePolicy
+        gatewayTime = session.gatewayTime
+        return true
     }
 
     /// Sends a money-moving request with its idempotency key. Throws only when no answer came.
@@ -136,7 +153,9 @@ actor GatewayClient {
         {
             return .inProgress
         }
-        if response.status >= 500 || response.status == 401 { return .unreachable }
+        // Still 401 after a renewal: the gateway answered, and refuses the credentials.
+        if response.status == 401 { return .sessionRefused }
+        if response.status >= 500 { return .unreachable }
         return .found(Self.answer(response))
     }
 
@@ -151,7 +170,8 @@ actor GatewayClient {
             response = try await resendingSafely { () async throws(GatewayTransportError) in
                 try await authorized(
                     GatewayHTTPRequest(
-                        method: "POST", path: path, headers: ["Content-Type": "application/json"], body: data))
+                        method: "POST", path: path, headers: ["Content-Type": "application/json"], body: data)
+                )
             }
         } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
@@ -195,21 +215,70 @@ actor GatewayClient {
         }
     }
 
-    /// Adds the bearer token; on an expired client token, fetches a new one and sends again
-    /// (safe: money-moving requests carry their idempotency key).
+    /// Adds the bearer token. When the gateway says the session has lapsed (an expired or
+    /// unknown token), the session is renewed once (``renewedToken(replacing:)``) and the
+    /// request sent again with the new token: safe, since money-moving requests carry their
+    /// idempotency key. A session that cannot be renewed leaves the gateway's 401 as the answer.
     func authorized(_ request: GatewayHTTPRequest) async throws(GatewayTransportError) -> GatewayHTTPResponse
     {
         var request = request
-        request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + (token ?? "")
+        let sentWith = token
+        request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + (sentWith ?? "")
         let response = try await transport.send(request, to: baseURL)
-        if response.status == 401, case .clientToken(let provider) = credentials,
-            let fresh = try? await provider()
-        {
-            token = fresh
-            request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + fresh
-            return try await transport.send(request, to: baseURL)
+        guard sentWith != nil, Self.sessionLapsed(response),
+            let fresh = try await renewedToken(replacing: sentWith)
+        else { return response }
+        request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + fresh
+        return try await transport.send(request, to: baseURL)
+    }
+
+    /// Whether `response` says the bearer token is no longer a session (4011 expired, 4010
+    /// unknown: the gateway forgets an expired session's token).
+    static func sessionLapsed(_ response: GatewayHTTPResponse) -> Bool {
+        guard response.status == 401,
+            let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
+        else { return false }
+        return body.code == GatewayErrorCode.tokenExpired || body.code == GatewayErrorCode.unauthorized
+    }
+
+    /// A token for a session that replaces the one that lapsed: a login with the user's
+    /// password, or the app's token provider asked again. Requests that find the same token
+    /// lapsed at once share one renewal; one that finds it already replaced takes the new token.
+    ///
+    /// - Returns: the new token, or nil when the gateway refused the login (or the provider
+    ///   failed): the credentials, not the session, are wrong.
+    /// - Throws: the transport's error when the login got no answer.
+    func renewedToken(replacing lapsed: String?) async throws(GatewayTransportError) -> String? {
+        if let token, token != lapsed { return token }
+        let renewal: Task<Result<String?, GatewayTransportError>, Never>
+        if let running = self.renewal {
+            renewal = running
+        } else {
+            renewal = Task { await self.renewSession() }
+            self.renewal = renewal
         }
-        return response
+        let result = await renewal.value
+        if self.renewal == renewal { self.renewal = nil }
+        return try result.get()
+    }
+
+    private func renewSession() async -> Result<String?, GatewayTransportError> {
+        switch credentials {
+        case .login(let user, let password):
+            guard let request = try? loginRequest(user: user, password: password) else {
+                return .success(nil)
+            }
+            let response: GatewayHTTPResponse
+            do { response = try await transport.send(request, to: baseURL) } catch { return .failure(error) }
+            guard adoptSession(from: response) else { return .success(nil) }
+            renewals += 1
+            return .success(token)
+        case .clientToken(let provider):
+            guard let fresh = try? await provider() else { return .success(nil) }
+            token = fresh
+            renewals += 1
+            return .success(fresh)
+        }
     }
 
     func encode(_ value: some Encodable) throws(MPOSError) -> Data {

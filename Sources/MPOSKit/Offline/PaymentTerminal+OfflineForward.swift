@@ -113,6 +113,7 @@ extension PaymentTerminal {
             switch await client.lookup(record.key) {
             case .found(let found): answer = found
             case .notFound, .inProgress, .unreachable: throw MPOSError.gatewayUnreachable
+            case .sessionRefused: throw MPOSError.gatewayUnauthorized
             }
         }
         switch answer {
@@ -124,6 +125,11 @@ extension PaymentTerminal {
         where status >= 500 || body.code == GatewayErrorCode.idempotencyInProgress:
             throw MPOSError.gatewayUnreachable.withMessage(
                 "The gateway could not take the forward now: \(body.description)")
+        case .refused(401, let body):
+            // The session, not the sale, was refused (and could not be renewed): the sale
+            // waits for a login with valid credentials.
+            throw MPOSError.gatewayUnauthorized.withMessage(
+                "The gateway refused the session; stored sales are forwarded after the next login (\(body.code)).")
         case .refused(_, let body):
             // The gateway refused the request itself: nothing was charged, for good.
             return OfflineForwardOutcome(

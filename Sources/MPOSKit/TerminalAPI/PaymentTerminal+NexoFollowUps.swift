@@ -40,6 +40,9 @@ extension PaymentTerminal {
         case .unreachable:
             return .unknown(
                 Self.failure(.unreachableHost, "the gateway could not be reached to learn the outcome"))
+        case .sessionRefused:
+            return .unknown(
+                Self.failure(.loggedOut, "the gateway refused the terminal's session and a new login"))
         }
     }
 

@@ -35,6 +35,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
               mpos gateway serve --port 8080 --db /tmp/sandbox.sqlite
               mpos gateway serve --tls-certificate cert.pem --tls-key key.pem
               mpos gateway serve --clock-offset 600
+              mpos gateway serve --session-lifetime 60
             """
     )
 
@@ -66,6 +67,14 @@ struct GatewayServeCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var clockOffset = 0
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How long a login's session lasts without use (each request extends it); 900 by default. "
+                + "Shorter sessions show a terminal renewing its session by itself.",
+            valueName: "seconds"))
+    var sessionLifetime = 900
+
     func validate() throws {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
@@ -76,6 +85,9 @@ struct GatewayServeCommand: AsyncParsableCommand {
         guard (-366 * 86_400...366 * 86_400).contains(clockOffset) else {
             throw ValidationError("--clock-offset must be within a year either way.")
         }
+        guard (1...30 * 86_400).contains(sessionLifetime) else {
+            throw ValidationError("--session-lifetime must be between 1 second and 30 days.")
+        }
     }
 
     mutating func run() async throws {
@@ -83,6 +95,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
         SandboxGateway.tuneProcessAllocatorForServing()
         var configuration = SandboxGatewayConfiguration(
             host: host, port: port, databasePath: db, logLevel: .warning, groupCommit: groupCommit)
+        configuration.sessionLifetime = TimeInterval(sessionLifetime)
         if clockOffset != 0 {
             let offset = TimeInterval(clockOffset)
             configuration.now = { Date().addingTimeInterval(offset) }
