@@ -66,7 +66,7 @@ import Testing
         await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.terminal(sandbox).login() }
         let renewed = try Self.terminal(sandbox, password: temporary)
         try await renewed.login()
-        #expect(await renewed.isInitialized)
+        #expect(await renewed.isLoggedIn)
         await #expect(throws: MPOSError.invalidArgument) { try await renewed.accounts.resetPassword(user: "  ") }
         try await sandbox.close()
     }
@@ -100,7 +100,7 @@ import Testing
         await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.terminal(sandbox).login() }
         let withNew = try Self.terminal(sandbox, password: "Newpass123")
         try await withNew.login()
-        #expect(await withNew.isInitialized)
+        #expect(await withNew.isLoggedIn)
         // The terminal that changed it logs in with the new password from then on.
         try await terminal.reset()
         #expect(try await terminal.warmUp().loggedIn)
@@ -112,11 +112,11 @@ import Testing
     @Test func warmUpLogsInReadsTheMerchantAndPingsTheReader() async throws {
         let sandbox = try await Sandbox()
         let terminal = try Self.terminal(sandbox)
-        #expect(await terminal.isInitialized == false)
+        #expect(await terminal.isLoggedIn == false)
         let first = try await terminal.warmUp()
         #expect(first.loggedIn && first.reader == nil)
         #expect(first.merchant.id == sandbox.credentials.merchantID)
-        #expect(await terminal.isInitialized)
+        #expect(await terminal.isLoggedIn)
 
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
         try await terminal.connectReader(transport: link, secret: Sandbox.secret)
@@ -142,7 +142,7 @@ import Testing
         let token = try #require(await terminal.client.token)
 
         try await terminal.reset()
-        #expect(await terminal.isInitialized == false)
+        #expect(await terminal.isLoggedIn == false)
         await #expect(throws: MPOSError.readerNotConnected) { try await terminal.deviceInfo() }
         await #expect(throws: MPOSError.notLoggedIn) {
             try await terminal.sale(PaymentParameters(amount: 5_00, currency: .eur))
@@ -159,7 +159,7 @@ import Testing
         #expect(entries.count == 1 && entries[0].gatewayTransactionID == sale.transactionID)
 
         #expect(try await terminal.warmUp().loggedIn)
-        #expect(await terminal.isInitialized)
+        #expect(await terminal.isLoggedIn)
         try await sandbox.close(terminal)
     }
 
@@ -183,7 +183,7 @@ import Testing
         #expect(try await sale.value.status == .approved)
         #expect(try await terminal.warmUp().reader != nil)
         try await terminal.reset()
-        #expect(await terminal.isInitialized == false)
+        #expect(await terminal.isLoggedIn == false)
         try await sandbox.close(terminal)
     }
 

@@ -22,24 +22,33 @@ import Testing
         _ sandbox: Sandbox, kind: UpdateKind, version: String, bytes: [UInt8], deadline: Date? = nil,
         channel: UpdateChannel = .production, model: String = Self.model
     ) async throws -> UpdateImage {
-        var query = "model=\(model.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        var query =
+            "model=\(model.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
             + "&kind=\(kind.rawValue)&version=\(version)&channel=\(channel.rawValue)"
         if let deadline { query += "&deadline=\(deadline.formatted(.iso8601))" }
         let response = try await NIOGatewayTransport().send(
             GatewayHTTPRequest(
                 method: "POST", path: GatewayPaths.updates + "?" + query,
-                headers: [GatewayHeaders.apiKey: sandbox.credentials.apiKey, "Content-Type": "application/octet-stream"],
+                headers: [
+                    GatewayHeaders.apiKey: sandbox.credentials.apiKey,
+                    "Content-Type": "application/octet-stream",
+                ],
                 body: Data(bytes)),
             to: sandbox.gateway.baseURL)
         #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
         return try GatewayJSON.decoder.decode(UpdateImage.self, from: response.body)
     }
 
-    static func image(_ count: Int, seed: UInt8) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13) ^ seed } }
+    static func image(_ count: Int, seed: UInt8) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13) ^ seed }
+    }
 
     /// A logged-in terminal connected so that it can reconnect after the reader restarts.
-    static func terminal(_ sandbox: Sandbox) async throws -> PaymentTerminal {
+    static func terminal(_ sandbox: Sandbox, channel: UpdateChannel = .production) async throws
+        -> PaymentTerminal
+    {
         let terminal = try await sandbox.terminal(connect: false)
+        await terminal.setUpdateChannel(channel)
         let port = sandbox.server.port
         try await terminal.connectReader(secret: Sandbox.secret) {
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
@@ -56,7 +65,8 @@ import Testing
 
         let configuration = try await Self.publish(
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(70_000, seed: 1))
-        let firmware = try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(300_000, seed: 2))
+        let firmware = try await Self.publish(
+            sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(300_000, seed: 2))
         let status = try await terminal.initializeTerminal()
         #expect(status.hasUpdates)
         #expect(status.pending.map(\.version) == ["EMV-2026.12", "2.0.0"])
@@ -74,7 +84,9 @@ import Testing
         let result = await operation.result()
         #expect(result.type == .success, "\(result.message ?? "")")
         #expect(result.applied == [configuration, firmware])
-        let round: [UpdateStage] = [.checkForUpdates, .downloadFile, .writeFileToTerminal, .terminalReboot, .confirmUpdate]
+        let round: [UpdateStage] = [
+            .checkForUpdates, .downloadFile, .writeFileToTerminal, .terminalReboot, .confirmUpdate,
+        ]
         #expect(stages == [.validation] + round + round + [.checkForUpdates])
         #expect(written.first == 0)
         #expect(written.last == 300_000)
@@ -126,7 +138,8 @@ import Testing
         // reader, still holding the unfinished image, answers the offset to go on from.
         let sandbox = try await Sandbox { $0.faults = FaultPlan([.dropLink(atMessage: 40)]) }
         let terminal = try await Self.terminal(sandbox)
-        try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(400_000, seed: 6))
+        try await Self.publish(
+            sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(400_000, seed: 6))
         _ = try await terminal.initializeTerminal()
         let operation = terminal.downloadAndApplyUpdate(window: 4)
         var restarts = 0
@@ -169,12 +182,67 @@ import Testing
         await terminal.disconnect()
     }
 
+    @Test func aDeadlineThatPassesMidSessionStopsPaymentsWithoutAskingAgain() async throws {
+        let clock = ManualDateSource(start: Date(timeIntervalSince1970: 1_795_000_000))
+        let sandbox = try await Sandbox(gatewayClock: clock)
+        let terminal = try await Self.terminal(sandbox)
+        #expect(await terminal.isInitialized)  // at connect
+        let deadline = clock.now().addingTimeInterval(5 * 86_400)
+        try await Self.publish(
+            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(5_000, seed: 9),
+            deadline: deadline)
+        let status = try await terminal.initializeTerminal()
+        #expect(!status.blocked && status.updateDeadline == deadline)
+        #expect(try await terminal.sale(PaymentParameters(amount: 10_11, currency: .eur)).status == .approved)
+
+        // Nobody asks the gateway again: the deadline is judged against the clock at the payment.
+        clock.advance(by: 5 * 86_400 + 1)
+        await #expect(throws: MPOSError.updateRequired) {
+            try await terminal.sale(PaymentParameters(amount: 10_12, currency: .eur))
+        }
+        #expect(await terminal.downloadAndApplyUpdate().result().type == .success)
+        #expect(try await terminal.sale(PaymentParameters(amount: 10_13, currency: .eur)).status == .approved)
+        await terminal.disconnect()
+        #expect(await !terminal.isInitialized)
+    }
+
+    @Test func anotherReaderDoesNotInheritTheBlockedStatusOfTheFirst() async throws {
+        let clock = ManualDateSource(start: Date(timeIntervalSince1970: 1_795_000_000))
+        let sandbox = try await Sandbox(gatewayClock: clock)
+        let terminal = try await Self.terminal(sandbox)  // reader A, registered now
+        try await Self.publish(
+            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(5_000, seed: 5),
+            deadline: clock.now())
+        clock.advance(by: 3 * 86_400 + 1)  // A's grace is over
+        #expect(try await terminal.initializeTerminal().blocked)
+        await #expect(throws: MPOSError.updateRequired) {
+            try await terminal.sale(PaymentParameters(amount: 10_21, currency: .eur))
+        }
+        // Reader B is registered at its connect, and its own grace lets it sell.
+        sandbox.readerSocket.beforeNextConnection { _ in
+            var configuration = SimulatedReaderConfiguration(secret: Sandbox.secret)
+            configuration.serialNumber = "MPSIM-000002"
+            return SimulatedReader(configuration: configuration)
+        }
+        let port = sandbox.server.port
+        try await terminal.connectReader(secret: Sandbox.secret) {
+            try await TCPTransport.connect(host: "127.0.0.1", port: port)
+        }
+        #expect(try await terminal.deviceInfo().serialNumber == "MPSIM-000002")
+        #expect(await terminal.isInitialized)
+        #expect(try await terminal.sale(PaymentParameters(amount: 10_22, currency: .eur)).status == .approved)
+        await terminal.disconnect()
+    }
+
     @Test func updatesNeedAReaderTheTerminalCanReachAgain() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()  // a single transport: no way back after a restart
         #expect(await terminal.downloadAndApplyUpdate().result().type == .terminalNotSelected)
         await terminal.disconnect()
-        let uninitialized = try await Self.terminal(sandbox)
+        // The gateway registered the reader on the production channel at that connect, so it
+        // refuses to initialize it for a terminal on the test channel: nothing to apply.
+        let uninitialized = try await Self.terminal(sandbox, channel: .test)
+        #expect(await !uninitialized.isInitialized)
         #expect(await uninitialized.downloadAndApplyUpdate().result().type == .notInitialized)
         await uninitialized.disconnect()
     }
@@ -200,7 +268,9 @@ import Testing
         }
         #expect(seen.first == .started(configuration))
         #expect(seen.last == .finished(configuration, succeeded: true))
-        let percents = seen.compactMap { update -> Double? in if case .progress(_, let percent) = update { percent } else { nil } }
+        let percents = seen.compactMap { update -> Double? in
+            if case .progress(_, let percent) = update { percent } else { nil }
+        }
         #expect(percents.last == 100)
         #expect(percents == percents.sorted())
         await terminal.disconnect()
@@ -208,7 +278,8 @@ import Testing
 
     @Test func withAutomaticConfigurationUpdatesConnectingInstallsThemFirst() async throws {
         let sandbox = try await Sandbox()
-        try await Self.publish(sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(8_000, seed: 10))
+        try await Self.publish(
+            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(8_000, seed: 10))
         let terminal = try await sandbox.terminal(connect: false)
         await terminal.setAutomaticConfigurationUpdates(true)
         let port = sandbox.server.port
@@ -224,11 +295,11 @@ import Testing
 
     @Test func aTestReaderTakesTestImagesOnly() async throws {
         let sandbox = try await Sandbox { $0.updateChannel = "test" }
-        let terminal = try await Self.terminal(sandbox)
-        await terminal.setUpdateChannel(.test)
+        let terminal = try await Self.terminal(sandbox, channel: .test)
         try await Self.publish(sandbox, kind: .firmware, version: "9.0.0", bytes: Self.image(6_000, seed: 11))
         let testImage = try await Self.publish(
-            sandbox, kind: .firmware, version: "2.0.0-test", bytes: Self.image(6_000, seed: 12), channel: .test)
+            sandbox, kind: .firmware, version: "2.0.0-test", bytes: Self.image(6_000, seed: 12),
+            channel: .test)
         #expect(try await terminal.initializeTerminal().pending == [testImage])
         #expect(await terminal.downloadAndApplyUpdate().result().applied == [testImage])
         #expect(await sandbox.reader.activeVersions().firmware == "2.0.0-test")
@@ -238,7 +309,8 @@ import Testing
     @Test func oneUpdateAtATimeAndACancelledOneInstallsNothing() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
-        try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(200_000, seed: 13))
+        try await Self.publish(
+            sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(200_000, seed: 13))
         _ = try await terminal.initializeTerminal()
 
         let cancelled = terminal.downloadAndApplyUpdate()

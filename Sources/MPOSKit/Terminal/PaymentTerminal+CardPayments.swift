@@ -103,16 +103,12 @@ extension PaymentTerminal {
         try await requireSession(offlineSale: kind == .sale && parameters.offlineAllowed)
         let device = try await checkDevice()
         guard let connection else { throw MPOSError.readerNotConnected }
-        if updateStatus == nil, offlineOnly == nil {
+        if !isInitialized, offlineOnly == nil {
             // The reader's first transaction registers it with the gateway's terminal management
             // (the TSM seed), and its deadlines then apply; a gateway without it does not stop the sale.
             _ = try? await initializeTerminal()
         }
-        if let deadline = updateStatus?.updateDeadline, updateStatus?.blocked == true {
-            throw MPOSError.updateRequired.withMessage(
-                "The reader's update deadline (\(deadline.formatted(.iso8601))) has passed: install its updates "
-                    + "(downloadAndApplyUpdate) to take payments.")
-        }
+        if let refusal = updateState.refusal(reader: info?.serialNumber, at: device.date) { throw refusal }
         if cardAttemptsMayBeUnfinished, offlineOnly == nil {
             // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may
             // stand approved at the gateway although its card declined: reverse it before

@@ -23,11 +23,16 @@ public struct WarmUpReport: Sendable, Hashable {
 /// Start, warm-up and reset, as the Adyen and ECP SDKs have them.
 extension PaymentTerminal {
     /// Whether the terminal holds a gateway session (after ``login()`` or ``warmUp()``,
-    /// until ``reset()``). A session the gateway ended on its side is found out by the next
-    /// request, or renewed by ``warmUp()``.
-    public var isInitialized: Bool {
+    /// until ``reset()``). A session that lapsed at the gateway is renewed by the next request
+    /// that finds it so.
+    public var isLoggedIn: Bool {
         get async { await client.isLoggedIn }
     }
+
+    /// Whether the connected reader is initialized with the gateway's terminal management (the
+    /// TSM seed's `isInitialized`): ``initializeTerminal()`` succeeded for it, at connect, at
+    /// login or when called. False without a reader, and after ``disconnect()`` or ``reset()``.
+    public var isInitialized: Bool { updateState.status(of: info?.serialNumber) != nil }
 
     /// Gets the terminal ready to take a payment without delay: makes sure the gateway
     /// session is valid (logging in when there is none or the gateway ended it, which also
@@ -48,10 +53,13 @@ extension PaymentTerminal {
         var loggedIn = false
         var merchant: MerchantInfo?
         if await client.isLoggedIn {
+            let renewals = await client.renewals
             do {
                 merchant = try await client.refreshMerchant()
-            } catch  where error.code == MPOSError.Code.gatewayUnauthorized {
-                // The gateway ended the session (expiry, password reset): start a new one.
+                // A session the gateway had ended was renewed on the way.
+                loggedIn = await client.renewals != renewals
+            } catch where error.code == MPOSError.Code.gatewayUnauthorized {
+                // The credentials no longer open a session (a password reset): log in afresh.
             }
         }
         if merchant == nil {

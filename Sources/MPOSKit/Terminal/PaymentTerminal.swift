@@ -1,5 +1,5 @@
-import Foundation
 import EMV
+import Foundation
 import GatewayAPI
 import MPOSCore
 import ReaderLink
@@ -53,7 +53,8 @@ public actor PaymentTerminal {
     var reconnectPlan: ReconnectPlan?
     var reconnecting: Task<Void, Never>?
     private var readerPump: Task<Void, Never>?
-    private var info: DeviceInfo?
+    /// The connected reader's description, as it last gave it.
+    private(set) var info: DeviceInfo?
     /// When the reader's battery counts as low, and whether that was already said.
     var batteryWatch = BatteryWatch()
     var busy = false
@@ -64,8 +65,8 @@ public actor PaymentTerminal {
     var updateChannel: UpdateChannel = .production
     /// Whether connecting applies pending configuration images before it returns.
     var automaticConfigurationUpdates = false
-    /// The last ``initializeTerminal()`` answer; a blocked one refuses card payments.
-    var updateStatus: TerminalUpdateStatus?
+    /// The connected reader's update status (``initializeTerminal()``), judged at each payment.
+    var updateState = ReaderUpdateState()
     /// The Ed25519 key whose signature an update image must carry (raw, 32 bytes).
     var updateSigningKey: [UInt8] = (try? Hex.decode(UpdateSigning.sandboxPublicKeyHex)) ?? []
     /// Whether the journal may hold card attempts, or follow-ups, left unfinished (their
@@ -148,13 +149,15 @@ public actor PaymentTerminal {
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be opened.
     public init(
         environment: URL, credentials: GatewayCredentials, journalPath: String,
-        transport: any GatewayTransport = URLSessionGatewayTransport(), clock: any Clock<Duration> = ContinuousClock(),
+        transport: any GatewayTransport = URLSessionGatewayTransport(),
+        clock: any Clock<Duration> = ContinuousClock(),
         signatureTimeout: Duration = .seconds(45),
         safeRequestRetryDeadline: Duration = .seconds(15), offlineKeys: (any OfflineStoreKeyProvider)? = nil
     ) throws(MPOSError) {
         journal = try PaymentJournal(path: journalPath)
         offlineStore = OfflineStore(
-            path: journalPath + ".offline", keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key"))
+            path: journalPath + ".offline",
+            keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key"))
         var retry = RetryPolicy.standard
         retry.safeRequestDeadline = safeRequestRetryDeadline
         client = GatewayClient(
@@ -165,7 +168,8 @@ public actor PaymentTerminal {
         receipts = Receipts(client: client)
         self.clock = clock
         self.signatureTimeout = signatureTimeout
-        (events, eventsSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
+        (events, eventsSink) = AsyncStream.makeStream(
+            of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
     /// A stream of the events in `categories` only.
@@ -191,7 +195,9 @@ public actor PaymentTerminal {
 
     /// Sets who picks the application on multi-application cards. Without a handler the
     /// first candidate is chosen.
-    public func setApplicationSelectionHandler(_ handler: ApplicationSelectionHandler?) { applicationHandler = handler }
+    public func setApplicationSelectionHandler(_ handler: ApplicationSelectionHandler?) {
+        applicationHandler = handler
+    }
 
     // MARK: - Session
 
@@ -219,6 +225,7 @@ public actor PaymentTerminal {
         }
         offlineOnly = nil
         lastOnlineSession = Date()
+        updateState.forget()
         await noteOnlineSession()
         if let terms = await client.offlinePolicy { offlinePolicy = terms }
         try await bindJournal()
@@ -227,6 +234,7 @@ public actor PaymentTerminal {
         // After recovery, which hands the journal's attempts the store holds over to it.
         await compactOfflineStore()
         await startOfflineForwarderIfSalesWait()
+        if connection != nil, !busy { _ = try? await initializeTerminal() }
         return recovered
     }
 
@@ -253,7 +261,9 @@ public actor PaymentTerminal {
     ///
     /// - Parameter pairingTimeout: what is left of a caller's connect deadline; when it runs
     ///   out the error is ``MPOSError/readerConnectTimeout``. Nil: the link's own timeout.
-    func pair(transport: any ReaderTransport, secret: SharedSecret, pairingTimeout: Duration? = nil) async throws(MPOSError) {
+    func pair(transport: any ReaderTransport, secret: SharedSecret, pairingTimeout: Duration? = nil)
+        async throws(MPOSError)
+    {
         let link: ReaderConnection
         do {
             link = try await ReaderConnection.open(
@@ -268,12 +278,18 @@ public actor PaymentTerminal {
             throw ReaderLinkError.sharedSecretInvalid.mposError.withMessage(
                 "The reader holds a different shared secret; check the secret configured for it.")
         } catch {
-            throw MPOSError.readerLinkFailed.withMessage("The reader could not be paired: \(Self.pairingFailure(error)).")
+            throw MPOSError.readerLinkFailed.withMessage(
+                "The reader could not be paired: \(Self.pairingFailure(error)).")
         }
         connection = link
         // Unstructured: the reader's messages are read for as long as the link lives; `disconnect()` cancels it.
         readerPump = Task { await self.listen(to: link) }
         let info = try? await deviceInfo()
+        // Another reader's status never stands for this one's: ask for this one's now.
+        if updateState.status(of: info?.serialNumber) == nil {
+            updateState.forget()
+            if offlineOnly == nil, await client.isLoggedIn { _ = try? await initializeTerminal() }
+        }
         emit(.readerConnection(connected: true, info: info))
     }
 
@@ -288,6 +304,7 @@ public actor PaymentTerminal {
 
     /// Closes the reader link and stops any reconnection.
     public func disconnect() async {
+        updateState.forget()
         networked = nil
         reconnectPlan = nil
         linkPlan = nil
@@ -364,7 +381,9 @@ public actor PaymentTerminal {
         switch message {
         case .cardEvent(let event): emit(.card(event))
         case .statusReport(let report):
-            emit(.readerStatus(status: report.status, message: report.message, cancelAllowed: report.cancelAllowed))
+            emit(
+                .readerStatus(
+                    status: report.status, message: report.message, cancelAllowed: report.cancelAllowed))
         default: break
         }
     }

@@ -156,7 +156,7 @@ extension PaymentTerminal {
         do {
             let answer = try await client.confirmInstall(
                 InstallConfirmation(serialNumber: info.serialNumber, imageID: image.id))
-            updateStatus = TerminalUpdateStatus(answer)
+            updateState.learned(TerminalUpdateStatus(answer), reader: info.serialNumber)
             return nil
         } catch {
             return "The gateway did not record the install: \(error.message)"

@@ -56,7 +56,7 @@ extension PaymentTerminal {
                 model: info.model, serialNumber: info.serialNumber, firmwareVersion: info.applicationVersion,
                 configurationVersion: info.emvParameterVersion, channel: updateChannel))
         let status = TerminalUpdateStatus(answer)
-        updateStatus = status
+        updateState.learned(status, reader: info.serialNumber)
         return status
     }
 
@@ -96,7 +96,7 @@ extension PaymentTerminal {
                 type: .terminalNotSelected, applied: [],
                 message: "Connect the reader with connectReader(secret:open:), so the terminal can reach it after it restarts.")
         }
-        guard updateStatus != nil else { return UpdateResult(type: .notInitialized, applied: [], message: nil) }
+        guard isInitialized else { return UpdateResult(type: .notInitialized, applied: [], message: nil) }
         guard !busy else { return UpdateResult(type: .terminalBusy, applied: [], message: nil) }
         busy = true
         defer { busy = false }

@@ -20,6 +20,14 @@ public struct TerminalUpdateStatus: Sendable, Hashable {
     /// Until when deadlines are held off for a newly registered reader (three days).
     public var graceUntil: Date
 
+    /// Whether card payments wait for the update at `date`: an image is pending and its
+    /// deadline (after the grace period) is not later than `date`. ``blocked`` is the
+    /// gateway's verdict when it answered; this is the same rule at any moment since.
+    public func isBlocked(at date: Date) -> Bool {
+        guard hasUpdates, let updateDeadline else { return false }
+        return updateDeadline <= date
+    }
+
     init(_ answer: TerminalInitializeResponse) {
         hasUpdates = answer.hasUpdates
         updateDeadline = answer.updateDeadline
