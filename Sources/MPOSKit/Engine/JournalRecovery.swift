@@ -88,7 +88,7 @@ struct JournalRecovery: Sendable {
                 entry.outcome = .failed
                 finding = .notAtGateway
                 return settle(entry, done: true)
-            case .inProgress, .unreachable:
+            case .inProgress, .unreachable, .sessionRefused:
                 finding = .unknown
                 return settle(entry, done: false)
             }
@@ -127,7 +127,9 @@ struct JournalRecovery: Sendable {
         return effects + [.finish(summary)]
     }
 
-    private mutating func startReversal(_ entry: JournalEntry, of id: TransactionID, reason: ReversalReason) -> [Effect] {
+    private mutating func startReversal(_ entry: JournalEntry, of id: TransactionID, reason: ReversalReason)
+        -> [Effect]
+    {
         var entry = entry
         entry.state = .reversing
         current = entry
@@ -141,18 +143,25 @@ struct JournalRecovery: Sendable {
     }
 
     private mutating func settleWithoutAdvancing(_ entry: JournalEntry, done: Bool) -> [Effect] {
-        let resolution: RecoveredAttempt.Resolution = !done ? .leftForLater : waiting == .reversal ? .reversed : .recorded
+        let resolution: RecoveredAttempt.Resolution =
+            !done ? .leftForLater : waiting == .reversal ? .reversed : .recorded
         current = nil
         waiting = .nothing
         guard done else {
-            if entry.operation.isCardOperation { summary.cardAttemptsLeft = true } else { summary.followUpsLeft = true }
-            report.append(RecoveredAttempt(attempt: JournaledAttempt(entry), finding: finding, resolution: resolution))
+            if entry.operation.isCardOperation {
+                summary.cardAttemptsLeft = true
+            } else {
+                summary.followUpsLeft = true
+            }
+            report.append(
+                RecoveredAttempt(attempt: JournaledAttempt(entry), finding: finding, resolution: resolution))
             return []
         }
         var entry = entry
         entry.state = .finished
         summary.finished += 1
-        report.append(RecoveredAttempt(attempt: JournaledAttempt(entry), finding: finding, resolution: resolution))
+        report.append(
+            RecoveredAttempt(attempt: JournaledAttempt(entry), finding: finding, resolution: resolution))
         return [.journal(entry)]
     }
 }

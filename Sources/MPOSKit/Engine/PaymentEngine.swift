@@ -88,8 +88,8 @@ struct PaymentEngine: Sendable {
     private var outcome: TransactionOutcome?
     private var recovered = false
     private var readerGone = false
-    private var lookups = 0
-    private var resends = 0
+    /// The lookup-then-resend rule for the authorisation.
+    private var delivery: GatewayDelivery
     private var cancelAllowed = false
     /// Set when the engine gave up asking: the journal keeps the attempt for the next start.
     private var outcomeUnknown = false
@@ -101,7 +101,8 @@ struct PaymentEngine: Sendable {
     private var onlineRequired: MPOSError?
 
     init(
-        parameters: PaymentParameters, kind: CardOperation = .sale, key: IdempotencyKey, readerTransactionID: String,
+        parameters: PaymentParameters, kind: CardOperation = .sale, key: IdempotencyKey,
+        readerTransactionID: String,
         merchantName: String?, now: Date, retry: RetryPolicy = .standard
     ) {
         self.parameters = parameters
@@ -110,8 +111,10 @@ struct PaymentEngine: Sendable {
         self.readerTransactionID = readerTransactionID
         self.merchantName = merchantName
         self.retry = retry
+        delivery = GatewayDelivery(policy: retry)
         entry = JournalEntry(
-            key: key, operation: .card(kind), readerTransactionID: readerTransactionID, originalTransactionID: nil,
+            key: key, operation: .card(kind), readerTransactionID: readerTransactionID,
+            originalTransactionID: nil,
             amount: parameters.amount, currency: parameters.currency, state: .created, maskedPAN: nil,
             gatewayTransactionID: nil, outcome: nil, createdAt: now, updatedAt: now)
     }
@@ -126,9 +129,13 @@ struct PaymentEngine: Sendable {
             phase = .reading
             return [
                 .journal(entry),
-                .sendToReader(.startTransaction(StartTransaction(
-                    transactionID: readerTransactionID, kind: kind.readerKind, amountMinorUnits: parameters.amount,
-                    currency: .alphabetic(parameters.currency.code), cardholderPresent: parameters.cardholderPresent))),
+                .sendToReader(
+                    .startTransaction(
+                        StartTransaction(
+                            transactionID: readerTransactionID, kind: kind.readerKind,
+                            amountMinorUnits: parameters.amount,
+                            currency: .alphabetic(parameters.currency.code),
+                            cardholderPresent: parameters.cardholderPresent))),
             ]
         case .readerRefused(let error):
             return finish(.failed, error: error)
@@ -154,38 +161,23 @@ struct PaymentEngine: Sendable {
             return hostAnswered(answer)
         case .gatewayUnreachable:
             guard phase == .authorizing else { return [] }
-            phase = .recovering
-            recovered = true
-            return [.emit(.recovering), .lookup(key, delay: .zero)]
+            let first = !recovered
+            let effects = follow(delivery.handle(.unanswered))
+            return first ? [.emit(.recovering)] + effects : effects
         case .lookedUp(let lookup):
             guard phase == .recovering else { return [] }
-            lookups += 1
-            switch lookup {
-            case .found(let answer):
-                return hostAnswered(answer)
-            case .notFound:
-                if retry.mayResend(after: resends), let request {
-                    resends += 1
-                    phase = .authorizing
-                    return [.authorize(request, key)]
-                }
-                // The gateway never saw it: nothing was charged.
-                return unableToGoOnline(finished: true)
-            case .inProgress, .unreachable:
-                if retry.mayLookUpAgain(after: lookups) {
-                    return [.lookup(key, delay: retry.delay(afterLookups: lookups))]
-                }
-                // Still unknown: the journal keeps it; the next start finishes it.
-                return unableToGoOnline(finished: false)
-            }
+            return follow(delivery.handle(GatewayDelivery.event(lookup)))
         case .reversalFinished(let done):
             guard phase == .reversing else { return [] }
             if done { entry.state = .finished }
             entry.outcome = .declined
             var effects: [Effect] = [.journal(entry)]
             effects += finish(
-                .declined, error: done ? nil : MPOSError.gatewayUnreachable.withMessage(
-                    "The reversal is not confirmed yet; the journal finishes it at the next start."),
+                .declined,
+                error: done
+                    ? nil
+                    : MPOSError.gatewayUnreachable.withMessage(
+                        "The reversal is not confirmed yet; the journal finishes it at the next start."),
                 reversed: done, journal: false)
             return effects
         case .applicationChosen(let index):
@@ -205,8 +197,12 @@ struct PaymentEngine: Sendable {
             }
         case .signatureDecided(let decision):
             guard !readerGone else { return [] }
-            return [.sendToReader(.signatureVerdict(SignatureVerdict(
-                transactionID: readerTransactionID, accepted: decision == .accept)))]
+            return [
+                .sendToReader(
+                    .signatureVerdict(
+                        SignatureVerdict(
+                            transactionID: readerTransactionID, accepted: decision == .accept)))
+            ]
         }
     }
 
@@ -217,7 +213,11 @@ struct PaymentEngine: Sendable {
         case .statusReport(let report):
             cancelAllowed = report.cancelAllowed
             lastStatus = report.status
-            return [.emit(.readerStatus(status: report.status, message: report.message, cancelAllowed: report.cancelAllowed))]
+            return [
+                .emit(
+                    .readerStatus(
+                        status: report.status, message: report.message, cancelAllowed: report.cancelAllowed))
+            ]
         case .cardEvent(let event):
             return [.emit(.card(event))]
         case .pinEntryProgress(let progress):
@@ -256,44 +256,76 @@ struct PaymentEngine: Sendable {
                 if approved { return effects + startReversal(transaction.id, reason: .terminalError) }
                 return effects + finish(.declined, error: nil)
             }
-            effects.append(.sendToReader(.hostResponse(HostResponse(
-                transactionID: readerTransactionID, approved: approved,
-                authorizationResponseCode: transaction.responseCode ?? (approved ? "00" : "05"),
-                authorizationCode: transaction.authorizationCode,
-                issuerAuthenticationData: transaction.issuerAuthenticationData.flatMap { try? Hex.decode($0) } ?? [],
-                issuerScripts: transaction.issuerScripts.flatMap { try? Hex.decode($0) } ?? []))))
+            effects.append(
+                .sendToReader(
+                    .hostResponse(
+                        HostResponse(
+                            transactionID: readerTransactionID, approved: approved,
+                            authorizationResponseCode: transaction.responseCode ?? (approved ? "00" : "05"),
+                            authorizationCode: transaction.authorizationCode,
+                            issuerAuthenticationData: transaction.issuerAuthenticationData.flatMap {
+                                try? Hex.decode($0)
+                            } ?? [],
+                            issuerScripts: transaction.issuerScripts.flatMap { try? Hex.decode($0) } ?? []))))
             return effects
-        case .refused(let status, let body)
-        where status >= 500 || body.code == GatewayErrorCode.idempotencyInProgress:
+        case .refused where !GatewayDelivery.isFinal(answer):
             // "Nothing was charged unless an attempt lookup says otherwise": ask.
-            phase = .recovering
-            recovered = true
-            guard retry.mayLookUpAgain(after: lookups) else { return unableToGoOnline(finished: false) }
-            return [.lookup(key, delay: retry.delay(afterLookups: lookups))]
+            return follow(delivery.handle(.unanswered))
         case .refused(_, let body):
             // The gateway answered: nothing was charged.
             hostRefusal = body
             entry.state = .finished
             entry.outcome = .failed
             if readerGone { return finish(.failed, error: refusalError(body)) }
-            return [.sendToReader(.hostResponse(HostResponse(
-                transactionID: readerTransactionID, approved: false, authorizationResponseCode: "05",
-                authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: [])))]
+            return [
+                .sendToReader(
+                    .hostResponse(
+                        HostResponse(
+                            transactionID: readerTransactionID, approved: false,
+                            authorizationResponseCode: "05",
+                            authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: [])))
+            ]
+        }
+    }
+
+    /// Performs the lookup-then-resend rule's next step for the authorisation.
+    private mutating func follow(_ step: GatewayDelivery.Step) -> [Effect] {
+        switch step {
+        case .send:
+            guard let request else { return unableToGoOnline(finished: true) }
+            phase = .authorizing
+            return [.authorize(request, key)]
+        case .lookUp(let pause):
+            phase = .recovering
+            recovered = true
+            return [.lookup(key, delay: pause)]
+        case .settled(let answer):
+            return hostAnswered(answer)
+        case .neverArrived:
+            // The gateway never saw it: nothing was charged.
+            return unableToGoOnline(finished: true)
+        case .unknown(_, let hopeless):
+            // Still unknown: the journal keeps it; the next start (or, when the credentials
+            // were refused, the next login) finishes it.
+            return unableToGoOnline(
+                finished: false, because: hopeless ? .gatewayUnauthorized : .gatewayUnreachable)
         }
     }
 
     /// The gateway could not be asked: the card is told so (it declines); `finished` says
     /// whether the gateway surely never saw the attempt.
-    private mutating func unableToGoOnline(finished: Bool) -> [Effect] {
+    private mutating func unableToGoOnline(finished: Bool, because reason: MPOSError = .gatewayUnreachable)
+        -> [Effect]
+    {
         phase = .completing
         if finished { entry.state = .finished } else { outcomeUnknown = true }
         entry.outcome = .failed
         var effects: [Effect] = [.journal(entry)]
         if readerGone {
-            effects += finish(.failed, error: .gatewayUnreachable)
+            effects += finish(.failed, error: reason)
             return effects
         }
-        hostRefusal = GatewayErrorBody(code: MPOSError.Code.gatewayUnreachable, message: "The gateway could not be reached.")
+        hostRefusal = GatewayErrorBody(code: reason.code, message: reason.message)
         var responseCode = ""
         if parameters.offlineAllowed {
             if let refusal = offlineRefusalNow() {
@@ -304,9 +336,13 @@ struct PaymentEngine: Sendable {
                 responseCode = Self.unableToGoOnline
             }
         }
-        effects.append(.sendToReader(.hostResponse(HostResponse(
-            transactionID: readerTransactionID, approved: false, authorizationResponseCode: responseCode,
-            authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: []))))
+        effects.append(
+            .sendToReader(
+                .hostResponse(
+                    HostResponse(
+                        transactionID: readerTransactionID, approved: false,
+                        authorizationResponseCode: responseCode,
+                        authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: []))))
         return effects
     }
 
@@ -332,16 +368,27 @@ struct PaymentEngine: Sendable {
             if hostRefusal.code == MPOSError.Code.gatewayUnreachable {
                 return finish(.failed, error: .gatewayUnreachable)
             }
+            if hostRefusal.code == MPOSError.Code.gatewayUnauthorized {
+                return finish(
+                    .failed,
+                    error: .gatewayUnauthorized.withMessage(
+                        "The gateway refused the session and a new login; the outcome is looked up after the next login."
+                    ))
+            }
             return finish(.failed, error: refusalError(hostRefusal))
         }
         // Ended before going online.
         switch outcome.status {
         case .userCancelled, .cardCancelled, .requestPaymentTimeout, .inputTimeout:
-            return finish(.cancelled, error: MPOSError.paymentCancelled.withMessage(
-                "The payment was cancelled on the reader (status \(outcome.status.rawValue))."))
+            return finish(
+                .cancelled,
+                error: MPOSError.paymentCancelled.withMessage(
+                    "The payment was cancelled on the reader (status \(outcome.status.rawValue))."))
         default:
-            return finish(.failed, error: MPOSError.readerLinkFailed.withMessage(
-                "The reader ended the transaction with status \(outcome.status.rawValue)."))
+            return finish(
+                .failed,
+                error: MPOSError.readerLinkFailed.withMessage(
+                    "The reader ended the transaction with status \(outcome.status.rawValue)."))
         }
     }
 
@@ -377,22 +424,26 @@ struct PaymentEngine: Sendable {
             // TVR and TSI as the card left them; the request's values when the card never finished.
             let request = try? TLVTree(decoding: authorization.emvData)
             emv = EMVReceiptSummary(
-                aid: authorization.aid.map { Hex.encode($0) }, applicationLabel: authorization.applicationLabel,
-                transactionCertificate: outcome?.cryptogramType == .tc ? tree?[0x9F26].map { Hex.encode($0) } : nil,
+                aid: authorization.aid.map { Hex.encode($0) },
+                applicationLabel: authorization.applicationLabel,
+                transactionCertificate: outcome?.cryptogramType == .tc
+                    ? tree?[0x9F26].map { Hex.encode($0) } : nil,
                 tvr: (tree?[0x95] ?? request?[0x95]).map { Hex.encode($0) },
                 tsi: (tree?[0x9B] ?? request?[0x9B]).map { Hex.encode($0) })
         }
         return PaymentResult(
             status: status, kind: host?.kind ?? kind.transactionKind, requestedAmount: parameters.amount,
-            approvedAmount: status == .approved ? (host?.approvedAmount ?? parameters.amount)
+            approvedAmount: status == .approved
+                ? (host?.approvedAmount ?? parameters.amount)
                 : status == .approvedOffline ? parameters.amount : 0,
             currency: parameters.currency, transactionID: host?.id, idempotencyKey: key,
-            authorizationCode: status == .approved ? host?.authorizationCode : nil, responseCode: host?.responseCode,
-            cvm: outcome?.cvm ?? authorization?.cvm, entryMode: outcome?.entryMode ?? authorization?.entryMode,
+            authorizationCode: status == .approved ? host?.authorizationCode : nil,
+            responseCode: host?.responseCode,
+            cvm: outcome?.cvm ?? authorization?.cvm,
+            entryMode: outcome?.entryMode ?? authorization?.entryMode,
             maskedPAN: host?.card?.maskedPAN ?? authorization?.maskedPAN, scheme: host?.card?.scheme,
             emv: emv, pinVerified: outcome?.pinVerified ?? false, reversed: reversed, recovered: recovered,
             error: error, merchantName: merchantName, date: host?.createdAt ?? entry.createdAt,
             basket: parameters.basket, offlineID: offlineID)
     }
 }
-

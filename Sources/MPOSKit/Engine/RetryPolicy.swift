@@ -19,6 +19,9 @@ struct RetryPolicy: Sendable, Hashable {
     /// 15 s by default: long enough to ride out a dropped connection or a gateway restart,
     /// short enough for a person waiting at a till.
     var safeRequestDeadline: Duration = .seconds(15)
+    /// How long the pauses between lookups may add up to, beside their count; nil for no
+    /// bound but the count. A networked terminal's settlement deadline is one.
+    var lookupDeadline: Duration?
 
     /// Eight lookups spaced 0.5 s to 8 s apart (about 30 s in all), three resends, and safe
     /// requests retried for 15 s.
@@ -34,6 +37,13 @@ struct RetryPolicy: Sendable, Hashable {
     /// sale is forwarded under the same key, so an attempt that did reach the gateway is
     /// found then instead of charged again.
     static let offlineSale = RetryPolicy(maximumLookups: 2, maximumResends: 1)
+
+    /// For a networked terminal's payment whose answer was lost: TransactionStatus is asked
+    /// until `deadline`'s worth of pauses (0.5 s growing to 8 s) has passed, and the payment is
+    /// never sent again (the card is gone).
+    static func settlement(within deadline: Duration) -> RetryPolicy {
+        RetryPolicy(maximumLookups: .max, maximumResends: 0, lookupDeadline: deadline)
+    }
 
     /// The pause before the next lookup when `lookups` lookups found no answer yet.
     func delay(afterLookups lookups: Int) -> Duration { Self.backoff(step: lookups) }

@@ -3,7 +3,8 @@ import TerminalAPI
 /// Settling a payment whose answer was lost, as a pure state machine: the driver asks the
 /// terminal with TransactionStatus when told to, feeds back what it said, and stops at a
 /// settled outcome, at NotFound (the payment never happened), or when asking again would pass
-/// the deadline. No I/O, no clock.
+/// the deadline. It is ``LookupThenResend`` in the Terminal API's words: the same rule as a
+/// gateway payment's, with TransactionStatus as the lookup and no resend. No I/O, no clock.
 struct StatusPolling: Sendable {
     /// What one TransactionStatus request learned.
     enum Answer: Sendable, Equatable {
@@ -31,37 +32,37 @@ struct StatusPolling: Sendable {
         case giveUp(String)
     }
 
-    /// The pauses between asks; the last repeats.
-    static let pauses: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8)]
+    /// The lookup-then-resend rule, with TransactionStatus as the lookup and no resend.
+    private var rule: LookupThenResend<PaymentResponse>
 
-    /// How long the pauses may add up to.
-    let deadline: Duration
+    /// Asks until `deadline`'s worth of pauses (0.5 s growing to 8 s) has passed.
+    init(deadline: Duration) { rule = LookupThenResend(policy: .settlement(within: deadline)) }
+
     /// The pauses taken so far, added up.
-    private(set) var waited: Duration = .zero
-    private var asked = 0
-
-    init(deadline: Duration) { self.deadline = deadline }
+    var waited: Duration { rule.waited }
 
     /// The first step: ask at once.
     func start() -> Step { .ask(after: .zero) }
 
     /// The step after an answer.
     mutating func handle(_ answer: Answer) -> Step {
-        switch answer {
-        case .outcome(let response): return .settled(response)
-        case .notFound: return .notFound
-        case .unauthenticated(let reason): return .giveUp(reason)
-        case .inProgress: return again(or: "the terminal still reports the payment in progress")
-        case .unknown(let reason): return again(or: reason)
+        switch rule.handle(Self.event(answer)) {
+        case .settled(let response): .settled(response)
+        case .lookUp(let pause): .ask(after: pause)
+        case .neverArrived, .send: .notFound
+        case .unknown(let reason, _): .giveUp(reason ?? "no answer")
         }
     }
 
-    private mutating func again(or reason: String) -> Step {
-        let pause = Self.pauses[min(asked, Self.pauses.count - 1)]
-        asked += 1
-        guard waited + pause <= deadline else { return .giveUp(reason) }
-        waited += pause
-        return .ask(after: pause)
+    /// What a TransactionStatus answer tells the rule.
+    private static func event(_ answer: Answer) -> LookupThenResend<PaymentResponse>.Event {
+        switch answer {
+        case .outcome(let response): .found(response)
+        case .notFound: .notFound
+        case .unauthenticated(let reason): .hopeless(reason)
+        case .inProgress: .pending("the terminal still reports the payment in progress")
+        case .unknown(let reason): .pending(reason)
+        }
     }
 
     /// What a TransactionStatus exchange's answer says about the payment.

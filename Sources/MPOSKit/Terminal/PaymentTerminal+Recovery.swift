@@ -61,7 +61,8 @@ extension PaymentTerminal {
             unwrittenOutcomes.removeFirst()
         }
         var recovery = JournalRecovery(
-            entries: try await entriesNotStoredOffline(journal.unfinished()), cardAttemptsOnly: cardAttemptsOnly)
+            entries: try await entriesNotStoredOffline(journal.unfinished()),
+            cardAttemptsOnly: cardAttemptsOnly)
         // Before a login bound the journal, no gateway is known to own its attempts: they stay.
         guard journalBound else { return [] }
         var next: JournalRecovery.Event? = .start
@@ -90,36 +91,39 @@ extension PaymentTerminal {
 
     /// Reverses idempotently; true once the gateway confirmed (or the transaction can no
     /// longer be reversed), false when it could not be asked.
-    func reverse(_ id: TransactionID, key: IdempotencyKey, reason: ReversalReason, retry: RetryPolicy = .standard)
+    func reverse(
+        _ id: TransactionID, key: IdempotencyKey, reason: ReversalReason, retry: RetryPolicy = .standard
+    )
         async -> Bool
     {
         let path = GatewayPaths.transaction(GatewayPaths.reverse, id: id.rawValue)
         return await idempotent(path, body: ReverseRequest(reason: reason), key: key, retry: retry) != nil
     }
 
-    /// Sends with `key` until the answer is known: a lost answer is looked up by key, and
-    /// the request is sent again only when the gateway never saw it, as `retry` says. Nil
-    /// when unknowable now.
+    /// Sends with `key` until the answer is known, by the lookup-then-resend rule
+    /// (``LookupThenResend``): a lost answer is looked up by key, and the request is sent
+    /// again only when the gateway never saw it, as `retry` says. Nil when unknowable now.
     func idempotent<Body: Encodable & Sendable>(
         _ path: String, body: Body, key: IdempotencyKey, retry: RetryPolicy = .standard
     ) async -> GatewayAnswer? {
-        for _ in 0...retry.maximumResends {
-            do {
-                return try await client.send("POST", path, body: body, key: key)
-            } catch {
-                var lookups = 0
-                lookup: while retry.mayLookUpAgain(after: lookups) {
-                    switch await client.lookup(key) {
-                    case .found(let answer): return answer
-                    case .notFound: break lookup
-                    case .inProgress, .unreachable:
-                        lookups += 1
-                        if retry.mayLookUpAgain(after: lookups) { try? await clock.sleep(for: retry.delay(afterLookups: lookups)) }
-                    }
+        var rule = GatewayDelivery(policy: retry)
+        var step = rule.start
+        while true {
+            switch step {
+            case .send:
+                do {
+                    step = rule.handle(
+                        GatewayDelivery.event(
+                            answer: try await client.send("POST", path, body: body, key: key)))
+                } catch {
+                    step = rule.handle(.unanswered)
                 }
-                if !retry.mayLookUpAgain(after: lookups) { return nil }
+            case .lookUp(let pause):
+                if pause > .zero { try? await clock.sleep(for: pause) }
+                step = rule.handle(GatewayDelivery.event(await client.lookup(key)))
+            case .settled(let answer): return answer
+            case .neverArrived, .unknown: return nil
             }
         }
-        return nil
     }
 }
