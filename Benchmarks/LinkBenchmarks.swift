@@ -28,8 +28,8 @@ func linkBenchmarks() -> [AsyncBenchmark] {
             try await withLinkedSandbox(link: link) { sandbox in
                 let image = (0..<(1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 29) }
                 try await sandbox.publish(image, version: "2.0.0")
-                _ = try await sandbox.terminal.initializeTerminal()
-                let operation = sandbox.terminal.downloadAndApplyUpdate()
+                _ = try await sandbox.terminal.updates.check()
+                let operation = sandbox.terminal.updates.downloadAndApply()
                 var started: UInt64?
                 var finished: UInt64 = 0
                 var from: Int64 = 0
@@ -61,8 +61,8 @@ func linkBenchmarks() -> [AsyncBenchmark] {
                 let link = LinkProfile(bytesPerSecond: 256_000, mtu: 180)
                 try await withLinkedSandbox(link: link) { sandbox in
                     try await sandbox.publish(image, version: "2.0.\(round)")
-                    _ = try await sandbox.terminal.initializeTerminal()
-                    let operation = sandbox.terminal.downloadAndApplyUpdate()
+                    _ = try await sandbox.terminal.updates.check()
+                    let operation = sandbox.terminal.updates.downloadAndApply()
                     var cut = false
                     for await step in operation.progress
                     where !cut && step.stage == .writeFileToTerminal && (step.bytesDone ?? 0) >= cutAt {

@@ -143,7 +143,7 @@ import Testing
 
         try await terminal.reset()
         #expect(await terminal.isLoggedIn == false)
-        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.deviceInfo() }
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.reader.info() }
         await #expect(throws: MPOSError.notLoggedIn) {
             try await terminal.sale(PaymentParameters(amount: 5_00, currency: .eur))
         }

@@ -43,20 +43,20 @@ import Testing
     @Test func batteryLevelReadsTheReaderAndALowReportWarnsOnce() async throws {
         let sandbox = try await Sandbox { $0.battery = Battery(percentage: 50) }
         let (terminal, warnings) = try await Self.connected(sandbox)
-        #expect(try await terminal.batteryLevel() == Self.status(50))
+        #expect(try await terminal.reader.battery() == Self.status(50))
         #expect(warnings.withLock { $0 }.isEmpty)
 
         await sandbox.reader.setBattery(percentage: 8)  // the reader reports it on its own
         while warnings.withLock({ $0 }).isEmpty { await Task.yield() }
-        #expect(try await terminal.batteryLevel().percentage == 8)
+        #expect(try await terminal.reader.battery().percentage == 8)
         #expect(warnings.withLock { $0 } == [8])
 
         // Back above the threshold, then a stricter threshold: the next report warns again.
         await sandbox.reader.setBattery(percentage: 60)
-        #expect(try await terminal.batteryLevel().percentage == 60)
-        await terminal.setBatteryLowThreshold(70)
-        #expect(await terminal.batteryLowThreshold == 70)
-        _ = try await terminal.batteryLevel()
+        #expect(try await terminal.reader.battery().percentage == 60)
+        await terminal.reader.setBatteryLowThreshold(70)
+        #expect(await terminal.reader.batteryLowThreshold == 70)
+        _ = try await terminal.reader.battery()
         #expect(warnings.withLock { $0 } == [8, 60])
         try await sandbox.close(terminal)
     }
@@ -66,7 +66,7 @@ import Testing
         let (terminal, warnings) = try await Self.connected(sandbox)
         #expect(warnings.withLock { $0 } == [9])
         await terminal.disconnect()
-        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.batteryLevel() }
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.reader.battery() }
         try await sandbox.close(terminal)
     }
 }

@@ -98,7 +98,7 @@ import Testing
             environment: URL(string: "http://127.0.0.1:9")!, credentials: .login(user: "u", password: "p"),
             journalPath: path, transport: NoRequestsExpected())
         // No lookup under a made-up key: the pass fails, and the row stays as it was.
-        await #expect(throws: MPOSError.journalFailed) { try await terminal.recoverUnfinished() }
+        await #expect(throws: MPOSError.journalFailed) { try await terminal.recovery.recoverUnfinished() }
         let state = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "SELECT state FROM attempt") }
         #expect(state == "authorizing")
     }

@@ -47,7 +47,7 @@ struct JournalOwnerTests {
                 + "\(Self.gateway(home)), not merchant \(other.credentials.merchantID) at \(Self.gateway(other)); "
                 + "use another journal file for this gateway and merchant.")
         // Nothing runs against the other gateway afterwards either.
-        await #expect(throws: refusal) { try await elsewhere.recoverUnfinished() }
+        await #expect(throws: refusal) { try await elsewhere.recovery.recoverUnfinished() }
         await #expect(throws: refusal) { _ = try await elsewhere.sale(EndToEndTests.sale(1_00)) }
         #expect(recorder.sent == ["POST /v1/auth/login", "POST /v1/auth/logout"])
         #expect(try PaymentJournal(path: path).all() == [attempt])

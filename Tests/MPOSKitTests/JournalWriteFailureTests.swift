@@ -44,11 +44,11 @@ import Testing
         #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().count == 1)
 
         // While the storage still fails, recovery refuses to guess at that attempt.
-        await #expect(throws: MPOSError.self) { try await terminal.recoverUnfinished() }
+        await #expect(throws: MPOSError.self) { try await terminal.recovery.recoverUnfinished() }
         // Once it works again, the outcome the terminal kept is written first: the approval
         // the customer was told of is not taken for an unfinished one and reversed.
         try Self.acceptOutcomes(in: sandbox.journalPath)
-        #expect(try await terminal.recoverUnfinished() == 0)
+        #expect(try await terminal.recovery.recoverUnfinished() == 0)
         let entries = try PaymentJournal(path: sandbox.journalPath).all()
         #expect(entries.count == 1 && entries[0].state == .finished)
         let sales = try await terminal.reports.searchTransactions().items.filter { $0.kind == .sale }

@@ -242,7 +242,7 @@ import Testing
         }
         // Whatever is still open (a reversal the network kept from being confirmed) is
         // finished now, as the next start would.
-        _ = try await terminal.recoverUnfinished()
+        _ = try await terminal.recovery.recoverUnfinished()
         #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty, context)
 
         let ledger = try await Self.allTransactions(terminal)

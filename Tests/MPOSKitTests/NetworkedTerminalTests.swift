@@ -161,14 +161,14 @@ struct NetworkedTerminalTests {
         double.answer { request, _ in
             .response(NexoTerminalDouble.status(request, repeating: NexoTerminalDouble.payment(payment)))
         }
-        let recovered = try await terminal.recoverUnfinishedAttempts()
+        let recovered = try await terminal.recovery.recoverUnfinishedAttempts()
         #expect(recovered.count == 1)
         #expect(recovered.first?.finding == .outcome(.approved) && recovered.first?.resolution == .recorded)
         #expect(recovered.first?.attempt.transactionID?.rawValue == "TX-1")
         #expect(recovered.first?.attempt.amount == 900)
         #expect(double.count(.payment) == 1)
         #expect(try journaledState(serviceID: payment.messageHeader.serviceID ?? "") == "finished")
-        #expect(try await terminal.recoverUnfinishedAttempts().isEmpty)
+        #expect(try await terminal.recovery.recoverUnfinishedAttempts().isEmpty)
     }
 
     @Test func cancelAbortsTheRunningPaymentByItsMessageReference() async throws {

@@ -109,7 +109,7 @@ import Testing
         entry.outcome = .failed
         try await journal.write(entry)
         outage.comeBack()
-        #expect(try await terminal.recoverUnfinishedAttempts().isEmpty)
+        #expect(try await terminal.recovery.recoverUnfinishedAttempts().isEmpty)
         let ended = try #require(try journal.all().first { $0.key == result.idempotencyKey })
         #expect(ended.state == .finished && ended.outcome == .approvedOffline)
         let outcome = try #require(try await Self.forwardAll(terminal).first ?? nil)

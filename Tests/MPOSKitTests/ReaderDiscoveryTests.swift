@@ -67,7 +67,7 @@ import Testing
         let first = HandScanner(), second = HandScanner()
         let done = Locked(false)
         let scan = Task {
-            let readers = await terminal.discoverReaders(scanners: [first, second])
+            let readers = await terminal.reader.discover(scanners: [first, second])
             done.withLock { $0 = true }
             return readers
         }
@@ -150,7 +150,7 @@ import Testing
         await connecting.value
         let error = try #require(outcome.withLock { $0 })
         #expect(error.code == MPOSError.Code.readerConnectTimeout)
-        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.deviceInfo() }
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.reader.info() }
     }
 
     @Test func aSimulatedReaderIsFoundInProcessAndTakesASale() async throws {
@@ -158,7 +158,7 @@ import Testing
         let clock = ManualClock()
         let terminal = try await sandbox.terminal(clock: clock, connect: false)
         let scan = Task {
-            await terminal.discoverReaders(scanners: [SimulatedReaderScanner(readers: [sandbox.reader])])
+            await terminal.reader.discover(scanners: [SimulatedReaderScanner(readers: [sandbox.reader])])
         }
         await clock.waitForSleeper(until: .seconds(5))
         clock.advance(by: .seconds(5))
@@ -167,7 +167,7 @@ import Testing
         #expect(readers.count == 1 && found.id == "simulated:MPSIM-000001" && found.name == "Sandbox reader")
 
         try await terminal.connectReader(found, secret: Sandbox.secret)
-        #expect(try await terminal.deviceInfo().serialNumber == "MPSIM-000001")
+        #expect(try await terminal.reader.info().serialNumber == "MPSIM-000001")
         let result = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur))
         #expect(result.status == .approved)
         try await sandbox.close(terminal)
@@ -184,7 +184,7 @@ import Testing
         let scanner = TCPReaderScanner(targets: [
             DiscoveryProbeTarget(host: "127.0.0.1", port: responder.port)
         ])
-        let scan = Task { await terminal.discoverReaders(scanners: [scanner]) }
+        let scan = Task { await terminal.reader.discover(scanners: [scanner]) }
         var iterator = events.makeAsyncIterator()
         guard case .readerDiscovered(let announced)? = await iterator.next() else {
             Issue.record("no reader discovered")

@@ -15,31 +15,31 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
 
-        try await terminal.resetReaderLogs()
-        let empty = try await terminal.readerLogs()
+        try await terminal.reader.resetLogs()
+        let empty = try await terminal.reader.logs()
         #expect(empty.lines.isEmpty)
         #expect(empty.status == .noDataAvailable)
 
         // At `.info` the start is logged but not the outcome's detail; at `.full` both.
-        try await terminal.setReaderLogLevel(.info)
+        try await terminal.reader.setLogLevel(.info)
         let first = try await terminal.sale(PaymentParameters(amount: 12_00, currency: .eur))
-        let atInfo = try await terminal.readerLogs()
+        let atInfo = try await terminal.reader.logs()
         #expect(atInfo.status == .success)
         #expect(atInfo.lines.count == 1, "\(atInfo.lines)")
         #expect(atInfo.lines.first?.hasSuffix(": sale 1200 EUR") == true)
 
-        try await terminal.setReaderLogLevel(.full)
+        try await terminal.reader.setLogLevel(.full)
         _ = try await terminal.sale(PaymentParameters(amount: 13_00, currency: .eur))
-        let atFull = try await terminal.readerLogs().lines
+        let atFull = try await terminal.reader.logs().lines
         #expect(atFull.count == 3, "\(atFull)")
         #expect(atFull.last?.hasSuffix(": EFT_SUCCESS (0x0001), tc, chip, CVM pin") == true, "\(atFull)")
 
         // Nothing at `.none`; a reset empties the log again.
-        try await terminal.setReaderLogLevel(.none)
+        try await terminal.reader.setLogLevel(.none)
         _ = try await terminal.sale(PaymentParameters(amount: 14_00, currency: .eur))
-        #expect(try await terminal.readerLogs().lines.count == 3)
-        try await terminal.resetReaderLogs()
-        #expect(try await terminal.readerLogs().status == .noDataAvailable)
+        #expect(try await terminal.reader.logs().lines.count == 3)
+        try await terminal.reader.resetLogs()
+        #expect(try await terminal.reader.logs().status == .noDataAvailable)
 
         // No card number in any line.
         #expect(first.status == .approved)
@@ -52,11 +52,11 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
         let events = await terminal.subscribe([.scanner])
-        let scans = await terminal.scans()
+        let scans = await terminal.reader.scans()
 
         // Disabled: a code in front of the scanner is not read.
         await sandbox.reader.scan("0000000000000")
-        try await terminal.enableScanner(multiScan: false)
+        try await terminal.reader.enableScanner(multiScan: false)
         await sandbox.reader.scan("4006381333931")
         await sandbox.reader.scan("5901234123457")  // single mode is off again after one code
 
@@ -64,12 +64,12 @@ import Testing
         #expect(await eventIterator.next() == .scan(ScanEvent(barcode: "4006381333931", symbology: "EAN-13")))
 
         // Multi mode reads until disabled.
-        try await terminal.enableScanner(multiScan: true, buttonMode: false, timeoutSeconds: 30)
+        try await terminal.reader.enableScanner(multiScan: true, buttonMode: false, timeoutSeconds: 30)
         await sandbox.reader.scan("A-1", symbology: "Code 128")
         await sandbox.reader.scan("A-2", symbology: "Code 128")
-        try await terminal.disableScanner()
+        try await terminal.reader.disableScanner()
         await sandbox.reader.scan("A-3", symbology: "Code 128")
-        try await terminal.enableScanner(multiScan: false)
+        try await terminal.reader.enableScanner(multiScan: false)
         await sandbox.reader.scan("END", symbology: "QR")
         var read: [ScanEvent] = []
         for await scan in scans {
@@ -88,7 +88,7 @@ import Testing
         let events = await terminal.subscribe([.scanner])
         var iterator = events.makeAsyncIterator()
 
-        try await terminal.enableScanner(multiScan: true, timeoutSeconds: 10)
+        try await terminal.reader.enableScanner(multiScan: true, timeoutSeconds: 10)
         await clock.waitForSleeper(until: .seconds(10))
         await sandbox.reader.scan("A-1")
         #expect(await iterator.next() == .scan(ScanEvent(barcode: "A-1", symbology: "EAN-13")))
@@ -104,12 +104,12 @@ import Testing
         #expect(await !sandbox.reader.scan("A-3"))  // off: not read
 
         // A single scan turns it off after its code; a disable says so too.
-        try await terminal.enableScanner(multiScan: false)
+        try await terminal.reader.enableScanner(multiScan: false)
         await sandbox.reader.scan("B-1")
         #expect(await iterator.next() == .scan(ScanEvent(barcode: "B-1", symbology: "EAN-13")))
         #expect(await iterator.next() == .scannerDisabled)
-        try await terminal.enableScanner()
-        try await terminal.disableScanner()
+        try await terminal.reader.enableScanner()
+        try await terminal.reader.disableScanner()
         #expect(await iterator.next() == .scannerDisabled)
         await terminal.disconnect()
     }
@@ -117,7 +117,7 @@ import Testing
     @Test func deviceInfoHasEveryKeyOfTheSeedsMPEDInfo() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
-        let info = try await terminal.deviceInfo().mpedInfo
+        let info = try await terminal.reader.info().mpedInfo
         #expect(Set(info.keys) == Set(MPEDInfoKey.allCases))
         #expect(info[.serialNumber] == "MPSIM-000001")
         #expect(info[.generalParameters] == "GP-2026.11")
@@ -138,8 +138,8 @@ import Testing
     @Test func toolsWithoutAReaderSayNoReaderIsConnected() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
-        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.readerLogs() }
-        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.enableScanner() }
-        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.setReaderLogLevel(.debug) }
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.reader.logs() }
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.reader.enableScanner() }
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.reader.setLogLevel(.debug) }
     }
 }

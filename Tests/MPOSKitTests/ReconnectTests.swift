@@ -71,7 +71,7 @@ import Testing
         }
         clock.advance(by: .seconds(60))
         #expect(opens.withLock { $0 } == 4)
-        await #expect(throws: MPOSError.self) { try await terminal.deviceInfo() }
+        await #expect(throws: MPOSError.self) { try await terminal.reader.info() }
 
         // disconnect() ends a reconnection that is still waiting.
         opens.withLock { $0 = 0 }

@@ -82,7 +82,7 @@ import Testing
             try #require(await Self.pairings(sandbox.reader).last?.hasPrefix("refused ") == true)
         }
         #expect(links.withLock { $0.count } == 7)
-        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.deviceInfo() }
+        await #expect(throws: MPOSError.readerNotConnected) { try await terminal.reader.info() }
 
         // At 61.5 s the old link has been silent past the idle limit: the reader drops it.
         deadline += ReconnectPolicy.standard.delay(beforeAttempt: 6)

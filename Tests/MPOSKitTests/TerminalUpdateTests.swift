@@ -48,7 +48,7 @@ import Testing
         -> PaymentTerminal
     {
         let terminal = try await sandbox.terminal(connect: false)
-        await terminal.setUpdateChannel(channel)
+        await terminal.updates.setChannel(channel)
         let port = sandbox.server.port
         try await terminal.connectReader(secret: Sandbox.secret) {
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
@@ -59,20 +59,20 @@ import Testing
     @Test func pendingImagesAreInstalledOneAtATimeThroughRestartsUntilUpToDate() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
-        #expect(try await terminal.initializeTerminal().hasUpdates == false)
-        let upToDate = await terminal.downloadAndApplyUpdate().result()
+        #expect(try await terminal.updates.check().hasUpdates == false)
+        let upToDate = await terminal.updates.downloadAndApply().result()
         #expect(upToDate.type == .upToDate)
 
         let configuration = try await Self.publish(
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(70_000, seed: 1))
         let firmware = try await Self.publish(
             sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(300_000, seed: 2))
-        let status = try await terminal.initializeTerminal()
+        let status = try await terminal.updates.check()
         #expect(status.hasUpdates)
         #expect(status.pending.map(\.version) == ["EMV-2026.12", "2.0.0"])
         #expect(!status.blocked)
 
-        let operation = terminal.downloadAndApplyUpdate(window: 8)
+        let operation = terminal.updates.downloadAndApply(window: 8)
         var stages: [UpdateStage] = []
         var written: [Int64] = []
         for await step in operation.progress {
@@ -93,7 +93,7 @@ import Testing
         #expect(written == written.sorted())
         #expect(await sandbox.reader.activeVersions().firmware == "2.0.0")
         #expect(await sandbox.reader.activeVersions().configuration == "EMV-2026.12")
-        let after = try await terminal.initializeTerminal()
+        let after = try await terminal.updates.check()
         #expect(!after.hasUpdates)
         #expect(after.pending.isEmpty)
         await terminal.disconnect()
@@ -105,14 +105,14 @@ import Testing
         let configuration = try await Self.publish(
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(10_000, seed: 3))
         try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(10_000, seed: 4))
-        _ = try await terminal.initializeTerminal()
-        let result = await terminal.downloadAndApplyUpdate().result()
+        _ = try await terminal.updates.check()
+        let result = await terminal.updates.downloadAndApply().result()
         #expect(result.type == .batteryTooLow)
         #expect(result.applied == [configuration])
         #expect(await sandbox.reader.activeVersions().firmware == "1.0.0")
 
         // Configuration only is what may run without the merchant: it reports up to date.
-        #expect(await terminal.downloadAndApplyUpdate(includeFirmware: false).result().type == .upToDate)
+        #expect(await terminal.updates.downloadAndApply(includeFirmware: false).result().type == .upToDate)
         await terminal.disconnect()
     }
 
@@ -120,9 +120,9 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
         try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(20_000, seed: 5))
-        try await terminal.pinUpdateSigningKey(Array(repeating: 0x42, count: 32))
-        _ = try await terminal.initializeTerminal()
-        let operation = terminal.downloadAndApplyUpdate()
+        try await terminal.updates.pinSigningKey(Array(repeating: 0x42, count: 32))
+        _ = try await terminal.updates.check()
+        let operation = terminal.updates.downloadAndApply()
         var stages: Set<UpdateStage> = []
         for await step in operation.progress { stages.insert(step.stage) }
         let result = await operation.result()
@@ -140,8 +140,8 @@ import Testing
         let terminal = try await Self.terminal(sandbox)
         try await Self.publish(
             sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(400_000, seed: 6))
-        _ = try await terminal.initializeTerminal()
-        let operation = terminal.downloadAndApplyUpdate(window: 4)
+        _ = try await terminal.updates.check()
+        let operation = terminal.updates.downloadAndApply(window: 4)
         var restarts = 0
         var last: Int64 = -1
         for await step in operation.progress where step.stage == .writeFileToTerminal {
@@ -166,18 +166,18 @@ import Testing
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(5_000, seed: 7),
             deadline: clock.now().addingTimeInterval(-86_400))
         // Registered now: three days of grace before the passed deadline applies.
-        let fresh = try await terminal.initializeTerminal()
+        let fresh = try await terminal.updates.check()
         #expect(!fresh.blocked)
         #expect(fresh.updateDeadline == clock.now().addingTimeInterval(3 * 86_400))
         _ = try await terminal.sale(PaymentParameters(amount: 10_01, currency: .eur))
 
         clock.advance(by: 3 * 86_400 + 1)
         _ = try await terminal.login()  // three days on, the session has lapsed
-        #expect(try await terminal.initializeTerminal().blocked)
+        #expect(try await terminal.updates.check().blocked)
         await #expect(throws: MPOSError.updateRequired) {
             try await terminal.sale(PaymentParameters(amount: 10_02, currency: .eur))
         }
-        #expect(await terminal.downloadAndApplyUpdate().result().type == .success)
+        #expect(await terminal.updates.downloadAndApply().result().type == .success)
         #expect(try await terminal.sale(PaymentParameters(amount: 10_03, currency: .eur)).status == .approved)
         await terminal.disconnect()
     }
@@ -186,12 +186,12 @@ import Testing
         let clock = ManualDateSource(start: Date(timeIntervalSince1970: 1_795_000_000))
         let sandbox = try await Sandbox(gatewayClock: clock)
         let terminal = try await Self.terminal(sandbox)
-        #expect(await terminal.isInitialized)  // at connect
+        #expect(await terminal.updates.isInitialized)  // at connect
         let deadline = clock.now().addingTimeInterval(5 * 86_400)
         try await Self.publish(
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(5_000, seed: 9),
             deadline: deadline)
-        let status = try await terminal.initializeTerminal()
+        let status = try await terminal.updates.check()
         #expect(!status.blocked && status.updateDeadline == deadline)
         #expect(try await terminal.sale(PaymentParameters(amount: 10_11, currency: .eur)).status == .approved)
 
@@ -200,10 +200,10 @@ import Testing
         await #expect(throws: MPOSError.updateRequired) {
             try await terminal.sale(PaymentParameters(amount: 10_12, currency: .eur))
         }
-        #expect(await terminal.downloadAndApplyUpdate().result().type == .success)
+        #expect(await terminal.updates.downloadAndApply().result().type == .success)
         #expect(try await terminal.sale(PaymentParameters(amount: 10_13, currency: .eur)).status == .approved)
         await terminal.disconnect()
-        #expect(await !terminal.isInitialized)
+        #expect(await !terminal.updates.isInitialized)
     }
 
     @Test func anotherReaderDoesNotInheritTheBlockedStatusOfTheFirst() async throws {
@@ -214,7 +214,7 @@ import Testing
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(5_000, seed: 5),
             deadline: clock.now())
         clock.advance(by: 3 * 86_400 + 1)  // A's grace is over
-        #expect(try await terminal.initializeTerminal().blocked)
+        #expect(try await terminal.updates.check().blocked)
         await #expect(throws: MPOSError.updateRequired) {
             try await terminal.sale(PaymentParameters(amount: 10_21, currency: .eur))
         }
@@ -228,8 +228,8 @@ import Testing
         try await terminal.connectReader(secret: Sandbox.secret) {
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
         }
-        #expect(try await terminal.deviceInfo().serialNumber == "MPSIM-000002")
-        #expect(await terminal.isInitialized)
+        #expect(try await terminal.reader.info().serialNumber == "MPSIM-000002")
+        #expect(await terminal.updates.isInitialized)
         #expect(try await terminal.sale(PaymentParameters(amount: 10_22, currency: .eur)).status == .approved)
         await terminal.disconnect()
     }
@@ -237,13 +237,13 @@ import Testing
     @Test func updatesNeedAReaderTheTerminalCanReachAgain() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()  // a single transport: no way back after a restart
-        #expect(await terminal.downloadAndApplyUpdate().result().type == .terminalNotSelected)
+        #expect(await terminal.updates.downloadAndApply().result().type == .terminalNotSelected)
         await terminal.disconnect()
         // The gateway registered the reader on the production channel at that connect, so it
         // refuses to initialize it for a terminal on the test channel: nothing to apply.
         let uninitialized = try await Self.terminal(sandbox, channel: .test)
-        #expect(await !uninitialized.isInitialized)
-        #expect(await uninitialized.downloadAndApplyUpdate().result().type == .notInitialized)
+        #expect(await !uninitialized.updates.isInitialized)
+        #expect(await uninitialized.updates.downloadAndApply().result().type == .notInitialized)
         await uninitialized.disconnect()
     }
 
@@ -254,11 +254,11 @@ import Testing
         let configuration = try await Self.publish(
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(50_000, seed: 8))
         try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(5_000, seed: 9))
-        let result = await terminal.financeInit()
+        let result = await terminal.updates.financeInit()
         #expect(result.type == .success, "\(result.message ?? "")")
         #expect(result.applied == [configuration])
         #expect(await sandbox.reader.activeVersions().firmware == "1.0.0")  // firmware waits to be asked for
-        #expect(try await terminal.initializeTerminal().pending.map(\.kind) == [.firmware])
+        #expect(try await terminal.updates.check().pending.map(\.kind) == [.firmware])
 
         var seen: [ReaderUpdateEvent] = []
         for await event in events {
@@ -281,14 +281,14 @@ import Testing
         try await Self.publish(
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(8_000, seed: 10))
         let terminal = try await sandbox.terminal(connect: false)
-        await terminal.setAutomaticConfigurationUpdates(true)
+        await terminal.updates.setAutomaticConfigurationUpdates(true)
         let port = sandbox.server.port
         // No automatic reconnection asked for: the update still reaches the reader after its restart.
         try await terminal.connectReader(secret: Sandbox.secret, reconnect: nil) {
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
         }
         #expect(await sandbox.reader.activeVersions().configuration == "EMV-2026.12")
-        #expect(try await terminal.deviceInfo().emvParameterVersion == "EMV-2026.12")
+        #expect(try await terminal.reader.info().emvParameterVersion == "EMV-2026.12")
         #expect(try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur)).status == .approved)
         await terminal.disconnect()
     }
@@ -300,8 +300,8 @@ import Testing
         let testImage = try await Self.publish(
             sandbox, kind: .firmware, version: "2.0.0-test", bytes: Self.image(6_000, seed: 12),
             channel: .test)
-        #expect(try await terminal.initializeTerminal().pending == [testImage])
-        #expect(await terminal.downloadAndApplyUpdate().result().applied == [testImage])
+        #expect(try await terminal.updates.check().pending == [testImage])
+        #expect(await terminal.updates.downloadAndApply().result().applied == [testImage])
         #expect(await sandbox.reader.activeVersions().firmware == "2.0.0-test")
         await terminal.disconnect()
     }
@@ -311,20 +311,20 @@ import Testing
         let terminal = try await Self.terminal(sandbox)
         try await Self.publish(
             sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(200_000, seed: 13))
-        _ = try await terminal.initializeTerminal()
+        _ = try await terminal.updates.check()
 
-        let cancelled = terminal.downloadAndApplyUpdate()
+        let cancelled = terminal.updates.downloadAndApply()
         cancelled.cancel()  // before its first stage boundary: nothing is written
         let none = await cancelled.result()
         #expect(none.type == .cancelled)
         #expect(none.applied.isEmpty)
         #expect(await sandbox.reader.activeVersions().firmware == "1.0.0")
 
-        let first = terminal.downloadAndApplyUpdate()
+        let first = terminal.updates.downloadAndApply()
         var iterator = first.progress.makeAsyncIterator()
         while let step = await iterator.next(), step.stage != .checkForUpdates {}
         // The first holds the terminal from its validation on.
-        #expect(await terminal.downloadAndApplyUpdate().result().type == .terminalBusy)
+        #expect(await terminal.updates.downloadAndApply().result().type == .terminalBusy)
         await #expect(throws: MPOSError.terminalBusy) {
             try await terminal.sale(PaymentParameters(amount: 5_00, currency: .eur))
         }
@@ -347,7 +347,7 @@ import Testing
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(3_000, seed: 14),
             deadline: Date(timeIntervalSince1970: 1_700_000_000))
         let later = try await Self.terminal(sandbox)
-        let status = try await later.initializeTerminal()
+        let status = try await later.updates.check()
         #expect(status.registeredAt == registeredAt)
         #expect(status.updateDeadline == registeredAt.addingTimeInterval(3 * 86_400))
         await later.disconnect()

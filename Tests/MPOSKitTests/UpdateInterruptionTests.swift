@@ -50,7 +50,7 @@ import Testing
         try await terminal.connectReader(secret: Sandbox.secret) {
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
         }
-        _ = try await terminal.initializeTerminal()
+        _ = try await terminal.updates.check()
         var digests = ["1.0.0": try #require(Self.hex(await sandbox.reader.activeImage(.firmware)))]
         var interruptedBeforeCommit = 0
         for round in 0..<100 {
@@ -88,7 +88,7 @@ import Testing
                     return SimulatedReader(configuration: restarted)
                 }
             }
-            let operation = terminal.downloadAndApplyUpdate()
+            let operation = terminal.updates.downloadAndApply()
             var wentBack = false
             var written: Int64 = -1
             for await step in operation.progress where step.stage == .writeFileToTerminal {
@@ -110,7 +110,7 @@ import Testing
             #expect(running?.version == previous || running?.version == version, "\(context)")
             #expect(
                 Self.hex(running) == running.flatMap { digests[$0.version] }, "unverified image: \(context)")
-            let next = await terminal.downloadAndApplyUpdate().result()
+            let next = await terminal.updates.downloadAndApply().result()
             #expect(
                 next.type == (running?.version == version ? .upToDate : .success),
                 "\(context): \(next.message ?? "")")
@@ -131,7 +131,7 @@ import Testing
         var generator = SplitMix64(seed: seed)
         let sandbox = try await Sandbox()
         let terminal = try await TerminalUpdateTests.terminal(sandbox)
-        _ = try await terminal.initializeTerminal()
+        _ = try await terminal.updates.check()
         var configuration = GRDB.Configuration()
         configuration.busyMode = .timeout(10)
         let catalogue = try DatabaseQueue(
@@ -182,13 +182,13 @@ import Testing
                 case .wrongModel, .olderVersion:
                     break
                 }
-                let result = await terminal.downloadAndApplyUpdate().result()
+                let result = await terminal.updates.downloadAndApply().result()
                 let expected: UpdateResultType = restore == nil ? .upToDate : .hashCheckFailed
                 #expect(result.type == expected, "\(context): \(result.message ?? "")")
                 #expect(await sandbox.reader.activeImage(.firmware) == running, "\(context)")
                 if let restore {
                     try await catalogue.write(restore)
-                    #expect(await terminal.downloadAndApplyUpdate().result().type == .success, "\(context)")
+                    #expect(await terminal.updates.downloadAndApply().result().type == .success, "\(context)")
                     #expect(
                         await sandbox.reader.activeImage(.firmware)?.sha256 == FirmwareSlots.sha256(bytes),
                         "\(context)")

@@ -310,11 +310,14 @@ struct SimulatedReaderTests {
         let reader = SimulatedReader(configuration: SimulatedReaderConfiguration(secret: Self.secret))
         await reader.setFaults(FaultPlan([.dropLink(atMessage: 6)]))
         let (sdkSide, readerSide) = InProcessTransport.makePair()
-        Task { await reader.serve(readerSide) }
+        let first = Task { await reader.serve(readerSide) }
         let connection = try await ReaderConnection.open(transport: sdkSide, secret: Self.secret)
         await #expect(throws: ReaderLinkError.self) {
             for _ in 0..<10 { _ = try await connection.request(.ping) }
         }
+        // The dropped link's session ends before the next one pairs; without the wait the
+        // second pairing could find the reader still held (seen under load).
+        await first.value
         await reader.setFaults(.none)
         let (sdk2, reader2) = InProcessTransport.makePair()
         Task { await reader.serve(reader2) }

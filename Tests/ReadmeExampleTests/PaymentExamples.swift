@@ -25,9 +25,9 @@ func readmeTakingAPayment(password: String, journalURL: URL, secretHex: String) 
 /// Discovering a reader on the network and reading its battery.
 func readmeDiscovery(terminal: PaymentTerminal, secret: SharedSecret) async throws -> BatteryStatus {
     // README example 2 begin
-    let readers = await terminal.discoverReaders(scanners: [TCPReaderScanner()])
+    let readers = await terminal.reader.discover(scanners: [TCPReaderScanner()])
     try await terminal.connectReader(readers[0], secret: secret)
-    let battery = try await terminal.batteryLevel()  // under 10 % (setBatteryLowThreshold) also raises .batteryLow
+    let battery = try await terminal.reader.battery()  // under 10 % (setBatteryLowThreshold) also raises .batteryLow
     // README example 2 end
     return battery
 }

@@ -47,8 +47,6 @@ public actor PaymentTerminal {
     let journal: PaymentJournal
     let clock: any Clock<Duration>
     var connection: ReaderConnection?
-    /// The networked terminal driven instead of a reader (`NetworkedTerminal/`), if any.
-    var networked: NetworkedSession?
     /// How to reach the reader again after a drop (set by the factory form of `connectReader`).
     var reconnectPlan: ReconnectPlan?
     var reconnecting: Task<Void, Never>?
@@ -57,7 +55,8 @@ public actor PaymentTerminal {
     private(set) var info: DeviceInfo?
     /// When the reader's battery counts as low, and whether that was already said.
     var batteryWatch = BatteryWatch()
-    var busy = false
+    /// The terminal's mode: its operation, its payment device, offline-only or not.
+    var state = TerminalState()
     /// How the reader was reached, kept even without automatic reconnection: an update
     /// reaches the reader again through it after the reader restarts.
     var linkPlan: ReconnectPlan?
@@ -90,9 +89,6 @@ public actor PaymentTerminal {
     var forwardedSalesKeptFor: TimeInterval = 7 * 86_400
     /// When the gateway last answered a login: the policy's offline window runs from it.
     var lastOnlineSession: Date?
-    /// The cached online session this terminal runs on while the gateway could not be reached
-    /// at login (offline-only); nil when logged in online.
-    var offlineOnly: OfflineAuthorization?
     /// The device checks run before each card payment (`Security/`), and what the device and
     /// the gateway said at the last online login, their reference.
     var deviceChecks = DeviceChecks.standard
@@ -111,7 +107,7 @@ public actor PaymentTerminal {
     var engine: PaymentEngine?
     var signatureHandler: SignatureHandler?
     /// The cash drawer and accessory scanners (`PaymentTerminal+Accessories.swift`).
-    var accessories = TerminalAccessories()
+    var accessoryState = TerminalAccessories()
     var applicationHandler: ApplicationSelectionHandler?
     /// What `perform(terminalAPIRequest:)` remembers between requests.
     var nexo = NexoSession()
@@ -129,6 +125,16 @@ public actor PaymentTerminal {
     public nonisolated let inventory: Inventory
     /// Receipts of payments and recorded transactions, rendered or sent to the customer.
     public nonisolated let receipts: Receipts
+    /// The connected reader's tools: its description, battery, log and scanner, and discovery.
+    public nonisolated var reader: ReaderTools { ReaderTools(terminal: self) }
+    /// Terminal management: update checks, download and apply, deadlines.
+    public nonisolated var updates: TerminalUpdates { TerminalUpdates(terminal: self) }
+    /// The cash drawer and accessory barcode scanners.
+    public nonisolated var accessories: Accessories { Accessories(terminal: self) }
+    /// Terminal API (nexo) requests over the terminal's payment flow.
+    public nonisolated var terminalAPI: TerminalAPIAdapter { TerminalAPIAdapter(terminal: self) }
+    /// Finishing what the journal left unfinished, and the journaled attempts.
+    public nonisolated var recovery: Recovery { Recovery(terminal: self) }
 
     /// Creates a terminal.
     ///
@@ -173,7 +179,7 @@ public actor PaymentTerminal {
     }
 
     /// A stream of the events in `categories` only.
-    public func subscribe(_ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases))
+    public nonisolated func subscribe(_ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases))
         -> AsyncStream<TerminalEvent>
     {
         subscribers.subscribe { categories.contains($0.category) }
@@ -223,7 +229,7 @@ public actor PaymentTerminal {
             try await comeUpOfflineOnly(fallback, after: error)
             return []
         }
-        offlineOnly = nil
+        state.wentOnline()
         lastOnlineSession = Date()
         updateState.forget()
         await noteOnlineSession()
@@ -234,7 +240,7 @@ public actor PaymentTerminal {
         // After recovery, which hands the journal's attempts the store holds over to it.
         await compactOfflineStore()
         await startOfflineForwarderIfSalesWait()
-        if connection != nil, !busy { _ = try? await initializeTerminal() }
+        if connection != nil, !state.isBusy { _ = try? await initializeTerminal() }
         return recovered
     }
 
@@ -252,7 +258,7 @@ public actor PaymentTerminal {
     ///   `MPOSError.Code.readerSharedSecretMismatch` when the reader holds another secret, and
     ///   ``MPOSError/readerLinkFailed`` when the link drops or times out during pairing.
     public func connectReader(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
-        guard !busy else { throw MPOSError.terminalBusy }
+        guard !state.isBusy else { throw MPOSError.terminalBusy }
         await disconnect()
         try await pair(transport: transport, secret: secret)
     }
@@ -288,7 +294,7 @@ public actor PaymentTerminal {
         // Another reader's status never stands for this one's: ask for this one's now.
         if updateState.status(of: info?.serialNumber) == nil {
             updateState.forget()
-            if offlineOnly == nil, await client.isLoggedIn { _ = try? await initializeTerminal() }
+            if !state.isOfflineOnly, await client.isLoggedIn { _ = try? await initializeTerminal() }
         }
         emit(.readerConnection(connected: true, info: info))
     }
@@ -305,7 +311,7 @@ public actor PaymentTerminal {
     /// Closes the reader link and stops any reconnection.
     public func disconnect() async {
         updateState.forget()
-        networked = nil
+        state.useCardReader()
         reconnectPlan = nil
         linkPlan = nil
         reconnecting?.cancel()
@@ -326,10 +332,8 @@ public actor PaymentTerminal {
         emit(.readerConnection(connected: false, info: nil))
     }
 
-    /// The connected reader's description.
-    ///
-    /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``.
-    public func deviceInfo() async throws(MPOSError) -> DeviceInfo {
+    /// The connected reader's description (``ReaderTools/info()``).
+    func deviceInfo() async throws(MPOSError) -> DeviceInfo {
         let info: DeviceInfo = try await ask(.getDeviceInfo, "device info") { answer in
             if case .deviceInfo(let info) = answer { info } else { nil }
         }

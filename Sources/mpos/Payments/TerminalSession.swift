@@ -153,7 +153,7 @@ final class TerminalSession {
         do {
             if let since = lock?.unshownSince {
                 // A run killed after its payment ended but before it printed the result.
-                for attempt in try await terminal.journaledAttempts(since: since) {
+                for attempt in try await terminal.recovery.journaledAttempts(since: since) {
                     if let line = JournalReport.line(unshown: attempt) { CLIOutput.error(line) }
                 }
             }

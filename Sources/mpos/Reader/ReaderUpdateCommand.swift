@@ -39,19 +39,19 @@ struct ReaderUpdateCommand: AsyncParsableCommand {
         try await TerminalSession.with(options, needsReader: true, showEvents: false, reconnectable: true) {
             terminal in
             let status: TerminalUpdateStatus
-            do { status = try await terminal.initializeTerminal() } catch {
+            do { status = try await terminal.updates.check() } catch {
                 throw CLIFailure("the reader could not be initialized with the gateway: \((error as? MPOSError)?.message ?? "\(error)")")
             }
             if check {
                 UpdateOutput.check(status, json: options.json)
                 return
             }
-            let operation = terminal.downloadAndApplyUpdate(includeFirmware: !configurationOnly)
+            let operation = terminal.updates.downloadAndApply(includeFirmware: !configurationOnly)
             var display = UpdateOutput.Progress(live: !options.json && isatty(STDOUT_FILENO) == 1, quiet: options.json)
             for await step in operation.progress { display.show(step) }
             display.finish()
             let result = await operation.result()
-            let info = try? await terminal.deviceInfo()
+            let info = try? await terminal.reader.info()
             if options.json {
                 UpdateOutput.json(result, info: info)
             } else if result.isUpToDate {

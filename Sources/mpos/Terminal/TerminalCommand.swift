@@ -49,11 +49,11 @@ struct TerminalEmulateCommand: AsyncParsableCommand {
         let signals = TerminationSignals()
         let crypto = key.crypto
         try await TerminalSession.with(terminal, needsReader: true, showEvents: false) { paymentTerminal in
-            if let poiId { await paymentTerminal.setInstallationID(poiId) }
+            if let poiId { await paymentTerminal.terminalAPI.setInstallationID(poiId) }
             let server = try await NexoHTTPServer.start(port: port) { body in
                 await Self.answer(body, terminal: paymentTerminal, crypto: crypto)
             }
-            CLIOutput.line("poi id \(await paymentTerminal.installationID())")
+            CLIOutput.line("poi id \(await paymentTerminal.terminalAPI.installationID())")
             CLIOutput.line("listening on http://127.0.0.1:\(server.port)")
             let signal = await signals.wait()
             CLIOutput.line("received \(signal), shutting down")
@@ -65,8 +65,8 @@ struct TerminalEmulateCommand: AsyncParsableCommand {
     /// Adyen's terminals send for what they cannot read.
     static func answer(_ body: Data, terminal: PaymentTerminal, crypto: NexoCrypto?) async -> Data {
         do {
-            if let crypto { return try await terminal.perform(terminalAPIRequest: body, crypto: crypto) }
-            return try await terminal.perform(terminalAPIRequest: body)
+            if let crypto { return try await terminal.terminalAPI.perform(body, crypto: crypto) }
+            return try await terminal.terminalAPI.perform(body)
         } catch {
             return NexoOutcome.reject(reason: error.message)
         }

@@ -14,10 +14,10 @@ extension PaymentTerminal {
     /// connected reader and may run during a payment.
     ///
     /// ```swift
-    /// let readers = await terminal.discoverReaders(scanners: [TCPReaderScanner()])
+    /// let readers = await terminal.reader.discover(scanners: [TCPReaderScanner()])
     /// if let reader = readers.first { try await terminal.connectReader(reader, secret: secret) }
     /// ```
-    public func discoverReaders(scanners: [any ReaderScanner], scanTime: Duration = .seconds(5)) async
+    func discoverReaders(scanners: [any ReaderScanner], scanTime: Duration = .seconds(5)) async
         -> [DiscoveredReader]
     {
         var readers: [DiscoveredReader] = []
@@ -50,7 +50,7 @@ extension PaymentTerminal {
         secret: SharedSecret, reconnect: ReconnectPolicy?, timeout: Duration?,
         open: @escaping ReaderTransportFactory
     ) async throws(MPOSError) {
-        guard !busy else { throw MPOSError.terminalBusy }
+        guard !state.isBusy else { throw MPOSError.terminalBusy }
         await disconnect()
         let watch = Stopwatch(clock)
         let transport = try await Self.open(open, within: timeout, on: clock)

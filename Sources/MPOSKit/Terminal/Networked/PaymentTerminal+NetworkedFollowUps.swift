@@ -16,15 +16,15 @@ extension PaymentTerminal {
         async throws(MPOSError)
         -> PaymentResult
     {
-        guard !busy else { throw MPOSError.terminalBusy }
-        guard let link = networked?.link else { throw MPOSError.readerNotConnected }
+        guard !state.isBusy else { throw MPOSError.terminalBusy }
+        guard let link = state.networked?.link else { throw MPOSError.readerNotConnected }
         guard let original = try journal.networkedPayment(transactionID: id) else {
             throw MPOSError.notFound.withMessage(
                 "No payment \(id) made with a networked terminal is in the journal: its currency and time are not known."
             )
         }
-        busy = true
-        defer { busy = false }
+        try state.begin(.networkedFollowUp)
+        defer { state.end(.networkedFollowUp) }
         let serviceID = NexoLink.newServiceID()
         let now = Date()
         var attempt = NetworkedAttempt(
@@ -99,7 +99,7 @@ extension PaymentTerminal {
     /// Settles the journal's unfinished payments with the connected networked terminal, one
     /// TransactionStatus request each; reversals whose answer was lost are reported, not asked.
     func settleNetworkedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
-        guard let link = networked?.link else { return [] }
+        guard let link = state.networked?.link else { return [] }
         var report: [RecoveredAttempt] = []
         for var attempt in try journal.unfinishedNetworkedAttempts(poiID: link.terminal.poiID) {
             guard attempt.operation != .reversal else {

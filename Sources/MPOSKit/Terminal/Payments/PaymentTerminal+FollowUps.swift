@@ -12,7 +12,7 @@ extension PaymentTerminal {
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func refund(transactionID: TransactionID, amount: Int64? = nil) async throws(MPOSError) -> PaymentResult {
         if let amount, amount <= 0 { throw MPOSError.amountNotPositive }
-        if networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: amount, kind: .refund) }
+        if state.networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: amount, kind: .refund) }
         return try await followUp(
             .refund, kind: .refund, path: GatewayPaths.transaction(GatewayPaths.refund, id: transactionID.rawValue),
             original: transactionID, amount: amount, body: RefundRequest(amount: amount))
@@ -23,7 +23,7 @@ extension PaymentTerminal {
     ///
     /// - Throws: ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
-        if networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: nil, kind: .saleVoid) }
+        if state.networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: nil, kind: .saleVoid) }
         return try await followUp(
             .void, kind: .saleVoid, path: GatewayPaths.transaction(GatewayPaths.void, id: transactionID.rawValue),
             original: transactionID, amount: nil, body: VoidRequest())
@@ -114,9 +114,8 @@ extension PaymentTerminal {
         _ operation: FollowUpOperation, kind: TransactionKind, path: String, original: TransactionID?, amount: Int64?,
         currency: Currency? = nil, body: Body
     ) async throws(MPOSError) -> PaymentResult {
-        guard !busy else { throw MPOSError.terminalBusy }
-        busy = true
-        defer { busy = false }
+        try state.begin(.followUp)
+        defer { state.end(.followUp) }
         try await requireSession()
         let now = Date()
         let key: IdempotencyKey

@@ -10,7 +10,7 @@ import ReaderLink
 extension PaymentTerminal {
     /// The least battery a firmware update starts with; charging does not count, as the reader
     /// may be unplugged mid-write.
-    public static let firmwareBatteryMinimum = 50
+    static let firmwareBatteryMinimum = TerminalUpdates.firmwareBatteryMinimum
     /// The bytes of one piece written to the reader: the most whose request (id, kind, offset
     /// and length, 13 bytes) fills four secured frames of 1,000 data bytes exactly, under the
     /// protocol's 4 KiB limit; a 4 KiB piece would take a fifth frame for 109 bytes.
@@ -22,7 +22,7 @@ extension PaymentTerminal {
     /// sandbox gateway's published key (``UpdateSigning/sandboxPublicKeyHex``) until set.
     ///
     /// - Throws: ``MPOSError/invalidArgument`` for a key that is not a valid Ed25519 key.
-    public func pinUpdateSigningKey(_ rawKey: [UInt8]) throws(MPOSError) {
+    func pinUpdateSigningKey(_ rawKey: [UInt8]) throws(MPOSError) {
         guard (try? Curve25519.Signing.PublicKey(rawRepresentation: rawKey)) != nil else {
             throw MPOSError.invalidArgument.withMessage("An update signing key is 32 bytes of an Ed25519 public key.")
         }
@@ -32,7 +32,7 @@ extension PaymentTerminal {
     /// Sets the update channel of the terminal's readers (``UpdateChannel/production`` until
     /// set): a test reader takes only test images, and the reader checks the channel again in
     /// the image's signature (the Accept seed keeps test and production images apart).
-    public func setUpdateChannel(_ channel: UpdateChannel) {
+    func setUpdateChannel(_ channel: UpdateChannel) {
         updateChannel = channel
     }
 
@@ -48,7 +48,7 @@ extension PaymentTerminal {
     ///
     /// - Throws: ``MPOSError/notLoggedIn``, ``MPOSError/readerNotConnected``,
     ///   ``MPOSError/gatewayUnreachable``, ``MPOSError/gatewayRefused``.
-    public func initializeTerminal() async throws(MPOSError) -> TerminalUpdateStatus {
+    func initializeTerminal() async throws(MPOSError) -> TerminalUpdateStatus {
         guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
         let info = try await deviceInfo()
         let answer = try await client.initializeTerminal(
@@ -73,7 +73,7 @@ extension PaymentTerminal {
     ///   - includeFirmware: false applies configuration images only (the Accept seed: they may
     ///     run automatically; firmware only when the merchant asks).
     ///   - window: pieces in flight while writing (1 waits for each answer).
-    public nonisolated func downloadAndApplyUpdate(includeFirmware: Bool = true, window: Int = 16) -> UpdateOperation {
+    nonisolated func downloadAndApplyUpdate(includeFirmware: Bool = true, window: Int = 16) -> UpdateOperation {
         let (progress, sink) = AsyncStream.makeStream(of: UpdateProgress.self)
         // Unstructured: the update outlives the call that starts it; `UpdateOperation.cancel()` cancels it.
         let task = Task {
@@ -97,9 +97,8 @@ extension PaymentTerminal {
                 message: "Connect the reader with connectReader(secret:open:), so the terminal can reach it after it restarts.")
         }
         guard isInitialized else { return UpdateResult(type: .notInitialized, applied: [], message: nil) }
-        guard !busy else { return UpdateResult(type: .terminalBusy, applied: [], message: nil) }
-        busy = true
-        defer { busy = false }
+        do { try state.begin(.update) } catch { return UpdateResult(type: .terminalBusy, applied: [], message: nil) }
+        defer { state.end(.update) }
         var applied: [UpdateImage] = []
         while true {
             if Task.isCancelled { return UpdateResult(type: .cancelled, applied: applied, message: nil) }

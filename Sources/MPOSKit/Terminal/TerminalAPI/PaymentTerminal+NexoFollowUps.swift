@@ -104,7 +104,7 @@ extension PaymentTerminal {
                 header, condition: .messageFormat,
                 message: "\(field) does not name a transaction of this terminal")
         }
-        guard nexo.running == nil, !busy else {
+        guard nexo.running == nil, !state.isBusy else {
             return NexoReplies.failure(header, condition: .busy, message: "A payment is in progress")
         }
         var partial: Int64?

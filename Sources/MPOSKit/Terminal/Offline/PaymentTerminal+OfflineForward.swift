@@ -170,7 +170,7 @@ extension PaymentTerminal {
 
     /// One background pass; true when it is done (all forwarded, or nothing it can do).
     private func forwardInBackground() async -> Bool {
-        guard !busy else { return false }
+        guard !state.isBusy else { return false }
         do {
             _ = try await forwardStoredSales()
             return true

@@ -77,7 +77,7 @@ extension PaymentTerminal {
 
     /// One attempt: a new transport, pairing, and the device info. True when connected.
     private func attemptReconnect(_ plan: ReconnectPlan) async -> Bool {
-        guard !busy else { return false }
+        guard !state.isBusy else { return false }
         let transport: any ReaderTransport
         do { transport = try await plan.open() } catch { return false }
         do {

@@ -14,7 +14,7 @@ extension PaymentTerminal {
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read or written, or
     ///   holds an entry whose values do not parse (it is never guessed at).
     @discardableResult
-    public func recoverUnfinished() async throws(MPOSError) -> Int {
+    func recoverUnfinished() async throws(MPOSError) -> Int {
         try await recoverUnfinishedAttempts().count { $0.resolution != .leftForLater }
     }
 
@@ -30,10 +30,10 @@ extension PaymentTerminal {
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read or written;
     ///   ``MPOSError/journalOwnedElsewhere`` when the last login found the journal owned by
     ///   another gateway or merchant.
-    public func recoverUnfinishedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
-        guard !busy else { return [] }
-        busy = true
-        defer { busy = false }
+    func recoverUnfinishedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
+        guard !state.isBusy else { return [] }
+        try state.begin(.recovery)
+        defer { state.end(.recovery) }
         let gateway = try await finishUnfinished(cardAttemptsOnly: false)
         return gateway + (try await settleNetworkedAttempts())
     }
@@ -43,7 +43,7 @@ extension PaymentTerminal {
     /// afterwards how its payments ended.
     ///
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read.
-    public func journaledAttempts(since date: Date) throws(MPOSError) -> [JournaledAttempt] {
+    func journaledAttempts(since date: Date) throws(MPOSError) -> [JournaledAttempt] {
         try journal.entries(since: date).map(JournaledAttempt.init)
     }
 

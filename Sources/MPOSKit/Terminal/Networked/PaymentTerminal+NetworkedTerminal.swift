@@ -29,17 +29,17 @@ extension PaymentTerminal {
     public func connectNetworkedTerminal(_ terminal: NetworkedTerminal) async throws(MPOSError)
         -> [RecoveredAttempt]
     {
-        guard !busy else { throw MPOSError.terminalBusy }
+        guard !state.isBusy else { throw MPOSError.terminalBusy }
         await disconnect()
-        networked = NetworkedSession(link: NexoLink(terminal))
+        state.useNetworkedTerminal(NetworkedSession(link: NexoLink(terminal)))
         emit(.readerConnection(connected: true, info: nil))
-        busy = true
-        defer { busy = false }
+        try state.begin(.recovery)
+        defer { state.end(.recovery) }
         return try await settleNetworkedAttempts()
     }
 
     /// Whether a networked terminal is connected (see ``connectNetworkedTerminal(_:)``).
-    public var isNetworkedTerminalConnected: Bool { networked != nil }
+    public var isNetworkedTerminalConnected: Bool { state.networked != nil }
 
     // MARK: - Payments
 
@@ -57,12 +57,12 @@ extension PaymentTerminal {
             throw MPOSError.invalidArgument.withMessage(
                 "A networked terminal takes sales and unreferenced refunds; \(kind.rawValue) is not offered.")
         }
-        guard !busy else { throw MPOSError.terminalBusy }
-        guard let link = networked?.link else { throw MPOSError.readerNotConnected }
-        busy = true
+        guard !state.isBusy else { throw MPOSError.terminalBusy }
+        guard let link = state.networked?.link else { throw MPOSError.readerNotConnected }
+        try state.begin(.networkedPayment)
         defer {
-            busy = false
-            networked?.running = nil
+            state.end(.networkedPayment)
+            state.networkedPaymentRunning(nil)
         }
         let serviceID = NexoLink.newServiceID()
         let reference = NexoSession.Reference(saleID: link.terminal.saleID, serviceID: serviceID)
@@ -74,7 +74,7 @@ extension PaymentTerminal {
             now: now)
         // On disk before the request leaves: a lost answer is settled from here, never sent again.
         try await journal.write(attempt)
-        networked?.running = attempt
+        state.networkedPaymentRunning(attempt)
         let request = SaleToPOIRequest(
             messageHeader: link.header(.payment, serviceID: serviceID),
             paymentRequest: PaymentRequest(
@@ -176,7 +176,7 @@ extension PaymentTerminal {
     ///
     /// - Returns: whether the terminal took the abort request.
     func abortNetworkedPayment() async -> Bool {
-        guard let session = networked, let running = session.running else { return false }
+        guard let session = state.networked, let running = session.running else { return false }
         let abort = SaleToPOIRequest(
             messageHeader: session.link.header(.abort, serviceID: NexoLink.newServiceID()),
             abortRequest: AbortRequest(

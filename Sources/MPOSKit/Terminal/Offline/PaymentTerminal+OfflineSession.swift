@@ -14,7 +14,7 @@ extension PaymentTerminal {
     /// Whether the terminal runs on a cached session because the gateway could not be reached
     /// at login (``login(offlineFallback:)``): only sales with `offlineAllowed` are taken, and
     /// the card decides them offline. The next login that reaches the gateway ends it.
-    public var isOfflineOnly: Bool { offlineOnly != nil }
+    public var isOfflineOnly: Bool { state.isOfflineOnly }
 
     /// Seals the offline authorization of the online login that just succeeded. A store that
     /// cannot be written costs only the fallback, never the online session.
@@ -63,7 +63,7 @@ extension PaymentTerminal {
         // The journal must belong to the cached merchant, as an online login would require.
         try journal.bind(
             to: JournalOwner(gateway: client.baseURL.absoluteString, merchantID: authorization.merchant.id))
-        offlineOnly = authorization
+        state.cameUpOfflineOnly(authorization)
         offlinePolicy = authorization.policy
         lastOnlineSession = authorization.onlineAt
         // The time since boot is the device's, not the process's: the clock and restart

@@ -14,7 +14,7 @@ extension PaymentTerminal {
     ///   with what it installed, or why it stopped (``UpdateResultType/notLoggedIn``,
     ///   ``UpdateResultType/terminalNotSelected``, ``UpdateResultType/downloadFailed`` when the
     ///   gateway does not answer, and the update's own failures).
-    public func financeInit() async -> UpdateResult {
+    func financeInit() async -> UpdateResult {
         do { _ = try await initializeTerminal() } catch {
             let type: UpdateResultType =
                 switch error.code {
@@ -34,7 +34,7 @@ extension PaymentTerminal {
     /// until required updates succeed") and the Accept seed allows for configuration. Off
     /// until set; needs a logged-in terminal. The outcome shows as
     /// ``TerminalEvent/readerUpdate(_:)`` events; a failed update leaves the reader connected.
-    public func setAutomaticConfigurationUpdates(_ enabled: Bool) {
+    func setAutomaticConfigurationUpdates(_ enabled: Bool) {
         automaticConfigurationUpdates = enabled
     }
 

@@ -38,21 +38,21 @@ extension PaymentTerminal {
     ///   - printer: the printer the drawer is connected to; nil forgets it.
     ///   - pin: the kick-out connector pin of the drawer.
     ///   - openOnCashPayments: whether cash payments open the drawer.
-    public func setCashDrawer(
+    func setCashDrawer(
         _ printer: ReceiptPrinter?, pin: EscPosEncoder.DrawerPin = .pin2, openOnCashPayments: Bool = true
     ) {
-        accessories.drawerPrinter = printer
-        accessories.drawerPin = pin
-        accessories.openDrawerOnCash = openOnCashPayments && printer != nil
+        accessoryState.drawerPrinter = printer
+        accessoryState.drawerPin = pin
+        accessoryState.openDrawerOnCash = openOnCashPayments && printer != nil
     }
 
     /// Opens the drawer after an approved cash operation, when the terminal is set to.
     func openDrawerAfterCash(_ result: PaymentResult) async {
-        guard accessories.openDrawerOnCash, result.status == .approved,
-            let printer = accessories.drawerPrinter
+        guard accessoryState.openDrawerOnCash, result.status == .approved,
+            let printer = accessoryState.drawerPrinter
         else { return }
         do {
-            try await printer.openCashDrawer(pin: accessories.drawerPin)
+            try await printer.openCashDrawer(pin: accessoryState.drawerPin)
             emit(.cashDrawer(opened: true, problem: nil))
         } catch {
             emit(.cashDrawer(opened: false, problem: error))
@@ -61,7 +61,7 @@ extension PaymentTerminal {
 
     /// Delivers the codes of `scanner` as the reader's scanner's are delivered, until its
     /// stream finishes or ``detachScanners()`` is called.
-    public func attachScanner(_ scanner: any BarcodeScannerAccessory) {
+    func attachScanner(_ scanner: any BarcodeScannerAccessory) {
         let scans = scanner.scans
         // Unstructured: forwards the accessory's codes for as long as it is attached.
         let forwarding = Task { [weak self] in
@@ -70,12 +70,12 @@ extension PaymentTerminal {
                 await self.emit(.scan(scan))
             }
         }
-        accessories.scanners.append(forwarding)
+        accessoryState.scanners.append(forwarding)
     }
 
     /// Stops delivering the codes of every attached accessory scanner.
-    public func detachScanners() {
-        for task in accessories.scanners { task.cancel() }
-        accessories.scanners = []
+    func detachScanners() {
+        for task in accessoryState.scanners { task.cancel() }
+        accessoryState.scanners = []
     }
 }

@@ -8,7 +8,7 @@ struct BatteryWatch: Sendable, Hashable {
     var threshold: Int
     private var warned = false
 
-    init(threshold: Int = PaymentTerminal.defaultBatteryLowThreshold) {
+    init(threshold: Int = ReaderTools.defaultBatteryLowThreshold) {
         self.threshold = threshold
     }
 

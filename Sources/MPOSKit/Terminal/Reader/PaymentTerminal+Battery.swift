@@ -3,9 +3,6 @@ import ReaderLink
 
 /// The reader's battery: on demand, and a warning when it runs low.
 extension PaymentTerminal {
-    /// The low-battery threshold a terminal starts with: 10 %.
-    public static let defaultBatteryLowThreshold = 10
-
     /// Asks the connected reader for its battery. A level under the low-battery threshold
     /// also raises ``TerminalEvent/batteryLow(_:)`` (once, until it recovers).
     ///
@@ -13,12 +10,12 @@ extension PaymentTerminal {
     /// with the answer then.
     ///
     /// ```swift
-    /// let battery = try await terminal.batteryLevel()
+    /// let battery = try await terminal.reader.battery()
     /// print("\(battery.percentage)%", battery.isCharging ? "charging" : "")
     /// ```
     ///
     /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``.
-    public func batteryLevel() async throws(MPOSError) -> BatteryStatus {
+    func batteryLevel() async throws(MPOSError) -> BatteryStatus {
         let status: BatteryStatus = try await ask(.getBattery, "the battery request") { answer in
             if case .battery(let status) = answer { status } else { nil }
         }
@@ -27,15 +24,13 @@ extension PaymentTerminal {
     }
 
     /// Sets the percentage under which a battery report raises ``TerminalEvent/batteryLow(_:)``
-    /// (``defaultBatteryLowThreshold`` until set; clamped to 0–100, and 0 turns the warning
-    /// off). Reports come from ``batteryLevel()``, ``deviceInfo()`` (also asked on connect)
+    /// (``ReaderTools/defaultBatteryLowThreshold`` until set; clamped to 0–100, and 0 turns the warning
+    /// off). Reports come from ``ReaderTools/battery()``, ``ReaderTools/info()`` (also asked on connect)
     /// and the reader's own battery messages.
-    public func setBatteryLowThreshold(_ percentage: Int) {
+    func setBatteryLowThreshold(_ percentage: Int) {
         batteryWatch.threshold = min(100, max(0, percentage))
     }
 
-    /// The threshold in force.
-    public var batteryLowThreshold: Int { batteryWatch.threshold }
 
     /// Takes in a battery report from any source.
     func noteBattery(_ status: BatteryStatus) {

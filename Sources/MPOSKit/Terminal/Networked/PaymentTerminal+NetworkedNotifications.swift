@@ -21,7 +21,7 @@ extension PaymentTerminal {
     ///   decrypting and authenticating under it).
     @discardableResult
     public func receiveNetworkedTerminalNotification(_ body: Data) throws(MPOSError) -> TerminalEvent {
-        guard let link = networked?.link else { throw MPOSError.readerNotConnected }
+        guard let link = state.networked?.link else { throw MPOSError.readerNotConnected }
         var message: SaleToPOIRequest
         do { message = try NexoCoder.decodeRequest(body) } catch { throw MPOSError.terminalAPI(error) }
         if let crypto = link.crypto {

@@ -29,7 +29,7 @@ extension PaymentTerminal {
     /// allowed offline (`offlineSale`) goes on; anything else needs the gateway.
     func requireSession(offlineSale: Bool = false) async throws(MPOSError) {
         if let journalRefusal { throw journalRefusal }
-        if offlineOnly != nil {
+        if state.isOfflineOnly {
             if offlineSale { return }
             throw MPOSError.onlineRequired.withMessage(
                 "NO_TOKEN: the gateway could not be reached at login; only sales allowed offline are taken "

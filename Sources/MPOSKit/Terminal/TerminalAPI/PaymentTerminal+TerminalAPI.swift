@@ -34,7 +34,7 @@ extension PaymentTerminal {
     /// - Throws: ``MPOSError/terminalAPIMessageInvalid`` when the bytes are not a Terminal API
     ///   request with a readable `MessageHeader` (its message holds the `NexoError`), or an
     ///   encrypted one (decrypt it with `NexoCrypto` first).
-    public func perform(terminalAPIRequest data: Data) async throws(MPOSError) -> Data {
+    func perform(terminalAPIRequest data: Data) async throws(MPOSError) -> Data {
         let request: SaleToPOIRequest
         do {
             request = try NexoCoder.decodeRequest(data)
@@ -73,7 +73,7 @@ extension PaymentTerminal {
     /// The terminal's POIID in the Terminal API: the id set with ``setInstallationID(_:)``,
     /// else the serial number of the reader connected when it was first asked for (kept, so
     /// that a request during a payment does not ask the reader), else `MPOSKit` (no reader yet).
-    public func installationID() async -> String {
+    func installationID() async -> String {
         if let configuredInstallationID { return configuredInstallationID }
         if let serial = nexo.readerSerial { return serial }
         if let serial = try? await deviceInfo().serialNumber, !serial.isEmpty {
@@ -85,7 +85,7 @@ extension PaymentTerminal {
 
     /// Sets the POIID that Terminal API requests must name (`V400m-123456789` in Adyen's
     /// examples); nil returns to the reader's serial number.
-    public func setInstallationID(_ id: String?) { configuredInstallationID = id }
+    func setInstallationID(_ id: String?) { configuredInstallationID = id }
 
     // MARK: - Payment
 
@@ -97,7 +97,7 @@ extension PaymentTerminal {
                 SaleToPOIResponse(
                     messageHeader: NexoReplies.header(answering: header), paymentResponse: answered))
         }
-        guard nexo.running == nil, !busy else {
+        guard nexo.running == nil, !state.isBusy else {
             return NexoReplies.failure(
                 header, condition: .busy, message: "Another payment is in progress", saleTransactionID: sale)
         }

@@ -76,7 +76,7 @@ extension PaymentTerminal {
     /// - Returns: whether the reader accepted the cancel.
     @discardableResult
     public func cancel() async -> Bool {
-        if networked != nil { return await abortNetworkedPayment() }
+        if state.networked != nil { return await abortNetworkedPayment() }
         guard let engine, engine.isCancelAllowed, let connection else { return false }
         guard case .cancelResponse(let accepted, _) = try? await connection.request(
             .cancelRequest(transactionID: engine.readerTransactionID))
@@ -92,24 +92,23 @@ extension PaymentTerminal {
         _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String? = nil,
         key fixedKey: IdempotencyKey? = nil
     ) async throws(MPOSError) -> PaymentResult {
-        if networked != nil { return try await runOnNetworkedTerminal(parameters, kind: kind) }
+        if state.networked != nil { return try await runOnNetworkedTerminal(parameters, kind: kind) }
         try parameters.validate()
         if kind == .sepa, parameters.currency != .eur {
             throw MPOSError.invalidArgument.withMessage("A SEPA direct debit is in EUR, not \(parameters.currency.code).")
         }
-        guard !busy else { throw MPOSError.terminalBusy }
-        busy = true
-        defer { busy = false }
+        try state.begin(.cardPayment)
+        defer { state.end(.cardPayment) }
         try await requireSession(offlineSale: kind == .sale && parameters.offlineAllowed)
         let device = try await checkDevice()
         guard let connection else { throw MPOSError.readerNotConnected }
-        if !isInitialized, offlineOnly == nil {
+        if !isInitialized, !state.isOfflineOnly {
             // The reader's first transaction registers it with the gateway's terminal management
             // (the TSM seed), and its deadlines then apply; a gateway without it does not stop the sale.
             _ = try? await initializeTerminal()
         }
         if let refusal = updateState.refusal(reader: info?.serialNumber, at: device.date) { throw refusal }
-        if cardAttemptsMayBeUnfinished, offlineOnly == nil {
+        if cardAttemptsMayBeUnfinished, !state.isOfflineOnly {
             // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may
             // stand approved at the gateway although its card declined: reverse it before
             // the customer presents a card again, not at the next login. One try each, so a
@@ -133,7 +132,7 @@ extension PaymentTerminal {
         engine?.mandateReference = mandateReference
         if parameters.offlineAllowed { engine?.offlineRefusal = await offlineRefusal(parameters, device: device) }
         // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
-        if offlineOnly != nil, let refusal = engine?.offlineRefusal { throw refusal }
+        if state.isOfflineOnly, let refusal = engine?.offlineRefusal { throw refusal }
         eventsInbox.yield(.start)
         for await event in events {
             guard var current = engine else { break }
@@ -183,7 +182,7 @@ extension PaymentTerminal {
             }
         case .authorize(let request, let key):
             try await settleJournal(key, connection: connection)
-            if offlineOnly != nil {
+            if state.isOfflineOnly {
                 // No session to send it with: the gateway never sees this attempt.
                 inbox.yield(.gatewayUnreachable)
                 return nil
@@ -202,7 +201,7 @@ extension PaymentTerminal {
                 inbox.yield(.gatewayUnreachable)
             }
         case .lookup(let key, let delay):
-            if offlineOnly != nil {
+            if state.isOfflineOnly {
                 inbox.yield(.lookedUp(.notFound))
                 return nil
             }
@@ -212,8 +211,8 @@ extension PaymentTerminal {
             inbox.yield(.reversalFinished(await reverse(id, key: key, reason: reason)))
         case .emit(let event):
             // Offline-only, nothing goes to the gateway: it is neither asked nor looked up.
-            if offlineOnly != nil, case .recovering = event { return nil }
-            if offlineOnly != nil, case .authorizing = event { return nil }
+            if state.isOfflineOnly, case .recovering = event { return nil }
+            if state.isOfflineOnly, case .authorizing = event { return nil }
             emit(event)
         case .askApplication(let candidates):
             let handler = applicationHandler

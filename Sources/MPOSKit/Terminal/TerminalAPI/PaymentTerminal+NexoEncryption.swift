@@ -14,7 +14,7 @@ extension PaymentTerminal {
     /// that the answers are no padding oracle.
     ///
     /// - Throws: what ``perform(terminalAPIRequest:)`` throws.
-    public func perform(terminalAPIRequest data: Data, crypto: NexoCrypto) async throws(MPOSError) -> Data {
+    func perform(terminalAPIRequest data: Data, crypto: NexoCrypto) async throws(MPOSError) -> Data {
         let sealed: SaleToPOIRequest
         do { sealed = try NexoCoder.decodeRequest(data) } catch { throw MPOSError.terminalAPI(error) }
         let header = sealed.messageHeader

@@ -1,0 +1,58 @@
+import Foundation
+import MPOSCore
+import TerminalAPI
+
+/// The Terminal API (nexo, in Adyen's dialect) over the terminal's own payment flow, reached
+/// as ``PaymentTerminal/terminalAPI``: one JSON request in, one JSON response out, as Adyen's
+/// SDK takes them (`Payment.Request(data:)`).
+///
+/// ```swift
+/// let response = try await terminal.terminalAPI.perform(requestJSON)
+/// let payment = try NexoCoder.decodeResponse(response).paymentResponse
+/// ```
+public struct TerminalAPIAdapter: Sendable {
+    let terminal: PaymentTerminal
+
+    /// Performs one Terminal API request and returns its response.
+    ///
+    /// - Payment (`PaymentType` Normal or absent → ``PaymentTerminal/sale(_:)``, Refund →
+    ///   ``PaymentTerminal/refundUnreferenced(_:)``): the amount is `AmountsReq.RequestedAmount`
+    ///   in its currency, `SaleTransactionID.TransactionID` becomes the payment's `externalID`,
+    ///   and the idempotency key is derived from the header's `SaleID` and `ServiceID`: a
+    ///   repeated request is answered with the first one's response, never charged again.
+    /// - Reversal of an earlier payment's `POITransactionID`: a void, or a refund when the
+    ///   gateway no longer voids it or a part is reversed.
+    /// - TransactionStatus for an earlier payment's `MessageReference`: its response as
+    ///   `RepeatedMessageResponse`, `InProgress` while it runs, `NotFound` when never seen.
+    /// - Abort of the running payment: ``PaymentTerminal/cancel()``; the result is empty, and
+    ///   the payment answers `Aborted`.
+    /// - Another payment while one runs: `Busy`. A request for another POIID than
+    ///   ``installationID()``: `NotAllowed`. A readable header with a malformed body: that
+    ///   service's response with `MessageFormat` naming the field. Another service: a `Reject`
+    ///   event notification, as Adyen's terminals send.
+    ///
+    /// - Throws: ``MPOSError/terminalAPIMessageInvalid`` when the bytes are not a Terminal API
+    ///   request with a readable `MessageHeader`, or an encrypted one (use
+    ///   ``perform(_:crypto:)``).
+    public func perform(_ request: Data) async throws(MPOSError) -> Data {
+        try await terminal.perform(terminalAPIRequest: request)
+    }
+
+    /// Performs an encrypted Terminal API request (`NexoBlob` + `SecurityTrailer`) and answers
+    /// encrypted under `crypto`'s key, as ``perform(_:)`` answers in clear. A clear request, or
+    /// one that does not decrypt, is refused with NotAllowed.
+    ///
+    /// - Throws: what ``perform(_:)`` throws.
+    public func perform(_ request: Data, crypto: NexoCrypto) async throws(MPOSError) -> Data {
+        try await terminal.perform(terminalAPIRequest: request, crypto: crypto)
+    }
+
+    /// The terminal's POIID in the Terminal API: the id set with ``setInstallationID(_:)``,
+    /// else the serial number of the reader connected when it was first asked for, else
+    /// `MPOSKit` (no reader yet).
+    public func installationID() async -> String { await terminal.installationID() }
+
+    /// Sets the POIID that Terminal API requests must name (`V400m-123456789` in Adyen's
+    /// examples); nil returns to the reader's serial number.
+    public func setInstallationID(_ id: String?) async { await terminal.setInstallationID(id) }
+}

@@ -1,0 +1,77 @@
+import MPOSCore
+
+/// Terminal management (the TSM seed), reached as ``PaymentTerminal/updates``: check what is
+/// pending for the connected reader and by when, download and apply it, and keep the reader's
+/// configuration current by itself.
+///
+/// ```swift
+/// let status = try await terminal.updates.check()
+/// if status.hasUpdates {
+///     let result = await terminal.updates.downloadAndApply().result()
+///     print(result.type)
+/// }
+/// ```
+public struct TerminalUpdates: Sendable {
+    let terminal: PaymentTerminal
+
+    /// The least battery a firmware update starts with; charging does not count, as the reader
+    /// may be unplugged mid-write.
+    public static let firmwareBatteryMinimum = 50
+
+    /// Logs the connected reader in with the gateway's terminal management (the TSM seed's
+    /// `initializeTerminal`): registers it at its first call and answers whether updates are
+    /// pending and by when. The terminal also does so at login and at connect. Once a deadline
+    /// (after the grace period) has passed, card payments are refused with
+    /// ``MPOSError/updateRequired`` until ``downloadAndApply(includeFirmware:window:)`` succeeds.
+    ///
+    /// - Throws: ``MPOSError/notLoggedIn``, ``MPOSError/readerNotConnected``,
+    ///   ``MPOSError/gatewayUnreachable``, ``MPOSError/gatewayRefused``.
+    public func check() async throws(MPOSError) -> TerminalUpdateStatus { try await terminal.initializeTerminal() }
+
+    /// Whether the connected reader is initialized with terminal management (the TSM seed's
+    /// `isInitialized`): ``check()`` succeeded for it, at connect, at login or when called.
+    public var isInitialized: Bool { get async { await terminal.isInitialized } }
+
+    /// Downloads and applies every pending image, one at a time (the TSM seed's
+    /// `downloadAndApplyUpdate`): each is checked (size, SHA-256, the pinned key's signature)
+    /// before a byte reaches the reader, written a window of pieces at a time, verified and
+    /// committed by the reader, which then restarts; the terminal reconnects, checks again and
+    /// goes on until nothing is pending. Progress comes on ``UpdateOperation/progress``;
+    /// ``UpdateOperation/cancel()`` stops between stages.
+    ///
+    /// Needs a reader connected with ``PaymentTerminal/connectReader(secret:reconnect:open:)`` (so
+    /// that the terminal can reach it after its restart).
+    ///
+    /// - Parameters:
+    ///   - includeFirmware: false applies configuration images only (the Accept seed: they may
+    ///     run automatically; firmware only when the merchant asks).
+    ///   - window: pieces in flight while writing (1 waits for each answer).
+    public func downloadAndApply(includeFirmware: Bool = true, window: Int = 16) -> UpdateOperation {
+        terminal.downloadAndApplyUpdate(includeFirmware: includeFirmware, window: window)
+    }
+
+    /// Reconciles the reader with the host (the Handpoint seed's `financeInit`): checks with
+    /// terminal management, then installs every pending configuration image; firmware waits
+    /// for ``downloadAndApply(includeFirmware:window:)``. Progress shows as
+    /// ``TerminalEvent/readerUpdate(_:)`` events.
+    public func financeInit() async -> UpdateResult { await terminal.financeInit() }
+
+    /// Whether connecting a reader also installs its pending configuration images before it
+    /// returns, as the ECP seed's connect does. Off until set; needs a logged-in terminal. A
+    /// failed update leaves the reader connected.
+    public func setAutomaticConfigurationUpdates(_ enabled: Bool) async {
+        await terminal.setAutomaticConfigurationUpdates(enabled)
+    }
+
+    /// Sets the update channel of the terminal's readers (``UpdateChannel/production`` until
+    /// set; set it before connecting): a test reader takes only test images.
+    public func setChannel(_ channel: UpdateChannel) async { await terminal.setUpdateChannel(channel) }
+
+    /// Pins the Ed25519 public key (32 raw bytes) update images must be signed with; the
+    /// sandbox gateway's published key until set.
+    ///
+    /// - Throws: ``MPOSError/invalidArgument`` for a key that is not a valid Ed25519 key.
+    public func pinSigningKey(_ rawKey: [UInt8]) async throws(MPOSError) {
+        try await terminal.pinUpdateSigningKey(rawKey)
+    }
+}
