@@ -162,6 +162,9 @@ let package = Package(
                 "MPOSKit", "MPOSKitNIO", "MPOSTestSupport", "TerminalAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Swift concurrency on NIO's event loops for the reader-link figures.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks"
         ),
