@@ -233,7 +233,13 @@ let package = Package(
         // The README's Swift examples, compiled with only the imports they show (see
         // Scripts/check-readme-examples.py): a type MPOSKit does not export fails the build.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["MPOSKit", "ReaderLinkTCP", "EMV"]),
-        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP", "MPOSKit", "TerminalAPI"]),
+        .testTarget(
+            name: "mposTests",
+            dependencies: [
+                "mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP", "MPOSKit", "TerminalAPI",
+                // To damage a sandbox database the way a disk or a hand edit might.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
