@@ -183,13 +183,13 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             sale.amountTip = 5_00
             try sale.update(db)
             sale.amountRefunded = 20_00
-            sale.status = FinancialStatus.refunded.rawValue
+            sale.status = .refunded
             try sale.update(db)
-            auth.status = FinancialStatus.reversed.rawValue
+            auth.status = .reversed
             try auth.update(db)
             other.cardFingerprint = "c"
             try other.update(db)
-            declined.status = FinancialStatus.approved.rawValue
+            declined.status = .approved
             declined.amountApproved = 1_00
             try declined.update(db)
             try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
@@ -288,7 +288,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             #expect(row.seq != nil)
             let read = try LedgerTransaction.filter(Column("id") == row.id).fetchOne(db)
             #expect(read == row)
-            row.status = "refunded"
+            row.status = .refunded
             try row.update(db)
             #expect(try LedgerTransaction.filter(Column("id") == row.id).fetchOne(db) == row)
 
