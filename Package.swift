@@ -162,6 +162,9 @@ let package = Package(
                 "MPOSKit", "MPOSKitNIO", "MPOSTestSupport", "TerminalAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Swift concurrency on NIO's event loops for the reader-link figures.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks"
         ),
@@ -230,7 +233,13 @@ let package = Package(
         // The README's Swift examples, compiled with only the imports they show (see
         // Scripts/check-readme-examples.py): a type MPOSKit does not export fails the build.
         .testTarget(name: "ReadmeExampleTests", dependencies: ["MPOSKit", "ReaderLinkTCP", "EMV"]),
-        .testTarget(name: "mposTests", dependencies: ["mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP", "MPOSKit", "TerminalAPI"]),
+        .testTarget(
+            name: "mposTests",
+            dependencies: [
+                "mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP", "MPOSKit", "TerminalAPI",
+                // To damage a sandbox database the way a disk or a hand edit might.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,15 +10,14 @@
 // Latencies carry "p50" and "p99"; "value" is the median. Run on a quiet machine and compare
 // figures from the same run.
 
+import Foundation
+import SandboxGateway
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import Foundation
-import ReaderLinkTCP
-import SandboxGateway
 
 let prefix = CommandLine.arguments.dropFirst().first ?? ""
 // The gateway and sale figures serve the sandbox gateway in this process, as `mpos gateway
@@ -32,26 +31,33 @@ SandboxGateway.tuneProcessAllocatorForServing()
 // the machine's thread wake-up. `MPOS_BENCH_LOOPS=2` measures the two-thread case.
 if prefix.hasPrefix("readerlink") {
     let loops = ProcessInfo.processInfo.environment["MPOS_BENCH_LOOPS"].flatMap(Int.init) ?? 1
-    ReaderLinkTCPRuntime.runConcurrencyOnEventLoops(threads: loops)
+    ConcurrencyOnEventLoops.install(threads: loops)
     readerLinkEventLoops = loops
 }
 
 // The sale figures run on Swift's default executor, as an app's would. `MPOS_SALE_LOOPS=N`
 // runs them with Swift concurrency on N NIO event loops instead, as a POS host process on
-// Linux may (`ReaderLinkTCPRuntime`): with one, the SDK, the emulated reader and the gateway's
+// Linux may (`ConcurrencyOnEventLoops`): with one, the SDK, the emulated reader and the gateway's
 // handlers hand work to each other without waking threads, and the figure is closer to the
 // sale's own CPU and syncs than to the machine's thread wake-ups. SQLite runs on GRDB's and
 // the group commit's own threads either way.
-if prefix.hasPrefix("sale"), let loops = ProcessInfo.processInfo.environment["MPOS_SALE_LOOPS"].flatMap(Int.init) {
-    ReaderLinkTCPRuntime.runConcurrencyOnEventLoops(threads: max(1, loops))
+if prefix.hasPrefix("sale"),
+    let loops = ProcessInfo.processInfo.environment["MPOS_SALE_LOOPS"].flatMap(Int.init)
+{
+    ConcurrencyOnEventLoops.install(threads: max(1, loops))
 }
 
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
     let ranOffline = try await OfflineBenchmarks.run(prefix: prefix)
-    let synchronous = try tlvBenchmarks() + codecBenchmarks() + nexoBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
+    let synchronous =
+        try tlvBenchmarks() + codecBenchmarks() + nexoBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
     let asynchronous = readerLinkBenchmarks() + saleBenchmarks() + updateBenchmarks() + linkBenchmarks()
-    let known = synchronous.map(\.name) + asynchronous.map(\.name) + ["gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput", OfflineBenchmarks.name]
+    let known =
+        synchronous.map(\.name) + asynchronous.map(\.name) + [
+            "gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput",
+            OfflineBenchmarks.name,
+        ]
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }
     let selectedAsync = asynchronous.filter { $0.name.hasPrefix(prefix) }
     if selectedSync.isEmpty && selectedAsync.isEmpty && !ranGateway && !ranOffline {

@@ -40,7 +40,9 @@ public final class TCPTransport: ReaderTransport, Sendable {
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(ReaderLinkError) -> TCPTransport {
         let (incoming, pipe) = AsyncStream.makeStream(of: [UInt8].self)
-        let millis = Int64(connectTimeout.components.seconds * 1000 + connectTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let millis = Int64(
+            connectTimeout.components.seconds * 1000 + connectTimeout.components.attoseconds
+                / 1_000_000_000_000_000)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(.milliseconds(max(1, millis)))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -108,22 +110,5 @@ final class InboundBytesHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     func handlerRemoved(context: ChannelHandlerContext) {
         pipe.finish()
-    }
-}
-
-/// Process-wide tuning for programs that do most of their work on ReaderLink sockets (the
-/// reader emulator, benchmarks, a POS host process).
-public enum ReaderLinkTCPRuntime {
-    /// Runs Swift concurrency's global executor on SwiftNIO's event loops, so that a frame read
-    /// from a socket is handled without a thread switch. Call once, from the main thread,
-    /// before any task starts. Returns false when another executor was already installed.
-    ///
-    /// - Parameter threads: how many event-loop threads the process uses (default: one per
-    ///   core). One thread suits a process whose peers are on the same host: a request and
-    ///   its answer then never cross threads.
-    @discardableResult
-    public static func runConcurrencyOnEventLoops(threads: Int? = nil) -> Bool {
-        if let threads { NIOSingletons.groupLoopCountSuggestion = max(1, threads) }
-        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 }

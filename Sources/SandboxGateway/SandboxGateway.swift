@@ -17,10 +17,11 @@ public enum SandboxGateway {
     /// Opens (and migrates) the database, creates the sandbox merchant on first start,
     /// binds the server and returns once it is listening.
     ///
-    /// - Throws: database errors, or the bind error when the port is taken.
+    /// - Throws: database errors, ``GatewayStartupError`` when the database cannot be served
+    ///   as it is (an unreadable card-fingerprint secret), or the bind error when the port is taken.
     public static func start(_ configuration: SandboxGatewayConfiguration) async throws -> RunningGateway {
         let store = try GatewayStore(path: configuration.databasePath)
-        let environment = GatewayEnvironment(configuration: configuration, store: store)
+        let environment = try GatewayEnvironment(configuration: configuration, store: store)
         let credentials = try environment.accounts.bootstrapIfEmpty()
         try await environment.idempotency.purgeExpired()
 

@@ -158,13 +158,15 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
     }
 
     @Test func theCardSpendTotalFollowsEveryLedgerChange() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spend-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "spend-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
         try store.writer.write { db in
             var sale = Self.row(1, card: "a", kind: .sale, status: .approved, approved: 100_00)
             var auth = Self.row(2, card: "a", kind: .authorization, status: .approved, approved: 50_00)
-            var other = Self.row(3, card: "b", kind: .preAuthorization, status: .partiallyApproved, approved: 7_00)
+            var other = Self.row(
+                3, card: "b", kind: .preAuthorization, status: .partiallyApproved, approved: 7_00)
             var declined = Self.row(4, card: "a", kind: .sale, status: .declined, approved: 0)
             var refund = Self.row(5, card: "a", kind: .refund, status: .approved, approved: 30_00)
             var cash = Self.row(6, card: nil, kind: .cash, status: .approved, approved: 9_00)
@@ -183,13 +185,13 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             sale.amountTip = 5_00
             try sale.update(db)
             sale.amountRefunded = 20_00
-            sale.status = FinancialStatus.refunded.rawValue
+            sale.status = .refunded
             try sale.update(db)
-            auth.status = FinancialStatus.reversed.rawValue
+            auth.status = .reversed
             try auth.update(db)
             other.cardFingerprint = "c"
             try other.update(db)
-            declined.status = FinancialStatus.approved.rawValue
+            declined.status = .approved
             declined.amountApproved = 1_00
             try declined.update(db)
             try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
@@ -200,7 +202,8 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
     }
 
     @Test func theCardSpendTotalIsFilledFromAnExistingLedger() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spend-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "spend-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: directory.appendingPathComponent("ledger.sqlite").path)
@@ -209,7 +212,8 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
         try migrator.migrate(pool, upTo: "payments-2-card-spend-index")
         try pool.write { db in
             var sale = Self.row(1, card: "a", kind: .sale, status: .approved, approved: 12_00)
-            var auth = Self.row(2, card: "a", kind: .authorization, status: .partiallyApproved, approved: 3_00)
+            var auth = Self.row(
+                2, card: "a", kind: .authorization, status: .partiallyApproved, approved: 3_00)
             try sale.insert(db)
             try auth.insert(db)
         }
@@ -224,22 +228,30 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
     /// idempotency keys keep only those a query uses, and the refund lookup still finds its
     /// original through the partial index.
     @Test func eachLedgerIndexServesAQuery() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("indexes-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "indexes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
         try store.writer.read { db in
             func indexes(_ table: String) throws -> Set<String> {
-                Set(try String.fetchAll(
-                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-                    arguments: [table]))
+                Set(
+                    try String.fetchAll(
+                        db,
+                        sql:
+                            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                        arguments: [table]))
             }
-            #expect(try indexes("payment_transaction") == [
-                "payment_transaction_merchant_time", "payment_transaction_fingerprint", "payment_transaction_original",
-                "payment_transaction_batch",
-            ])
+            #expect(
+                try indexes("payment_transaction") == [
+                    "payment_transaction_merchant_time", "payment_transaction_fingerprint",
+                    "payment_transaction_original",
+                    "payment_transaction_batch",
+                ])
             #expect(try indexes("idempotencyKey") == ["idempotencyKey_on_createdAt"])
             let plan = try Row.fetchAll(
-                db, sql: "EXPLAIN QUERY PLAN SELECT * FROM payment_transaction WHERE merchant_id = ? AND original_id = ?",
+                db,
+                sql:
+                    "EXPLAIN QUERY PLAN SELECT * FROM payment_transaction WHERE merchant_id = ? AND original_id = ?",
                 arguments: ["m_1", "txn_1"]
             ).map { $0["detail"] as String? ?? "" }.joined(separator: "; ")
             #expect(plan.contains("payment_transaction_original"), "\(plan)")
@@ -288,7 +300,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             #expect(row.seq != nil)
             let read = try LedgerTransaction.filter(Column("id") == row.id).fetchOne(db)
             #expect(read == row)
-            row.status = "refunded"
+            row.status = .refunded
             try row.update(db)
             #expect(try LedgerTransaction.filter(Column("id") == row.id).fetchOne(db) == row)
 
@@ -327,12 +339,20 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
     @Test func theClientTokenCacheStaysBounded() {
         let cache = TokenCache<ClientTokenEntry>(capacity: 2)
         let now = Date(timeIntervalSince1970: 1_000)
-        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(-1)), for: "old", now: now, unlessRemovedSince: 0)
-        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "a", now: now, unlessRemovedSince: 0)
-        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "b", now: now, unlessRemovedSince: 0)
+        cache.insert(
+            .init(merchantID: "m", expiresAt: now.addingTimeInterval(-1)), for: "old", now: now,
+            unlessRemovedSince: 0)
+        cache.insert(
+            .init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "a", now: now,
+            unlessRemovedSince: 0)
+        cache.insert(
+            .init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "b", now: now,
+            unlessRemovedSince: 0)
         // Full: the expired token made room.
         #expect(cache["old"] == nil && cache["a"] != nil && cache["b"] != nil)
-        cache.insert(.init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "c", now: now, unlessRemovedSince: 0)
+        cache.insert(
+            .init(merchantID: "m", expiresAt: now.addingTimeInterval(60)), for: "c", now: now,
+            unlessRemovedSince: 0)
         #expect(cache.count <= 2 && cache["c"]?.merchantID == "m")
     }
 }

@@ -11,11 +11,13 @@ import Testing
     /// The checkpoint threshold these tests set, in frames (pages of 1 KiB).
     static let threshold = 24
 
-    /// A store whose writer checkpoints past `threshold` frames, and a table to fill.
+    /// A store whose writer checkpoints past `threshold` frames, and a table to fill. (Not
+    /// `PRAGMA wal_autocheckpoint`: it would put SQLite's own hook back on the connection.)
     static func makeStore(in directory: URL) throws -> GatewayStore {
-        let store = try GatewayStore(path: directory.appendingPathComponent("gateway.sqlite").path)
+        let store = try GatewayStore(
+            path: directory.appendingPathComponent("gateway.sqlite").path,
+            checkpointThreshold: Int32(threshold))
         try store.writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(threshold)")
             try db.execute(sql: "CREATE TABLE filler (id INTEGER PRIMARY KEY, body BLOB NOT NULL)")
         }
         return store
@@ -38,17 +40,21 @@ import Testing
         let directory = GatewayStoreTests.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.makeStore(in: directory)
-        let writer = GroupCommitLedgerWriter(database: store.writer)
+        let writer = store.groupCommitWriter
+        // The migrations' frames make the table's creation checkpoint in its commit.
+        let inlineBefore = store.checkpoints.counts.inline
 
         for _ in 0..<60 { try await writer.write { db in try Self.insertRow(db) } }
 
         let counts = try #require(writer.checkpointCounts)
         // 60 commits of 3–5 frames cross a threshold of 24 about ten times: every one deferred.
         #expect(counts.deferred >= 5)
-        #expect(counts.inline == 0)
+        #expect(counts.inline == inlineBefore)
         // Each deferred checkpoint ran: the log restarted instead of holding all 200-odd frames.
         #expect(try Self.logFrames(store) <= Self.threshold + 8)
-        let rows = try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM filler") }
+        let rows = try await store.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM filler")
+        }
         #expect(rows == 60)
     }
 
@@ -56,38 +62,50 @@ import Testing
         let directory = GatewayStoreTests.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.makeStore(in: directory)
-        let writer = GroupCommitLedgerWriter(database: store.writer)
-        try await writer.write { db in try Self.insertRow(db) }  // installs the hook
+        try await store.groupCommitWriter.write { db in try Self.insertRow(db) }
 
         for _ in 0..<60 { try await store.writer.write { db in try Self.insertRow(db) } }
 
-        let counts = try #require(writer.checkpointCounts)
+        let counts = store.checkpoints.counts
         #expect(counts.inline >= 5)
         #expect(try Self.logFrames(store) <= Self.threshold + 8)
     }
 
-    @Test func aSecondWriterOnTheSameDatabaseTakesOverTheHook() async throws {
+    @Test func everyGroupWriterOfTheStoreDefersThroughItsOneHook() async throws {
         let directory = GatewayStoreTests.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.makeStore(in: directory)
-        let first = GroupCommitLedgerWriter(database: store.writer)
-        let second = GroupCommitLedgerWriter(database: store.writer)
-        try await first.write { db in try Self.insertRow(db) }
-        try await second.write { db in try Self.insertRow(db) }  // replaces the first's hook
+        let second = GroupCommitLedgerWriter(database: store.writer, checkpoints: store.checkpoints)
+        let inlineBefore = store.checkpoints.counts.inline
 
         for index in 0..<60 {
-            let writer = index.isMultiple(of: 2) ? first : second
+            let writer = index.isMultiple(of: 2) ? store.groupCommitWriter : second
             try await writer.write { db in try Self.insertRow(db) }
         }
 
-        // The connection calls the second's hook only: the first's commits, not deferring in
-        // its eyes, checkpoint inline; the second's are deferred. Both keep the log short.
-        #expect(try #require(first.checkpointCounts) == (deferred: 0, inline: 0))
-        let counts = try #require(second.checkpointCounts)
-        #expect(counts.deferred >= 2)
-        #expect(counts.inline >= 2)
+        // Both writers defer through the connection's one hook: none checkpoints in its commit.
+        let counts = store.checkpoints.counts
+        #expect(counts.deferred >= 5)
+        #expect(counts.inline == inlineBefore)
         #expect(try Self.logFrames(store) <= Self.threshold + 8)
-        let rows = try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM filler") }
-        #expect(rows == 62)
+        let rows = try await store.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM filler")
+        }
+        #expect(rows == 60)
+    }
+
+    @Test func aGroupWriterWithoutTheHookLeavesCheckpointsToSQLite() async throws {
+        let directory = GatewayStoreTests.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.makeStore(in: directory)
+        let writer = GroupCommitLedgerWriter(database: store.writer)
+
+        for _ in 0..<60 { try await writer.write { db in try Self.insertRow(db) } }
+
+        #expect(writer.checkpointCounts == nil)
+        // Its commits ran the store's hook outside a deferral: each checkpointed inline.
+        #expect(store.checkpoints.counts.inline >= 5)
+        #expect(store.checkpoints.counts.deferred == 0)
+        #expect(try Self.logFrames(store) <= Self.threshold + 8)
     }
 }

@@ -33,6 +33,7 @@ struct GatewayHarness {
         directory: URL? = nil,
         bodyLimit: Int = 64 * 1024,
         webhookClock: any Clock<Duration> = ContinuousClock(),
+        groupCommit: Bool = true,
         additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil
     ) async throws -> GatewayHarness {
         let directory =
@@ -43,7 +44,7 @@ struct GatewayHarness {
         var configuration = SandboxGatewayConfiguration(
             host: "127.0.0.1", port: 0, databasePath: directory.appendingPathComponent("gateway.sqlite").path,
             now: clock.dateProvider, bodyLimit: bodyLimit, passwordHashRounds: 1_000, logLevel: .critical,
-            additionalRoutes: additionalRoutes)
+            additionalRoutes: additionalRoutes, groupCommit: groupCommit)
         configuration.webhookClock = webhookClock
         let gateway = try await SandboxGateway.start(configuration)
         let credentials = try #require(gateway.credentials)
@@ -55,11 +56,13 @@ struct GatewayHarness {
         clock: ManualDateSource = ManualDateSource(),
         bodyLimit: Int = 64 * 1024,
         webhookClock: any Clock<Duration> = ContinuousClock(),
+        groupCommit: Bool = true,
         additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil,
         _ body: (GatewayHarness) async throws -> Void
     ) async throws {
         let harness = try await start(
-            clock: clock, bodyLimit: bodyLimit, webhookClock: webhookClock, additionalRoutes: additionalRoutes)
+            clock: clock, bodyLimit: bodyLimit, webhookClock: webhookClock, groupCommit: groupCommit,
+            additionalRoutes: additionalRoutes)
         do {
             try await body(harness)
         } catch {

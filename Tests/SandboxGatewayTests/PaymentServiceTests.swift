@@ -102,20 +102,20 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
 
     @Test func saleIsCapturedAndDuplicateRefused() async throws {
         let first = try await sale(1000)
-        #expect(first.status == "approved" && first.amountCaptured == 1000 && first.batchId != nil)
+        #expect(first.status == .approved && first.amountCaptured == 1000 && first.batchId != nil)
         #expect(first.maskedPan?.hasSuffix("0010") == true && first.maskedPan?.contains("*") == true)
         await #expect(throws: PaymentRuleViolation.self) { try await sale(1000) }
-        #expect(try await sale(1000, duplicateCheck: false).status == "approved")
+        #expect(try await sale(1000, duplicateCheck: false).status == .approved)
         clock.advance(by: 301)
-        #expect(try await sale(1000).status == "approved")
+        #expect(try await sale(1000).status == .approved)
     }
 
     @Test func declinesAndPartialApprovals() async throws {
-        #expect(try await sale(1051).status == "declined")
+        #expect(try await sale(1051).status == .declined)
         let partial = try await sale(2010, partial: true)
-        #expect(partial.status == "partiallyApproved" && partial.amountApproved == 1005)
+        #expect(partial.status == .partiallyApproved && partial.amountApproved == 1005)
         let refused = try await sale(3010)
-        #expect(refused.status == "declined" && refused.responseCode == "51")
+        #expect(refused.status == .declined && refused.responseCode == "51")
     }
 
     @Test func unreadableCardDataIsRefused() async throws {
@@ -143,7 +143,7 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
         let auth = try await sale(5000, kind: .authorization)
         #expect(auth.amountCaptured == 0)
         let (capture, captured) = try await service.capture(merchant: "m1", id: auth.id, amount: 4000)
-        #expect(capture.kind == "capture" && captured.amountCaptured == 4000)
+        #expect(capture.kind == .capture && captured.amountCaptured == 4000)
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.capture(merchant: "m1", id: auth.id, amount: nil)
         }
@@ -152,10 +152,10 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
             try await service.refund(merchant: "m1", id: auth.id, amount: 2600)
         }
         let (_, refunded) = try await service.refund(merchant: "m1", id: auth.id, amount: nil)
-        #expect(refunded.status == "refunded" && refunded.amountRefunded == 4000)
+        #expect(refunded.status == .refunded && refunded.amountRefunded == 4000)
         #expect(
             try await service.followUps(merchant: "m1", id: auth.id).map(\.kind) == [
-                "capture", "refund", "refund",
+                .capture, .refund, .refund,
             ])
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.transaction(merchant: "other", id: auth.id)
@@ -171,7 +171,7 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
             try await service.adjustTip(merchant: "m1", id: plain.id, tip: 1)
         }
         let (void, voided) = try await service.void(merchant: "m1", id: plain.id, reversal: false)
-        #expect(void.kind == "saleVoid" && voided.status == "reversed")
+        #expect(void.kind == .saleVoid && voided.status == .reversed)
         let batch = try await service.closeBatch(merchant: "m1")
         #expect(batch.status == "closed" && batch.transactionCount == 1 && batch.netAmount == 1500)
         await #expect(throws: PaymentRuleViolation.self) {
@@ -182,16 +182,16 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
         }
         #expect(
             try await service.void(merchant: "m1", id: tipSale.id, reversal: true).original.status
-                == "reversed")
+                == .reversed)
     }
 
     @Test func cashAndSepa() async throws {
         let cash = try await service.cash(
             merchant: "m1", CashCommand(CashPaymentRequest(amount: 700, currency: .eur)))
-        #expect(cash.kind == "cash" && cash.status == "approved" && cash.batchId != nil)
+        #expect(cash.kind == .cash && cash.status == .approved && cash.batchId != nil)
         let cashRefund = try await service.cash(
             merchant: "m1", CashCommand(CashPaymentRequest(kind: .refund, amount: 200, currency: .eur)))
-        #expect(cashRefund.kind == "refund")
+        #expect(cashRefund.kind == .refund)
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.cash(
                 merchant: "m1", CashCommand(CashPaymentRequest(kind: .capture, amount: 200, currency: .eur)))
@@ -201,7 +201,7 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
             SEPACommand(
                 SEPAPaymentRequest(
                     amount: 900, currency: .eur, encryptedCardData: "01", ksn: "00", entryMode: .chip)))
-        #expect(sepa.kind == "sepa" && sepa.maskedPan?.hasSuffix("0010") == true)
+        #expect(sepa.kind == .sepa && sepa.maskedPan?.hasSuffix("0010") == true)
         await #expect(throws: PaymentRuleViolation.self) {
             try await service.sepa(
                 merchant: "m1",

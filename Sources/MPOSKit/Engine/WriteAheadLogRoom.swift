@@ -3,13 +3,10 @@ import Foundation
 /// Room reserved ahead of use in a SQLite write-ahead log, so that a durable commit
 /// overwrites bytes the file already has instead of growing it.
 ///
-/// On ext4 (and other journaling file systems) an `fdatasync` after a write that grows a
-/// file must also commit the file's new size and blocks to the file system's own journal; an
-/// overwrite needs only the data. On the machines this project is measured on, the sync of a
-/// one-row commit took about 320 µs while the log grew and about 220 µs once it was reused.
-/// SQLite reuses its log from the start after each checkpoint, but grows it until the first
-/// one, and deletes it when the last connection closes (unless the log is kept, as the SDK's
-/// journal does), so every start paid the growing phase again.
+/// On journaling file systems such as ext4, an `fdatasync` after a write that grows a file
+/// must also commit the file's new size, which an overwrite does not; SQLite grows its log
+/// until the first checkpoint after every start. What it saves a sale: docs/performance.md,
+/// "The journal's reserved log room".
 ///
 /// The reserved bytes are zeros past the log's end. SQLite reads a log's frames in order and
 /// stops at the first whose salt and checksum do not match the log's header, as it does for

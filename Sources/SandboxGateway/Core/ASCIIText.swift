@@ -1,6 +1,6 @@
 /// Text the gateway reads from headers and card data, handled as ASCII bytes: Foundation's
-/// `trimmingCharacters(in:)` and `lowercased()` showed up at more than 1 % of an
-/// authorization's CPU for what are a few bytes of ASCII.
+/// `trimmingCharacters(in:)` and `lowercased()` go through Unicode machinery for what are a
+/// few bytes of ASCII on every authorization (docs/performance.md).
 enum ASCIIText {
     /// `bytes` without the spaces and horizontal tabs at either end.
     static func trimmed<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes.SubSequence {

@@ -12,14 +12,23 @@ public struct GatewayEnvironment: Sendable {
     public let accounts: AccountService
     /// Stored idempotent answers.
     public let idempotency: IdempotencyStore
+    /// Where payment and idempotency writes go: the store's ``GatewayStore/groupCommitWriter``,
+    /// or one transaction per write when ``SandboxGatewayConfiguration/groupCommit`` is off.
+    public let ledgerWriter: any LedgerWriter
+    /// Card fingerprints keyed with the database's stored secret.
+    let cardFingerprinter: CardFingerprinter
 
     /// The gateway's current time (the injected clock).
     public var now: Date { configuration.now() }
 
-    init(configuration: SandboxGatewayConfiguration, store: GatewayStore) {
+    /// - Throws: ``GatewayStartupError`` when the card-fingerprint secret cannot be read.
+    init(configuration: SandboxGatewayConfiguration, store: GatewayStore) throws {
         self.configuration = configuration
         self.store = store
+        self.ledgerWriter =
+            configuration.groupCommit ? store.groupCommitWriter : DirectLedgerWriter(database: store.writer)
         self.accounts = AccountService(store: store, configuration: configuration)
-        self.idempotency = IdempotencyStore(store: store, configuration: configuration)
+        self.idempotency = IdempotencyStore(store: store, configuration: configuration, writer: ledgerWriter)
+        self.cardFingerprinter = try CardFingerprinter.stored(in: store, path: configuration.databasePath)
     }
 }

@@ -3,9 +3,8 @@ import GRDB
 /// Savepoints and transactions through cached statements, for the group commit's writer.
 ///
 /// GRDB's `inSavepoint` and `inTransaction` compile their `SAVEPOINT`, `RELEASE`, `BEGIN` and
-/// `COMMIT` text anew each time. An authorization runs two savepoints inside its group's
-/// transaction, and on the writer's thread (the one every authorization waits for) the
-/// compiling was a few percent of its time. Prepared once per connection, each is a step.
+/// `COMMIT` text anew each time, on the writer's thread that every authorization waits for;
+/// prepared once per connection, each is a step (docs/performance.md).
 extension Database {
     /// Runs `body` in a savepoint of the current transaction: released when `body` returns,
     /// rolled back (and released) when it throws, which rethrows its error. Outside a

@@ -6,16 +6,17 @@ import Synchronization
 /// threshold, so that a group writer can answer the group first and checkpoint after.
 ///
 /// SQLite checkpoints a WAL database inside the `COMMIT` that takes the log past
-/// `wal_autocheckpoint` frames (1,000 by default): it syncs the log, copies its pages into the
-/// database and syncs the database before `COMMIT` returns. The commit is durable before any
-/// of that starts, yet every request of the group waited for it: on a sale, one in about
-/// sixty took 0.5–1 ms longer, which set the p99.
+/// `wal_autocheckpoint` frames, so every request of a group would wait for a checkpoint its
+/// commit did not need (docs/performance.md, "Deferred checkpoints").
 ///
 /// Installed on a connection as its WAL hook (which replaces SQLite's automatic checkpoint
 /// on that connection), it checkpoints as SQLite would, in the commit, unless a caller has
 /// said it will checkpoint itself (``deferring(_:)``); then it notes that one is due, which
-/// that caller takes (``takeDue()``) to run it. Writes that do not defer — account changes, migrations, a
-/// plain `write` on the pool — keep SQLite's behaviour.
+/// that caller takes (``takeDue()``) to run it. Writes that do not defer — account changes,
+/// migrations, a plain `write` on the pool — keep SQLite's behaviour.
+///
+/// One per connection, installed by its owner (``GatewayStore`` on its writer connection at
+/// open) and shared by every writer on that connection.
 final class DeferredCheckpoint: Sendable {
     /// The log's size, in frames, from which a commit makes a checkpoint due.
     let thresholdFrames: Int32
@@ -26,38 +27,31 @@ final class DeferredCheckpoint: Sendable {
         var inline = 0
     }
     private let state = Mutex(State())
-    /// The contexts of the hooks installed and not yet replaced, as addresses.
-    private static let installed = Mutex<Set<UInt>>([])
-
     private init(thresholdFrames: Int32) { self.thresholdFrames = max(1, thresholdFrames) }
 
-    /// Installs a hook on `db`, at the connection's `wal_autocheckpoint` threshold, and
-    /// returns it. The connection's hook keeps it alive for as long as the connection lives
-    /// (it is small, and a connection takes one).
-    static func install(on db: Database) throws -> DeferredCheckpoint {
-        let hook = DeferredCheckpoint(
-            thresholdFrames: Int32(try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1000))
+    /// Installs a hook on `db` and returns it: past `thresholdFrames` (the connection's
+    /// `wal_autocheckpoint` when nil) a commit checkpoints or, deferring, makes one due.
+    ///
+    /// The connection keeps the hook alive for as long as it lives (it is small, and its owner
+    /// installs one per connection). A later install or `PRAGMA wal_autocheckpoint` on the
+    /// same connection replaces it, and the replaced hook is then never called again.
+    static func install(on db: Database, thresholdFrames: Int32? = nil) throws -> DeferredCheckpoint {
+        let threshold =
+            try thresholdFrames ?? Int32(Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1000)
+        let hook = DeferredCheckpoint(thresholdFrames: threshold)
         let context = Unmanaged.passRetained(hook).toOpaque()
-        let previous = sqlite3_wal_hook(db.sqliteConnection, { context, connection, name, frames in
-            guard let context else { return SQLITE_OK }
-            let hook = Unmanaged<DeferredCheckpoint>.fromOpaque(context).takeUnretainedValue()
-            guard frames >= hook.thresholdFrames else { return SQLITE_OK }
-            if hook.noteDueIfDeferring() { return SQLITE_OK }
-            // What SQLite's own hook does: a passive checkpoint, whose errors the commit
-            // ignores (the commit is already durable; the next one tries again).
-            _ = sqlite3_wal_checkpoint_v2(connection, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            return SQLITE_OK
-        }, context)
-        // The hook this one replaced is never called again: if it was one of ours (another
-        // writer on the same connection), its retain is given back. SQLite's own automatic
-        // checkpoint passes its threshold as the context, which is not ours to release.
-        let replaced = installed.withLock { contexts in
-            contexts.insert(UInt(bitPattern: context))
-            return previous.flatMap { contexts.remove(UInt(bitPattern: $0)) }
-        }
-        if let replaced, let pointer = UnsafeMutableRawPointer(bitPattern: replaced) {
-            Unmanaged<DeferredCheckpoint>.fromOpaque(pointer).release()
-        }
+        sqlite3_wal_hook(
+            db.sqliteConnection,
+            { context, connection, name, frames in
+                guard let context else { return SQLITE_OK }
+                let hook = Unmanaged<DeferredCheckpoint>.fromOpaque(context).takeUnretainedValue()
+                guard frames >= hook.thresholdFrames else { return SQLITE_OK }
+                if hook.noteDueIfDeferring() { return SQLITE_OK }
+                // What SQLite's own hook does: a passive checkpoint, whose errors the commit
+                // ignores (the commit is already durable; the next one tries again).
+                _ = sqlite3_wal_checkpoint_v2(connection, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                return SQLITE_OK
+            }, context)
         return hook
     }
 

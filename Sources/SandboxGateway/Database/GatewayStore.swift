@@ -6,18 +6,31 @@ import GRDB
 /// applied at open.
 ///
 /// Domain services read and write through ``writer``; every query must be scoped to the
-/// caller's merchant id.
+/// caller's merchant id. Writes that many concurrent requests make (payments, idempotency
+/// keys) go through ``groupCommitWriter``, the one group-commit writer of this database, so
+/// that they share commits whichever domain makes them.
 public struct GatewayStore: Sendable {
     /// The page size of a database the store creates.
     public static let pageSize = 1024
 
     /// The connection pool: concurrent reads, serialized writes.
     public let writer: DatabasePool
+    /// The group-commit writer over ``writer``, shared by every domain that groups its writes.
+    public let groupCommitWriter: GroupCommitLedgerWriter
+    /// The checkpoint hook of the writer connection, through which ``groupCommitWriter``
+    /// answers a group before the checkpoint its commit made due.
+    let checkpoints: DeferredCheckpoint
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///
     /// - Throws: GRDB's error when the file cannot be opened, put in WAL mode or migrated.
     public init(path: String) throws {
+        try self.init(path: path, checkpointThreshold: nil)
+    }
+
+    /// Opens the database at `path`, checkpointing the write-ahead log past
+    /// `checkpointThreshold` frames (SQLite's `wal_autocheckpoint` when nil).
+    init(path: String, checkpointThreshold: Int32?) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -26,17 +39,12 @@ public struct GatewayStore: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
-            // 1 KiB pages for a new database (an existing one keeps its size): a synced
-            // commit costs this disk about 50 µs per 4 KiB page it writes, and an
-            // authorization changes one page in each of about ten b-trees (the ledger row,
-            // its indexes, the card's spend, the idempotency key), so smaller pages took a
-            // tenth of a millisecond off every sale's commit. Before WAL is turned on.
+            // 1 KiB pages for a new database (an existing one keeps its size): an
+            // authorization changes one page in each of about ten b-trees, and a synced commit
+            // costs by the page. Set before WAL is turned on.
             try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
-            // Temporary files in memory: a group commit runs each request in a savepoint,
-            // and SQLite keeps the pages a savepoint may roll back in a sub-journal that it
-            // spills to a file of its own in /var/tmp past 64 KiB. With the default, every
-            // group of a dozen authorizations opened, wrote page by page, and deleted such a
-            // file: more `pwrite` calls than the write-ahead log itself took.
+            // Temporary files in memory: the group commit's savepoints would otherwise spill
+            // their sub-journals to files of their own (docs/performance.md).
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         writer = try DatabasePool(path: path, configuration: configuration)
@@ -47,9 +55,9 @@ public struct GatewayStore: Sendable {
         var migrator = DatabaseMigrator()
         GatewayMigrations.register(&migrator)
         try migrator.migrate(writer)
-        // No room is reserved in the write-ahead log here, unlike the SDK's journal
-        // (`WriteAheadLogRoom`): in paired runs it raised the raw commit rate by a quarter but
-        // left the authorization throughput and p99 unchanged, which the CPU per request
-        // limits, and every start would write megabytes for it.
+        checkpoints = try writer.writeWithoutTransaction { db in
+            try DeferredCheckpoint.install(on: db, thresholdFrames: checkpointThreshold)
+        }
+        groupCommitWriter = GroupCommitLedgerWriter(database: writer, checkpoints: checkpoints)
     }
 }

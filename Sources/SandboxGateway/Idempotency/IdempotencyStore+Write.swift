@@ -7,8 +7,8 @@ import MPOSCore
 extension IdempotencyStore {
     /// Runs a request whose whole effect is one database write, in ONE transaction with its
     /// idempotency record: the key is looked up, `write` runs, and its answer is stored as the
-    /// key's completed answer, all in the same group-commit transaction (so concurrent
-    /// requests share one fsync, and no request pays for a separate claim and completion).
+    /// key's completed answer, all in the same transaction (shared with concurrent requests
+    /// under group commit), so no request pays for a separate claim and completion.
     ///
     /// The answer is the same as ``idempotent(key:merchant:body:scope:_:)``'s: a repeat with
     /// the same request replays the stored answer byte for byte (`Idempotent-Replayed:
@@ -37,10 +37,10 @@ extension IdempotencyStore {
         let keyText = key.rawValue
         let createdAt = SQLiteTimestamp.string(from: now)
 
-        let outcome: WriteOutcome<Effect> = try await SharedGroupCommit.writer(for: store.writer).write {
-            db in
+        let outcome: WriteOutcome<Effect> = try await writer.write { db in
             switch try Self.existingKey(
-                db, merchant: merchant, key: keyText, requestHash: requestHash, retentionStart: retentionStart)
+                db, merchant: merchant, key: keyText, requestHash: requestHash, retentionStart: retentionStart
+            )
             {
             case .conflict: return .conflict
             case .inProgress: return .inProgress
@@ -91,7 +91,8 @@ extension IdempotencyStore {
 extension IdempotencyStore {
     /// 409/4090: the key was used before with another request.
     static let conflict = GatewayError(
-        code: GatewayErrorCode.idempotencyConflict, "The idempotency key was used before with a different request.")
+        code: GatewayErrorCode.idempotencyConflict,
+        "The idempotency key was used before with a different request.")
     /// 409/4091: the key's first request has not finished.
     static let inProgress = GatewayError(
         code: GatewayErrorCode.idempotencyInProgress,
@@ -122,7 +123,8 @@ extension IdempotencyStore {
         let createdAt: Date = row["createdAt"]
         guard createdAt > retentionStart else {
             try db.execute(
-                sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ?", arguments: [merchant, key])
+                sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ?",
+                arguments: [merchant, key])
             return nil
         }
         let storedHash: String = row["requestSHA256"]

@@ -16,6 +16,9 @@ import MPOSCore
 public struct IdempotencyStore: Sendable {
     let store: GatewayStore
     let configuration: SandboxGatewayConfiguration
+    /// Claims and completions are small writes that many concurrent requests make at once:
+    /// they go through the gateway's ledger writer, sharing group commits with the payments.
+    let writer: any LedgerWriter
 
     /// Runs `work` at most once per `(merchant, key)`.
     ///
@@ -28,10 +31,6 @@ public struct IdempotencyStore: Sendable {
     ///   - work: performs the request and returns the status and JSON body to store. A
     ///     ``GatewayError`` it throws is stored and replayed like any answer; any other
     ///     error forgets the key (the request may be retried) and propagates.
-    /// Claims and completions are small writes that many concurrent requests make at once:
-    /// they share transactions (and fsyncs) with the payments' own writes.
-    private var groupCommit: GroupCommitLedgerWriter { SharedGroupCommit.writer(for: store.writer) }
-
     public func idempotent(
         key: IdempotencyKey, merchant: String, body: Data, scope: String = "",
         _ work: () async throws -> (HTTPResponse.Status, Data)
@@ -41,9 +40,10 @@ public struct IdempotencyStore: Sendable {
         let retentionStart = now.addingTimeInterval(-configuration.effectiveKeyRetention)
 
         enum Claim { case claimed, replay(Int, Data), conflict, inProgress }
-        let claim: Claim = try await groupCommit.write { db in
+        let claim: Claim = try await writer.write { db in
             switch try Self.existingKey(
-                db, merchant: merchant, key: key.rawValue, requestHash: requestHash, retentionStart: retentionStart)
+                db, merchant: merchant, key: key.rawValue, requestHash: requestHash,
+                retentionStart: retentionStart)
             {
             case .conflict: return .conflict
             case .inProgress: return .inProgress
@@ -76,14 +76,15 @@ public struct IdempotencyStore: Sendable {
             status = error.status
             data = try GatewayResponse.jsonData(error.body)
         } catch {
-            _ = try? await groupCommit.write { db in
+            _ = try? await writer.write { db in
                 try db.execute(
-                    sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ? AND state = 'inProgress'",
+                    sql:
+                        "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ? AND state = 'inProgress'",
                     arguments: [merchant, key.rawValue])
             }
             throw error
         }
-        try await groupCommit.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE idempotencyKey SET state = 'completed', httpStatus = ?, response = ?
@@ -115,7 +116,8 @@ public struct IdempotencyStore: Sendable {
         let row = try store.writer.read { db in
             try Row.fetchOne(
                 db,
-                sql: "SELECT state, httpStatus, response FROM idempotencyKey WHERE merchantId = ? AND key = ? AND createdAt > ?",
+                sql:
+                    "SELECT state, httpStatus, response FROM idempotencyKey WHERE merchantId = ? AND key = ? AND createdAt > ?",
                 arguments: [merchant, key.rawValue, retentionStart])
         }
         guard let row else { throw GatewayError.notFound("No request is known with this idempotency key.") }
@@ -135,7 +137,8 @@ public struct IdempotencyStore: Sendable {
     public func purgeExpired() async throws -> Int {
         let retentionStart = configuration.now().addingTimeInterval(-configuration.effectiveKeyRetention)
         return try await store.writer.write { db in
-            try db.execute(sql: "DELETE FROM idempotencyKey WHERE createdAt <= ?", arguments: [retentionStart])
+            try db.execute(
+                sql: "DELETE FROM idempotencyKey WHERE createdAt <= ?", arguments: [retentionStart])
             return db.changesCount
         }
     }

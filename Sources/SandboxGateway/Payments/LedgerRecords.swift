@@ -8,13 +8,13 @@ import MPOSCore
 ///
 /// Card data is limited to what may be kept after authorisation: masked number, brand,
 /// expiry, name and a keyed fingerprint; never the PAN, track data or CVV.
+///
+/// Rows are read and written by column name (``init(row:)``, ``storedColumns``); a kind,
+/// status or currency that is not one of MPOSCore's values makes the read throw
+/// ``LedgerValueError`` rather than guess.
 public struct LedgerTransaction: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
-    /// The table.
+    /// The table; its columns are the snake_case property names (``storedColumns``).
     public static let databaseTableName = "payment_transaction"
-    /// Columns are the snake_case property names.
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
-    /// Columns are the snake_case property names.
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
 
     /// The row number, set on insert; it orders rows created in the same millisecond.
     public var seq: Int64?
@@ -22,10 +22,10 @@ public struct LedgerTransaction: Codable, Sendable, Hashable, FetchableRecord, M
     public var id: String
     /// The owning merchant.
     public var merchantId: String
-    /// What it did (``MPOSCore/TransactionKind`` raw value).
-    public var kind: String
-    /// Its status (``MPOSCore/FinancialStatus`` raw value).
-    public var status: String
+    /// What it did (stored as the raw value, such as `sale`).
+    public var kind: TransactionKind
+    /// Its status (stored as the raw value, such as `approved`).
+    public var status: FinancialStatus
     /// The transaction it follows up.
     public var originalId: String?
     /// The amount asked for, minor units.
@@ -40,8 +40,8 @@ public struct LedgerTransaction: Codable, Sendable, Hashable, FetchableRecord, M
     public var amountTip: Int64
     /// ``amountRequested`` in whole major units, for search.
     public var amountMajor: Int64
-    /// The ISO 4217 alpha code.
-    public var currency: String
+    /// The currency (stored as its ISO 4217 alpha code).
+    public var currency: Currency
     /// The ISO 8583 response code, `00` when approved.
     public var responseCode: String?
     /// The issuer's authorisation code.
@@ -92,11 +92,6 @@ public struct LedgerTransaction: Codable, Sendable, Hashable, FetchableRecord, M
     /// Sets ``seq`` after insert.
     public mutating func didInsert(_ inserted: InsertionSuccess) { seq = inserted.rowID }
 
-    /// The kind as an enum.
-    public var transactionKind: TransactionKind? { TransactionKind(rawValue: kind) }
-    /// The status as an enum.
-    public var financialStatus: FinancialStatus? { FinancialStatus(rawValue: status) }
-
     /// A blank row of `kind` for `merchant`, to be filled in.
     public init(
         id: String, merchantId: String, kind: TransactionKind, status: FinancialStatus, amount: Int64,
@@ -104,8 +99,8 @@ public struct LedgerTransaction: Codable, Sendable, Hashable, FetchableRecord, M
     ) {
         self.id = id
         self.merchantId = merchantId
-        self.kind = kind.rawValue
-        self.status = status.rawValue
+        self.kind = kind
+        self.status = status
         self.amountRequested = amount
         self.amountApproved = 0
         self.amountCaptured = 0
@@ -114,7 +109,7 @@ public struct LedgerTransaction: Codable, Sendable, Hashable, FetchableRecord, M
         var scale: Int64 = 1
         for _ in 0..<(currency.minorUnits ?? 0) { scale *= 10 }
         self.amountMajor = amount / scale
-        self.currency = currency.code
+        self.currency = currency
         self.allowPartial = false
         self.createdAt = now
         self.updatedAt = now

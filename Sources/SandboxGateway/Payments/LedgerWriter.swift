@@ -30,13 +30,12 @@ public struct DirectLedgerWriter: LedgerWriter {
 /// bodies of the group still commit. Every caller returns only after the group's commit.
 ///
 /// The groups are drained on a thread of the writer's own (a serial dispatch queue used only
-/// to run the drain, never to guard state), which takes the next group as soon as a commit
-/// returns: the drain never waits for a turn on Swift's concurrency threads, which are busy
-/// with the requests' own work, so the database writer does not sit idle between groups.
+/// to run the drain, never to guard state), so the database writer never waits for a turn on
+/// Swift's concurrency threads between groups.
 ///
-/// A commit that takes the write-ahead log past its checkpoint threshold does not checkpoint
-/// inside the `COMMIT`, as SQLite would: the group is answered first, and the checkpoint runs
-/// before the next group (``DeferredCheckpoint``).
+/// Given the connection's ``DeferredCheckpoint`` (``GatewayStore`` gives its own), a commit
+/// that takes the write-ahead log past its checkpoint threshold answers the group first and
+/// checkpoints before the next group; without one, SQLite checkpoints inside the commit.
 public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
     /// One queued body: runs it in a savepoint, records a failed commit, resumes its caller.
     private struct Job: Sendable {
@@ -57,18 +56,30 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
     private let state = Mutex(Queue())
     /// The thread the drain runs on.
     private let drainThread = DispatchQueue(label: "mposkit.sandbox-gateway.group-commit")
-    /// The hook on the database's writer connection, installed by the first group.
-    private let checkpoints = Mutex<DeferredCheckpoint?>(nil)
+    /// The hook on the database's writer connection, or nil to let SQLite checkpoint in the commit.
+    private let checkpoints: DeferredCheckpoint?
+    /// How many group transactions committed.
+    private let committed = Atomic<Int>(0)
 
-    /// Creates a writer over `database`.
-    public init(database: any DatabaseWriter, maximumGroupSize: Int = 256) {
+    /// Creates a writer over `database`; SQLite checkpoints inside the commits as usual.
+    public convenience init(database: any DatabaseWriter, maximumGroupSize: Int = 256) {
+        self.init(database: database, checkpoints: nil, maximumGroupSize: maximumGroupSize)
+    }
+
+    /// Creates a writer over `database` that defers the checkpoints of its commits to
+    /// `checkpoints`, the hook installed on the database's writer connection.
+    init(database: any DatabaseWriter, checkpoints: DeferredCheckpoint?, maximumGroupSize: Int = 256) {
         self.database = database
+        self.checkpoints = checkpoints
         self.maximumGroupSize = max(1, maximumGroupSize)
     }
 
+    /// How many group transactions this writer has committed.
+    public var committedGroups: Int { committed.load(ordering: .relaxed) }
+
     /// How many checkpoints the writer's groups deferred, and how many other writes on the
-    /// same connection ran inside their commit (nil before the first group).
-    var checkpointCounts: (deferred: Int, inline: Int)? { checkpoints.withLock { $0 }?.counts }
+    /// same connection ran inside their commit (nil without a hook).
+    var checkpointCounts: (deferred: Int, inline: Int)? { checkpoints?.counts }
 
     /// Queues `body` for the next group and waits for its commit.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -92,14 +103,17 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
         }
     }
 
-    /// The checkpoint hook of the writer connection, installed on first use.
-    private func checkpointHook(_ db: Database) throws -> DeferredCheckpoint {
-        try checkpoints.withLock { hook in
-            if let hook { return hook }
-            let installed = try DeferredCheckpoint.install(on: db)
-            hook = installed
-            return installed
+    /// Runs `group` in one transaction on `db`.
+    private func commit(_ group: [Job], _ db: Database) throws {
+        try db.beginCachedImmediateTransaction()
+        for job in group {
+            // A job whose failure ended the transaction (SQLite does so for some I/O errors)
+            // leaves the others nothing to run in: the commit below then fails and every job
+            // of the group hears of it, instead of the rest each committing on their own.
+            guard db.isInsideTransaction else { break }
+            job.run(db)
         }
+        try db.commitCachedTransaction()
     }
 
     /// Commits groups until none is pending; runs on `drainThread`.
@@ -117,26 +131,20 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
             if group.isEmpty { return }
             do {
                 try database.writeWithoutTransaction { db in
-                    try checkpointHook(db).deferring {
-                        try db.beginCachedImmediateTransaction()
-                        for job in group {
-                            // A job whose failure ended the transaction (SQLite does so for
-                            // some I/O errors) leaves the others nothing to run in: the commit
-                            // below then fails and every job of the group hears of it, instead
-                            // of the rest each committing on their own outside the group.
-                            guard db.isInsideTransaction else { break }
-                            job.run(db)
-                        }
-                        try db.commitCachedTransaction()
+                    if let checkpoints {
+                        try checkpoints.deferring { try commit(group, db) }
+                    } else {
+                        try commit(group, db)
                     }
                 }
+                committed.add(1, ordering: .relaxed)
             } catch {
                 for job in group { job.commitFailed(error) }
             }
             for job in group { job.resume() }
             // The group has its answers; the checkpoint its commit made due delays only the
             // groups after it.
-            if checkpoints.withLock({ $0 })?.takeDue() == true {
+            if checkpoints?.takeDue() == true {
                 database.writeWithoutTransaction { db in _ = try? db.checkpoint(.passive) }
             }
         }
@@ -166,21 +174,5 @@ private final class ResultBox<T: Sendable>: Sendable {
             return (state.continuation, state.result)
         }
         continuation?.resume(with: result ?? .failure(CancellationError()))
-    }
-}
-
-/// One group-commit writer per database, shared by every domain that writes through it, so
-/// that concurrent writes of different domains (payments, idempotency keys) share commits.
-public enum SharedGroupCommit {
-    private static let writers = Mutex<[ObjectIdentifier: GroupCommitLedgerWriter]>([:])
-
-    /// The group-commit writer of `pool`, made on first use.
-    public static func writer(for pool: DatabasePool) -> GroupCommitLedgerWriter {
-        writers.withLock { writers in
-            if let writer = writers[ObjectIdentifier(pool)] { return writer }
-            let writer = GroupCommitLedgerWriter(database: pool)
-            writers[ObjectIdentifier(pool)] = writer
-            return writer
-        }
     }
 }

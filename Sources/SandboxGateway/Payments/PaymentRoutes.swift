@@ -12,7 +12,7 @@ import MPOSCore
 /// `Idempotency-Key` header; the body is decoded first, so a malformed body (4000/4001)
 /// never uses up a key.
 public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
-    let domain = PaymentDomain.shared(for: environment)
+    let domain = PaymentDomain(environment: environment)
     let service = domain.payments
 
     router.on(GatewayRoutes.authorizeCard) { request, context in

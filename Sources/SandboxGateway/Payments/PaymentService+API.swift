@@ -52,10 +52,10 @@ extension LedgerTransaction {
         }
         return Transaction(
             id: TransactionID(rawValue: id)!, originalID: originalId.flatMap(TransactionID.init(rawValue:)),
-            kind: transactionKind ?? .sale, status: financialStatus ?? .failed,
+            kind: kind, status: status,
             requestedAmount: amountRequested,
             approvedAmount: amountApproved, tipAmount: amountTip, totalAmount: amountApproved + amountTip,
-            currency: Currency(code: currency) ?? .eur, authorizationCode: authCode,
+            currency: currency, authorizationCode: authCode,
             responseCode: responseCode,
             issuerAuthenticationData: issuerAuthenticationData, acquirerMessage: acquirerMessage,
             batchID: batchId.map { String($0) }, card: card,

@@ -101,13 +101,13 @@ extension PaymentService {
         row.issuerAuthenticationData = answer.issuerAuthenticationData.map { Hex.encode($0) }
         switch outcome {
         case .approved(let amount):
-            row.status = FinancialStatus.approved.rawValue
+            row.status = .approved
             row.amountApproved = amount
         case .partiallyApproved(let amount):
-            row.status = FinancialStatus.partiallyApproved.rawValue
+            row.status = .partiallyApproved
             row.amountApproved = amount
         case .declined:
-            row.status = FinancialStatus.declined.rawValue
+            row.status = .declined
             if answer.approved {
                 // A partial approval the request did not allow.
                 row.responseCode = "51"

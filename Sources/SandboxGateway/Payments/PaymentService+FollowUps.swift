@@ -23,19 +23,19 @@ extension PaymentService {
 
     static func summary(_ db: Database, _ row: LedgerTransaction) throws -> PaymentRules.Original {
         PaymentRules.Original(
-            kind: row.transactionKind ?? .sale, status: row.financialStatus ?? .failed,
+            kind: row.kind, status: row.status,
             approvedAmount: row.amountApproved,
             capturedAmount: row.amountCaptured, refundedAmount: row.amountRefunded,
             batchOpen: try isBatchOpen(db, row.batchId),
             tipAdjustable: row.captureMode == CaptureMode.tipAdjustment.rawValue
-                || row.kind != TransactionKind.sale.rawValue)
+                || row.kind != .sale)
     }
 
     /// A follow-up row (capture, refund, void, tip) copying the original's card facts.
     static func followUp(
         of original: LedgerTransaction, kind: TransactionKind, amount: Int64, now: Date
     ) throws -> LedgerTransaction {
-        let currency = try PaymentRules.currency(code: original.currency)
+        let currency = try PaymentRules.currency(code: original.currency.code)
         var row = LedgerTransaction(
             id: newTransactionID(at: now), merchantId: original.merchantId, kind: kind, status: .approved,
             amount: amount,
@@ -101,7 +101,7 @@ extension PaymentService {
             var row = try Self.followUp(of: original, kind: .tipAdjustment, amount: max(tip, 0), now: time)
             row.amountTip = tip
             row.batchId = original.batchId
-            row.status = FinancialStatus.processed.rawValue
+            row.status = .processed
             return row
         }
     }
@@ -112,9 +112,9 @@ extension PaymentService {
     ) {
         try await followUp(merchant: merchant, id: id) { db, original, time in
             let kind = try PaymentRules.voidKind(original: try Self.summary(db, original), reversal: reversal)
-            original.status = FinancialStatus.reversed.rawValue
+            original.status = .reversed
             var row = try Self.followUp(of: original, kind: kind, amount: original.amountApproved, now: time)
-            row.status = FinancialStatus.processed.rawValue
+            row.status = .processed
             row.acquirerMessage = reversal ? "Reversed" : "Voided"
             row.batchId = original.batchId
             return row
@@ -130,7 +130,7 @@ extension PaymentService {
                 original: try Self.summary(db, original), requested: amount)
             original.amountRefunded += amount
             if original.amountRefunded >= original.amountCaptured {
-                original.status = FinancialStatus.refunded.rawValue
+                original.status = .refunded
             }
             var row = try Self.followUp(of: original, kind: .refund, amount: amount, now: time)
             row.amountCaptured = amount

@@ -63,7 +63,7 @@ public struct PreparedAuthorization: Sendable {
     /// One cached statement reading the four columns the rule needs: it runs for every
     /// authorization (the duplicate check is on by default) inside the serialized writer, where
     /// compiling a query over every ledger column each time was most of the write's time.
-    private func checkDuplicate(_ db: Database, amount: Int64, currency: String) throws {
+    private func checkDuplicate(_ db: Database, amount: Int64, currency: Currency) throws {
         let since = time.addingTimeInterval(-PaymentRules.duplicateWindow)
         let statement = try db.cachedStatement(
             sql: """
@@ -75,10 +75,11 @@ public struct PreparedAuthorization: Sendable {
         ).map { row in
             PaymentRules.RecentPayment(
                 cardFingerprint: fingerprint, amount: row["amount_requested"], currency: row["currency"],
-                createdAt: row["created_at"], status: FinancialStatus(rawValue: row["status"]) ?? .declined)
+                createdAt: row["created_at"],
+                status: try LedgerValueError.decode(row, "status") { FinancialStatus(rawValue: $0) })
         }
         try PaymentRules.checkDuplicate(
-            fingerprint: fingerprint, amount: amount, currency: currency, now: time,
+            fingerprint: fingerprint, amount: amount, currency: currency.code, now: time,
             enabled: true, recent: recent)
     }
 }

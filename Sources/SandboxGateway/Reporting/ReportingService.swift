@@ -75,7 +75,7 @@ public struct ReportingService: Sendable {
                       AND kind IN ('sale', 'capture', 'cash', 'sepa', 'refund')
                     """, arguments: [merchant, currency, from, to])
             while let row = try rows.next() {
-                let status = FinancialStatus(rawValue: row["status"]) ?? .failed
+                let status = try LedgerValueError.decode(row, "status") { FinancialStatus(rawValue: $0) }
                 let counts = status == .approved || status == .partiallyApproved || status == .refunded
                 let kind: String = row["kind"]
                 let captured: Int64 = row["amount_captured"]
