@@ -169,7 +169,13 @@ import Testing
     }
 
     static func pageSize(at path: String) throws -> Int? {
-        try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+        // A journal just let go may still be closing its connection (its last write's closure
+        // holds it a moment after the write returned): wait for its lock instead of failing.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        return try DatabaseQueue(path: path, configuration: configuration).read { db in
+            try Int.fetchOne(db, sql: "PRAGMA page_size")
+        }
     }
 
     @Test func aNewJournalHasSmallPagesAndAnOldOneKeepsItsOwn() async throws {

@@ -167,7 +167,7 @@ import Testing
         #expect(report.outcomes.map(\.id) == ids && report.outcomes.allSatisfy(\.approved))
         #expect(try await terminal.offline.list().payments.isEmpty)
         #expect(try size() == OfflineStore.slotSize)
-        #expect(try await terminal.offlineStore.contents().authorization != nil)
+        #expect(try await terminal.offlineState.store.contents().authorization != nil)
         var query = TransactionSearchRequest()
         query.pageSize = 100
         let ledger = try await terminal.reports.searchTransactions(query).items.filter { $0.kind == .sale }

@@ -87,7 +87,7 @@ struct OfflineSessionTests {
         let online = try await sandbox.terminal(connect: false)
         await online.disconnect()
         // What the login sealed names neither the user (only its hash) nor a password or token.
-        let sealed = try #require(try await online.offlineStore.contents().authorization)
+        let sealed = try #require(try await online.offlineState.store.contents().authorization)
         let plaintext = try #require(String(data: try GatewayJSON.encoder.encode(sealed), encoding: .utf8))
         #expect(sealed.merchant.userID == nil && sealed.userHash == OfflineAuthorization.userHash(sandbox.credentials.user))
         #expect(!plaintext.contains(sandbox.credentials.user) && !plaintext.contains(sandbox.credentials.password))
@@ -156,7 +156,7 @@ struct OfflineSessionTests {
         let device = ScriptedDevice(DeviceChecksTests.sound)
         let (sandbox, online) = try await DeviceChecksEndToEndTests.terminal(device)
         await online.disconnect()
-        #expect(try await online.offlineStore.contents().authorization?.checkpoint?.bootID == "boot-a")
+        #expect(try await online.offlineState.store.contents().authorization?.checkpoint?.bootID == "boot-a")
 
         let offline = try Self.terminal(sandbox, transport: UnreachableGateway())
         await offline.setDeviceChecks(DeviceChecks(probe: device))

@@ -152,7 +152,7 @@ struct TerminalAPIPerformTests {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
         let now = Date()
-        try await terminal.journal.write(
+        try await terminal.payments.journal.write(
             JournalEntry(
                 key: NexoSession.key(for: .init(saleID: "SALE_ID_42", serviceID: "N1")),
                 operation: .card(.sale),

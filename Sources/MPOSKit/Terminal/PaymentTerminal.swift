@@ -28,7 +28,7 @@ import ReaderLink
 /// are the sub-clients ``accounts``, ``reports``, ``inventory`` and ``receipts``.
 public actor PaymentTerminal {
     /// Every event, as it happens. See ``subscribe(_:)`` for a filtered stream.
-    public nonisolated let events: AsyncStream<TerminalEvent>
+    public nonisolated var events: AsyncStream<TerminalEvent> { hub.stream }
 
     /// Sees events as they happen, on the terminal's executor (see ``addEventHandler(_:_:)``).
     public typealias EventHandler = @Sendable (TerminalEvent) -> Void
@@ -38,93 +38,39 @@ public actor PaymentTerminal {
     /// cancel).
     public typealias ApplicationSelectionHandler = @Sendable ([ApplicationCandidate]) async -> Int?
 
-    /// Feeds ``events``, keeping the newest only, so that a terminal nobody listens to does
-    /// not hoard events.
-    private let eventsSink: AsyncStream<TerminalEvent>.Continuation
-    let subscribers = EventBroadcaster<TerminalEvent>()
-    var eventHandlers: [(Set<TerminalEventCategory>, EventHandler)] = []
+    /// The events part: the stream above, filtered subscriptions and handlers.
+    let hub: TerminalEventHub
+    /// The session part: credentials, token, renewal.
     let client: GatewayClient
-    let journal: PaymentJournal
     let clock: any Clock<Duration>
-    var connection: ReaderConnection?
-    /// How to reach the reader again after a drop (set by the factory form of `connectReader`).
-    var reconnectPlan: ReconnectPlan?
-    var reconnecting: Task<Void, Never>?
-    private var readerPump: Task<Void, Never>?
-    /// The connected reader's description, as it last gave it.
-    private(set) var info: DeviceInfo?
-    /// When the reader's battery counts as low, and whether that was already said.
-    var batteryWatch = BatteryWatch()
     /// The terminal's mode: its operation, its payment device, offline-only or not.
     var state = TerminalState()
-    /// How the reader was reached, kept even without automatic reconnection: an update
-    /// reaches the reader again through it after the reader restarts.
-    var linkPlan: ReconnectPlan?
-    /// The update channel the terminal's readers belong to (test readers take test images).
-    var updateChannel: UpdateChannel = .production
-    /// Whether connecting applies pending configuration images before it returns.
-    var automaticConfigurationUpdates = false
-    /// The connected reader's update status (``initializeTerminal()``), judged at each payment.
-    var updateState = ReaderUpdateState()
-    /// The Ed25519 key whose signature an update image must carry (raw, 32 bytes).
-    var updateSigningKey: [UInt8] = (try? Hex.decode(UpdateSigning.sandboxPublicKeyHex)) ?? []
-    /// Whether the journal may hold card attempts, or follow-ups, left unfinished (their
-    /// outcome unknown, or a reversal not confirmed): set when an operation ends so, cleared
-    /// by a pass that finishes them all. Until the first pass (at login) the journal is not
-    /// known. While both are false no operation reads the journal before it starts.
-    var cardAttemptsMayBeUnfinished = true
-    /// Why the running card operation's outcome could not be journaled, if it could not.
-    var outcomeJournalFailure: MPOSError?
-    /// Outcomes the journal refused, kept to be written before recovery reads the journal:
-    /// without them recovery would take a completed approval for one whose card never
-    /// completed, and reverse it.
-    var unwrittenOutcomes: [JournalEntry] = []
-    var followUpsMayBeUnfinished = true
-    /// Sales the card approved offline, to forward (next to the journal: `<journal>.offline`).
-    let offlineStore: OfflineStore
-    /// The offline limits in force (see ``OfflinePayments/setPolicy(_:)``).
-    var offlinePolicy = OfflinePolicy.standard
-    /// How long forwarded sales stay in the store (and in ``OfflinePayments/list()``) before a
-    /// compaction drops them.
-    var forwardedSalesKeptFor: TimeInterval = 7 * 86_400
-    /// When the gateway last answered a login: the policy's offline window runs from it.
-    var lastOnlineSession: Date?
-    /// The device checks run before each card payment (`Security/`), and what the device and
-    /// the gateway said at the last online login, their reference.
-    var deviceChecks = DeviceChecks.standard
-    var deviceCheckpoint: DeviceCheckpoint?
-    /// The background forward waiting for the gateway, if one runs.
-    var offlineForwarder: Task<Void, Never>?
-    /// The forward pass running now, if one does.
-    var forwardingPass: Task<Result<OfflineForwardReport, MPOSError>, Never>?
-    /// Why the journal refused this terminal's gateway and merchant at the last login: while
-    /// set, nothing in the journal is looked up, reversed or resumed.
-    var journalRefusal: MPOSError?
-    /// Whether a login bound the journal to this terminal's gateway and merchant; recovery
-    /// asks no gateway about the journal's attempts before.
-    var journalBound = false
-    var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
-    var engine: PaymentEngine?
-    var signatureHandler: SignatureHandler?
-    /// The cash drawer and accessory scanners (`PaymentTerminal+Accessories.swift`).
+    /// The reader part: the link, its reader's description and battery, how to reach it again.
+    var readerLink = ReaderLinkState()
+    /// The payments part: the journal and the card operation running.
+    var payments: PaymentsState
+    /// The updates part: channel, key, the connected reader's status.
+    var updateSettings = UpdateSettings()
+    /// The offline part: the store, the limits, the forwarding.
+    var offlineState: OfflineState
+    /// The device checks and their reference.
+    var security = DeviceSecurity()
+    /// The cash drawer and accessory scanners (`Accessories/`).
     var accessoryState = TerminalAccessories()
-    var applicationHandler: ApplicationSelectionHandler?
-    /// What `perform(terminalAPIRequest:)` remembers between requests.
+    /// What Terminal API requests remember between requests (`TerminalAPI/`).
     var nexo = NexoSession()
-    /// The POIID set with `setInstallationID(_:)`.
-    var configuredInstallationID: String?
-    /// How long the merchant has to decide on a signature before the payment is cancelled.
-    public let signatureTimeout: Duration
 
     /// The merchant user's account: the merchant's details, a forgotten user id or password,
     /// a new password.
-    public nonisolated let accounts: Accounts
+    public nonisolated var accounts: Accounts { Accounts(client: client) }
     /// The merchant's transactions and turnover.
-    public nonisolated let reports: Reports
+    public nonisolated var reports: Reports { Reports(client: client) }
     /// The merchant's inventory file, kept by the gateway in versions.
-    public nonisolated let inventory: Inventory
+    public nonisolated var inventory: Inventory { Inventory(client: client) }
     /// Receipts of payments and recorded transactions, rendered or sent to the customer.
-    public nonisolated let receipts: Receipts
+    public nonisolated var receipts: Receipts { Receipts(client: client) }
+    /// How long the merchant has to decide on a signature before the payment is cancelled.
+    public var signatureTimeout: Duration { payments.signatureTimeout }
     /// The connected reader's tools: its description, battery, log and scanner, and discovery.
     public nonisolated var reader: ReaderTools { ReaderTools(terminal: self) }
     /// Terminal management: update checks, download and apply, deadlines.
@@ -160,29 +106,24 @@ public actor PaymentTerminal {
         signatureTimeout: Duration = .seconds(45),
         safeRequestRetryDeadline: Duration = .seconds(15), offlineKeys: (any OfflineStoreKeyProvider)? = nil
     ) throws(MPOSError) {
-        journal = try PaymentJournal(path: journalPath)
-        offlineStore = OfflineStore(
-            path: journalPath + ".offline",
-            keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key"))
+        payments = PaymentsState(journal: try PaymentJournal(path: journalPath), signatureTimeout: signatureTimeout)
+        offlineState = OfflineState(
+            store: OfflineStore(
+                path: journalPath + ".offline",
+                keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key")))
         var retry = RetryPolicy.standard
         retry.safeRequestDeadline = safeRequestRetryDeadline
         client = GatewayClient(
             baseURL: environment, credentials: credentials, transport: transport, clock: clock, retry: retry)
-        accounts = Accounts(client: client)
-        reports = Reports(client: client)
-        inventory = Inventory(client: client)
-        receipts = Receipts(client: client)
         self.clock = clock
-        self.signatureTimeout = signatureTimeout
-        (events, eventsSink) = AsyncStream.makeStream(
-            of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
+        hub = TerminalEventHub()
     }
 
     /// A stream of the events in `categories` only.
     public nonisolated func subscribe(_ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases))
         -> AsyncStream<TerminalEvent>
     {
-        subscribers.subscribe { categories.contains($0.category) }
+        hub.subscribe(categories)
     }
 
     /// Calls `handler` with each event in `categories` as it happens, before the operation
@@ -193,16 +134,16 @@ public actor PaymentTerminal {
         _ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases),
         _ handler: @escaping EventHandler
     ) {
-        eventHandlers.append((categories, handler))
+        hub.addHandler(categories, handler)
     }
 
     /// Sets who decides on signatures. Without a handler signatures are accepted.
-    public func setSignatureHandler(_ handler: SignatureHandler?) { signatureHandler = handler }
+    public func setSignatureHandler(_ handler: SignatureHandler?) { payments.signatureHandler = handler }
 
     /// Sets who picks the application on multi-application cards. Without a handler the
     /// first candidate is chosen.
     public func setApplicationSelectionHandler(_ handler: ApplicationSelectionHandler?) {
-        applicationHandler = handler
+        payments.applicationHandler = handler
     }
 
     // MARK: - Session
@@ -230,17 +171,17 @@ public actor PaymentTerminal {
             return []
         }
         state.wentOnline()
-        lastOnlineSession = Date()
-        updateState.forget()
+        offlineState.lastOnlineSession = Date()
+        updateSettings.reader.forget()
         await noteOnlineSession()
-        if let terms = await client.offlinePolicy { offlinePolicy = terms }
+        if let terms = await client.offlinePolicy { offlineState.policy = terms }
         try await bindJournal()
         await sealOfflineAuthorization()
         let recovered = try await recoverUnfinishedAttempts()
         // After recovery, which hands the journal's attempts the store holds over to it.
         await compactOfflineStore()
         await startOfflineForwarderIfSalesWait()
-        if connection != nil, !state.isBusy { _ = try? await initializeTerminal() }
+        if readerLink.connection != nil, !state.isBusy { _ = try? await initializeTerminal() }
         return recovered
     }
 
@@ -287,13 +228,13 @@ public actor PaymentTerminal {
             throw MPOSError.readerLinkFailed.withMessage(
                 "The reader could not be paired: \(Self.pairingFailure(error)).")
         }
-        connection = link
+        readerLink.connection = link
         // Unstructured: the reader's messages are read for as long as the link lives; `disconnect()` cancels it.
-        readerPump = Task { await self.listen(to: link) }
+        readerLink.pump = Task { await self.listen(to: link) }
         let info = try? await deviceInfo()
         // Another reader's status never stands for this one's: ask for this one's now.
-        if updateState.status(of: info?.serialNumber) == nil {
-            updateState.forget()
+        if updateSettings.reader.status(of: info?.serialNumber) == nil {
+            updateSettings.reader.forget()
             if !state.isOfflineOnly, await client.isLoggedIn { _ = try? await initializeTerminal() }
         }
         emit(.readerConnection(connected: true, info: info))
@@ -310,25 +251,25 @@ public actor PaymentTerminal {
 
     /// Closes the reader link and stops any reconnection.
     public func disconnect() async {
-        updateState.forget()
+        updateSettings.reader.forget()
         state.useCardReader()
-        reconnectPlan = nil
-        linkPlan = nil
-        reconnecting?.cancel()
-        reconnecting = nil
+        readerLink.reconnectPlan = nil
+        readerLink.linkPlan = nil
+        readerLink.reconnecting?.cancel()
+        readerLink.reconnecting = nil
         await closeLink()
     }
 
     /// Closes the reader link, keeping any reconnection plan (a reader that restarts after an
     /// update is reached again through it).
     func closeLink() async {
-        guard let link = connection else { return }
-        connection = nil
+        guard let link = readerLink.connection else { return }
+        readerLink.connection = nil
         await link.close()
-        readerPump?.cancel()
-        readerPump = nil
-        info = nil
-        inbox?.yield(.readerLost)
+        readerLink.pump?.cancel()
+        readerLink.pump = nil
+        readerLink.info = nil
+        payments.inbox?.yield(.readerLost)
         emit(.readerConnection(connected: false, info: nil))
     }
 
@@ -337,7 +278,7 @@ public actor PaymentTerminal {
         let info: DeviceInfo = try await ask(.getDeviceInfo, "device info") { answer in
             if case .deviceInfo(let info) = answer { info } else { nil }
         }
-        self.info = info
+        readerLink.info = info
         noteBattery(info.battery)
         return info
     }
@@ -346,7 +287,7 @@ public actor PaymentTerminal {
     func ask<Answer>(
         _ request: ReaderMessage, _ what: String, _ pick: (ReaderMessage) -> Answer?
     ) async throws(MPOSError) -> Answer {
-        guard let connection else { throw MPOSError.readerNotConnected }
+        guard let connection = readerLink.connection else { throw MPOSError.readerNotConnected }
         let answer: ReaderMessage
         do { answer = try await connection.request(request) } catch {
             throw MPOSError.readerLinkFailed.withMessage("The reader did not answer \(what): \(error).")
@@ -378,7 +319,7 @@ public actor PaymentTerminal {
             emit(.scannerDisabled)
             return
         }
-        if let inbox {
+        if let inbox = payments.inbox {
             inbox.yield(.reader(message))
             return
         }
@@ -393,17 +334,15 @@ public actor PaymentTerminal {
     }
 
     private func readerClosed(_ link: ReaderConnection) {
-        guard connection === link else { return }
-        connection = nil
-        info = nil
-        inbox?.yield(.readerLost)
+        guard readerLink.connection === link else { return }
+        readerLink.connection = nil
+        readerLink.info = nil
+        payments.inbox?.yield(.readerLost)
         emit(.readerConnection(connected: false, info: nil))
         linkDropped()
     }
 
     func emit(_ event: TerminalEvent) {
-        eventsSink.yield(event)
-        for (filter, handler) in eventHandlers where filter.contains(event.category) { handler(event) }
-        subscribers.yield(event)
+        hub.emit(event)
     }
 }

@@ -34,6 +34,8 @@ struct NexoSession: Sendable {
     var last: Reference?
     /// The reader's serial number, the default POIID, once read.
     var readerSerial: String?
+    /// The POIID set with ``TerminalAPIAdapter/setInstallationID(_:)``, before the reader's serial.
+    var installationID: String?
 
     /// Keeps `response` as the answer to `reference`, forgetting the oldest beyond ``answersKept``.
     mutating func remember(_ response: PaymentResponse, for reference: Reference) {

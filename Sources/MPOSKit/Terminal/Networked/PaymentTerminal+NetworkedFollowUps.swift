@@ -18,7 +18,7 @@ extension PaymentTerminal {
     {
         guard !state.isBusy else { throw MPOSError.terminalBusy }
         guard let link = state.networked?.link else { throw MPOSError.readerNotConnected }
-        guard let original = try journal.networkedPayment(transactionID: id) else {
+        guard let original = try payments.journal.networkedPayment(transactionID: id) else {
             throw MPOSError.notFound.withMessage(
                 "No payment \(id) made with a networked terminal is in the journal: its currency and time are not known."
             )
@@ -33,7 +33,7 @@ extension PaymentTerminal {
             saleID: link.terminal.saleID, serviceID: serviceID, poiID: link.terminal.poiID,
             operation: .reversal,
             amount: amount, currency: original.currency, originalTransactionID: id, now: now)
-        try await journal.write(attempt)
+        try await payments.journal.write(attempt)
         let exponent = original.currency.minorUnits ?? 2
         let request = SaleToPOIRequest(
             messageHeader: link.header(.reversal, serviceID: serviceID),
@@ -73,7 +73,7 @@ extension PaymentTerminal {
                 result.error = NexoOutcome.error(for: reversal.response)
             }
             attempt.finish(with: result)
-            try await journal.write(attempt)
+            try await payments.journal.write(attempt)
         } else {
             // A reversal is not asked about with TransactionStatus: it stays in the journal
             // for the merchant to check, and is never sent again by itself.
@@ -101,7 +101,7 @@ extension PaymentTerminal {
     func settleNetworkedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
         guard let link = state.networked?.link else { return [] }
         var report: [RecoveredAttempt] = []
-        for var attempt in try journal.unfinishedNetworkedAttempts(poiID: link.terminal.poiID) {
+        for var attempt in try payments.journal.unfinishedNetworkedAttempts(poiID: link.terminal.poiID) {
             guard attempt.operation != .reversal else {
                 report.append(
                     RecoveredAttempt(
@@ -127,7 +127,7 @@ extension PaymentTerminal {
                         attempt: JournaledAttempt(attempt), finding: .unknown, resolution: .leftForLater))
                 continue
             }
-            try await journal.write(attempt)
+            try await payments.journal.write(attempt)
             report.append(
                 RecoveredAttempt(attempt: JournaledAttempt(attempt), finding: finding, resolution: .recorded))
         }

@@ -73,7 +73,7 @@ extension PaymentTerminal {
             currency: parameters.currency,
             now: now)
         // On disk before the request leaves: a lost answer is settled from here, never sent again.
-        try await journal.write(attempt)
+        try await payments.journal.write(attempt)
         state.networkedPaymentRunning(attempt)
         let request = SaleToPOIRequest(
             messageHeader: link.header(.payment, serviceID: serviceID),
@@ -128,7 +128,7 @@ extension PaymentTerminal {
                 parameters, kind: kindReported, key: attempt.key, reason: "no answer", date: now)
         }
         if attempt.state == .finished {
-            do { try await journal.write(attempt) } catch {
+            do { try await payments.journal.write(attempt) } catch {
                 result.journalError = error
                 emit(.journalWriteFailed(error))
             }

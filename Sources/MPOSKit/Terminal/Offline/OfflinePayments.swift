@@ -70,5 +70,5 @@ public struct OfflineForwardReport: Sendable, Hashable {
 }
 
 extension PaymentTerminal {
-    func setOfflinePolicy(_ policy: OfflinePolicy) { offlinePolicy = policy }
+    func setOfflinePolicy(_ policy: OfflinePolicy) { offlineState.policy = policy }
 }

@@ -17,7 +17,7 @@ extension PaymentTerminal {
         request.offlineStoredAt = now
         let record = OfflineRecord(id: UUID(), key: key, storedAt: now, request: request)
         do {
-            try await offlineStore.append(record)
+            try await offlineState.store.append(record)
         } catch {
             return .failure(error)
         }
@@ -35,7 +35,7 @@ extension PaymentTerminal {
             request.offlineStoredAt = now
             return OfflineRecord(id: UUID(), key: sale.key, storedAt: now, request: request)
         }
-        try await offlineStore.append(contentsOf: records)
+        try await offlineState.store.append(contentsOf: records)
         return records.map(\.id)
     }
 
@@ -47,16 +47,16 @@ extension PaymentTerminal {
     /// Why a sale with `parameters` may not be taken offline on a device in `device` (the
     /// device's offline checks, then the policy), or nil.
     func offlineRefusal(_ parameters: PaymentParameters, device: DeviceState) async -> MPOSError? {
-        if let refusal = deviceChecks.offlineRefusal(device, since: deviceCheckpoint) { return refusal }
+        if let refusal = security.checks.offlineRefusal(device, since: security.checkpoint) { return refusal }
         let pending: [StoredOfflinePayment]
         do {
-            pending = try await offlineStore.contents().pending.map { $0.summary(forwarded: nil) }
+            pending = try await offlineState.store.contents().pending.map { $0.summary(forwarded: nil) }
         } catch {
             return error
         }
-        return offlinePolicy.refusal(
+        return offlineState.policy.refusal(
             amount: parameters.amount, currency: parameters.currency, pending: pending,
-            lastOnline: lastOnlineSession, now: Date())
+            lastOnline: offlineState.lastOnlineSession, now: Date())
     }
 
     /// The unfinished journal entries recovery may settle: one whose key the offline store
@@ -66,13 +66,13 @@ extension PaymentTerminal {
         var left: [JournalEntry] = []
         let sales = entries.filter { if case .card(.sale) = $0.operation { true } else { false } }
         // One read of the store for all of them, and none when no sale is unfinished.
-        let stored = sales.isEmpty ? [] : Set(try await offlineStore.contents().records.map(\.key))
+        let stored = sales.isEmpty ? [] : Set(try await offlineState.store.contents().records.map(\.key))
         for var entry in entries {
             if case .card(.sale) = entry.operation, stored.contains(entry.key) {
                 entry.state = .finished
                 entry.outcome = .approvedOffline
                 entry.updatedAt = Date()
-                try await journal.write(entry)
+                try await payments.journal.write(entry)
             } else {
                 left.append(entry)
             }
@@ -82,7 +82,7 @@ extension PaymentTerminal {
 
     /// The stored sales, forwarded or not, in stored order, and the damaged slots.
     func listStoredSales() async throws(MPOSError) -> OfflineStoreListing {
-        let contents = try await offlineStore.contents()
+        let contents = try await offlineState.store.contents()
         return OfflineStoreListing(
             payments: contents.records.map { $0.summary(forwarded: contents.forwarded[$0.id]) },
             damagedSlots: contents.damagedSlots)

@@ -22,7 +22,7 @@ extension PaymentTerminal {
     func forwardStoredSales(window: Int = forwardWindow) async throws(MPOSError) -> OfflineForwardReport {
         // One pass at a time, so that a forced forward and the background one never send the
         // same record side by side; a caller that waited runs a fresh pass for what is left.
-        while let running = forwardingPass { _ = await running.value }
+        while let running = offlineState.forwardingPass { _ = await running.value }
         // Unstructured: the pass is shared with callers that arrive while it runs.
         let pass = Task { () async -> Result<OfflineForwardReport, MPOSError> in
             let result: Result<OfflineForwardReport, MPOSError>
@@ -30,16 +30,16 @@ extension PaymentTerminal {
                 result = .failure(error)
             }
             // Cleared by the pass itself, on the actor, so no waiter ever sees a finished pass.
-            self.forwardingPass = nil
+            self.offlineState.forwardingPass = nil
             return result
         }
-        forwardingPass = pass
+        offlineState.forwardingPass = pass
         return try await pass.value.get()
     }
 
     private func forwardPass(window: Int) async throws(MPOSError) -> OfflineForwardReport {
         try await requireSession()
-        let contents = try await offlineStore.contents()
+        let contents = try await offlineState.store.contents()
         if !contents.damagedSlots.isEmpty { emit(.offlineDataTampering(slots: contents.damagedSlots)) }
         var report = OfflineForwardReport(damagedSlots: contents.damagedSlots)
         let pending = contents.pending
@@ -64,7 +64,7 @@ extension PaymentTerminal {
                 // Marks are synced a window's worth at a time, and whenever nothing runs.
                 guard answered.count >= schedule.window || schedule.running == 0 else { continue }
                 do throws(MPOSError) {
-                    try await offlineStore.markForwarded(answered.map(\.outcome))
+                    try await offlineState.store.markForwarded(answered.map(\.outcome))
                 } catch {
                     failure = failure ?? error
                     answered = []
@@ -141,12 +141,12 @@ extension PaymentTerminal {
     /// Starts forwarding in the background unless it runs: it waits for the gateway with the
     /// retry policy's growing pauses and stops when nothing is left or the session ended.
     func startOfflineForwarder() {
-        guard offlineForwarder == nil, FileManager.default.fileExists(atPath: offlineStore.path) else {
+        guard offlineState.forwarder == nil, FileManager.default.fileExists(atPath: offlineState.store.path) else {
             return
         }
         let clock = self.clock
         // Unstructured: forwarding outlives the sale that stored the payment.
-        offlineForwarder = Task { [weak self] in
+        offlineState.forwarder = Task { [weak self] in
             var failures = 0
             while let self, !Task.isCancelled {
                 if await self.forwardInBackground() { break }
@@ -162,8 +162,8 @@ extension PaymentTerminal {
     /// to be reported): every online login seals its session into the store, so the file
     /// being there says nothing.
     func startOfflineForwarderIfSalesWait() async {
-        guard offlineForwarder == nil, FileManager.default.fileExists(atPath: offlineStore.path),
-            let contents = try? await offlineStore.contents(), !contents.pending.isEmpty || !contents.damagedSlots.isEmpty
+        guard offlineState.forwarder == nil, FileManager.default.fileExists(atPath: offlineState.store.path),
+            let contents = try? await offlineState.store.contents(), !contents.pending.isEmpty || !contents.damagedSlots.isEmpty
         else { return }
         startOfflineForwarder()
     }
@@ -179,10 +179,10 @@ extension PaymentTerminal {
         }
     }
 
-    private func forwarderEnded() { offlineForwarder = nil }
+    private func forwarderEnded() { offlineState.forwarder = nil }
 
     /// Sets how long forwarded sales stay in the store (tests shorten it).
-    func keepForwardedSales(for seconds: TimeInterval) { forwardedSalesKeptFor = seconds }
+    func keepForwardedSales(for seconds: TimeInterval) { offlineState.forwardedSalesKeptFor = seconds }
 
     /// Slots a compaction must free before it rewrites the store: 64 slots are 256 KB.
     static let compactionThreshold = 64
@@ -190,8 +190,8 @@ extension PaymentTerminal {
     /// Drops from the store what no longer needs keeping (``OfflineStore/compact(forwardedBefore:minimumDrop:)``)
     /// once there is enough of it; a store that cannot be compacted stays as it is, whole.
     func compactOfflineStore() async {
-        let cutoff = Date().addingTimeInterval(-forwardedSalesKeptFor)
-        _ = try? await offlineStore.compact(forwardedBefore: cutoff, minimumDrop: Self.compactionThreshold)
+        let cutoff = Date().addingTimeInterval(-offlineState.forwardedSalesKeptFor)
+        _ = try? await offlineState.store.compact(forwardedBefore: cutoff, minimumDrop: Self.compactionThreshold)
     }
 }
 

@@ -20,16 +20,16 @@ extension PaymentTerminal {
     /// cannot be written costs only the fallback, never the online session.
     func sealOfflineAuthorization() async {
         guard case .login(let user, _) = await client.credentials, var merchant = await client.merchant,
-            let onlineAt = lastOnlineSession
+            let onlineAt = offlineState.lastOnlineSession
         else { return }
         // The user is kept as a hash only.
         merchant.userID = nil
         let authorization = OfflineAuthorization(
             id: UUID(), gateway: client.baseURL.absoluteString, userHash: OfflineAuthorization.userHash(user),
-            merchant: merchant, policy: offlinePolicy,
+            merchant: merchant, policy: offlineState.policy,
             onlineAt: Date(timeIntervalSince1970: onlineAt.timeIntervalSince1970.rounded(.down)),
-            checkpoint: deviceCheckpoint)
-        try? await offlineStore.appendAuthorization(authorization)
+            checkpoint: security.checkpoint)
+        try? await offlineState.store.appendAuthorization(authorization)
     }
 
     /// The cached authorization a login with these credentials may fall back to now, or why not.
@@ -38,7 +38,7 @@ extension PaymentTerminal {
             return .failure(OfflineFallbackRefusal(reason: "NO_TOKEN: a client token is not cached for offline use."))
         }
         let cached: OfflineAuthorization?
-        do { cached = try await offlineStore.contents().authorization } catch {
+        do { cached = try await offlineState.store.contents().authorization } catch {
             return .failure(OfflineFallbackRefusal(reason: error.message))
         }
         guard let cached else {
@@ -61,14 +61,14 @@ extension PaymentTerminal {
         case .failure(let refusal): throw error.withMessage(error.message + " No offline session: " + refusal.reason)
         }
         // The journal must belong to the cached merchant, as an online login would require.
-        try journal.bind(
+        try payments.journal.bind(
             to: JournalOwner(gateway: client.baseURL.absoluteString, merchantID: authorization.merchant.id))
         state.cameUpOfflineOnly(authorization)
-        offlinePolicy = authorization.policy
-        lastOnlineSession = authorization.onlineAt
+        offlineState.policy = authorization.policy
+        offlineState.lastOnlineSession = authorization.onlineAt
         // The time since boot is the device's, not the process's: the clock and restart
         // checks run against the login that sealed the session.
-        deviceCheckpoint = authorization.checkpoint
+        security.checkpoint = authorization.checkpoint
         await client.adoptCachedMerchant(authorization.merchant)
     }
 }

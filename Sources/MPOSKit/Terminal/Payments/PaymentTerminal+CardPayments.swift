@@ -77,7 +77,7 @@ extension PaymentTerminal {
     @discardableResult
     public func cancel() async -> Bool {
         if state.networked != nil { return await abortNetworkedPayment() }
-        guard let engine, engine.isCancelAllowed, let connection else { return false }
+        guard let engine = payments.engine, engine.isCancelAllowed, let connection = readerLink.connection else { return false }
         guard case .cancelResponse(let accepted, _) = try? await connection.request(
             .cancelRequest(transactionID: engine.readerTransactionID))
         else { return false }
@@ -101,14 +101,14 @@ extension PaymentTerminal {
         defer { state.end(.cardPayment) }
         try await requireSession(offlineSale: kind == .sale && parameters.offlineAllowed)
         let device = try await checkDevice()
-        guard let connection else { throw MPOSError.readerNotConnected }
+        guard let connection = readerLink.connection else { throw MPOSError.readerNotConnected }
         if !isInitialized, !state.isOfflineOnly {
             // The reader's first transaction registers it with the gateway's terminal management
             // (the TSM seed), and its deadlines then apply; a gateway without it does not stop the sale.
             _ = try? await initializeTerminal()
         }
-        if let refusal = updateState.refusal(reader: info?.serialNumber, at: device.date) { throw refusal }
-        if cardAttemptsMayBeUnfinished, !state.isOfflineOnly {
+        if let refusal = updateSettings.reader.refusal(reader: readerLink.info?.serialNumber, at: device.date) { throw refusal }
+        if payments.cardAttemptsMayBeUnfinished, !state.isOfflineOnly {
             // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may
             // stand approved at the gateway although its card declined: reverse it before
             // the customer presents a card again, not at the next login. One try each, so a
@@ -118,26 +118,26 @@ extension PaymentTerminal {
         let key = fixedKey ?? IdempotencyKey()
         let readerID = "sdk-" + key.rawValue.prefix(8)
         let (events, eventsInbox) = AsyncStream.makeStream(of: PaymentEngine.Event.self)
-        inbox = eventsInbox
-        outcomeJournalFailure = nil
+        payments.inbox = eventsInbox
+        payments.outcomeJournalFailure = nil
         defer {
-            inbox = nil
-            engine = nil
+            payments.inbox = nil
+            payments.engine = nil
             eventsInbox.finish()
         }
-        engine = PaymentEngine(
+        payments.engine = PaymentEngine(
             parameters: parameters, kind: kind, key: key, readerTransactionID: String(readerID),
             merchantName: await client.merchant?.name, now: Date(),
             retry: parameters.offlineAllowed ? .offlineSale : .standard)
-        engine?.mandateReference = mandateReference
-        if parameters.offlineAllowed { engine?.offlineRefusal = await offlineRefusal(parameters, device: device) }
+        payments.engine?.mandateReference = mandateReference
+        if parameters.offlineAllowed { payments.engine?.offlineRefusal = await offlineRefusal(parameters, device: device) }
         // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
-        if state.isOfflineOnly, let refusal = engine?.offlineRefusal { throw refusal }
+        if state.isOfflineOnly, let refusal = payments.engine?.offlineRefusal { throw refusal }
         eventsInbox.yield(.start)
         for await event in events {
-            guard var current = engine else { break }
+            guard var current = payments.engine else { break }
             let effects = current.handle(event)
-            engine = current
+            payments.engine = current
             for effect in effects {
                 if let result = try await perform(effect, connection: connection, inbox: eventsInbox) { return result }
             }
@@ -156,16 +156,16 @@ extension PaymentTerminal {
             guard entry.outcome != nil else {
                 // Queued: the reader exchange goes on while SQLite syncs. The attempt's first
                 // record is on disk before the gateway request leaves (see `settleJournal`).
-                journal.enqueue(entry, durable: entry.mustBeDurable)
+                payments.journal.enqueue(entry, durable: entry.mustBeDurable)
                 return nil
             }
             // An outcome: written and synced now (after what is queued), before the app hears
             // of it. If it still fails after retries the payment goes on (the gateway knows the
             // outcome, and the attempt is looked up by key at the next start), and the app is told.
             if let failure = await writeOutcome(entry) {
-                outcomeJournalFailure = failure
-                unwrittenOutcomes.append(entry)
-                cardAttemptsMayBeUnfinished = true
+                payments.outcomeJournalFailure = failure
+                payments.unwrittenOutcomes.append(entry)
+                payments.cardAttemptsMayBeUnfinished = true
                 emit(.journalWriteFailed(failure))
             }
         case .sendToReader(let message):
@@ -189,10 +189,10 @@ extension PaymentTerminal {
             }
             do {
                 let answer: GatewayAnswer
-                if engine?.kind == .sepa {
+                if payments.engine?.kind == .sepa {
                     answer = try await client.send(
                         "POST", GatewayPaths.sepaPayment,
-                        body: request.sepaPaymentRequest(mandateReference: engine?.mandateReference), key: key)
+                        body: request.sepaPaymentRequest(mandateReference: payments.engine?.mandateReference), key: key)
                 } else {
                     answer = try await client.send("POST", GatewayPaths.authorizeCard, body: request, key: key)
                 }
@@ -215,14 +215,14 @@ extension PaymentTerminal {
             if state.isOfflineOnly, case .authorizing = event { return nil }
             emit(event)
         case .askApplication(let candidates):
-            let handler = applicationHandler
+            let handler = payments.applicationHandler
             // Unstructured: the app's choice arrives while the engine loop goes on taking reader events.
             Task {
                 let index: Int? = if let handler { await handler(candidates) } else { 0 }
                 inbox.yield(.applicationChosen(index.flatMap { UInt8(exactly: $0) }))
             }
         case .askSignature:
-            let handler = signatureHandler
+            let handler = payments.signatureHandler
             let clock = self.clock
             let timeout = signatureTimeout
             // Unstructured: the merchant decides while the engine loop goes on taking reader events.
@@ -236,8 +236,8 @@ extension PaymentTerminal {
         case .storeOffline(let request, let key):
             inbox.yield(.offlineStored(await storeOffline(request, key: key)))
         case .finish(var result):
-            if engine?.leavesJournalUnfinished == true { cardAttemptsMayBeUnfinished = true }
-            result.journalError = outcomeJournalFailure
+            if payments.engine?.leavesJournalUnfinished == true { payments.cardAttemptsMayBeUnfinished = true }
+            result.journalError = payments.outcomeJournalFailure
             return result
         }
         return nil
@@ -253,7 +253,7 @@ extension PaymentTerminal {
         var failure: MPOSError?
         for _ in 0..<3 {
             do {
-                try await journal.write(entry)
+                try await payments.journal.write(entry)
                 return nil
             } catch {
                 failure = error
@@ -263,7 +263,7 @@ extension PaymentTerminal {
     }
 
     private func settleJournal(_ key: IdempotencyKey, connection: ReaderConnection) async throws(MPOSError) {
-        let failures = await journal.settleDurable()
+        let failures = await payments.journal.settleDurable()
         guard let failure = failures.first(where: { $0.entry.key == key && $0.durable }) else { return }
         if let id = failure.entry.readerTransactionID {
             _ = try? await connection.request(.hostResponse(HostResponse(

@@ -120,7 +120,7 @@ extension PaymentTerminal {
         let now = Date()
         let key: IdempotencyKey
         var entry: JournalEntry
-        if let original, followUpsMayBeUnfinished,
+        if let original, payments.followUpsMayBeUnfinished,
             let unknown = try unfinishedFollowUp(operation, of: original, amount: amount)
         {
             key = unknown.key
@@ -132,7 +132,7 @@ extension PaymentTerminal {
                 originalTransactionID: original, amount: amount, currency: currency,
                 state: .authorizing, maskedPAN: nil, gatewayTransactionID: nil, outcome: nil, createdAt: now,
                 updatedAt: now)
-            try await journal.write(entry)
+            try await payments.journal.write(entry)
         }
         let answer = await idempotent(path, body: body, key: key)
         let merchant = await client.merchant?.name
@@ -143,7 +143,7 @@ extension PaymentTerminal {
             entry.gatewayTransactionID = transaction.id
             entry.outcome = status
             entry.updatedAt = Date()
-            try await journal.write(entry)
+            try await payments.journal.write(entry)
             emit(.completed(status))
             return PaymentResult(
                 status: status, kind: transaction.kind, requestedAmount: amount ?? transaction.requestedAmount,
@@ -155,7 +155,7 @@ extension PaymentTerminal {
             entry.state = .finished
             entry.outcome = .failed
             entry.updatedAt = Date()
-            try await journal.write(entry)
+            try await payments.journal.write(entry)
             emit(.completed(.failed))
             return PaymentResult(
                 status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: currency ?? .eur,
@@ -164,7 +164,7 @@ extension PaymentTerminal {
                 merchantName: merchant, date: now)
         case nil:
             // Unknown: the journal keeps it; asking again resumes it, the next login finishes it.
-            followUpsMayBeUnfinished = true
+            payments.followUpsMayBeUnfinished = true
             emit(.completed(.failed))
             let resume = original == nil
                 ? "the next login finishes it"
@@ -183,7 +183,7 @@ extension PaymentTerminal {
     private func unfinishedFollowUp(_ operation: FollowUpOperation, of original: TransactionID, amount: Int64?) throws(MPOSError)
         -> JournalEntry?
     {
-        try journal.unfinished().first {
+        try payments.journal.unfinished().first {
             $0.operation == .followUp(operation) && $0.originalTransactionID == original && $0.amount == amount
                 && $0.state == .authorizing
         }

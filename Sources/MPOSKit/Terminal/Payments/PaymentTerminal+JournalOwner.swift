@@ -13,11 +13,11 @@ extension PaymentTerminal {
         if let known = await client.merchant { merchant = known } else { merchant = try await client.refreshMerchant() }
         let owner = JournalOwner(gateway: client.baseURL.absoluteString, merchantID: merchant.id)
         do {
-            try journal.bind(to: owner)
-            (journalBound, journalRefusal) = (true, nil)
+            try payments.journal.bind(to: owner)
+            (payments.journalBound, payments.journalRefusal) = (true, nil)
         } catch {
             if error.code == MPOSError.Code.journalOwnedElsewhere {
-                (journalBound, journalRefusal) = (false, error)
+                (payments.journalBound, payments.journalRefusal) = (false, error)
                 await client.endSession()
             }
             throw error
@@ -28,7 +28,7 @@ extension PaymentTerminal {
     /// ``MPOSError/notLoggedIn`` when there is no gateway session. Offline-only, only a sale
     /// allowed offline (`offlineSale`) goes on; anything else needs the gateway.
     func requireSession(offlineSale: Bool = false) async throws(MPOSError) {
-        if let journalRefusal { throw journalRefusal }
+        if let journalRefusal = payments.journalRefusal { throw journalRefusal }
         if state.isOfflineOnly {
             if offlineSale { return }
             throw MPOSError.onlineRequired.withMessage(

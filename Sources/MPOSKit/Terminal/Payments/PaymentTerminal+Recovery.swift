@@ -44,7 +44,7 @@ extension PaymentTerminal {
     ///
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read.
     func journaledAttempts(since date: Date) throws(MPOSError) -> [JournaledAttempt] {
-        try journal.entries(since: date).map(JournaledAttempt.init)
+        try payments.journal.entries(since: date).map(JournaledAttempt.init)
     }
 
     /// Finishes the journal's unfinished attempts (card attempts only, or every one) and
@@ -53,18 +53,18 @@ extension PaymentTerminal {
     func finishUnfinished(cardAttemptsOnly: Bool, retry: RetryPolicy = .standard) async throws(MPOSError)
         -> [RecoveredAttempt]
     {
-        if let journalRefusal { throw journalRefusal }
+        if let journalRefusal = payments.journalRefusal { throw journalRefusal }
         // Outcomes known in memory go to the journal first; one the journal still refuses
         // stops the pass, since recovery would otherwise guess at that attempt.
-        while let outcome = unwrittenOutcomes.first {
-            try await journal.write(outcome)
-            unwrittenOutcomes.removeFirst()
+        while let outcome = payments.unwrittenOutcomes.first {
+            try await payments.journal.write(outcome)
+            payments.unwrittenOutcomes.removeFirst()
         }
         var recovery = JournalRecovery(
-            entries: try await entriesNotStoredOffline(journal.unfinished()),
+            entries: try await entriesNotStoredOffline(payments.journal.unfinished()),
             cardAttemptsOnly: cardAttemptsOnly)
         // Before a login bound the journal, no gateway is known to own its attempts: they stay.
-        guard journalBound else { return [] }
+        guard payments.journalBound else { return [] }
         var next: JournalRecovery.Event? = .start
         while let event = next {
             next = nil
@@ -72,14 +72,14 @@ extension PaymentTerminal {
                 switch effect {
                 case .journal(var entry):
                     entry.updatedAt = Date()
-                    try await journal.write(entry)
+                    try await payments.journal.write(entry)
                 case .lookup(let key):
                     next = .lookedUp(await client.lookup(key))
                 case .reverse(let id, let key, let reason):
                     next = .reversalFinished(await reverse(id, key: key, reason: reason, retry: retry))
                 case .finish(let summary):
-                    cardAttemptsMayBeUnfinished = summary.cardAttemptsLeft
-                    if !cardAttemptsOnly { followUpsMayBeUnfinished = summary.followUpsLeft }
+                    payments.cardAttemptsMayBeUnfinished = summary.cardAttemptsLeft
+                    if !cardAttemptsOnly { payments.followUpsMayBeUnfinished = summary.followUpsLeft }
                     return recovery.report
                 }
             }

@@ -28,12 +28,12 @@ extension PaymentTerminal {
     /// off). Reports come from ``ReaderTools/battery()``, ``ReaderTools/info()`` (also asked on connect)
     /// and the reader's own battery messages.
     func setBatteryLowThreshold(_ percentage: Int) {
-        batteryWatch.threshold = min(100, max(0, percentage))
+        readerLink.battery.threshold = min(100, max(0, percentage))
     }
 
 
     /// Takes in a battery report from any source.
     func noteBattery(_ status: BatteryStatus) {
-        if batteryWatch.report(status) { emit(.batteryLow(status)) }
+        if readerLink.battery.report(status) { emit(.batteryLow(status)) }
     }
 }

@@ -60,9 +60,9 @@ extension PaymentTerminal {
             throw MPOSError.readerConnectTimeout
         }
         try await pair(transport: transport, secret: secret, pairingTimeout: left)
-        if let reconnect { reconnectPlan = ReconnectPlan(policy: reconnect, secret: secret, open: open) }
-        linkPlan = ReconnectPlan(policy: reconnect ?? .standard, secret: secret, open: open)
-        if automaticConfigurationUpdates { await applyConfigurationOnConnect() }
+        if let reconnect { readerLink.reconnectPlan = ReconnectPlan(policy: reconnect, secret: secret, open: open) }
+        readerLink.linkPlan = ReconnectPlan(policy: reconnect ?? .standard, secret: secret, open: open)
+        if updateSettings.automaticConfiguration { await applyConfigurationOnConnect() }
     }
 
     /// A new link from `open`, or ``MPOSError/readerConnectTimeout`` when `timeout` passes

@@ -50,7 +50,7 @@ extension PaymentTerminal {
     func askReader(_ request: ReaderMessage, _ what: String, timeout: Duration? = nil)
         async throws(MPOSError) -> ReaderReply
     {
-        guard let connection else { throw MPOSError.readerNotConnected }
+        guard let connection = readerLink.connection else { throw MPOSError.readerNotConnected }
         do {
             if let timeout { return .answer(try await connection.request(request, timeout: timeout)) }
             return .answer(try await connection.request(request))

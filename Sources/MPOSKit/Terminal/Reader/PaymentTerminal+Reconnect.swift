@@ -58,10 +58,10 @@ extension PaymentTerminal {
 
     /// Called when a link this terminal did not close went away.
     func linkDropped() {
-        guard let plan = reconnectPlan, reconnecting == nil else { return }
+        guard let plan = readerLink.reconnectPlan, readerLink.reconnecting == nil else { return }
         let clock = self.clock
         // Unstructured: reconnecting starts from a dropped link, with no caller to await it; `disconnect()` cancels it.
-        reconnecting = Task { [weak self] in
+        readerLink.reconnecting = Task { [weak self] in
             for attempt in 0..<plan.policy.maximumAttempts {
                 do { try await clock.sleep(for: plan.policy.delay(beforeAttempt: attempt)) } catch { return }
                 guard let self, await self.reconnectStillWanted(plan) else { return }
@@ -72,7 +72,7 @@ extension PaymentTerminal {
     }
 
     private func reconnectStillWanted(_ plan: ReconnectPlan) -> Bool {
-        reconnectPlan?.id == plan.id && connection == nil && !Task.isCancelled
+        readerLink.reconnectPlan?.id == plan.id && readerLink.connection == nil && !Task.isCancelled
     }
 
     /// One attempt: a new transport, pairing, and the device info. True when connected.
@@ -81,7 +81,7 @@ extension PaymentTerminal {
         let transport: any ReaderTransport
         do { transport = try await plan.open() } catch { return false }
         do {
-            reconnecting = nil  // the new link's own drop may schedule the next round
+            readerLink.reconnecting = nil  // the new link's own drop may schedule the next round
             try await pair(transport: transport, secret: plan.secret)
             return true
         } catch {
@@ -91,9 +91,9 @@ extension PaymentTerminal {
     }
 
     private func reconnectGaveUp(_ plan: ReconnectPlan) {
-        guard reconnectPlan?.id == plan.id, connection == nil else { return }
-        reconnecting = nil
-        reconnectPlan = nil
+        guard readerLink.reconnectPlan?.id == plan.id, readerLink.connection == nil else { return }
+        readerLink.reconnecting = nil
+        readerLink.reconnectPlan = nil
     }
 }
 

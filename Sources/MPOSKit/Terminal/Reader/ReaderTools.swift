@@ -42,7 +42,7 @@ public struct ReaderTools: Sendable {
     public func setBatteryLowThreshold(_ percentage: Int) async { await terminal.setBatteryLowThreshold(percentage) }
 
     /// The low-battery threshold in force.
-    public var batteryLowThreshold: Int { get async { await terminal.batteryWatch.threshold } }
+    public var batteryLowThreshold: Int { get async { await terminal.readerLink.battery.threshold } }
 
     /// Sets how much the reader logs: `.none`, `.info`, `.full` or `.debug` (Handpoint's
     /// `eLogNone` … `eLogDebug`).

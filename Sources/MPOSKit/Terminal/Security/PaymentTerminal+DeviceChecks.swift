@@ -7,12 +7,12 @@ extension PaymentTerminal {
     /// Sets the device checks run before every card payment (``DeviceChecks/standard`` until
     /// then). Set them before ``login()``: each login takes the reference of the clock and
     /// restart checks through their probe.
-    public func setDeviceChecks(_ checks: DeviceChecks) { deviceChecks = checks }
+    public func setDeviceChecks(_ checks: DeviceChecks) { security.checks = checks }
 
     /// Notes what the device and the gateway say now, at an online login.
     func noteOnlineSession() async {
-        let state = await deviceChecks.probe.state()
-        deviceCheckpoint = DeviceCheckpoint(
+        let state = await security.checks.probe.state()
+        security.checkpoint = DeviceCheckpoint(
             deviceDate: state.date, gatewayDate: await client.gatewayTime, sinceBoot: state.sinceBoot,
             bootID: state.bootID)
     }
@@ -25,8 +25,8 @@ extension PaymentTerminal {
     ///   ``MPOSError/passcodeNotEnabled``, ``MPOSError/localTimeTampering``.
     @discardableResult
     func checkDevice() async throws(MPOSError) -> DeviceState {
-        let state = await deviceChecks.probe.state()
-        if let refusal = deviceChecks.refusal(state, since: deviceCheckpoint) { throw refusal }
+        let state = await security.checks.probe.state()
+        if let refusal = security.checks.refusal(state, since: security.checkpoint) { throw refusal }
         return state
     }
 }

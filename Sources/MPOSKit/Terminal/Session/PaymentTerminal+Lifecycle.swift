@@ -32,7 +32,7 @@ extension PaymentTerminal {
     /// Whether the connected reader is initialized with the gateway's terminal management (the
     /// TSM seed's `isInitialized`): ``initializeTerminal()`` succeeded for it, at connect, at
     /// login or when called. False without a reader, and after ``disconnect()`` or ``reset()``.
-    var isInitialized: Bool { updateState.status(of: info?.serialNumber) != nil }
+    var isInitialized: Bool { updateSettings.reader.status(of: readerLink.info?.serialNumber) != nil }
 
     /// Gets the terminal ready to take a payment without delay: makes sure the gateway
     /// session is valid (logging in when there is none or the gateway ended it, which also
@@ -70,7 +70,7 @@ extension PaymentTerminal {
         let info: MerchantInfo
         if let merchant { info = merchant } else { info = try await client.refreshMerchant() }
         var reader: DeviceInfo?
-        if connection != nil, !state.isBusy { reader = try await deviceInfo() }
+        if readerLink.connection != nil, !state.isBusy { reader = try await deviceInfo() }
         return WarmUpReport(loggedIn: loggedIn, merchant: info, reader: reader)
     }
 
@@ -84,7 +84,6 @@ extension PaymentTerminal {
         guard !state.isBusy else { throw MPOSError.terminalBusy }
         await disconnect()
         await client.endSession()
-        subscribers.finishAll()
-        eventHandlers.removeAll()
+        hub.reset()
     }
 }

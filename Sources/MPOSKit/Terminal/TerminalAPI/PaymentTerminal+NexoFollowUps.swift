@@ -67,7 +67,7 @@ extension PaymentTerminal {
             found = .answered(answered)
         } else {
             let key = NexoSession.key(for: reference)
-            guard (try? journal.entry(key: key)) != nil else {
+            guard (try? payments.journal.entry(key: key)) != nil else {
                 return NexoReplies.reply(
                     header,
                     response: Self.failure(.notFound, "no payment with ServiceID \(reference.serviceID)"))

@@ -74,7 +74,7 @@ extension PaymentTerminal {
     /// else the serial number of the reader connected when it was first asked for (kept, so
     /// that a request during a payment does not ask the reader), else `MPOSKit` (no reader yet).
     func installationID() async -> String {
-        if let configuredInstallationID { return configuredInstallationID }
+        if let installationID = nexo.installationID { return installationID }
         if let serial = nexo.readerSerial { return serial }
         if let serial = try? await deviceInfo().serialNumber, !serial.isEmpty {
             nexo.readerSerial = serial
@@ -85,7 +85,7 @@ extension PaymentTerminal {
 
     /// Sets the POIID that Terminal API requests must name (`V400m-123456789` in Adyen's
     /// examples); nil returns to the reader's serial number.
-    func setInstallationID(_ id: String?) { configuredInstallationID = id }
+    func setInstallationID(_ id: String?) { nexo.installationID = id }
 
     // MARK: - Payment
 
@@ -123,7 +123,7 @@ extension PaymentTerminal {
         }
         let key = NexoSession.key(for: reference)
         nexo.last = reference
-        if (try? journal.entry(key: key)) != nil {
+        if (try? payments.journal.entry(key: key)) != nil {
             // Asked before (the app restarted since): answer what the gateway recorded.
             switch await recordedPayment(key: key, sale: sale, poiID: poiID) {
             case .answered(let response):

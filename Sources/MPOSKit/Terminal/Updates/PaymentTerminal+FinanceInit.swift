@@ -35,7 +35,7 @@ extension PaymentTerminal {
     /// until set; needs a logged-in terminal. The outcome shows as
     /// ``TerminalEvent/readerUpdate(_:)`` events; a failed update leaves the reader connected.
     func setAutomaticConfigurationUpdates(_ enabled: Bool) {
-        automaticConfigurationUpdates = enabled
+        updateSettings.automaticConfiguration = enabled
     }
 
     /// The configuration half of ``financeInit()`` after a connect, when logged in.

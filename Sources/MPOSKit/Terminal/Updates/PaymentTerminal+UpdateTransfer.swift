@@ -51,7 +51,7 @@ extension PaymentTerminal {
     ) async -> UpdateFailure? {
         var resumes = 0
         while true {
-            guard let link = connection else {
+            guard let link = readerLink.connection else {
                 return UpdateFailure(type: .terminalWriteFailed, message: "The reader link is gone.")
             }
             do {
@@ -113,7 +113,7 @@ extension PaymentTerminal {
 
     /// Restarts the reader on its new image and reconnects. Nil when it is back.
     func restart(plan: ReconnectPlan) async -> String? {
-        if let link = connection {
+        if let link = readerLink.connection {
             _ = try? await link.request(.reboot)
         }
         await closeLink()
@@ -156,7 +156,7 @@ extension PaymentTerminal {
         do {
             let answer = try await client.confirmInstall(
                 InstallConfirmation(serialNumber: info.serialNumber, imageID: image.id))
-            updateState.learned(TerminalUpdateStatus(answer), reader: info.serialNumber)
+            updateSettings.reader.learned(TerminalUpdateStatus(answer), reader: info.serialNumber)
             return nil
         } catch {
             return "The gateway did not record the install: \(error.message)"

@@ -26,14 +26,14 @@ extension PaymentTerminal {
         guard (try? Curve25519.Signing.PublicKey(rawRepresentation: rawKey)) != nil else {
             throw MPOSError.invalidArgument.withMessage("An update signing key is 32 bytes of an Ed25519 public key.")
         }
-        updateSigningKey = rawKey
+        updateSettings.signingKey = rawKey
     }
 
     /// Sets the update channel of the terminal's readers (``UpdateChannel/production`` until
     /// set): a test reader takes only test images, and the reader checks the channel again in
     /// the image's signature (the Accept seed keeps test and production images apart).
     func setUpdateChannel(_ channel: UpdateChannel) {
-        updateChannel = channel
+        updateSettings.channel = channel
     }
 
     /// Logs the reader in with the gateway (the TSM seed's `initializeTerminal`): registers it
@@ -54,9 +54,9 @@ extension PaymentTerminal {
         let answer = try await client.initializeTerminal(
             TerminalInitializeRequest(
                 model: info.model, serialNumber: info.serialNumber, firmwareVersion: info.applicationVersion,
-                configurationVersion: info.emvParameterVersion, channel: updateChannel))
+                configurationVersion: info.emvParameterVersion, channel: updateSettings.channel))
         let status = TerminalUpdateStatus(answer)
-        updateState.learned(status, reader: info.serialNumber)
+        updateSettings.reader.learned(status, reader: info.serialNumber)
         return status
     }
 
@@ -91,7 +91,7 @@ extension PaymentTerminal {
     ) async -> UpdateResult {
         progress?.yield(UpdateProgress(stage: .validation))
         guard await client.isLoggedIn else { return UpdateResult(type: .notLoggedIn, applied: [], message: nil) }
-        guard connection != nil, let plan = linkPlan else {
+        guard readerLink.connection != nil, let plan = readerLink.linkPlan else {
             return UpdateResult(
                 type: .terminalNotSelected, applied: [],
                 message: "Connect the reader with connectReader(secret:open:), so the terminal can reach it after it restarts.")
@@ -148,7 +148,7 @@ extension PaymentTerminal {
         do { bytes = try await download(image, progress: progress) } catch {
             return UpdateFailure(type: .downloadFailed, message: error.message)
         }
-        if let problem = Self.integrityProblem(of: bytes, image: image, key: updateSigningKey) {
+        if let problem = Self.integrityProblem(of: bytes, image: image, key: updateSettings.signingKey) {
             return UpdateFailure(type: .hashCheckFailed, message: problem)
         }
         if Task.isCancelled { return UpdateFailure(type: .cancelled, message: "Cancelled before the write.") }
