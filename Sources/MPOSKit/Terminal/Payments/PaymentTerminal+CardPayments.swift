@@ -95,7 +95,8 @@ extension PaymentTerminal {
         if state.networked != nil { return try await runOnNetworkedTerminal(parameters, kind: kind) }
         try parameters.validate()
         if kind == .sepa, parameters.currency != .eur {
-            throw MPOSError.invalidArgument.withMessage("A SEPA direct debit is in EUR, not \(parameters.currency.code).")
+            throw MPOSError.invalidArgument.withMessage(
+                "A SEPA direct debit is in EUR, not \(parameters.currency.code).")
         }
         try state.begin(.cardPayment)
         defer { state.end(.cardPayment) }
@@ -130,7 +131,9 @@ extension PaymentTerminal {
             merchantName: await client.merchant?.name, now: Date(),
             retry: parameters.offlineAllowed ? .offlineSale : .standard)
         engine?.mandateReference = mandateReference
-        if parameters.offlineAllowed { engine?.offlineRefusal = await offlineRefusal(parameters, device: device) }
+        if parameters.offlineAllowed {
+            engine?.offlineRefusal = await offlineRefusal(parameters, device: device)
+        }
         // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
         if state.isOfflineOnly, let refusal = engine?.offlineRefusal { throw refusal }
         eventsInbox.yield(.start)
@@ -191,10 +194,11 @@ extension PaymentTerminal {
                 let answer: GatewayAnswer
                 if engine?.kind == .sepa {
                     answer = try await client.send(
-                        "POST", GatewayPaths.sepaPayment,
-                        body: request.sepaPaymentRequest(mandateReference: engine?.mandateReference), key: key)
+                        GatewayRoutes.sepaPayment,
+                        body: request.sepaPaymentRequest(mandateReference: engine?.mandateReference), key: key
+                    )
                 } else {
-                    answer = try await client.send("POST", GatewayPaths.authorizeCard, body: request, key: key)
+                    answer = try await client.send(GatewayRoutes.authorizeCard, body: request, key: key)
                 }
                 inbox.yield(.gatewayAnswered(answer))
             } catch {
