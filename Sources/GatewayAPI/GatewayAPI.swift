@@ -4,9 +4,10 @@
 /// types; the sandbox gateway does the reverse. Nothing here depends on a server or client
 /// framework, so an app that links the SDK links no server code.
 ///
-/// - Paths: ``GatewayPaths`` (templates with `{name}` placeholders) and ``GatewayRoutes``
-///   (method, path and authentication of every route, the one list the server, the OpenAPI
-///   document and the tests agree on).
+/// - Endpoints: ``GatewayRoutes`` declares each one once as a ``GatewayEndpoint`` (method,
+///   path template, authentication, idempotency, request and response types): the server
+///   registers its routes from it, the SDK's client sends through it, and the OpenAPI
+///   document and the tests agree with it. ``GatewayPaths`` names the same paths.
 /// - Headers: ``GatewayHeaders``.
 /// - Errors: every non-2xx answer carries a ``GatewayErrorBody`` with a code from
 ///   ``GatewayErrorCode``.

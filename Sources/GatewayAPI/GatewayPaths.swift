@@ -1,92 +1,78 @@
-/// The path of every gateway route, as templates with `{name}` placeholders (the syntax of
-/// OpenAPI and of Hummingbird's router), and helpers that fill them in.
+/// The path templates of the gateway's routes, with `{name}` placeholders (the syntax of
+/// OpenAPI and of Hummingbird's router), and helpers that fill them in. Each path is the one
+/// declared with its endpoint in ``GatewayRoutes``; these names stay for code that builds a
+/// URL by hand (tests, tools).
 ///
 /// Every path but ``health`` starts with ``GatewayAPIInfo/pathPrefix`` (`/v1`).
 public enum GatewayPaths {
-    // MARK: Service
-
-    /// `GET`: liveness; answers `{"status":"ok"}` with no authentication.
-    public static let health = "/health"
-    /// `GET`: this API's OpenAPI document (YAML).
-    public static let openAPI = "/v1/openapi.yaml"
-
-    // MARK: Accounts and sessions
-
-    /// `POST` ``LoginRequest`` → ``Session``.
-    public static let login = "/v1/auth/login"
-    /// `POST` (Bearer access token) → 204: ends the session.
-    public static let logout = "/v1/auth/logout"
-    /// `POST` ``ForgotUserIDRequest`` → 202 ``Acknowledgement``: mails the user id.
-    public static let forgotUserID = "/v1/auth/forgot-user-id"
-    /// `POST` ``ResetPasswordRequest`` → 202 ``Acknowledgement``: mails a temporary password.
-    public static let resetPassword = "/v1/auth/reset-password"
-    /// `POST` ``ChangePasswordRequest`` (Bearer access token) → ``Acknowledgement``.
-    public static let changePassword = "/v1/auth/change-password"
-    /// `GET` → ``MerchantInfo`` of the caller.
-    public static let merchant = "/v1/merchant"
-    /// `GET` (Bearer or `X-API-Key`) → ``OutboxList``: the sandbox's sent e-mails and SMS.
-    public static let outbox = "/v1/outbox"
-    /// `POST` (`X-API-Key`, optional ``ClientTokenRequest`` body) → 201 ``ClientToken``.
-    public static let clientTokens = "/v1/client-tokens"
-    /// `POST` (`X-API-Key` of the sandbox's first merchant, optional ``CreateMerchantRequest``
-    /// body) → 201 ``MerchantCredentials`` of a new merchant.
-    public static let merchants = "/v1/merchants"
-
-    // MARK: Payments
-
-    /// `POST` ``AuthorizeCardRequest`` (`Idempotency-Key`) → ``Transaction``.
-    public static let authorizeCard = "/v1/payments/card"
-    /// `POST` ``CashPaymentRequest`` (`Idempotency-Key`) → ``Transaction``.
-    public static let cashPayment = "/v1/payments/cash"
-    /// `POST` ``SEPAPaymentRequest`` (`Idempotency-Key`) → ``Transaction``.
-    public static let sepaPayment = "/v1/payments/sepa"
-    /// `GET` → the stored response of the request made with that idempotency key, byte for
-    /// byte and with its status, or 404 ``GatewayErrorCode/notFound``.
-    public static let attempt = "/v1/attempts/{key}"
-    /// `GET` → ``Transaction``.
-    public static let transaction = "/v1/transactions/{id}"
-    /// `POST` ``CaptureRequest`` (`Idempotency-Key`) → ``Transaction`` (the capture).
-    public static let capture = "/v1/transactions/{id}/capture"
-    /// `POST` ``TipAdjustRequest`` (`Idempotency-Key`) → ``Transaction``.
-    public static let tipAdjust = "/v1/transactions/{id}/tip"
-    /// `POST` ``VoidRequest`` (`Idempotency-Key`) → ``Transaction`` (the void).
-    public static let void = "/v1/transactions/{id}/void"
-    /// `POST` ``ReverseRequest`` (`Idempotency-Key`) → ``Transaction`` (the original, now
-    /// reversed).
-    public static let reverse = "/v1/transactions/{id}/reverse"
-    /// `POST` ``RefundRequest`` (`Idempotency-Key`) → ``Transaction`` (the refund).
-    public static let refund = "/v1/transactions/{id}/refund"
-    /// `GET` → ``ReceiptData``.
-    public static let receipt = "/v1/transactions/{id}/receipt"
-    /// `POST` ``SendReceiptRequest`` → 202 ``Acknowledgement``.
-    public static let sendReceipt = "/v1/transactions/{id}/receipt/send"
-    /// `POST` (`Idempotency-Key`) → ``Batch``: closes the open settlement batch.
-    public static let closeBatch = "/v1/batches/close"
-
-    // MARK: Reporting
-
-    /// `POST` ``TransactionSearchRequest`` → ``TransactionPage``.
-    public static let searchTransactions = "/v1/transactions/search"
-    /// `POST` ``StatisticsRequest`` → ``StatisticsResponse``.
-    public static let statistics = "/v1/statistics"
-    /// `PUT` ``InventoryUploadRequest`` → ``InventoryVersion``; `GET` → ``InventoryDocument``.
-    public static let inventory = "/v1/inventory"
-    /// `GET` → ``InventoryVersion`` (404 when none was uploaded).
-    public static let inventoryVersion = "/v1/inventory/version"
-    /// `GET` → ``WebhookConfigResponse``; `PUT` ``WebhookConfig`` → ``WebhookConfigResponse``.
-    public static let webhookConfig = "/v1/webhooks/config"
-    /// `GET` → ``WebhookDeliveryList``.
-    public static let webhookDeliveries = "/v1/webhooks/deliveries"
-
-    // MARK: Terminal management
-    /// Registers a reader and answers its pending updates.
-    public static let terminalInitialize = "/v1/terminals/initialize"
-    /// Records an install a reader confirmed.
-    public static let terminalInstalls = "/v1/terminals/installs"
-    /// The update catalogue: publish (API key), list (token).
-    public static let updates = "/v1/updates"
-    /// One image's bytes; answers `Range` requests with 206.
-    public static let updateFile = "/v1/updates/{id}/file"
+    /// The path of ``GatewayRoutes/health``.
+    public static let health = GatewayRoutes.health.path
+    /// The path of ``GatewayRoutes/openAPI``.
+    public static let openAPI = GatewayRoutes.openAPI.path
+    /// The path of ``GatewayRoutes/login``.
+    public static let login = GatewayRoutes.login.path
+    /// The path of ``GatewayRoutes/logout``.
+    public static let logout = GatewayRoutes.logout.path
+    /// The path of ``GatewayRoutes/forgotUserID``.
+    public static let forgotUserID = GatewayRoutes.forgotUserID.path
+    /// The path of ``GatewayRoutes/resetPassword``.
+    public static let resetPassword = GatewayRoutes.resetPassword.path
+    /// The path of ``GatewayRoutes/changePassword``.
+    public static let changePassword = GatewayRoutes.changePassword.path
+    /// The path of ``GatewayRoutes/merchant``.
+    public static let merchant = GatewayRoutes.merchant.path
+    /// The path of ``GatewayRoutes/outbox``.
+    public static let outbox = GatewayRoutes.outbox.path
+    /// The path of ``GatewayRoutes/mintClientToken``.
+    public static let clientTokens = GatewayRoutes.mintClientToken.path
+    /// The path of ``GatewayRoutes/createMerchant``.
+    public static let merchants = GatewayRoutes.createMerchant.path
+    /// The path of ``GatewayRoutes/authorizeCard``.
+    public static let authorizeCard = GatewayRoutes.authorizeCard.path
+    /// The path of ``GatewayRoutes/cashPayment``.
+    public static let cashPayment = GatewayRoutes.cashPayment.path
+    /// The path of ``GatewayRoutes/sepaPayment``.
+    public static let sepaPayment = GatewayRoutes.sepaPayment.path
+    /// The path of ``GatewayRoutes/attempt``.
+    public static let attempt = GatewayRoutes.attempt.path
+    /// The path of ``GatewayRoutes/transaction``.
+    public static let transaction = GatewayRoutes.transaction.path
+    /// The path of ``GatewayRoutes/capture``.
+    public static let capture = GatewayRoutes.capture.path
+    /// The path of ``GatewayRoutes/tipAdjust``.
+    public static let tipAdjust = GatewayRoutes.tipAdjust.path
+    /// The path of ``GatewayRoutes/void``.
+    public static let void = GatewayRoutes.void.path
+    /// The path of ``GatewayRoutes/reverse``.
+    public static let reverse = GatewayRoutes.reverse.path
+    /// The path of ``GatewayRoutes/refund``.
+    public static let refund = GatewayRoutes.refund.path
+    /// The path of ``GatewayRoutes/receipt``.
+    public static let receipt = GatewayRoutes.receipt.path
+    /// The path of ``GatewayRoutes/sendReceipt``.
+    public static let sendReceipt = GatewayRoutes.sendReceipt.path
+    /// The path of ``GatewayRoutes/closeBatch``.
+    public static let closeBatch = GatewayRoutes.closeBatch.path
+    /// The path of ``GatewayRoutes/searchTransactions``.
+    public static let searchTransactions = GatewayRoutes.searchTransactions.path
+    /// The path of ``GatewayRoutes/statistics``.
+    public static let statistics = GatewayRoutes.statistics.path
+    /// The path of ``GatewayRoutes/downloadInventory``.
+    public static let inventory = GatewayRoutes.downloadInventory.path
+    /// The path of ``GatewayRoutes/inventoryVersion``.
+    public static let inventoryVersion = GatewayRoutes.inventoryVersion.path
+    /// The path of ``GatewayRoutes/getWebhookConfig``.
+    public static let webhookConfig = GatewayRoutes.getWebhookConfig.path
+    /// The path of ``GatewayRoutes/webhookDeliveries``.
+    public static let webhookDeliveries = GatewayRoutes.webhookDeliveries.path
+    /// The path of ``GatewayRoutes/terminalInitialize``.
+    public static let terminalInitialize = GatewayRoutes.terminalInitialize.path
+    /// The path of ``GatewayRoutes/terminalInstalls``.
+    public static let terminalInstalls = GatewayRoutes.terminalInstalls.path
+    /// The path of ``GatewayRoutes/listUpdates``.
+    public static let updates = GatewayRoutes.listUpdates.path
+    /// The path of ``GatewayRoutes/updateFile``.
+    public static let updateFile = GatewayRoutes.updateFile.path
 
     // MARK: Filling templates
 

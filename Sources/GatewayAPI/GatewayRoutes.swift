@@ -1,178 +1,158 @@
-/// How a route authenticates its caller.
-public enum GatewayAuthentication: String, Sendable, Hashable, Codable, CaseIterable {
-    /// No credentials.
-    case none
-    /// `Authorization: Bearer` with a user's access token (from login) only.
-    case accessToken
-    /// `Authorization: Bearer` with an access token or a client token.
-    case bearer
-    /// `X-API-Key` only.
-    case apiKey
-    /// `Authorization: Bearer` (either kind of token) or `X-API-Key`.
-    case bearerOrAPIKey
-}
-
-/// One route of the gateway: method, path template and authentication.
-public struct GatewayRoute: Sendable, Hashable, CustomStringConvertible {
-    /// The HTTP method, upper case (`"GET"`, `"POST"`, `"PUT"`, `"DELETE"`).
-    public let method: String
-    /// The path template, with `{name}` placeholders; see ``GatewayPaths``.
-    public let path: String
-    /// The credentials the route accepts.
-    public let authentication: GatewayAuthentication
-    /// Whether the route requires an `Idempotency-Key` header.
-    public let requiresIdempotencyKey: Bool
-    /// Whether the route reads a JSON body.
-    public let hasJSONBody: Bool
-
-    /// Describes a route.
-    public init(
-        _ method: String, _ path: String, authentication: GatewayAuthentication,
-        idempotent: Bool = false, body: Bool = false
-    ) {
-        self.method = method
-        self.path = path
-        self.authentication = authentication
-        self.requiresIdempotencyKey = idempotent
-        self.hasJSONBody = body
-    }
-
-    /// `"METHOD path"`, such as `"POST /v1/auth/login"`.
-    public var description: String { "\(method) \(path)" }
-}
-
-/// Every route of the gateway, in one list: the server registers from it, the OpenAPI
-/// document lists the same, and a test checks the three agree.
+/// Every endpoint of the gateway, each declared once with its method, path, authentication,
+/// idempotency and body types. The sandbox gateway registers its routes from these, the SDK's
+/// client sends through them, the OpenAPI document lists the same, and tests check that all
+/// agree.
 public enum GatewayRoutes {
     // MARK: Service
-    /// `GET /health`
-    public static let health = GatewayRoute("GET", GatewayPaths.health, authentication: .none)
-    /// `GET /v1/openapi.yaml`
-    public static let openAPI = GatewayRoute("GET", GatewayPaths.openAPI, authentication: .none)
+    /// Liveness; answers `{"status":"ok"}` with no authentication.
+    public static let health = GatewayEndpoint<GatewayNoBody, HealthStatus>(
+        .get, "/health", authentication: .none)
+    /// This API's OpenAPI document (YAML).
+    public static let openAPI = GatewayEndpoint<GatewayNoBody, GatewayBytes>(
+        .get, "/v1/openapi.yaml", authentication: .none)
 
-    // MARK: Accounts
-    /// `POST /v1/auth/login`
-    public static let login = GatewayRoute("POST", GatewayPaths.login, authentication: .none, body: true)
-    /// `POST /v1/auth/logout`
-    public static let logout = GatewayRoute("POST", GatewayPaths.logout, authentication: .accessToken)
-    /// `POST /v1/auth/forgot-user-id`
-    public static let forgotUserID = GatewayRoute(
-        "POST", GatewayPaths.forgotUserID, authentication: .none, body: true)
-    /// `POST /v1/auth/reset-password`
-    public static let resetPassword = GatewayRoute(
-        "POST", GatewayPaths.resetPassword, authentication: .none, body: true)
-    /// `POST /v1/auth/change-password`
-    public static let changePassword = GatewayRoute(
-        "POST", GatewayPaths.changePassword, authentication: .accessToken, body: true)
-    /// `GET /v1/merchant`
-    public static let merchant = GatewayRoute("GET", GatewayPaths.merchant, authentication: .bearer)
-    /// `GET /v1/outbox`
-    public static let outbox = GatewayRoute("GET", GatewayPaths.outbox, authentication: .bearerOrAPIKey)
-    /// `POST /v1/client-tokens`
-    public static let mintClientToken = GatewayRoute(
-        "POST", GatewayPaths.clientTokens, authentication: .apiKey, body: true)
-    /// `POST /v1/merchants`
-    public static let createMerchant = GatewayRoute(
-        "POST", GatewayPaths.merchants, authentication: .apiKey, body: true)
+    // MARK: Accounts and sessions
+    /// Logs a merchant user in.
+    public static let login = GatewayEndpoint<LoginRequest, Session>(
+        .post, "/v1/auth/login", authentication: .none)
+    /// Ends the session (answers 204).
+    public static let logout = GatewayEndpoint<GatewayNoBody, GatewayNoBody>(
+        .post, "/v1/auth/logout", authentication: .accessToken)
+    /// Mails the user id (answers 202).
+    public static let forgotUserID = GatewayEndpoint<ForgotUserIDRequest, Acknowledgement>(
+        .post, "/v1/auth/forgot-user-id", authentication: .none)
+    /// Mails a temporary password (answers 202).
+    public static let resetPassword = GatewayEndpoint<ResetPasswordRequest, Acknowledgement>(
+        .post, "/v1/auth/reset-password", authentication: .none)
+    /// Changes the caller's password.
+    public static let changePassword = GatewayEndpoint<ChangePasswordRequest, Acknowledgement>(
+        .post, "/v1/auth/change-password", authentication: .accessToken)
+    /// The caller's merchant.
+    public static let merchant = GatewayEndpoint<GatewayNoBody, MerchantInfo>(
+        .get, "/v1/merchant", authentication: .bearer)
+    /// The sandbox's sent e-mails and SMS.
+    public static let outbox = GatewayEndpoint<GatewayNoBody, OutboxList>(
+        .get, "/v1/outbox", authentication: .bearerOrAPIKey)
+    /// Mints a client token (answers 201); the body is optional.
+    public static let mintClientToken = GatewayEndpoint<ClientTokenRequest, ClientToken>(
+        .post, "/v1/client-tokens", authentication: .apiKey)
+    /// Adds a merchant, with the API key of the sandbox's first merchant (answers 201); the
+    /// body is optional.
+    public static let createMerchant = GatewayEndpoint<CreateMerchantRequest, MerchantCredentials>(
+        .post, "/v1/merchants", authentication: .apiKey)
 
     // MARK: Payments
-    /// `POST /v1/payments/card`
-    public static let authorizeCard = GatewayRoute(
-        "POST", GatewayPaths.authorizeCard, authentication: .bearer, idempotent: true, body: true)
-    /// `POST /v1/payments/cash`
-    public static let cashPayment = GatewayRoute(
-        "POST", GatewayPaths.cashPayment, authentication: .bearer, idempotent: true, body: true)
-    /// `POST /v1/payments/sepa`
-    public static let sepaPayment = GatewayRoute(
-        "POST", GatewayPaths.sepaPayment, authentication: .bearer, idempotent: true, body: true)
-    /// `GET /v1/attempts/{key}`
-    public static let attempt = GatewayRoute("GET", GatewayPaths.attempt, authentication: .bearer)
-    /// `GET /v1/transactions/{id}`
-    public static let transaction = GatewayRoute("GET", GatewayPaths.transaction, authentication: .bearer)
-    /// `POST /v1/transactions/{id}/capture`
-    public static let capture = GatewayRoute(
-        "POST", GatewayPaths.capture, authentication: .bearer, idempotent: true, body: true)
-    /// `POST /v1/transactions/{id}/tip`
-    public static let tipAdjust = GatewayRoute(
-        "POST", GatewayPaths.tipAdjust, authentication: .bearer, idempotent: true, body: true)
-    /// `POST /v1/transactions/{id}/void`
-    public static let void = GatewayRoute(
-        "POST", GatewayPaths.void, authentication: .bearer, idempotent: true, body: true)
-    /// `POST /v1/transactions/{id}/reverse`
-    public static let reverse = GatewayRoute(
-        "POST", GatewayPaths.reverse, authentication: .bearer, idempotent: true, body: true)
-    /// `POST /v1/transactions/{id}/refund`
-    public static let refund = GatewayRoute(
-        "POST", GatewayPaths.refund, authentication: .bearer, idempotent: true, body: true)
-    /// `GET /v1/transactions/{id}/receipt`
-    public static let receipt = GatewayRoute("GET", GatewayPaths.receipt, authentication: .bearer)
-    /// `POST /v1/transactions/{id}/receipt/send`
-    public static let sendReceipt = GatewayRoute(
-        "POST", GatewayPaths.sendReceipt, authentication: .bearer, body: true)
-    /// `POST /v1/batches/close`
-    public static let closeBatch = GatewayRoute(
-        "POST", GatewayPaths.closeBatch, authentication: .bearer, idempotent: true)
+    /// Authorizes a card payment.
+    public static let authorizeCard = GatewayEndpoint<AuthorizeCardRequest, Transaction>(
+        .post, "/v1/payments/card", authentication: .bearer, idempotent: true)
+    /// Records a cash payment.
+    public static let cashPayment = GatewayEndpoint<CashPaymentRequest, Transaction>(
+        .post, "/v1/payments/cash", authentication: .bearer, idempotent: true)
+    /// Takes a SEPA direct debit.
+    public static let sepaPayment = GatewayEndpoint<SEPAPaymentRequest, Transaction>(
+        .post, "/v1/payments/sepa", authentication: .bearer, idempotent: true)
+    /// The stored answer of the request made with idempotency key `{key}`, byte for byte and
+    /// with its status, or 404 ``GatewayErrorCode/notFound``.
+    public static let attempt = GatewayEndpoint<GatewayNoBody, GatewayBytes>(
+        .get, "/v1/attempts/{key}", authentication: .bearer)
+    /// One transaction.
+    public static let transaction = GatewayEndpoint<GatewayNoBody, Transaction>(
+        .get, "/v1/transactions/{id}", authentication: .bearer)
+    /// Captures an authorisation; answers the capture.
+    public static let capture = GatewayEndpoint<CaptureRequest, Transaction>(
+        .post, "/v1/transactions/{id}/capture", authentication: .bearer, idempotent: true)
+    /// Sets a sale's tip; answers the sale.
+    public static let tipAdjust = GatewayEndpoint<TipAdjustRequest, Transaction>(
+        .post, "/v1/transactions/{id}/tip", authentication: .bearer, idempotent: true)
+    /// Voids a transaction; answers the void.
+    public static let void = GatewayEndpoint<VoidRequest, Transaction>(
+        .post, "/v1/transactions/{id}/void", authentication: .bearer, idempotent: true)
+    /// Reverses a transaction; answers the original, now reversed.
+    public static let reverse = GatewayEndpoint<ReverseRequest, Transaction>(
+        .post, "/v1/transactions/{id}/reverse", authentication: .bearer, idempotent: true)
+    /// Refunds a sale; answers the refund.
+    public static let refund = GatewayEndpoint<RefundRequest, Transaction>(
+        .post, "/v1/transactions/{id}/refund", authentication: .bearer, idempotent: true)
+    /// A transaction's receipt data.
+    public static let receipt = GatewayEndpoint<GatewayNoBody, ReceiptData>(
+        .get, "/v1/transactions/{id}/receipt", authentication: .bearer)
+    /// Sends a receipt by e-mail or SMS (answers 202).
+    public static let sendReceipt = GatewayEndpoint<SendReceiptRequest, Acknowledgement>(
+        .post, "/v1/transactions/{id}/receipt/send", authentication: .bearer)
+    /// Closes the open settlement batch.
+    public static let closeBatch = GatewayEndpoint<GatewayNoBody, Batch>(
+        .post, "/v1/batches/close", authentication: .bearer, idempotent: true)
 
     // MARK: Reporting
-    /// `POST /v1/transactions/search`
-    public static let searchTransactions = GatewayRoute(
-        "POST", GatewayPaths.searchTransactions, authentication: .bearer, body: true)
-    /// `POST /v1/statistics`
-    public static let statistics = GatewayRoute(
-        "POST", GatewayPaths.statistics, authentication: .bearer, body: true)
-    /// `PUT /v1/inventory`
-    public static let uploadInventory = GatewayRoute(
-        "PUT", GatewayPaths.inventory, authentication: .bearer, body: true)
-    /// `GET /v1/inventory`
-    public static let downloadInventory = GatewayRoute("GET", GatewayPaths.inventory, authentication: .bearer)
-    /// `GET /v1/inventory/version`
-    public static let inventoryVersion = GatewayRoute(
-        "GET", GatewayPaths.inventoryVersion, authentication: .bearer)
-    /// `GET /v1/webhooks/config`
-    public static let getWebhookConfig = GatewayRoute(
-        "GET", GatewayPaths.webhookConfig, authentication: .bearer)
-    /// `PUT /v1/webhooks/config`
-    public static let putWebhookConfig = GatewayRoute(
-        "PUT", GatewayPaths.webhookConfig, authentication: .bearer, body: true)
-    /// `GET /v1/webhooks/deliveries`
-    public static let webhookDeliveries = GatewayRoute(
-        "GET", GatewayPaths.webhookDeliveries, authentication: .bearer)
+    /// Searches transactions.
+    public static let searchTransactions = GatewayEndpoint<TransactionSearchRequest, TransactionPage>(
+        .post, "/v1/transactions/search", authentication: .bearer)
+    /// Sums transactions.
+    public static let statistics = GatewayEndpoint<StatisticsRequest, StatisticsResponse>(
+        .post, "/v1/statistics", authentication: .bearer)
+    /// Replaces the inventory.
+    public static let uploadInventory = GatewayEndpoint<InventoryUploadRequest, InventoryVersion>(
+        .put, "/v1/inventory", authentication: .bearer)
+    /// The inventory.
+    public static let downloadInventory = GatewayEndpoint<GatewayNoBody, InventoryDocument>(
+        .get, "/v1/inventory", authentication: .bearer)
+    /// The inventory's version (404 when none was uploaded).
+    public static let inventoryVersion = GatewayEndpoint<GatewayNoBody, InventoryVersion>(
+        .get, "/v1/inventory/version", authentication: .bearer)
+    /// The webhook configuration.
+    public static let getWebhookConfig = GatewayEndpoint<GatewayNoBody, WebhookConfigResponse>(
+        .get, "/v1/webhooks/config", authentication: .bearer)
+    /// Replaces the webhook configuration.
+    public static let putWebhookConfig = GatewayEndpoint<WebhookConfig, WebhookConfigResponse>(
+        .put, "/v1/webhooks/config", authentication: .bearer)
+    /// The webhook deliveries.
+    public static let webhookDeliveries = GatewayEndpoint<GatewayNoBody, WebhookDeliveryList>(
+        .get, "/v1/webhooks/deliveries", authentication: .bearer)
 
     // MARK: Terminal management
-    /// `POST /v1/terminals/initialize`
-    public static let terminalInitialize = GatewayRoute(
-        "POST", GatewayPaths.terminalInitialize, authentication: .bearer, body: true)
-    /// `POST /v1/terminals/installs`
-    public static let terminalInstalls = GatewayRoute(
-        "POST", GatewayPaths.terminalInstalls, authentication: .bearer, body: true)
-    /// `GET /v1/updates`
-    public static let listUpdates = GatewayRoute("GET", GatewayPaths.updates, authentication: .bearer)
-    /// `POST /v1/updates` (the body is the image's bytes, not JSON)
-    public static let publishUpdate = GatewayRoute("POST", GatewayPaths.updates, authentication: .apiKey)
-    /// `GET /v1/updates/{id}/file`
-    public static let updateFile = GatewayRoute("GET", GatewayPaths.updateFile, authentication: .bearer)
+    /// Registers a reader and answers its pending updates.
+    public static let terminalInitialize = GatewayEndpoint<
+        TerminalInitializeRequest, TerminalInitializeResponse
+    >(
+        .post, "/v1/terminals/initialize", authentication: .bearer)
+    /// Records an install a reader confirmed.
+    public static let terminalInstalls = GatewayEndpoint<InstallConfirmation, TerminalInitializeResponse>(
+        .post, "/v1/terminals/installs", authentication: .bearer)
+    /// The update catalogue.
+    public static let listUpdates = GatewayEndpoint<GatewayNoBody, UpdateCatalogue>(
+        .get, "/v1/updates", authentication: .bearer)
+    /// Publishes an update (answers 201); the body is the image's bytes, described by the
+    /// query.
+    public static let publishUpdate = GatewayEndpoint<GatewayBytes, UpdateImage>(
+        .post, "/v1/updates", authentication: .apiKey)
+    /// One image's bytes; answers `Range` requests with 206.
+    public static let updateFile = GatewayEndpoint<GatewayNoBody, GatewayBytes>(
+        .get, "/v1/updates/{id}/file", authentication: .bearer)
 
     /// The service and account routes (served by the gateway core).
     public static let core: [GatewayRoute] = [
-        health, openAPI, login, logout, forgotUserID, resetPassword, changePassword, merchant,
-        outbox, mintClientToken, createMerchant, attempt,
+        health.route, openAPI.route, login.route, logout.route, forgotUserID.route, resetPassword.route,
+        changePassword.route, merchant.route, outbox.route, mintClientToken.route, createMerchant.route,
+        attempt.route,
     ]
 
     /// The payment routes.
     public static let payments: [GatewayRoute] = [
-        authorizeCard, cashPayment, sepaPayment, transaction, capture, tipAdjust, void, reverse,
-        refund, receipt, sendReceipt, closeBatch,
+        authorizeCard.route, cashPayment.route, sepaPayment.route, transaction.route, capture.route,
+        tipAdjust.route, void.route, reverse.route, refund.route, receipt.route, sendReceipt.route,
+        closeBatch.route,
     ]
 
     /// The reporting routes.
     public static let reporting: [GatewayRoute] = [
-        searchTransactions, statistics, uploadInventory, downloadInventory, inventoryVersion,
-        getWebhookConfig, putWebhookConfig, webhookDeliveries,
+        searchTransactions.route, statistics.route, uploadInventory.route, downloadInventory.route,
+        inventoryVersion.route, getWebhookConfig.route, putWebhookConfig.route, webhookDeliveries.route,
     ]
 
     /// The terminal-management routes: reader registration, installs and the update catalogue.
     public static let terminalManagement: [GatewayRoute] = [
-        terminalInitialize, terminalInstalls, listUpdates, publishUpdate, updateFile,
+        terminalInitialize.route, terminalInstalls.route, listUpdates.route, publishUpdate.route,
+        updateFile.route,
     ]
 
     /// Every route.

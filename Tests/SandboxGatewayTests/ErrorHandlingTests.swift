@@ -15,7 +15,7 @@ struct ErrorHandlingTests {
         for route in GatewayRoutes.all where route.hasJSONBody {
             let path = GatewayPaths.filling(route.path, ["id": "tx_unknown", "key": "k1"])
             let reply = try await harness.send(
-                HTTPRequest.Method(rawValue: route.method)!, path, body: body,
+                HTTPRequest.Method(rawValue: route.method.rawValue)!, path, body: body,
                 token: route.authentication == .apiKey ? nil : token,
                 apiKey: route.authentication == .apiKey ? harness.credentials.apiKey : nil,
                 idempotencyKey: "key-\(UUID().uuidString)")
@@ -49,9 +49,13 @@ struct ErrorHandlingTests {
                 expecting: [GatewayErrorCode.malformedJSON, GatewayErrorCode.invalidValue])
             // An empty object lacks the required fields of every body that has any; routes
             // whose fields are all optional may accept it or answer 404 for the unknown id.
-            for route in [GatewayRoutes.login, GatewayRoutes.forgotUserID, GatewayRoutes.resetPassword, GatewayRoutes.changePassword] {
+            for route in [
+                GatewayRoutes.login.route, GatewayRoutes.forgotUserID.route,
+                GatewayRoutes.resetPassword.route, GatewayRoutes.changePassword.route,
+            ] {
                 let reply = try await harness.send(
-                    HTTPRequest.Method(rawValue: route.method)!, route.path, body: Data("{}".utf8), token: token)
+                    HTTPRequest.Method(rawValue: route.method.rawValue)!, route.path, body: Data("{}".utf8),
+                    token: token)
                 #expect(reply.status == 400)
                 #expect(reply.error?.code == GatewayErrorCode.malformedJSON)
             }
@@ -89,7 +93,8 @@ struct ErrorHandlingTests {
 
     @Test func invalidValuesAre4001() async throws {
         try await GatewayHarness.with { harness in
-            let forgot = try await harness.send(.post, GatewayPaths.forgotUserID, json: ForgotUserIDRequest(email: "no-at-sign"))
+            let forgot = try await harness.send(
+                .post, GatewayPaths.forgotUserID, json: ForgotUserIDRequest(email: "no-at-sign"))
             #expect(forgot.status == 400)
             #expect(forgot.error?.code == GatewayErrorCode.invalidValue)
             let minted = try await harness.send(

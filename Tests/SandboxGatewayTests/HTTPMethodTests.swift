@@ -10,7 +10,7 @@ import Testing
 struct HTTPMethodTests {
     /// The methods the route table lists for `template`, with HEAD beside GET.
     func expectedAllow(_ template: String) -> String {
-        var methods = Set(GatewayRoutes.all.filter { $0.path == template }.map(\.method))
+        var methods = Set(GatewayRoutes.all.filter { $0.path == template }.map(\.method.rawValue))
         if methods.contains("GET") { methods.insert("HEAD") }
         return methods.sorted().joined(separator: ", ")
     }

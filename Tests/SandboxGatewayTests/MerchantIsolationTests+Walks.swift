@@ -16,32 +16,32 @@ extension MerchantIsolationTests {
         }
         let none: Int? = nil
 
-        walk(GatewayRoutes.health) { w async throws in
+        walk(GatewayRoutes.health.route) { w async throws in
             #expect(try await w.send(.get, GatewayPaths.health, json: none).status == 200)
         }
-        walk(GatewayRoutes.openAPI) { w async throws in
+        walk(GatewayRoutes.openAPI.route) { w async throws in
             #expect(try await w.send(.get, GatewayPaths.openAPI, json: none).status == 200)
         }
 
         // Accounts: B acts on its own account only.
-        walk(GatewayRoutes.login) { w async throws in
+        walk(GatewayRoutes.login.route) { w async throws in
             let session = try await w.send(
                 .post, GatewayPaths.login, json: LoginRequest(user: w.b.user, password: w.b.password)
             ).decode(Session.self)
             #expect(session.merchant.id == w.b.merchantID)
         }
-        walk(GatewayRoutes.logout) { w async throws in
+        walk(GatewayRoutes.logout.route) { w async throws in
             #expect(try await w.send(.post, GatewayPaths.logout, json: none).status == 204)
             let aMerchant = try await w.harness.send(.get, GatewayPaths.merchant, token: w.a.token)
             #expect(try aMerchant.decode(MerchantInfo.self).id == w.a.credentials.merchantID)
         }
-        walk(GatewayRoutes.forgotUserID) { w async throws in
+        walk(GatewayRoutes.forgotUserID.route) { w async throws in
             let reply = try await w.send(
                 .post, GatewayPaths.forgotUserID, json: ForgotUserIDRequest(email: w.a.credentials.email))
             #expect(reply.status == 202)
             #expect(try await w.outbox().messages.isEmpty)
         }
-        walk(GatewayRoutes.resetPassword) { w async throws in
+        walk(GatewayRoutes.resetPassword.route) { w async throws in
             // B's own reset mail lands in B's outbox, and only there.
             let aBefore = try await w.harness.send(.get, GatewayPaths.outbox, token: w.a.token)
                 .decode(OutboxList.self).messages
@@ -53,7 +53,7 @@ extension MerchantIsolationTests {
                 .decode(OutboxList.self).messages
             #expect(aAfter == aBefore)
         }
-        walk(GatewayRoutes.changePassword) { w async throws in
+        walk(GatewayRoutes.changePassword.route) { w async throws in
             let new = "Walker-\(w.b.user)-Pw1!"
             let reply = try await w.send(
                 .post, GatewayPaths.changePassword,
@@ -61,46 +61,46 @@ extension MerchantIsolationTests {
             #expect(reply.status == 200)
             _ = try await w.harness.login()
         }
-        walk(GatewayRoutes.merchant) { w async throws in
+        walk(GatewayRoutes.merchant.route) { w async throws in
             let info = try await w.send(.get, GatewayPaths.merchant, json: none).decode(MerchantInfo.self)
             #expect(info.id == w.b.merchantID)
         }
-        walk(GatewayRoutes.outbox) { w async throws in
+        walk(GatewayRoutes.outbox.route) { w async throws in
             #expect(try await w.outbox().messages.isEmpty)
         }
-        walk(GatewayRoutes.mintClientToken) { w async throws in
+        walk(GatewayRoutes.mintClientToken.route) { w async throws in
             let token = try await w.send(
                 .post, GatewayPaths.clientTokens, json: ClientTokenRequest(), apiKey: true
             ).decode(ClientToken.self)
             #expect(token.merchantID == w.b.merchantID)
         }
-        walk(GatewayRoutes.createMerchant) { w async throws in
+        walk(GatewayRoutes.createMerchant.route) { w async throws in
             // Only the sandbox's first merchant adds merchants.
             let reply = try await w.send(
                 .post, GatewayPaths.merchants, json: CreateMerchantRequest(name: "Not mine"), apiKey: true)
             #expect(reply.status == 403)
         }
-        walk(GatewayRoutes.attempt) { w async throws in
+        walk(GatewayRoutes.attempt.route) { w async throws in
             let reply = try await w.send(.get, GatewayPaths.attempt(key: w.a.idempotencyKey), json: none)
             #expect(reply.status == 404)
         }
 
         // New payments under A's idempotency key are B's own, never A's stored answer.
-        walk(GatewayRoutes.authorizeCard) { w async throws in
+        walk(GatewayRoutes.authorizeCard.route) { w async throws in
             let request = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 3_00)
             let reply = try await w.send(
                 .post, GatewayPaths.authorizeCard, json: request, idempotencyKey: w.a.idempotencyKey)
             #expect(reply.status == 200)
             #expect(try reply.decode(Transaction.self).id.rawValue != w.a.transactionID)
         }
-        walk(GatewayRoutes.cashPayment) { w async throws in
+        walk(GatewayRoutes.cashPayment.route) { w async throws in
             let reply = try await w.send(
                 .post, GatewayPaths.cashPayment, json: CashPaymentRequest(amount: 1_00, currency: .eur),
                 idempotencyKey: w.a.idempotencyKey)
             #expect(reply.status == 200)
             #expect(try reply.decode(Transaction.self).id.rawValue != w.a.transactionID)
         }
-        walk(GatewayRoutes.sepaPayment) { w async throws in
+        walk(GatewayRoutes.sepaPayment.route) { w async throws in
             let card = try SimulatedTerminal.authorization(
                 card: SimulatedTerminal.card("visa-credit"), amount: 2_00)
             let request = SEPAPaymentRequest(
@@ -114,56 +114,56 @@ extension MerchantIsolationTests {
         }
 
         // A's transaction id answers 404 on every route that takes one.
-        walk(GatewayRoutes.transaction) { w async throws in
+        walk(GatewayRoutes.transaction.route) { w async throws in
             #expect(
                 try await w.send(.get, w.aTransaction(GatewayPaths.transaction), json: none).status == 404)
         }
-        walk(GatewayRoutes.capture) { w async throws in
+        walk(GatewayRoutes.capture.route) { w async throws in
             let reply = try await w.send(.post, w.aTransaction(GatewayPaths.capture), json: CaptureRequest())
             #expect(reply.status == 404)
         }
-        walk(GatewayRoutes.tipAdjust) { w async throws in
+        walk(GatewayRoutes.tipAdjust.route) { w async throws in
             let reply = try await w.send(
                 .post, w.aTransaction(GatewayPaths.tipAdjust), json: TipAdjustRequest(tipAmount: 1_00))
             #expect(reply.status == 404)
         }
-        walk(GatewayRoutes.void) { w async throws in
+        walk(GatewayRoutes.void.route) { w async throws in
             let reply = try await w.send(.post, w.aTransaction(GatewayPaths.void), json: VoidRequest())
             #expect(reply.status == 404)
         }
-        walk(GatewayRoutes.reverse) { w async throws in
+        walk(GatewayRoutes.reverse.route) { w async throws in
             let reply = try await w.send(
                 .post, w.aTransaction(GatewayPaths.reverse), json: ReverseRequest(reason: .merchantRequest))
             #expect(reply.status == 404)
         }
-        walk(GatewayRoutes.refund) { w async throws in
+        walk(GatewayRoutes.refund.route) { w async throws in
             let reply = try await w.send(.post, w.aTransaction(GatewayPaths.refund), json: RefundRequest())
             #expect(reply.status == 404)
         }
-        walk(GatewayRoutes.receipt) { w async throws in
+        walk(GatewayRoutes.receipt.route) { w async throws in
             #expect(try await w.send(.get, w.aTransaction(GatewayPaths.receipt), json: none).status == 404)
         }
-        walk(GatewayRoutes.sendReceipt) { w async throws in
+        walk(GatewayRoutes.sendReceipt.route) { w async throws in
             let reply = try await w.send(
                 .post, w.aTransaction(GatewayPaths.sendReceipt),
                 json: SendReceiptRequest(channel: .email, address: "b@example.org"))
             #expect(reply.status == 404)
             #expect(try await w.outbox().messages.isEmpty)
         }
-        walk(GatewayRoutes.closeBatch) { w async throws in
+        walk(GatewayRoutes.closeBatch.route) { w async throws in
             // B has no open batch; A's open one must not be closed for it.
             #expect(try await w.send(.post, GatewayPaths.closeBatch, json: none).status == 409)
         }
 
         // Reporting: empty for B, and B's writes do not reach A.
-        walk(GatewayRoutes.searchTransactions) { w async throws in
+        walk(GatewayRoutes.searchTransactions.route) { w async throws in
             for request in [TransactionSearchRequest(), TransactionSearchRequest(text: w.a.transactionID)] {
                 let page = try await w.send(.post, GatewayPaths.searchTransactions, json: request)
                     .decode(TransactionPage.self)
                 #expect(page.totalCount == 0 && page.items.isEmpty)
             }
         }
-        walk(GatewayRoutes.statistics) { w async throws in
+        walk(GatewayRoutes.statistics.route) { w async throws in
             let now = w.harness.clock.now()
             let request = StatisticsRequest(
                 from: now.addingTimeInterval(-86_400), to: now.addingTimeInterval(86_400), grouping: .day)
@@ -171,25 +171,25 @@ extension MerchantIsolationTests {
                 .decode(StatisticsResponse.self)
             #expect(stats.buckets.reduce(0) { $0 + $1.count } == 0)
         }
-        walk(GatewayRoutes.uploadInventory) { w async throws in
+        walk(GatewayRoutes.uploadInventory.route) { w async throws in
             // Version 1 is below A's 3: B's versions are its own.
             let reply = try await w.send(
                 .put, GatewayPaths.inventory,
                 json: InventoryUploadRequest(version: 1, csv: "sku,name,price\n"))
             #expect(reply.status == 200)
         }
-        walk(GatewayRoutes.downloadInventory) { w async throws in
+        walk(GatewayRoutes.downloadInventory.route) { w async throws in
             #expect(try await w.send(.get, GatewayPaths.inventory, json: none).status == 404)
         }
-        walk(GatewayRoutes.inventoryVersion) { w async throws in
+        walk(GatewayRoutes.inventoryVersion.route) { w async throws in
             #expect(try await w.send(.get, GatewayPaths.inventoryVersion, json: none).status == 404)
         }
-        walk(GatewayRoutes.getWebhookConfig) { w async throws in
+        walk(GatewayRoutes.getWebhookConfig.route) { w async throws in
             let config = try await w.send(.get, GatewayPaths.webhookConfig, json: none)
                 .decode(WebhookConfigResponse.self)
             #expect(config.callbackURL == nil)
         }
-        walk(GatewayRoutes.putWebhookConfig) { w async throws in
+        walk(GatewayRoutes.putWebhookConfig.route) { w async throws in
             let reply = try await w.send(
                 .put, GatewayPaths.webhookConfig,
                 json: WebhookConfig(callbackURL: "http://127.0.0.1:9/merchant-b-hook", secret: nil))
@@ -197,7 +197,7 @@ extension MerchantIsolationTests {
                 try reply.decode(WebhookConfigResponse.self).callbackURL
                     == "http://127.0.0.1:9/merchant-b-hook")
         }
-        walk(GatewayRoutes.webhookDeliveries) { w async throws in
+        walk(GatewayRoutes.webhookDeliveries.route) { w async throws in
             let list = try await w.send(.get, GatewayPaths.webhookDeliveries, json: none)
                 .decode(WebhookDeliveryList.self)
             #expect(list.deliveries.isEmpty)

@@ -36,8 +36,12 @@ struct OpenAPISyncTests {
         let text = try String(contentsOfFile: OpenAPIDocument.defaultPath, encoding: .utf8)
         let documented = Self.operations(inYAML: text)
         let declared = Set(GatewayRoutes.all.map(\.description))
-        #expect(documented.subtracting(declared).isEmpty, "documented but not in GatewayRoutes.all: \(documented.subtracting(declared).sorted())")
-        #expect(declared.subtracting(documented).isEmpty, "in GatewayRoutes.all but not documented: \(declared.subtracting(documented).sorted())")
+        #expect(
+            documented.subtracting(declared).isEmpty,
+            "documented but not in GatewayRoutes.all: \(documented.subtracting(declared).sorted())")
+        #expect(
+            declared.subtracting(documented).isEmpty,
+            "in GatewayRoutes.all but not documented: \(declared.subtracting(documented).sorted())")
         #expect(Set(GatewayRoutes.all).count == GatewayRoutes.all.count)
     }
 
@@ -47,7 +51,8 @@ struct OpenAPISyncTests {
             for route in GatewayRoutes.all {
                 let path = GatewayPaths.filling(route.path, ["id": "tx_probe", "key": "probe-key"])
                 let reply = try await harness.send(
-                    HTTPRequest.Method(rawValue: route.method)!, path, body: route.hasJSONBody ? Data("{".utf8) : nil,
+                    HTTPRequest.Method(rawValue: route.method.rawValue)!, path,
+                    body: route.hasJSONBody ? Data("{".utf8) : nil,
                     token: route.authentication == .apiKey ? nil : token,
                     apiKey: route.authentication == .apiKey ? harness.credentials.apiKey : nil)
                 #expect(reply.error?.code != GatewayErrorCode.noSuchRoute, "\(route) is not served")
@@ -60,9 +65,14 @@ struct OpenAPISyncTests {
     }
 
     @Test func pathTemplatesFill() {
-        #expect(GatewayPaths.filling(GatewayPaths.capture, ["id": "tx 1/2"]) == "/v1/transactions/tx%201%2F2/capture")
+        #expect(
+            GatewayPaths.filling(GatewayPaths.capture, ["id": "tx 1/2"])
+                == "/v1/transactions/tx%201%2F2/capture")
         #expect(GatewayPaths.attempt(key: "abc") == "/v1/attempts/abc")
-        #expect(GatewayRoutes.all.allSatisfy { $0.path == GatewayPaths.health || $0.path.hasPrefix(GatewayAPIInfo.pathPrefix + "/") })
+        #expect(
+            GatewayRoutes.all.allSatisfy {
+                $0.path == GatewayPaths.health || $0.path.hasPrefix(GatewayAPIInfo.pathPrefix + "/")
+            })
     }
 }
 

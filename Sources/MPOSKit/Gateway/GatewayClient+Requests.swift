@@ -5,16 +5,17 @@ import MPOSCore
 /// Plain requests (accounts, receipts, inventory): no idempotency key, an answer decoded or
 /// a refusal turned into an `MPOSError`.
 extension GatewayClient {
-    /// Sends `body` (JSON, if any) and returns the response whatever its status. A `GET`
-    /// changes nothing, so it is sent again after a lost connection; other methods are not.
+    /// Sends `body` (JSON, if any) to `endpoint`, with `{id}` filled by `id` if given, and
+    /// returns the response whatever its status. A `GET` changes nothing, so it is sent again
+    /// after a lost connection; other methods are not. The bearer token goes along unless the
+    /// endpoint takes no credentials (forgot user id, reset password).
     ///
-    /// - Parameter authenticated: whether the bearer token goes along (`false` for the
-    ///   routes that work without a session: forgot user id, reset password).
     /// - Throws: ``MPOSError/gatewayUnreachable`` when no answer came.
-    func call(
-        _ method: String, _ path: String, body: (any Encodable & Sendable)? = nil, authenticated: Bool = true
+    func call<Body: Encodable & Sendable, Answer>(
+        _ endpoint: GatewayEndpoint<Body, Answer>, id: String? = nil, body: Body? = nil
     ) async throws(MPOSError) -> GatewayHTTPResponse {
-        var request = GatewayHTTPRequest(method: method, path: path)
+        let authenticated = endpoint.authentication != .none
+        var request = GatewayHTTPRequest(endpoint, parameters: GatewayHTTPRequest.parameters(id: id))
         if let body {
             request.body = try encode(body)
             request.headers["Content-Type"] = "application/json"
@@ -25,7 +26,7 @@ extension GatewayClient {
             return try await self.transport.send(prepared, to: self.baseURL)
         }
         do {
-            if method == "GET" { return try await resendingSafely(send) }
+            if endpoint.method == .get { return try await resendingSafely(send) }
             return try await send()
         } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
@@ -64,7 +65,7 @@ extension GatewayClient {
 
     /// Reads the merchant and keeps it for receipts.
     func refreshMerchant() async throws(MPOSError) -> MerchantInfo {
-        let info = try decode(try await call("GET", GatewayPaths.merchant), as: MerchantInfo.self)
+        let info = try decode(try await call(GatewayRoutes.merchant), as: MerchantInfo.self)
         merchant = info
         return info
     }
@@ -73,7 +74,7 @@ extension GatewayClient {
     /// about lapses on its own) and forgets the token and the merchant.
     func endSession() async {
         if token != nil, case .login = credentials {
-            _ = try? await call("POST", GatewayPaths.logout)
+            _ = try? await call(GatewayRoutes.logout)
         }
         token = nil
         merchant = nil

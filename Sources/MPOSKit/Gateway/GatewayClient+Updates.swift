@@ -8,24 +8,28 @@ import MPOSCore
 
 /// The terminal-management routes: initialize, download an image by ranges, confirm an install.
 extension GatewayClient {
-    func initializeTerminal(_ request: TerminalInitializeRequest) async throws(MPOSError) -> TerminalInitializeResponse {
-        try await query(GatewayPaths.terminalInitialize, body: request, as: TerminalInitializeResponse.self)
+    func initializeTerminal(_ request: TerminalInitializeRequest) async throws(MPOSError)
+        -> TerminalInitializeResponse
+    {
+        try await query(GatewayRoutes.terminalInitialize, body: request)
     }
 
-    func confirmInstall(_ confirmation: InstallConfirmation) async throws(MPOSError) -> TerminalInitializeResponse {
-        try await query(GatewayPaths.terminalInstalls, body: confirmation, as: TerminalInitializeResponse.self)
+    func confirmInstall(_ confirmation: InstallConfirmation) async throws(MPOSError)
+        -> TerminalInitializeResponse
+    {
+        try await query(GatewayRoutes.terminalInstalls, body: confirmation)
     }
 
     /// Bytes `offset..<offset+length` of an image (`Range`, answered 206); a gateway that
     /// ignores the range and answers 200 with the whole file is accepted from offset 0.
     func downloadPiece(imageID: String, offset: Int64, length: Int64) async throws(MPOSError) -> Data {
-        let path = GatewayPaths.filling(GatewayPaths.updateFile, ["id": imageID])
         let response: GatewayHTTPResponse
         do {
             response = try await resendingSafely { () async throws(GatewayTransportError) in
                 try await authorized(
                     GatewayHTTPRequest(
-                        method: "GET", path: path, headers: ["Range": "bytes=\(offset)-\(offset + length - 1)"]))
+                        GatewayRoutes.updateFile, parameters: ["id": imageID],
+                        headers: ["Range": "bytes=\(offset)-\(offset + length - 1)"]))
             }
         } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")

@@ -94,7 +94,7 @@ actor GatewayClient {
             do { token = try await provider() } catch {
                 throw MPOSError.gatewayUnauthorized.withMessage("The client token provider failed.")
             }
-            let response = try await plain("GET", GatewayPaths.merchant)
+            let response = try await plain(GatewayRoutes.merchant)
             guard response.status == 200 else { throw refusal(response, unauthorized: true) }
             merchant = try? GatewayJSON.decoder.decode(MerchantInfo.self, from: response.body)
         }
@@ -102,7 +102,7 @@ actor GatewayClient {
 
     private func loginRequest(user: String, password: String) throws(MPOSError) -> GatewayHTTPRequest {
         GatewayHTTPRequest(
-            method: "POST", path: GatewayPaths.login, headers: ["Content-Type": "application/json"],
+            GatewayRoutes.login, headers: ["Content-Type": "application/json"],
             body: try encode(LoginRequest(user: user, password: password)))
     }
 
@@ -118,9 +118,10 @@ actor GatewayClient {
         return true
     }
 
-    /// Sends a money-moving request with its idempotency key. Throws only when no answer came.
+    /// Sends a money-moving request to `endpoint` (with `{id}` filled by `id`, if given) with
+    /// its idempotency key. Throws only when no answer came.
     func send<Body: Encodable & Sendable>(
-        _ method: String, _ path: String, body: Body, key: IdempotencyKey
+        _ endpoint: GatewayEndpoint<Body, Transaction>, id: String? = nil, body: Body, key: IdempotencyKey
     ) async throws(GatewayTransportError) -> GatewayAnswer {
         let data: Data
         do {
@@ -130,7 +131,7 @@ actor GatewayClient {
         }
         let response = try await authorized(
             GatewayHTTPRequest(
-                method: method, path: path,
+                endpoint, parameters: GatewayHTTPRequest.parameters(id: id),
                 headers: ["Content-Type": "application/json", GatewayHeaders.idempotencyKey: key.rawValue],
                 body: data))
         return Self.answer(response)
@@ -141,7 +142,7 @@ actor GatewayClient {
         let response: GatewayHTTPResponse
         do {
             response = try await authorized(
-                GatewayHTTPRequest(method: "GET", path: GatewayPaths.attempt(key: key.rawValue)))
+                GatewayHTTPRequest(GatewayRoutes.attempt, parameters: ["key": key.rawValue]))
         } catch { return .unreachable }
         if response.status == 404 {
             let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
@@ -159,19 +160,18 @@ actor GatewayClient {
         return .found(Self.answer(response))
     }
 
-    /// A read-only JSON request (search, statistics), decoded as `Answer`; sent again after a
-    /// lost connection, as it changes nothing at the gateway.
+    /// A read-only JSON request to `endpoint` (search, statistics, terminal initialization),
+    /// its answer decoded as the endpoint's response type; sent again after a lost
+    /// connection, as it changes nothing at the gateway.
     func query<Body: Encodable & Sendable, Answer: Decodable & Sendable>(
-        _ path: String, body: Body, as: Answer.Type
+        _ endpoint: GatewayEndpoint<Body, Answer>, body: Body
     ) async throws(MPOSError) -> Answer {
         let data = try encode(body)
         let response: GatewayHTTPResponse
         do {
             response = try await resendingSafely { () async throws(GatewayTransportError) in
                 try await authorized(
-                    GatewayHTTPRequest(
-                        method: "POST", path: path, headers: ["Content-Type": "application/json"], body: data)
-                )
+                    GatewayHTTPRequest(endpoint, headers: ["Content-Type": "application/json"], body: data))
             }
         } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
@@ -184,10 +184,12 @@ actor GatewayClient {
 
     // MARK: - Internals
 
-    private func plain(_ method: String, _ path: String) async throws(MPOSError) -> GatewayHTTPResponse {
+    private func plain<Answer>(_ endpoint: GatewayEndpoint<GatewayNoBody, Answer>) async throws(MPOSError)
+        -> GatewayHTTPResponse
+    {
         do {
             return try await resendingSafely { () async throws(GatewayTransportError) in
-                try await authorized(GatewayHTTPRequest(method: method, path: path))
+                try await authorized(GatewayHTTPRequest(endpoint))
             }
         } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")

@@ -66,7 +66,9 @@ struct NexoLink: Sendable {
     func post(_ request: SaleToPOIRequest) async -> Result<Data, PostFailure> {
         let bytes = crypto.map { NexoCoder.encode($0.encrypt(request)) } ?? NexoCoder.encode(request)
         let http = GatewayHTTPRequest(
-            method: "POST", path: "/nexo", headers: ["Content-Type": "application/json"], body: bytes)
+            method: NexoEndpoint.method, path: NexoEndpoint.path,
+            headers: ["Content-Type": NexoEndpoint.contentType],
+            body: bytes)
         do {
             let answer = try await terminal.transport.send(http, to: baseURL)
             guard answer.status == 200 else {

@@ -9,7 +9,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
     let accounts = environment.accounts
 
     router.on(GatewayRoutes.login) { request, context in
-        let body = try await decodeBody(request, context: context, as: LoginRequest.self)
+        let body = try await decodeBody(request, context: context, for: GatewayRoutes.login)
         return try context.respond(
             to: request, with: try accounts.login(user: body.user, password: body.password))
     }
@@ -23,7 +23,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
     }
 
     router.on(GatewayRoutes.forgotUserID) { request, context in
-        let body = try await decodeBody(request, context: context, as: ForgotUserIDRequest.self)
+        let body = try await decodeBody(request, context: context, for: GatewayRoutes.forgotUserID)
         guard GatewayValidation.isEmailAddress(body.email) else {
             throw GatewayError.invalid("'email' is not an e-mail address.")
         }
@@ -36,7 +36,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
     }
 
     router.on(GatewayRoutes.resetPassword) { request, context in
-        let body = try await decodeBody(request, context: context, as: ResetPasswordRequest.self)
+        let body = try await decodeBody(request, context: context, for: GatewayRoutes.resetPassword)
         guard !body.user.isEmpty, body.user.unicodeScalars.count <= 128 else {
             throw GatewayError.invalid("'user' must have 1 to 128 characters.")
         }
@@ -49,7 +49,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
     }
 
     router.on(GatewayRoutes.changePassword) { request, context in
-        let body = try await decodeBody(request, context: context, as: ChangePasswordRequest.self)
+        let body = try await decodeBody(request, context: context, for: GatewayRoutes.changePassword)
         let caller = try context.requireUser()
         try accounts.changePassword(merchantID: caller.merchantID, userID: caller.userID, request: body)
         return try context.respond(to: request, with: Acknowledgement(message: "The password was changed."))
@@ -79,7 +79,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
         }
         var request = request
         let body = try await decodeBody(
-            &request, context: context, as: ClientTokenRequest.self, emptyAs: "{}"
+            &request, context: context, for: GatewayRoutes.mintClientToken, emptyAs: "{}"
         ).value
         var lifetime: TimeInterval?
         if let seconds = body.lifetimeSeconds {
@@ -102,7 +102,7 @@ func addMerchantAdminRoutes(to router: Router<GatewayRequestContext>, environmen
             environment.accounts, passive: "Merchants are added", active: "adds merchants")
         var request = request
         let body = try await decodeBody(
-            &request, context: context, as: CreateMerchantRequest.self, emptyAs: "{}"
+            &request, context: context, for: GatewayRoutes.createMerchant, emptyAs: "{}"
         ).value
         let created = try environment.accounts.addMerchant(name: body.name)
         return try context.respond(

@@ -18,13 +18,13 @@ extension GatewayRoutes {
                 zip(template, segments).allSatisfy({ isPlaceholder($0) || $0 == $1 })
             else { continue }
             if best == template {
-                methods.insert(route.method)
+                methods.insert(route.method.rawValue)
             } else if best.map({ isMoreLiteral(template, than: $0) }) ?? true {
                 best = template
-                methods = [route.method]
+                methods = [route.method.rawValue]
             }
         }
-        if methods.contains("GET") { methods.insert("HEAD") }
+        if methods.contains(GatewayHTTPMethod.get.rawValue) { methods.insert("HEAD") }
         return methods.sorted()
     }
 

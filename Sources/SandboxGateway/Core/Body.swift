@@ -63,6 +63,24 @@ public func decodeBody<T: Decodable>(
     return try await decodeBody(&request, context: context, as: T.self).value
 }
 
+/// Decodes the JSON body of `request` as the request type `endpoint` declares, as
+/// ``decodeBody(_:context:as:emptyAs:)`` does, so a handler reads the type of the contract.
+@discardableResult
+public func decodeBody<Input: Decodable, Output>(
+    _ request: inout Request, context: GatewayRequestContext, for endpoint: GatewayEndpoint<Input, Output>,
+    emptyAs: String? = nil
+) async throws -> (value: Input, body: Data) {
+    try await decodeBody(&request, context: context, as: Input.self, emptyAs: emptyAs)
+}
+
+/// Decodes the JSON body of `request` as the request type `endpoint` declares, when the
+/// handler needs neither the raw bytes nor the request again.
+public func decodeBody<Input: Decodable, Output>(
+    _ request: Request, context: GatewayRequestContext, for endpoint: GatewayEndpoint<Input, Output>
+) async throws -> Input {
+    try await decodeBody(request, context: context, as: Input.self)
+}
+
 /// JSON responses from bytes already encoded: the answers idempotent routes store and replay
 /// byte for byte, and error bodies. A route that answers with a value uses
 /// ``GatewayRequestContext/respond(to:with:status:)``, which writes it with the context's

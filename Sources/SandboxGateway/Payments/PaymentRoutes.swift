@@ -18,7 +18,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.authorizeCard) { request, context in
         let merchant = try context.requireMerchant()
         var request = request
-        let (input, body) = try await decodeBody(&request, context: context, as: AuthorizeCardRequest.self)
+        let (input, body) = try await decodeBody(&request, context: context, for: GatewayRoutes.authorizeCard)
         let command = try CardPaymentCommand(input)
         // The CPU work (rules, DUKPT, ARQC) runs here, concurrently; the idempotency record,
         // the decision and the ledger row then share one transaction (and one fsync with the
@@ -42,7 +42,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.cashPayment) { request, context in
         let merchant = try context.requireMerchant()
         var request = request
-        let (input, body) = try await decodeBody(&request, context: context, as: CashPaymentRequest.self)
+        let (input, body) = try await decodeBody(&request, context: context, for: GatewayRoutes.cashPayment)
         let command = try CashCommand(input)
         return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
             try await answer { try await service.cash(merchant: merchant, command).apiTransaction }
@@ -52,7 +52,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.sepaPayment) { request, context in
         let merchant = try context.requireMerchant()
         var request = request
-        let (input, body) = try await decodeBody(&request, context: context, as: SEPAPaymentRequest.self)
+        let (input, body) = try await decodeBody(&request, context: context, for: GatewayRoutes.sepaPayment)
         let command = try SEPACommand(input)
         return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
             try await answer { try await service.sepa(merchant: merchant, command).apiTransaction }
@@ -69,27 +69,27 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     }
 
     router.on(GatewayRoutes.capture) { request, context in
-        try await followUp(request, context, environment, CaptureRequest.self) { merchant, id, input in
+        try await followUp(request, context, environment, GatewayRoutes.capture) { merchant, id, input in
             try await service.capture(merchant: merchant, id: id, amount: input.amount).followUp
         }
     }
     router.on(GatewayRoutes.tipAdjust) { request, context in
-        try await followUp(request, context, environment, TipAdjustRequest.self) { merchant, id, input in
+        try await followUp(request, context, environment, GatewayRoutes.tipAdjust) { merchant, id, input in
             try await service.adjustTip(merchant: merchant, id: id, tip: input.tipAmount).original
         }
     }
     router.on(GatewayRoutes.void) { request, context in
-        try await followUp(request, context, environment, VoidRequest.self) { merchant, id, _ in
+        try await followUp(request, context, environment, GatewayRoutes.void) { merchant, id, _ in
             try await service.void(merchant: merchant, id: id, reversal: false).followUp
         }
     }
     router.on(GatewayRoutes.reverse) { request, context in
-        try await followUp(request, context, environment, ReverseRequest.self) { merchant, id, _ in
+        try await followUp(request, context, environment, GatewayRoutes.reverse) { merchant, id, _ in
             try await service.void(merchant: merchant, id: id, reversal: true).original
         }
     }
     router.on(GatewayRoutes.refund) { request, context in
-        try await followUp(request, context, environment, RefundRequest.self) { merchant, id, input in
+        try await followUp(request, context, environment, GatewayRoutes.refund) { merchant, id, input in
             try await service.refund(merchant: merchant, id: id, amount: input.amount).followUp
         }
     }
@@ -105,7 +105,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.sendReceipt) { request, context in
         let merchant = try context.requireMerchant()
         let id = try transactionID(context)
-        let input = try await decodeBody(request, context: context, as: SendReceiptRequest.self)
+        let input = try await decodeBody(request, context: context, for: GatewayRoutes.sendReceipt)
         let (row, lines) = try await mapped { try await service.receiptRecord(merchant: merchant, id: id) }
         let address = input.address
         switch input.channel {
@@ -143,13 +143,13 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
 /// Runs a follow-up route: merchant, path id, decoded body, then the idempotent work.
 private func followUp<Input: Decodable & Sendable>(
     _ request: Request, _ context: GatewayRequestContext, _ environment: GatewayEnvironment,
-    _ type: Input.Type,
+    _ endpoint: GatewayEndpoint<Input, Transaction>,
     _ work: @escaping @Sendable (String, String, Input) async throws -> LedgerTransaction
 ) async throws -> Response {
     let merchant = try context.requireMerchant()
     let id = try transactionID(context)
     var request = request
-    let (input, body) = try await decodeBody(&request, context: context, as: Input.self, emptyAs: "{}")
+    let (input, body) = try await decodeBody(&request, context: context, for: endpoint, emptyAs: "{}")
     return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
         try await answer { try await work(merchant, id, input).apiTransaction }
     }

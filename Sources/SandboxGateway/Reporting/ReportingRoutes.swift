@@ -12,7 +12,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
 
     router.on(GatewayRoutes.searchTransactions) { request, context in
         let merchant = try context.requireMerchant()
-        let input = try await decodeBody(request, context: context, as: TransactionSearchRequest.self)
+        let input = try await decodeBody(request, context: context, for: GatewayRoutes.searchTransactions)
         let search = try mappedSync {
             try TransactionSearch(
                 page: input.page, pageSize: input.pageSize,
@@ -33,7 +33,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
 
     router.on(GatewayRoutes.statistics) { request, context in
         let merchant = try context.requireMerchant()
-        let input = try await decodeBody(request, context: context, as: StatisticsRequest.self)
+        let input = try await decodeBody(request, context: context, for: GatewayRoutes.statistics)
         let currency =
             try input.currency.map { requested in try mappedSync { try PaymentRules.currency(code: requested.code) } }
             ?? environment.accounts.merchantInfo(merchantID: merchant, userID: nil).currency
@@ -72,7 +72,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
 
     router.on(GatewayRoutes.uploadInventory) { request, context in
         let merchant = try context.requireMerchant()
-        let input = try await decodeBody(request, context: context, as: InventoryUploadRequest.self)
+        let input = try await decodeBody(request, context: context, for: GatewayRoutes.uploadInventory)
         let record = try await mapped {
             try await reporting.uploadInventory(
                 merchant: merchant, version: input.version, content: Array(input.csv.utf8))
@@ -106,7 +106,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
 
     router.on(GatewayRoutes.putWebhookConfig) { request, context in
         let merchant = try context.requireMerchant()
-        let input = try await decodeBody(request, context: context, as: WebhookConfig.self)
+        let input = try await decodeBody(request, context: context, for: GatewayRoutes.putWebhookConfig)
         if let url = input.callbackURL {
             guard let parsed = URL(string: url),
                 ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),

@@ -11,14 +11,16 @@ func addUpdateRoutes(to router: Router<GatewayRequestContext>, environment: Gate
 
     router.on(GatewayRoutes.terminalInitialize) { request, context in
         let merchantID = try context.requireMerchant()
-        let body = try await decodeBody(request, context: context, as: TerminalInitializeRequest.self)
-        return try context.respond(to: request, with: try await registry.initialize(merchant: merchantID, body))
+        let body = try await decodeBody(request, context: context, for: GatewayRoutes.terminalInitialize)
+        return try context.respond(
+            to: request, with: try await registry.initialize(merchant: merchantID, body))
     }
 
     router.on(GatewayRoutes.terminalInstalls) { request, context in
         let merchantID = try context.requireMerchant()
-        let body = try await decodeBody(request, context: context, as: InstallConfirmation.self)
-        return try context.respond(to: request, with: try await registry.confirmInstall(merchant: merchantID, body))
+        let body = try await decodeBody(request, context: context, for: GatewayRoutes.terminalInstalls)
+        return try context.respond(
+            to: request, with: try await registry.confirmInstall(merchant: merchantID, body))
     }
 
     router.on(GatewayRoutes.listUpdates) { request, context in

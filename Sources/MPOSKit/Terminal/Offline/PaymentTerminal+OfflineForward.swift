@@ -105,7 +105,7 @@ extension PaymentTerminal {
     {
         var answer: GatewayAnswer
         do {
-            answer = try await client.send("POST", GatewayPaths.authorizeCard, body: record.request, key: record.key)
+            answer = try await client.send(GatewayRoutes.authorizeCard, body: record.request, key: record.key)
         } catch {
             throw MPOSError.gatewayUnreachable
         }

@@ -95,7 +95,8 @@ extension PaymentTerminal {
         if state.networked != nil { return try await runOnNetworkedTerminal(parameters, kind: kind) }
         try parameters.validate()
         if kind == .sepa, parameters.currency != .eur {
-            throw MPOSError.invalidArgument.withMessage("A SEPA direct debit is in EUR, not \(parameters.currency.code).")
+            throw MPOSError.invalidArgument.withMessage(
+                "A SEPA direct debit is in EUR, not \(parameters.currency.code).")
         }
         try state.begin(.cardPayment)
         defer { state.end(.cardPayment) }
@@ -191,10 +192,10 @@ extension PaymentTerminal {
                 let answer: GatewayAnswer
                 if payments.engine?.kind == .sepa {
                     answer = try await client.send(
-                        "POST", GatewayPaths.sepaPayment,
+                        GatewayRoutes.sepaPayment,
                         body: request.sepaPaymentRequest(mandateReference: payments.engine?.mandateReference), key: key)
                 } else {
-                    answer = try await client.send("POST", GatewayPaths.authorizeCard, body: request, key: key)
+                    answer = try await client.send(GatewayRoutes.authorizeCard, body: request, key: key)
                 }
                 inbox.yield(.gatewayAnswered(answer))
             } catch {

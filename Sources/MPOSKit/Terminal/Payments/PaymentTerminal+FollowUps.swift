@@ -14,7 +14,7 @@ extension PaymentTerminal {
         if let amount, amount <= 0 { throw MPOSError.amountNotPositive }
         if state.networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: amount, kind: .refund) }
         return try await followUp(
-            .refund, kind: .refund, path: GatewayPaths.transaction(GatewayPaths.refund, id: transactionID.rawValue),
+            .refund, kind: .refund, endpoint: GatewayRoutes.refund,
             original: transactionID, amount: amount, body: RefundRequest(amount: amount))
     }
 
@@ -25,7 +25,7 @@ extension PaymentTerminal {
     public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
         if state.networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: nil, kind: .saleVoid) }
         return try await followUp(
-            .void, kind: .saleVoid, path: GatewayPaths.transaction(GatewayPaths.void, id: transactionID.rawValue),
+            .void, kind: .saleVoid, endpoint: GatewayRoutes.void,
             original: transactionID, amount: nil, body: VoidRequest())
     }
 
@@ -43,7 +43,7 @@ extension PaymentTerminal {
         if let amount, amount <= 0 { throw MPOSError.amountNotPositive }
         return try await followUp(
             .capture, kind: .capture,
-            path: GatewayPaths.transaction(GatewayPaths.capture, id: transactionID.rawValue),
+            endpoint: GatewayRoutes.capture,
             original: transactionID, amount: amount, body: CaptureRequest(amount: amount))
     }
 
@@ -62,7 +62,7 @@ extension PaymentTerminal {
         }
         var result = try await followUp(
             .tipAdjustment, kind: .tipAdjustment,
-            path: GatewayPaths.transaction(GatewayPaths.tipAdjust, id: transactionID.rawValue),
+            endpoint: GatewayRoutes.tipAdjust,
             original: transactionID, amount: tipAmount, body: TipAdjustRequest(tipAmount: tipAmount))
         // The gateway answers with the sale, now carrying the tip: report the adjustment.
         result.kind = .tipAdjustment
@@ -85,7 +85,7 @@ extension PaymentTerminal {
     {
         try parameters.validate()
         var result = try await followUp(
-            refund ? .cashRefund : .cash, kind: refund ? .refund : .cash, path: GatewayPaths.cashPayment,
+            refund ? .cashRefund : .cash, kind: refund ? .refund : .cash, endpoint: GatewayRoutes.cashPayment,
             original: nil,
             amount: parameters.amount, currency: parameters.currency,
             body: CashPaymentRequest(
@@ -108,10 +108,12 @@ extension PaymentTerminal {
     /// not resumed; the next login finishes them.)
     ///
     /// - Parameters:
+    ///   - endpoint: where it goes; a template's `{id}` is `original`.
     ///   - kind: the kind a result reports when the gateway recorded nothing.
     ///   - currency: the currency a result reports when the gateway recorded nothing.
     func followUp<Body: Encodable & Sendable>(
-        _ operation: FollowUpOperation, kind: TransactionKind, path: String, original: TransactionID?, amount: Int64?,
+        _ operation: FollowUpOperation, kind: TransactionKind, endpoint: GatewayEndpoint<Body, Transaction>,
+        original: TransactionID?, amount: Int64?,
         currency: Currency? = nil, body: Body
     ) async throws(MPOSError) -> PaymentResult {
         try state.begin(.followUp)
@@ -134,7 +136,7 @@ extension PaymentTerminal {
                 updatedAt: now)
             try await payments.journal.write(entry)
         }
-        let answer = await idempotent(path, body: body, key: key)
+        let answer = await idempotent(endpoint, id: original?.rawValue, body: body, key: key)
         let merchant = await client.merchant?.name
         switch answer {
         case .transaction(let transaction):

@@ -96,15 +96,17 @@ extension PaymentTerminal {
     )
         async -> Bool
     {
-        let path = GatewayPaths.transaction(GatewayPaths.reverse, id: id.rawValue)
-        return await idempotent(path, body: ReverseRequest(reason: reason), key: key, retry: retry) != nil
+        await idempotent(
+            GatewayRoutes.reverse, id: id.rawValue, body: ReverseRequest(reason: reason), key: key,
+            retry: retry) != nil
     }
 
     /// Sends with `key` until the answer is known, by the lookup-then-resend rule
     /// (``LookupThenResend``): a lost answer is looked up by key, and the request is sent
     /// again only when the gateway never saw it, as `retry` says. Nil when unknowable now.
     func idempotent<Body: Encodable & Sendable>(
-        _ path: String, body: Body, key: IdempotencyKey, retry: RetryPolicy = .standard
+        _ endpoint: GatewayEndpoint<Body, Transaction>, id: String? = nil, body: Body, key: IdempotencyKey,
+        retry: RetryPolicy = .standard
     ) async -> GatewayAnswer? {
         var rule = GatewayDelivery(policy: retry)
         var step = rule.start
@@ -114,7 +116,7 @@ extension PaymentTerminal {
                 do {
                     step = rule.handle(
                         GatewayDelivery.event(
-                            answer: try await client.send("POST", path, body: body, key: key)))
+                            answer: try await client.send(endpoint, id: id, body: body, key: key)))
                 } catch {
                     step = rule.handle(.unanswered)
                 }

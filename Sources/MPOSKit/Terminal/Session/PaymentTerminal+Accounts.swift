@@ -30,8 +30,7 @@ extension PaymentTerminal {
         public func forgotUserID(email: String) async throws(MPOSError) {
             let recipient = try ReceiptRecipient.email(email)
             let response = try await client.call(
-                "POST", GatewayPaths.forgotUserID, body: ForgotUserIDRequest(email: recipient.address),
-                authenticated: false)
+                GatewayRoutes.forgotUserID, body: ForgotUserIDRequest(email: recipient.address))
             try client.check(response) { status, body -> MPOSError? in
                 status == 400
                     ? MPOSError.invalidEmailAddress.withMessage(
@@ -50,7 +49,7 @@ extension PaymentTerminal {
                 throw MPOSError.invalidArgument.withMessage("The user id must have 1 to 128 characters.")
             }
             let response = try await client.call(
-                "POST", GatewayPaths.resetPassword, body: ResetPasswordRequest(user: user), authenticated: false)
+                GatewayRoutes.resetPassword, body: ResetPasswordRequest(user: user))
             try client.check(response)
         }
 
@@ -74,7 +73,7 @@ extension PaymentTerminal {
             }
             guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
             let response = try await client.call(
-                "POST", GatewayPaths.changePassword,
+                GatewayRoutes.changePassword,
                 body: ChangePasswordRequest(
                     oldPassword: oldPassword, newPassword: newPassword, confirmation: confirmation))
             try client.check(response) { status, body -> MPOSError? in

@@ -34,7 +34,7 @@ extension PaymentTerminal {
             }
             guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
             let response = try await client.call(
-                "PUT", GatewayPaths.inventory, body: InventoryUploadRequest(version: version, csv: csv))
+                GatewayRoutes.uploadInventory, body: InventoryUploadRequest(version: version, csv: csv))
             return try client.decode(response, as: InventoryVersion.self) { status, body in
                 guard [400, 409, 413, 422].contains(status) else { return nil }
                 return MPOSError.invalidInventory.withMessage(
@@ -49,8 +49,8 @@ extension PaymentTerminal {
             guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
             do {
                 return try client.decode(
-                    try await client.call("GET", GatewayPaths.inventoryVersion), as: InventoryVersion.self)
-            } catch where error.code == MPOSError.Code.notFound {
+                    try await client.call(GatewayRoutes.inventoryVersion), as: InventoryVersion.self)
+            } catch  where error.code == MPOSError.Code.notFound {
                 return nil
             }
         }
@@ -62,7 +62,7 @@ extension PaymentTerminal {
         public func download() async throws(MPOSError) -> InventoryDocument {
             guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
             return try client.decode(
-                try await client.call("GET", GatewayPaths.inventory), as: InventoryDocument.self)
+                try await client.call(GatewayRoutes.downloadInventory), as: InventoryDocument.self)
         }
     }
 }

@@ -23,8 +23,7 @@ extension PaymentTerminal {
         ///   ``MPOSError/gatewayUnauthorized``, ``MPOSError/gatewayUnreachable``.
         public func data(transactionID: TransactionID) async throws(MPOSError) -> ReceiptData {
             guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
-            let response = try await client.call(
-                "GET", GatewayPaths.transaction(GatewayPaths.receipt, id: transactionID.rawValue))
+            let response = try await client.call(GatewayRoutes.receipt, id: transactionID.rawValue)
             return try client.decode(response, as: ReceiptData.self)
         }
 
@@ -34,7 +33,7 @@ extension PaymentTerminal {
         /// - Throws: as ``data(transactionID:)``.
         public func receipt(transactionID: TransactionID) async throws(MPOSError) -> PaymentReceipt {
             let data = try await self.data(transactionID: transactionID)
-            let response = try await client.call("GET", GatewayPaths.transaction(id: transactionID.rawValue))
+            let response = try await client.call(GatewayRoutes.transaction, id: transactionID.rawValue)
             let transaction = try client.decode(response, as: Transaction.self)
             return PaymentReceipt(data, transaction: transaction)
         }
@@ -54,7 +53,7 @@ extension PaymentTerminal {
         {
             guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
             let response = try await client.call(
-                "POST", GatewayPaths.transaction(GatewayPaths.sendReceipt, id: transactionID.rawValue),
+                GatewayRoutes.sendReceipt, id: transactionID.rawValue,
                 body: SendReceiptRequest(channel: recipient.channel, address: recipient.address))
             try client.check(response) { status, body in
                 guard status == 400, body?.code == GatewayErrorCode.invalidValue else { return nil }

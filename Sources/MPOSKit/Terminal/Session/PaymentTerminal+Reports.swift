@@ -18,14 +18,14 @@ extension PaymentTerminal {
         public func searchTransactions(_ request: TransactionSearchRequest = TransactionSearchRequest())
             async throws(MPOSError) -> TransactionPage
         {
-            try await client.query(GatewayPaths.searchTransactions, body: request, as: TransactionPage.self)
+            try await client.query(GatewayRoutes.searchTransactions, body: request)
         }
 
         /// Turnover statistics.
         ///
         /// - Throws: as ``searchTransactions(_:)``.
         public func statistics(_ request: StatisticsRequest) async throws(MPOSError) -> StatisticsResponse {
-            try await client.query(GatewayPaths.statistics, body: request, as: StatisticsResponse.self)
+            try await client.query(GatewayRoutes.statistics, body: request)
         }
     }
 }
