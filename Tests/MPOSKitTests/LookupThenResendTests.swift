@@ -67,6 +67,8 @@ import Testing
         let refused = GatewayAnswer.refused(status: 422, .init(code: 4220, message: "declined"))
         #expect(GatewayDelivery.event(answer: serverError) == .unanswered)
         #expect(GatewayDelivery.event(answer: refused) == .answered(refused))
-        #expect(GatewayDelivery.event(.sessionRefused) == .hopeless("the gateway refused the session and a new login"))
+        #expect(
+            GatewayDelivery.event(.sessionRefused)
+                == .hopeless("the gateway refused the session and a new login"))
     }
 }

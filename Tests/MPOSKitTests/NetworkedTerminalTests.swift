@@ -280,21 +280,21 @@ struct NetworkedTerminalTests {
         let seen = Mutex<[TerminalEvent]>([])
         await terminal.addEventHandler([.status]) { event in seen.withLock { $0.append(event) } }
         let crypto = NexoCrypto(key: key)
-        let event = try await terminal.receiveNetworkedTerminalNotification(
+        let event = try await terminal.terminalAPI.receiveNotification(
             NexoCoder.encode(crypto.encrypt(Self.notification())))
         #expect(
             event == .terminalNotification(event: "BeginMaintenance", details: "Maintenance window started"))
         #expect(seen.withLock { $0 } == [event])
         // In clear, from another terminal, or not JSON: refused, nothing emitted.
         await #expect(throws: MPOSError.terminalAPIMessageInvalid) {
-            try await terminal.receiveNetworkedTerminalNotification(NexoCoder.encode(Self.notification()))
+            try await terminal.terminalAPI.receiveNotification(NexoCoder.encode(Self.notification()))
         }
         await #expect(throws: MPOSError.terminalAPIMessageInvalid) {
-            try await terminal.receiveNetworkedTerminalNotification(
+            try await terminal.terminalAPI.receiveNotification(
                 NexoCoder.encode(crypto.encrypt(Self.notification(poiID: "P400Plus-1"))))
         }
         await #expect(throws: MPOSError.terminalAPIMessageInvalid) {
-            try await terminal.receiveNetworkedTerminalNotification(Data("not json".utf8))
+            try await terminal.terminalAPI.receiveNotification(Data("not json".utf8))
         }
         #expect(seen.withLock { $0 }.count == 1)
     }

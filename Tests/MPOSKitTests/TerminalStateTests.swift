@@ -26,7 +26,8 @@ import Testing
         var state = TerminalState()
         #expect(state.networked == nil)
         let session = NetworkedSession(
-            link: NexoLink(NetworkedTerminal(url: URL(string: "http://127.0.0.1:1")!, poiID: "P400-1", saleID: "POS-1")))
+            link: NexoLink(
+                NetworkedTerminal(url: URL(string: "http://127.0.0.1:1")!, poiID: "P400-1", saleID: "POS-1")))
         state.useNetworkedTerminal(session)
         #expect(state.networked != nil)
         #expect(state.networked?.running == nil)
@@ -42,8 +43,10 @@ import Testing
         #expect(!state.isOfflineOnly)
         let authorization = OfflineAuthorization(
             id: UUID(), gateway: "http://127.0.0.1:8080", userHash: OfflineAuthorization.userHash("sandbox"),
-            merchant: MerchantInfo(id: "m_1", name: "Shop", currency: .eur, country: "DE", categoryCode: "5999"),
-            policy: OfflinePolicyTerms(), onlineAt: Date(timeIntervalSince1970: 1_795_000_000), checkpoint: nil)
+            merchant: MerchantInfo(
+                id: "m_1", name: "Shop", currency: .eur, country: "DE", categoryCode: "5999"),
+            policy: OfflinePolicyTerms(), onlineAt: Date(timeIntervalSince1970: 1_795_000_000),
+            checkpoint: nil)
         state.cameUpOfflineOnly(authorization)
         #expect(state.isOfflineOnly)
         // Offline-only and busy are independent: a sale runs offline-only.

@@ -30,13 +30,6 @@ public actor PaymentTerminal {
     /// Every event, as it happens. See ``subscribe(_:)`` for a filtered stream.
     public nonisolated var events: AsyncStream<TerminalEvent> { hub.stream }
 
-    /// Sees events as they happen, on the terminal's executor (see ``addEventHandler(_:_:)``).
-    public typealias EventHandler = @Sendable (TerminalEvent) -> Void
-    /// Decides on a cardholder's signature.
-    public typealias SignatureHandler = @Sendable () async -> SignatureDecision
-    /// Picks an application from the candidates the card offers (an index, or `nil` to
-    /// cancel).
-    public typealias ApplicationSelectionHandler = @Sendable ([ApplicationCandidate]) async -> Int?
 
     /// The events part: the stream above, filtered subscriptions and handlers.
     let hub: TerminalEventHub
@@ -69,8 +62,7 @@ public actor PaymentTerminal {
     public nonisolated var inventory: Inventory { Inventory(client: client) }
     /// Receipts of payments and recorded transactions, rendered or sent to the customer.
     public nonisolated var receipts: Receipts { Receipts(client: client) }
-    /// How long the merchant has to decide on a signature before the payment is cancelled.
-    public var signatureTimeout: Duration { payments.signatureTimeout }
+
     /// The connected reader's tools: its description, battery, log and scanner, and discovery.
     public nonisolated var reader: ReaderTools { ReaderTools(terminal: self) }
     /// Terminal management: update checks, download and apply, deadlines.
@@ -132,7 +124,7 @@ public actor PaymentTerminal {
     /// executor, so it must be quick and must not wait for the terminal. ``reset()`` removes it.
     public func addEventHandler(
         _ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases),
-        _ handler: @escaping EventHandler
+        _ handler: @escaping TerminalEventHandler
     ) {
         hub.addHandler(categories, handler)
     }

@@ -9,10 +9,11 @@ final class TerminalEventHub: Sendable {
     let stream: AsyncStream<TerminalEvent>
     private let sink: AsyncStream<TerminalEvent>.Continuation
     private let subscribers = EventBroadcaster<TerminalEvent>()
-    private let handlers = Mutex<[(Set<TerminalEventCategory>, PaymentTerminal.EventHandler)]>([])
+    private let handlers = Mutex<[(Set<TerminalEventCategory>, TerminalEventHandler)]>([])
 
     init() {
-        (stream, sink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
+        (stream, sink) = AsyncStream.makeStream(
+            of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
     /// A stream of the events in `categories` only.
@@ -20,7 +21,7 @@ final class TerminalEventHub: Sendable {
         subscribers.subscribe { categories.contains($0.category) }
     }
 
-    func addHandler(_ categories: Set<TerminalEventCategory>, _ handler: @escaping PaymentTerminal.EventHandler) {
+    func addHandler(_ categories: Set<TerminalEventCategory>, _ handler: @escaping TerminalEventHandler) {
         handlers.withLock { $0.append((categories, handler)) }
     }
 

@@ -64,7 +64,9 @@ struct TerminalState: Sendable {
     }
 
     /// The login found no gateway and came up on a cached session.
-    mutating func cameUpOfflineOnly(_ authorization: OfflineAuthorization) { offlineAuthorization = authorization }
+    mutating func cameUpOfflineOnly(_ authorization: OfflineAuthorization) {
+        offlineAuthorization = authorization
+    }
 
     /// A login reached the gateway.
     mutating func wentOnline() { offlineAuthorization = nil }

@@ -21,7 +21,9 @@ public struct Accessories: Sendable {
 
     /// Delivers the codes of `scanner` as the reader's scanner's are delivered
     /// (``TerminalEvent/scan(_:)``), until its stream finishes or ``detachScanners()`` is called.
-    public func attachScanner(_ scanner: any BarcodeScannerAccessory) async { await terminal.attachScanner(scanner) }
+    public func attachScanner(_ scanner: any BarcodeScannerAccessory) async {
+        await terminal.attachScanner(scanner)
+    }
 
     /// Stops delivering the codes of every attached accessory scanner.
     public func detachScanners() async { await terminal.detachScanners() }

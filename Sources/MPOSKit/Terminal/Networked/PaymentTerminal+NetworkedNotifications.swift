@@ -11,7 +11,7 @@ extension PaymentTerminal {
     ///
     /// ```swift
     /// // In the app's HTTP handler for the URL configured on the terminal:
-    /// try await terminal.receiveNetworkedTerminalNotification(requestBody)
+    /// try await terminal.terminalAPI.receiveNotification(requestBody)
     /// ```
     ///
     /// - Returns: the event emitted.
@@ -20,7 +20,7 @@ extension PaymentTerminal {
     ///   that terminal (another POIID, another message, in clear when a key is set, or not
     ///   decrypting and authenticating under it).
     @discardableResult
-    public func receiveNetworkedTerminalNotification(_ body: Data) throws(MPOSError) -> TerminalEvent {
+    func receiveNetworkedTerminalNotification(_ body: Data) throws(MPOSError) -> TerminalEvent {
         guard let link = state.networked?.link else { throw MPOSError.readerNotConnected }
         var message: SaleToPOIRequest
         do { message = try NexoCoder.decodeRequest(body) } catch { throw MPOSError.terminalAPI(error) }

@@ -225,7 +225,7 @@ extension PaymentTerminal {
         case .askSignature:
             let handler = payments.signatureHandler
             let clock = self.clock
-            let timeout = signatureTimeout
+            let timeout = payments.signatureTimeout
             // Unstructured: the merchant decides while the engine loop goes on taking reader events.
             Task {
                 if let handler {

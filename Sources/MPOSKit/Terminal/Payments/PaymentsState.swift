@@ -27,8 +27,8 @@ struct PaymentsState: Sendable {
     var engine: PaymentEngine?
     var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
     /// Who decides on signatures and picks applications (nil: accept, first candidate).
-    var signatureHandler: PaymentTerminal.SignatureHandler?
-    var applicationHandler: PaymentTerminal.ApplicationSelectionHandler?
+    var signatureHandler: SignatureHandler?
+    var applicationHandler: ApplicationSelectionHandler?
 
     init(journal: PaymentJournal, signatureTimeout: Duration) {
         self.journal = journal

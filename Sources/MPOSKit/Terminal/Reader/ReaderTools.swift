@@ -39,7 +39,9 @@ public struct ReaderTools: Sendable {
     /// (``defaultBatteryLowThreshold`` until set; clamped to 0–100, and 0 turns the warning
     /// off). Reports come from ``battery()``, ``info()`` (also asked on connect) and the
     /// reader's own battery messages.
-    public func setBatteryLowThreshold(_ percentage: Int) async { await terminal.setBatteryLowThreshold(percentage) }
+    public func setBatteryLowThreshold(_ percentage: Int) async {
+        await terminal.setBatteryLowThreshold(percentage)
+    }
 
     /// The low-battery threshold in force.
     public var batteryLowThreshold: Int { get async { await terminal.readerLink.battery.threshold } }
@@ -68,7 +70,9 @@ public struct ReaderTools: Sendable {
     /// Clears the reader's log.
     ///
     /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``.
-    public func resetLogs() async throws(MPOSError) { try await terminal.askForAck(.resetLogs, "the log reset") }
+    public func resetLogs() async throws(MPOSError) {
+        try await terminal.askForAck(.resetLogs, "the log reset")
+    }
 
     /// Turns the reader's barcode scanner on. The defaults are the Handpoint seed's: multi-scan
     /// (scan until ``disableScanner()`` or the timeout; `false` switches off after one code),
@@ -120,7 +124,9 @@ public struct ReaderTools: Sendable {
     /// let readers = await terminal.reader.discover(scanners: [TCPReaderScanner()])
     /// if let found = readers.first { try await terminal.connectReader(found, secret: secret) }
     /// ```
-    public func discover(scanners: [any ReaderScanner], scanTime: Duration = .seconds(5)) async -> [DiscoveredReader] {
+    public func discover(scanners: [any ReaderScanner], scanTime: Duration = .seconds(5)) async
+        -> [DiscoveredReader]
+    {
         await terminal.discoverReaders(scanners: scanners, scanTime: scanTime)
     }
 }

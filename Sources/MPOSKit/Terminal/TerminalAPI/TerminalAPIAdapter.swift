@@ -55,4 +55,22 @@ public struct TerminalAPIAdapter: Sendable {
     /// Sets the POIID that Terminal API requests must name (`V400m-123456789` in Adyen's
     /// examples); nil returns to the reader's serial number.
     public func setInstallationID(_ id: String?) async { await terminal.setInstallationID(id) }
+
+    /// Takes an event notification the connected networked terminal posted to the sale system
+    /// (`{"SaleToPOIRequest": {… "EventNotification": …}}`, encrypted under the terminal's key
+    /// when it has one) and emits it as ``TerminalEvent/terminalNotification(event:details:)``.
+    ///
+    /// ```swift
+    /// // In the app's HTTP handler for the URL configured on the terminal:
+    /// try await terminal.terminalAPI.receiveNotification(requestBody)
+    /// ```
+    ///
+    /// - Returns: the event emitted.
+    /// - Throws: ``MPOSError/readerNotConnected`` without a networked terminal;
+    ///   ``MPOSError/terminalAPIMessageInvalid`` for bytes that are not an event notification of
+    ///   that terminal.
+    @discardableResult
+    public func receiveNotification(_ body: Data) async throws(MPOSError) -> TerminalEvent {
+        try await terminal.receiveNetworkedTerminalNotification(body)
+    }
 }

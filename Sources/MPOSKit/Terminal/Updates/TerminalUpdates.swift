@@ -26,7 +26,9 @@ public struct TerminalUpdates: Sendable {
     ///
     /// - Throws: ``MPOSError/notLoggedIn``, ``MPOSError/readerNotConnected``,
     ///   ``MPOSError/gatewayUnreachable``, ``MPOSError/gatewayRefused``.
-    public func check() async throws(MPOSError) -> TerminalUpdateStatus { try await terminal.initializeTerminal() }
+    public func check() async throws(MPOSError) -> TerminalUpdateStatus {
+        try await terminal.initializeTerminal()
+    }
 
     /// Whether the connected reader is initialized with terminal management (the TSM seed's
     /// `isInitialized`): ``check()`` succeeded for it, at connect, at login or when called.

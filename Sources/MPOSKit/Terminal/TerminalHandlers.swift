@@ -1,0 +1,10 @@
+/// Sees a terminal's events as they happen, on the terminal's executor (see
+/// ``PaymentTerminal/addEventHandler(_:_:)``).
+public typealias TerminalEventHandler = @Sendable (TerminalEvent) -> Void
+
+/// Decides on a cardholder's signature (see ``PaymentTerminal/setSignatureHandler(_:)``).
+public typealias SignatureHandler = @Sendable () async -> SignatureDecision
+
+/// Picks an application from the candidates the card offers: an index, or `nil` to cancel
+/// (see ``PaymentTerminal/setApplicationSelectionHandler(_:)``).
+public typealias ApplicationSelectionHandler = @Sendable ([ApplicationCandidate]) async -> Int?
