@@ -28,11 +28,14 @@ import Testing
         let session = NetworkedSession(
             link: NexoLink(
                 NetworkedTerminal(url: URL(string: "http://127.0.0.1:1")!, poiID: "P400-1", saleID: "POS-1")))
+        #expect(state.paymentDevice is CardReaderDevice)
         state.useNetworkedTerminal(session)
         #expect(state.networked != nil)
+        #expect(state.paymentDevice is NetworkedTerminalDevice)
         #expect(state.networked?.running == nil)
         state.useCardReader()
         #expect(state.networked == nil)
+        #expect(state.paymentDevice is CardReaderDevice)
         // A running payment is noted only while a networked terminal is the device.
         state.networkedPaymentRunning(nil)
         #expect(state.networked == nil)

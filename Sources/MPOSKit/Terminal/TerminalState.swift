@@ -30,6 +30,11 @@ struct TerminalState: Sendable {
     var isBusy: Bool { operation != nil }
     var isOfflineOnly: Bool { offlineAuthorization != nil }
 
+    /// The device payments, refunds, voids and cancels go to.
+    var paymentDevice: any PaymentDevice {
+        if case .networkedTerminal = device { NetworkedTerminalDevice() } else { CardReaderDevice() }
+    }
+
     /// The networked terminal payments go to, if that is the device.
     var networked: NetworkedSession? {
         if case .networkedTerminal(let session) = device { session } else { nil }

@@ -75,11 +75,16 @@ extension PaymentTerminal {
     ///
     /// - Returns: whether the reader accepted the cancel.
     @discardableResult
-    public func cancel() async -> Bool {
-        if state.networked != nil { return await abortNetworkedPayment() }
-        guard let engine = payments.engine, engine.isCancelAllowed, let connection = readerLink.connection else { return false }
-        guard case .cancelResponse(let accepted, _) = try? await connection.request(
-            .cancelRequest(transactionID: engine.readerTransactionID))
+    public func cancel() async -> Bool { await state.paymentDevice.cancel(on: self) }
+
+    /// Asks the connected reader to stop the card payment in progress, when it said it may.
+    func cancelOnReader() async -> Bool {
+        guard let engine = payments.engine, engine.isCancelAllowed, let connection = readerLink.connection else {
+            return false
+        }
+        guard
+            case .cancelResponse(let accepted, _) = try? await connection.request(
+                .cancelRequest(transactionID: engine.readerTransactionID))
         else { return false }
         return accepted
     }
@@ -92,7 +97,15 @@ extension PaymentTerminal {
         _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String? = nil,
         key fixedKey: IdempotencyKey? = nil
     ) async throws(MPOSError) -> PaymentResult {
-        if state.networked != nil { return try await runOnNetworkedTerminal(parameters, kind: kind) }
+        try await state.paymentDevice.takePayment(
+            parameters, kind: kind, mandateReference: mandateReference, key: fixedKey, on: self)
+    }
+
+    /// A card payment on the connected reader (``CardReaderDevice``).
+    func runCardOnReader(
+        _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String? = nil,
+        key fixedKey: IdempotencyKey? = nil
+    ) async throws(MPOSError) -> PaymentResult {
         try parameters.validate()
         if kind == .sepa, parameters.currency != .eur {
             throw MPOSError.invalidArgument.withMessage(

@@ -12,8 +12,12 @@ extension PaymentTerminal {
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func refund(transactionID: TransactionID, amount: Int64? = nil) async throws(MPOSError) -> PaymentResult {
         if let amount, amount <= 0 { throw MPOSError.amountNotPositive }
-        if state.networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: amount, kind: .refund) }
-        return try await followUp(
+        return try await state.paymentDevice.reverse(transactionID, amount: amount, kind: .refund, on: self)
+    }
+
+    /// A refund that is a gateway request (``CardReaderDevice``).
+    func refundAtGateway(_ transactionID: TransactionID, amount: Int64?) async throws(MPOSError) -> PaymentResult {
+        try await followUp(
             .refund, kind: .refund, endpoint: GatewayRoutes.refund,
             original: transactionID, amount: amount, body: RefundRequest(amount: amount))
     }
@@ -23,8 +27,12 @@ extension PaymentTerminal {
     ///
     /// - Throws: ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
-        if state.networked != nil { return try await reverseOnNetworkedTerminal(transactionID, amount: nil, kind: .saleVoid) }
-        return try await followUp(
+        try await state.paymentDevice.reverse(transactionID, amount: nil, kind: .void, on: self)
+    }
+
+    /// A void that is a gateway request (``CardReaderDevice``).
+    func voidAtGateway(_ transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
+        try await followUp(
             .void, kind: .saleVoid, endpoint: GatewayRoutes.void,
             original: transactionID, amount: nil, body: VoidRequest())
     }
