@@ -75,30 +75,30 @@ struct PaymentEngine: Sendable {
     /// Why this sale may not be taken offline although ``PaymentParameters/offlineAllowed``
     /// (an offline limit reached), or nil: the terminal checks the policy before the start.
     var offlineRefusal: MPOSError?
-    private(set) var phase: Phase = .idle
-    private(set) var entry: JournalEntry
+    var phase: Phase = .idle
+    var entry: JournalEntry
 
     /// Whether the attempt's journal entry is left unfinished (its outcome unknown, or its
     /// reversal not confirmed): a later pass must finish it.
     var leavesJournalUnfinished: Bool { entry.state != .finished }
     private(set) var request: AuthorizeCardRequest?
     private(set) var authorization: AuthorizationRequest?
-    private var host: Transaction?
-    private var hostRefusal: GatewayErrorBody?
+    var host: Transaction?
+    var hostRefusal: GatewayErrorBody?
     private var outcome: TransactionOutcome?
-    private var recovered = false
-    private var readerGone = false
+    var recovered = false
+    var readerGone = false
     /// The lookup-then-resend rule for the authorisation.
-    private var delivery: GatewayDelivery
+    var delivery: GatewayDelivery
     private var cancelAllowed = false
     /// Set when the engine gave up asking: the journal keeps the attempt for the next start.
-    private var outcomeUnknown = false
+    var outcomeUnknown = false
     private var lastStatus: ReaderStatusCode?
     /// Set when the card was told the terminal could not go online (it decides itself).
-    private var offline = false
+    var offline = false
     private var offlineID: UUID?
     /// Why the sale could not be taken offline, reported when the card finishes.
-    private var onlineRequired: MPOSError?
+    var onlineRequired: MPOSError?
 
     init(
         parameters: PaymentParameters, kind: CardOperation = .sale, key: IdempotencyKey,
@@ -243,109 +243,6 @@ struct PaymentEngine: Sendable {
         }
     }
 
-    private mutating func hostAnswered(_ answer: GatewayAnswer) -> [Effect] {
-        phase = .completing
-        switch answer {
-        case .transaction(let transaction):
-            host = transaction
-            entry.gatewayTransactionID = transaction.id
-            let approved = transaction.status.isApproval
-            if approved { entry.state = .approved }
-            var effects: [Effect] = [.journal(entry)]
-            if readerGone {
-                if approved { return effects + startReversal(transaction.id, reason: .terminalError) }
-                return effects + finish(.declined, error: nil)
-            }
-            effects.append(
-                .sendToReader(
-                    .hostResponse(
-                        HostResponse(
-                            transactionID: readerTransactionID, approved: approved,
-                            authorizationResponseCode: transaction.responseCode ?? (approved ? "00" : "05"),
-                            authorizationCode: transaction.authorizationCode,
-                            issuerAuthenticationData: transaction.issuerAuthenticationData.flatMap {
-                                try? Hex.decode($0)
-                            } ?? [],
-                            issuerScripts: transaction.issuerScripts.flatMap { try? Hex.decode($0) } ?? []))))
-            return effects
-        case .refused where !GatewayDelivery.isFinal(answer):
-            // "Nothing was charged unless an attempt lookup says otherwise": ask.
-            return follow(delivery.handle(.unanswered))
-        case .refused(_, let body):
-            // The gateway answered: nothing was charged.
-            hostRefusal = body
-            entry.state = .finished
-            entry.outcome = .failed
-            if readerGone { return finish(.failed, error: refusalError(body)) }
-            return [
-                .sendToReader(
-                    .hostResponse(
-                        HostResponse(
-                            transactionID: readerTransactionID, approved: false,
-                            authorizationResponseCode: "05",
-                            authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: [])))
-            ]
-        }
-    }
-
-    /// Performs the lookup-then-resend rule's next step for the authorisation.
-    private mutating func follow(_ step: GatewayDelivery.Step) -> [Effect] {
-        switch step {
-        case .send:
-            guard let request else { return unableToGoOnline(finished: true) }
-            phase = .authorizing
-            return [.authorize(request, key)]
-        case .lookUp(let pause):
-            phase = .recovering
-            recovered = true
-            return [.lookup(key, delay: pause)]
-        case .settled(let answer):
-            return hostAnswered(answer)
-        case .neverArrived:
-            // The gateway never saw it: nothing was charged.
-            return unableToGoOnline(finished: true)
-        case .unknown(_, let hopeless):
-            // Still unknown: the journal keeps it; the next start (or, when the credentials
-            // were refused, the next login) finishes it.
-            return unableToGoOnline(
-                finished: false, because: hopeless ? .gatewayUnauthorized : .gatewayUnreachable)
-        }
-    }
-
-    /// The gateway could not be asked: the card is told so (it declines); `finished` says
-    /// whether the gateway surely never saw the attempt.
-    private mutating func unableToGoOnline(finished: Bool, because reason: MPOSError = .gatewayUnreachable)
-        -> [Effect]
-    {
-        phase = .completing
-        if finished { entry.state = .finished } else { outcomeUnknown = true }
-        entry.outcome = .failed
-        var effects: [Effect] = [.journal(entry)]
-        if readerGone {
-            effects += finish(.failed, error: reason)
-            return effects
-        }
-        hostRefusal = GatewayErrorBody(code: reason.code, message: reason.message)
-        var responseCode = ""
-        if parameters.offlineAllowed {
-            if let refusal = offlineRefusalNow() {
-                onlineRequired = refusal
-            } else {
-                // EMV's "unable to go online": the card decides by its default action.
-                offline = true
-                responseCode = Self.unableToGoOnline
-            }
-        }
-        effects.append(
-            .sendToReader(
-                .hostResponse(
-                    HostResponse(
-                        transactionID: readerTransactionID, approved: false,
-                        authorizationResponseCode: responseCode,
-                        authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: []))))
-        return effects
-    }
-
     private mutating func cardFinished(_ outcome: TransactionOutcome) -> [Effect] {
         if offline { return cardDecidedOffline(outcome) }
         if let onlineRequired { return finish(.failed, error: onlineRequired) }
@@ -392,13 +289,13 @@ struct PaymentEngine: Sendable {
         }
     }
 
-    private mutating func startReversal(_ id: TransactionID, reason: ReversalReason) -> [Effect] {
+    mutating func startReversal(_ id: TransactionID, reason: ReversalReason) -> [Effect] {
         phase = .reversing
         entry.state = .reversing
         return [.journal(entry), .emit(.reversing), .reverse(id, entry.reversalKey, reason)]
     }
 
-    private func refusalError(_ body: GatewayErrorBody) -> MPOSError {
+    func refusalError(_ body: GatewayErrorBody) -> MPOSError {
         MPOSError.gatewayRefused.withMessage("The gateway refused the payment: \(body.description)")
     }
 
