@@ -7,7 +7,7 @@ extension MPOSError.Code {
     public static let networkedTerminalRefused = 3301
     /// 9151: the networked terminal's answer was lost and TransactionStatus could not learn
     /// the outcome in time: the journal keeps the attempt, and the next connect (or
-    /// `recoverUnfinishedAttempts()`) settles it.
+    /// `recovery.recoverUnfinishedAttempts()`) settles it.
     public static let networkedTerminalOutcomeUnknown = 9151
 }
 

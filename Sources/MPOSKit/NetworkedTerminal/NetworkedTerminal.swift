@@ -29,7 +29,7 @@ public struct NetworkedTerminal: Sendable {
     public var transport: any GatewayTransport
     /// How long an outcome lost on the way is asked for with TransactionStatus (the pauses
     /// between asks: 0.5 s, 1 s, 2 s, 4 s, then 8 s) before the attempt is left to
-    /// ``PaymentTerminal/recoverUnfinishedAttempts()``. Zero asks once.
+    /// ``Recovery/recoverUnfinishedAttempts()``. Zero asks once.
     public var settlementDeadline: Duration
 
     /// Describes a networked terminal.

@@ -141,7 +141,7 @@ public actor PaymentTerminal {
     // MARK: - Session
 
     /// Authenticates with the gateway, then finishes whatever the journal holds unfinished
-    /// (see ``recoverUnfinishedAttempts()``).
+    /// (see ``recovery.recoverUnfinishedAttempts()``).
     ///
     /// - Returns: what recovery found and did, one report per attempt an earlier run left
     ///   unfinished (empty when there was none), for the app to tell the merchant.

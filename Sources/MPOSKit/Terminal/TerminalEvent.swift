@@ -24,18 +24,18 @@ public enum TerminalEvent: Sendable, Hashable {
     case reversing
     /// An operation finished.
     case completed(PaymentStatus)
-    /// A scan found a reader (each reader once per ``PaymentTerminal/discoverReaders(scanners:scanTime:)``).
+    /// A scan found a reader (each reader once per ``ReaderTools/discover(scanners:scanTime:)``).
     case readerDiscovered(DiscoveredReader)
     /// A scan ended, having found `readers` readers.
     case discoveryFinished(readers: Int)
     /// The reader's battery fell under the terminal's low-battery threshold (see
-    /// ``PaymentTerminal/setBatteryLowThreshold(_:)``).
+    /// ``ReaderTools/setBatteryLowThreshold(_:)``).
     case batteryLow(BatteryStatus)
     /// The payment's outcome could not be written to the journal, even after retries. The
     /// payment stands as reported; a restart looks the attempt up at the gateway instead of
     /// reading its outcome. The app should tell the merchant the device's storage is failing.
     case journalWriteFailed(MPOSError)
-    /// The reader's scanner read a code (while enabled with ``PaymentTerminal/enableScanner(multiScan:buttonMode:timeoutSeconds:)``).
+    /// The reader's scanner read a code (while enabled with ``ReaderTools/enableScanner(multiScan:buttonMode:timeoutSeconds:)``).
     case scan(ScanEvent)
     /// The reader's scanner turned off: disabled, timed out without a code, or done after its
     /// single scan (Handpoint's `responseScannerDisabled`).
@@ -44,7 +44,7 @@ public enum TerminalEvent: Sendable, Hashable {
     /// `ECPDeviceConfigStatusEvent` and `ECPDeviceConfigProgressEvent`).
     case readerUpdate(ReaderUpdateEvent)
     /// The cash drawer was opened after a cash payment (see
-    /// ``PaymentTerminal/setCashDrawer(_:pin:openOnCashPayments:)``), or could not be: the
+    /// ``Accessories/setCashDrawer(_:pin:openOnCashPayments:)``), or could not be: the
     /// error names the printer's condition. The payment stands either way.
     case cashDrawer(opened: Bool, problem: MPOSError?)
     /// A sale stored offline was forwarded and the gateway decided it for good: approved, or
@@ -56,7 +56,7 @@ public enum TerminalEvent: Sendable, Hashable {
     case offlineDataTampering(slots: [Int])
     /// A networked terminal notified the sale system of an event (`EventNotification`: its
     /// `EventToNotify`, such as `BeginMaintenance`, `OutOfOrder` or `NetworkConnected`, and its
-    /// details), handed over with ``PaymentTerminal/receiveNetworkedTerminalNotification(_:)``.
+    /// details), handed over with ``TerminalAPIAdapter/receiveNotification(_:)``.
     case terminalNotification(event: String, details: String?)
 
     /// The kind of event, for subscription filters.

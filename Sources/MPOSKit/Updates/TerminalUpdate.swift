@@ -1,7 +1,7 @@
 import GatewayAPI
 import MPOSCore
 
-/// What ``PaymentTerminal/initializeTerminal()`` learnt: the TSM seed's `EVOTerminalUpdate`,
+/// What ``TerminalUpdates/check()`` learnt: the TSM seed's `EVOTerminalUpdate`,
 /// with what is pending and whether payments are held until it is installed.
 public struct TerminalUpdateStatus: Sendable, Hashable {
     /// Whether an image newer than what the reader runs is published for it.
@@ -12,7 +12,7 @@ public struct TerminalUpdateStatus: Sendable, Hashable {
     /// The pending images, configuration first.
     public var pending: [UpdateImage]
     /// Whether a deadline has passed: card payments are refused with
-    /// ``MPOSError/updateRequired`` until ``PaymentTerminal/downloadAndApplyUpdate(includeFirmware:window:)``
+    /// ``MPOSError/updateRequired`` until ``TerminalUpdates/downloadAndApply(includeFirmware:window:)``
     /// brings the reader up to date.
     public var blocked: Bool
     /// When the gateway first saw the reader.
@@ -83,7 +83,7 @@ public enum UpdateResultType: String, Sendable, Hashable, CaseIterable {
     case upToDate
     /// The app cancelled between stages.
     case cancelled
-    /// ``PaymentTerminal/initializeTerminal()`` was not called.
+    /// ``TerminalUpdates/check()`` was not called.
     case notInitialized
     /// The terminal is not logged in.
     case notLoggedIn
@@ -119,7 +119,7 @@ public struct UpdateResult: Sendable, Hashable {
     public var isUpToDate: Bool { type == .success || type == .upToDate }
 }
 
-/// A running ``PaymentTerminal/downloadAndApplyUpdate(includeFirmware:window:)``.
+/// A running ``TerminalUpdates/downloadAndApply(includeFirmware:window:)``.
 public final class UpdateOperation: Sendable {
     /// The stages as they happen, with bytes during download and write; finishes with the run.
     public let progress: AsyncStream<UpdateProgress>

@@ -13,7 +13,7 @@ struct TerminalCommand: AsyncParsableCommand {
 }
 
 /// `mpos terminal emulate [--port N] [--poi-id ID] [--key-…] [--gateway URL …]`: a Terminal API
-/// terminal on 127.0.0.1, backed by `PaymentTerminal.perform(terminalAPIRequest:)`.
+/// terminal on 127.0.0.1, backed by `terminal.terminalAPI.perform(_:)`.
 struct TerminalEmulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",

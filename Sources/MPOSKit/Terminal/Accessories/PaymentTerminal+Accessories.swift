@@ -13,8 +13,8 @@ struct TerminalAccessories: Sendable {
 }
 
 /// A barcode scanner on an accessory (a StarIO mPOP, a Bluetooth scanner) that the app
-/// connects. Attached to a terminal with ``PaymentTerminal/attachScanner(_:)``, its codes
-/// arrive where the reader's scanner's do: on ``PaymentTerminal/scans()`` and as
+/// connects. Attached to a terminal with ``Accessories/attachScanner(_:)``, its codes
+/// arrive where the reader's scanner's do: on ``ReaderTools/scans()`` and as
 /// ``TerminalEvent/scan(_:)``.
 ///
 /// ```swift

@@ -43,7 +43,7 @@ public struct JournaledAttempt: Sendable, Hashable {
 }
 
 /// What recovery found of one attempt an earlier run left unfinished, and what it did:
-/// returned by ``PaymentTerminal/login()`` and ``PaymentTerminal/recoverUnfinishedAttempts()``
+/// returned by ``PaymentTerminal/login()`` and ``Recovery/recoverUnfinishedAttempts()``
 /// so that an app can tell the merchant.
 ///
 /// ```swift
