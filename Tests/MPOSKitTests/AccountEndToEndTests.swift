@@ -66,7 +66,7 @@ import Testing
         await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.terminal(sandbox).login() }
         let renewed = try Self.terminal(sandbox, password: temporary)
         try await renewed.login()
-        #expect(await renewed.isLoggedIn)
+        #expect(await renewed.status.isLoggedIn)
         await #expect(throws: MPOSError.invalidArgument) { try await renewed.accounts.resetPassword(user: "  ") }
         try await sandbox.close()
     }
@@ -100,7 +100,7 @@ import Testing
         await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.terminal(sandbox).login() }
         let withNew = try Self.terminal(sandbox, password: "Newpass123")
         try await withNew.login()
-        #expect(await withNew.isLoggedIn)
+        #expect(await withNew.status.isLoggedIn)
         // The terminal that changed it logs in with the new password from then on.
         try await terminal.reset()
         #expect(try await terminal.warmUp().loggedIn)
@@ -112,17 +112,18 @@ import Testing
     @Test func warmUpLogsInReadsTheMerchantAndPingsTheReader() async throws {
         let sandbox = try await Sandbox()
         let terminal = try Self.terminal(sandbox)
-        #expect(await terminal.isLoggedIn == false)
+        #expect(await terminal.status.isLoggedIn == false)
         let first = try await terminal.warmUp()
         #expect(first.loggedIn && first.reader == nil)
         #expect(first.merchant.id == sandbox.credentials.merchantID)
-        #expect(await terminal.isLoggedIn)
+        #expect(await terminal.status.isLoggedIn)
 
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
         try await terminal.connectReader(transport: link, secret: Sandbox.secret)
         let second = try await terminal.warmUp()
         #expect(second.loggedIn == false)
         #expect(second.reader?.serialNumber.isEmpty == false)
+        #expect(await terminal.status.device == .cardReader(second.reader))
 
         // The gateway ends the session on its side: warm-up notices and logs in again.
         let token = try #require(await terminal.client.token)
@@ -136,13 +137,13 @@ import Testing
     @Test func resetEndsTheSessionAndTheReaderButKeepsTheJournal() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
-        let events = await terminal.subscribe([.connection])
+        let events = terminal.events.subscribe([.connection])
         let sale = try await terminal.sale(PaymentParameters(amount: 5_00, currency: .eur))
         #expect(sale.status == .approved)
         let token = try #require(await terminal.client.token)
 
         try await terminal.reset()
-        #expect(await terminal.isLoggedIn == false)
+        #expect(await terminal.status.isLoggedIn == false)
         await #expect(throws: MPOSError.readerNotConnected) { try await terminal.reader.info() }
         await #expect(throws: MPOSError.notLoggedIn) {
             try await terminal.sale(PaymentParameters(amount: 5_00, currency: .eur))
@@ -159,7 +160,7 @@ import Testing
         #expect(entries.count == 1 && entries[0].gatewayTransactionID == sale.transactionID)
 
         #expect(try await terminal.warmUp().loggedIn)
-        #expect(await terminal.isLoggedIn)
+        #expect(await terminal.status.isLoggedIn)
         try await sandbox.close(terminal)
     }
 
@@ -183,7 +184,7 @@ import Testing
         #expect(try await sale.value.status == .approved)
         #expect(try await terminal.warmUp().reader != nil)
         try await terminal.reset()
-        #expect(await terminal.isLoggedIn == false)
+        #expect(await terminal.status.isLoggedIn == false)
         try await sandbox.close(terminal)
     }
 

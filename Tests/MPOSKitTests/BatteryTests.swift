@@ -32,7 +32,7 @@ import Testing
     static func connected(_ sandbox: Sandbox) async throws -> (PaymentTerminal, Locked<[UInt8]>) {
         let terminal = try await sandbox.terminal(connect: false)
         let warnings = Locked<[UInt8]>([])
-        await terminal.addEventHandler([.status]) { event in
+        terminal.events.addHandler([.status]) { event in
             if case .batteryLow(let battery) = event { warnings.withLock { $0.append(battery.percentage) } }
         }
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)

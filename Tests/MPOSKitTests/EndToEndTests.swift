@@ -42,7 +42,7 @@ import Testing
     @Test func approvesAChipSaleWithPIN() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
-        let log = EventLog(await terminal.subscribe())
+        let log = EventLog(terminal.events.subscribe())
         let result = try await terminal.sale(Self.sale(12_34))
         #expect(result.status == .approved)
         #expect(result.approvedAmount == 12_34)
@@ -68,7 +68,7 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
         let seen = Locked<[TerminalEvent]>([])
-        await terminal.addEventHandler([.card, .status, .transaction]) { event in seen.withLock { $0.append(event) } }
+        terminal.events.addHandler([.card, .status, .transaction]) { event in seen.withLock { $0.append(event) } }
         let result = try await terminal.sale(Self.sale(12_35))
         #expect(result.status == .approved)
         // No waiting: the handler ran before the sale went on.
@@ -157,7 +157,7 @@ import Testing
     @Test func aSecondOperationIsBusyAndCancelWorksWhileWaitingForACard() async throws {
         let sandbox = try await Sandbox { $0.waitsForCard = true }
         let terminal = try await sandbox.terminal()
-        let statuses = await terminal.subscribe([.status])
+        let statuses = terminal.events.subscribe([.status])
         let first = Task { try await terminal.sale(Self.sale(5_00)) }
         for await event in statuses {
             if case .readerStatus(.waitingCard, _, true) = event { break }
@@ -258,7 +258,7 @@ import Testing
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
         let terminal = try await sandbox.terminal(connect: false)
         try await terminal.connectReader(transport: link, secret: Sandbox.secret)
-        let statuses = await terminal.subscribe([.status])
+        let statuses = terminal.events.subscribe([.status])
         let sale = Task { try await terminal.sale(Self.sale(12_34)) }
         for await event in statuses {
             if case .readerStatus(.waitingCard, _, _) = event { break }

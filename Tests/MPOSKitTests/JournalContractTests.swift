@@ -40,7 +40,7 @@ import Testing
         let sandbox = try await Sandbox()
         let transport = JournalCheckingTransport(journalPath: sandbox.journalPath)
         let terminal = try await sandbox.terminal(transport: transport)
-        let log = EndToEndTests.EventLog(await terminal.subscribe([.transaction]))
+        let log = EndToEndTests.EventLog(terminal.events.subscribe([.transaction]))
 
         // Another connection holds the journal's write lock: the terminal's queued writes
         // wait behind it, while the reader goes on to the authorisation request.

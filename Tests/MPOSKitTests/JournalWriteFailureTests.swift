@@ -34,7 +34,7 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
         try Self.refuseOutcomes(in: sandbox.journalPath)
-        let log = EndToEndTests.EventLog(await terminal.subscribe())
+        let log = EndToEndTests.EventLog(terminal.events.subscribe())
 
         let result = try await terminal.sale(EndToEndTests.sale(12_34))
         #expect(result.status == .approved && result.approvedAmount == 12_34)

@@ -46,6 +46,15 @@ struct NetworkedTerminalTests {
         }
     }
 
+    @Test func theStatusNamesTheNetworkedTerminalUntilAReaderTakesItsPlace() async throws {
+        let terminal = try await connected(NexoTerminalDouble { _, _ in .lost })
+        let status = await terminal.status
+        #expect(status.device == .networkedTerminal(poiID: "V400m-123456789"))
+        #expect(!status.isLoggedIn && !status.isBusy && !status.isOfflineOnly)
+        await terminal.disconnect()
+        #expect(await terminal.status.device == TerminalStatus.Device.none)
+    }
+
     @Test func anApprovedSaleIsJournaledFirstAndMapsTheTerminalsAnswer() async throws {
         let journalStates = Mutex<[String?]>([])
         let path = journalPath
@@ -278,7 +287,7 @@ struct NetworkedTerminalTests {
         let key = NexoSecurityKey(keyIdentifier: "mykey", keyVersion: 1, passphrase: "mypassphrase")
         let terminal = try await connected(NexoTerminalDouble(key: key) { _, _ in .lost }, key: key)
         let seen = Mutex<[TerminalEvent]>([])
-        await terminal.addEventHandler([.status]) { event in seen.withLock { $0.append(event) } }
+        terminal.events.addHandler([.status]) { event in seen.withLock { $0.append(event) } }
         let crypto = NexoCrypto(key: key)
         let event = try await terminal.terminalAPI.receiveNotification(
             NexoCoder.encode(crypto.encrypt(Self.notification())))

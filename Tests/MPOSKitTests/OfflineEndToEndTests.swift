@@ -43,7 +43,7 @@ import Testing
         let sandbox = try await Sandbox()
         let (terminal, outage) = try await Self.terminal(sandbox)
         let forwarded = Locked<[OfflineForwardOutcome]>([])
-        await terminal.addEventHandler([.transaction]) { event in
+        terminal.events.addHandler([.transaction]) { event in
             if case .offlineForwarded(let outcome) = event { forwarded.withLock { $0.append(outcome) } }
         }
         outage.goDown(reaching: "/nothing")
@@ -160,7 +160,7 @@ import Testing
         let sandbox = try await Sandbox()
         let (terminal, outage) = try await Self.terminal(sandbox)
         let tampering = Locked<[[Int]]>([])
-        await terminal.addEventHandler([.transaction]) { event in
+        terminal.events.addHandler([.transaction]) { event in
             if case .offlineDataTampering(let slots) = event { tampering.withLock { $0.append(slots) } }
         }
         let path = sandbox.journalPath + ".offline"

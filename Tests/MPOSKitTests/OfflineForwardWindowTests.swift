@@ -117,7 +117,7 @@ import Testing
         ]
         let (terminal, ids, _) = try await Self.stored(sandbox, sales)
         let events = Locked<[OfflineForwardOutcome]>([])
-        await terminal.addEventHandler([.transaction]) { event in
+        terminal.events.addHandler([.transaction]) { event in
             if case .offlineForwarded(let outcome) = event { events.withLock { $0.append(outcome) } }
         }
         let report = try await terminal.offline.forward()
@@ -137,7 +137,7 @@ import Testing
         let sandbox = try await Sandbox()
         let (terminal, ids, firstSlot) = try await Self.stored(sandbox, Array(Self.sixCards.prefix(4)))
         let tampering = Locked<[[Int]]>([])
-        await terminal.addEventHandler([.transaction]) { event in
+        terminal.events.addHandler([.transaction]) { event in
             if case .offlineDataTampering(let slots) = event { tampering.withLock { $0.append(slots) } }
         }
         let path = sandbox.journalPath + ".offline"

@@ -95,10 +95,10 @@ struct OfflineSessionTests {
         let down = UnreachableGateway()
         let offline = try Self.terminal(sandbox, transport: down)
         #expect(try await offline.login(offlineFallback: true).isEmpty)
-        #expect(await offline.isOfflineOnly)
+        #expect(await offline.status.isOfflineOnly)
         try await Self.connect(offline, sandbox)
         let events = Locked<[TerminalEvent]>([])
-        await offline.addEventHandler { event in events.withLock { $0.append(event) } }
+        offline.events.addHandler { event in events.withLock { $0.append(event) } }
         let result = try await offline.sale(PaymentParameters(amount: 21_00, currency: .eur, offlineAllowed: true))
         #expect(result.status == .approvedOffline && result.offlineID != nil)
         // Nothing says the gateway was asked or an answer was lost.
@@ -115,7 +115,7 @@ struct OfflineSessionTests {
         // The gateway answers again: a normal login, and the stored sale is forwarded once.
         let back = try Self.terminal(sandbox, transport: NIOGatewayTransport())
         try await back.login(offlineFallback: true)
-        #expect(await !back.isOfflineOnly)
+        #expect(await !back.status.isOfflineOnly)
         try await back.offline.forward()
         let listed = try await back.offline.list().payments
         let outcome = try #require(listed.first?.forwarded)
@@ -130,7 +130,7 @@ struct OfflineSessionTests {
         let wrong = try Self.terminal(sandbox, password: "not-the-password", transport: NIOGatewayTransport())
         let error = await #expect(throws: MPOSError.self) { try await wrong.login(offlineFallback: true) }
         #expect(error?.code == MPOSError.Code.gatewayUnauthorized)
-        #expect(await !wrong.isOfflineOnly)
+        #expect(await !wrong.status.isOfflineOnly)
         try await sandbox.close()
     }
 
@@ -140,12 +140,12 @@ struct OfflineSessionTests {
         let stranger = try Self.terminal(sandbox, user: "someone-else", transport: UnreachableGateway())
         let error = await #expect(throws: MPOSError.self) { try await stranger.login(offlineFallback: true) }
         #expect(error?.code == MPOSError.Code.gatewayUnreachable && error?.message.contains("NO_TOKEN") == true)
-        #expect(await !stranger.isOfflineOnly)
+        #expect(await !stranger.status.isOfflineOnly)
 
         let notAsked = try Self.terminal(sandbox, transport: UnreachableGateway())
         let plain = await #expect(throws: MPOSError.self) { try await notAsked.login() }
         #expect(plain?.code == MPOSError.Code.gatewayUnreachable)
-        #expect(await !notAsked.isOfflineOnly)
+        #expect(await !notAsked.status.isOfflineOnly)
         try await sandbox.close()
     }
 

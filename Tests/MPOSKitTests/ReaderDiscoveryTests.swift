@@ -63,7 +63,7 @@ import Testing
         let clock = ManualClock()
         let (terminal, journal) = try Self.offlineTerminal(clock: clock)
         defer { try? FileManager.default.removeItem(at: journal) }
-        var events = await terminal.subscribe([.discovery]).makeAsyncIterator()
+        var events = terminal.events.subscribe([.discovery]).makeAsyncIterator()
         let first = HandScanner(), second = HandScanner()
         let done = Locked(false)
         let scan = Task {
@@ -180,7 +180,7 @@ import Testing
             tcpPort: sandbox.server.port)
         let clock = ManualClock()
         let terminal = try await sandbox.terminal(clock: clock, connect: false)
-        let events = await terminal.subscribe([.discovery])
+        let events = terminal.events.subscribe([.discovery])
         let scanner = TCPReaderScanner(targets: [
             DiscoveryProbeTarget(host: "127.0.0.1", port: responder.port)
         ])

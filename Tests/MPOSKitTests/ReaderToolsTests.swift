@@ -51,7 +51,7 @@ import Testing
     @Test func singleScanDeliversOneCodeAsAStreamAndAsAnEvent() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
-        let events = await terminal.subscribe([.scanner])
+        let events = terminal.events.subscribe([.scanner])
         let scans = await terminal.reader.scans()
 
         // Disabled: a code in front of the scanner is not read.
@@ -85,7 +85,7 @@ import Testing
         let clock = ManualClock()
         let sandbox = try await Sandbox(readerClock: clock)
         let terminal = try await sandbox.terminal()
-        let events = await terminal.subscribe([.scanner])
+        let events = terminal.events.subscribe([.scanner])
         var iterator = events.makeAsyncIterator()
 
         try await terminal.reader.enableScanner(multiScan: true, timeoutSeconds: 10)

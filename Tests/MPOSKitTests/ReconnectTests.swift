@@ -23,7 +23,7 @@ import Testing
         let sandbox = try await Sandbox()
         let clock = ManualClock()
         let terminal = try await sandbox.terminal(clock: clock, connect: false)
-        let connection = await terminal.subscribe([.connection])
+        let connection = terminal.events.subscribe([.connection])
         var changes = connection.makeAsyncIterator()
         let links = Locked<[TCPTransport]>([])
         let port = sandbox.server.port
@@ -51,7 +51,7 @@ import Testing
         let sandbox = try await Sandbox()
         let clock = ManualClock()
         let terminal = try await sandbox.terminal(clock: clock, connect: false)
-        let connection = await terminal.subscribe([.connection])
+        let connection = terminal.events.subscribe([.connection])
         var changes = connection.makeAsyncIterator()
         let opens = Locked(0)
         let first = Locked<TCPTransport?>(nil)

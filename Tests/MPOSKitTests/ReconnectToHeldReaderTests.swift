@@ -58,7 +58,7 @@ import Testing
         let clock = ManualClock()
         let sandbox = try await Sandbox(readerClock: clock)
         let terminal = try await sandbox.terminal(clock: clock, connect: false)
-        let connection = await terminal.subscribe([.connection])
+        let connection = terminal.events.subscribe([.connection])
         var changes = connection.makeAsyncIterator()
         let links = Locked<[VanishingTransport]>([])
         let port = sandbox.server.port

@@ -79,7 +79,7 @@ import Testing
         #expect(throws: Never.self) { try run.result.get() }
         #expect(run.pauses == [.milliseconds(250)])
         #expect(gateway.count("POST \(GatewayPaths.login)") == 2)
-        #expect(await terminal.isLoggedIn)
+        #expect(await terminal.status.isLoggedIn)
         await gateway.close()
     }
 
@@ -143,7 +143,7 @@ import Testing
             run.pauses == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .milliseconds(7_250)])
         #expect(gateway.clock.now.offset == .seconds(15))
         #expect(gateway.count(login) == 7)
-        #expect(await !terminal.isLoggedIn)
+        #expect(await !terminal.status.isLoggedIn)
 
         // A shorter deadline, set where the terminal is made, ends sooner; zero never retries.
         let quick = try gateway.terminal(deadline: .seconds(1))

@@ -176,7 +176,7 @@ import Testing
         waitForAuthorizingStatus: Bool = true, ready: @Sendable () async -> Bool = { true }
     ) async throws -> PaymentResult? {
         let finished = Locked(false)
-        let statuses = await terminal.subscribe([.status, .transaction])
+        let statuses = terminal.events.subscribe([.status, .transaction])
         let sale = Task {
             defer { finished.withLock { $0 = true } }
             return try await terminal.sale(parameters)

@@ -252,7 +252,7 @@ struct TerminalAPIPerformTests {
     @Test func busyInProgressAndAbortWhileWaitingForACard() async throws {
         let sandbox = try await Sandbox { $0.waitsForCard = true }
         let terminal = try await Self.terminal(sandbox)
-        let statuses = await terminal.subscribe([.status])
+        let statuses = terminal.events.subscribe([.status])
         // Unstructured: the payment waits for a card while the test sends the other requests.
         let running = Task {
             try await terminal.terminalAPI.perform(Self.payment("5.00", serviceID: "B1"))

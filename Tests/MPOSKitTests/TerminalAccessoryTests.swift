@@ -18,7 +18,7 @@ import Testing
         let terminal = try await sandbox.terminal(connect: false)
         let link = InProcessPrinter()
         let printer = ReceiptPrinter { link.connection() }
-        let events = await terminal.subscribe([.accessory])
+        let events = terminal.events.subscribe([.accessory])
         var drawerEvents = events.makeAsyncIterator()
 
         // Off by default: a cash payment sends nothing to the printer.
@@ -49,7 +49,7 @@ import Testing
         let terminal = try await sandbox.terminal(connect: false)
         let (scans, feed) = AsyncStream.makeStream(of: ScanEvent.self)
         var received = await terminal.reader.scans().makeAsyncIterator()
-        var events = await terminal.subscribe([.scanner]).makeAsyncIterator()
+        var events = terminal.events.subscribe([.scanner]).makeAsyncIterator()
         await terminal.accessories.attachScanner(AccessoryScanner(scans: scans))
         let code = ScanEvent(barcode: "4006381333931", symbology: "EAN-13")
         feed.yield(code)

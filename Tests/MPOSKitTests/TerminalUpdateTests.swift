@@ -250,7 +250,7 @@ import Testing
     @Test func financeInitInstallsConfigurationAndReportsItAsEvents() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
-        let events = await terminal.subscribe([.update])
+        let events = terminal.events.subscribe([.update])
         let configuration = try await Self.publish(
             sandbox, kind: .configuration, version: "EMV-2026.12", bytes: Self.image(50_000, seed: 8))
         try await Self.publish(sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(5_000, seed: 9))

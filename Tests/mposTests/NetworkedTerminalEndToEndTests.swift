@@ -63,7 +63,7 @@ struct NetworkedTerminalEndToEndTests {
         #expect(refused.responseCode == "51" && refused.refusalReason == "210 Not enough balance")
         // 80.59: the reader waits for a card; the sale system aborts it.
         let done = Mutex(false)
-        var events = await terminal.subscribe([.transaction]).makeAsyncIterator()
+        var events = terminal.events.subscribe([.transaction]).makeAsyncIterator()
         // Unstructured: the sale waits at the terminal while the test aborts it.
         let waiting = Task {
             defer { done.withLock { $0 = true } }

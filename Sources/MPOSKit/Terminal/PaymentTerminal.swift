@@ -27,12 +27,13 @@ import ReaderLink
 /// is the pure ``JournalRecovery``); the merchant's account, reports, inventory and receipts
 /// are the sub-clients ``accounts``, ``reports``, ``inventory`` and ``receipts``.
 public actor PaymentTerminal {
-    /// Every event, as it happens. See ``subscribe(_:)`` for a filtered stream.
-    public nonisolated var events: AsyncStream<TerminalEvent> { hub.stream }
+    /// Every event, as it happens, filtered streams (``TerminalEvents/subscribe(_:)``) and
+    /// handlers (``TerminalEvents/addHandler(_:_:)``).
+    public nonisolated var events: TerminalEvents { hub }
 
 
     /// The events part: the stream above, filtered subscriptions and handlers.
-    let hub: TerminalEventHub
+    let hub: TerminalEvents
     /// The session part: credentials, token, renewal.
     let client: GatewayClient
     let clock: any Clock<Duration>
@@ -108,25 +109,7 @@ public actor PaymentTerminal {
         client = GatewayClient(
             baseURL: environment, credentials: credentials, transport: transport, clock: clock, retry: retry)
         self.clock = clock
-        hub = TerminalEventHub()
-    }
-
-    /// A stream of the events in `categories` only.
-    public nonisolated func subscribe(_ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases))
-        -> AsyncStream<TerminalEvent>
-    {
-        hub.subscribe(categories)
-    }
-
-    /// Calls `handler` with each event in `categories` as it happens, before the operation
-    /// that caused it goes on: when `sale` returns, the handler has seen all of its events, in
-    /// order (a stream's reader may still be catching up). The handler runs on the terminal's
-    /// executor, so it must be quick and must not wait for the terminal. ``reset()`` removes it.
-    public func addEventHandler(
-        _ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases),
-        _ handler: @escaping TerminalEventHandler
-    ) {
-        hub.addHandler(categories, handler)
+        hub = TerminalEvents()
     }
 
     /// Sets who decides on signatures. Without a handler signatures are accepted.
@@ -153,7 +136,7 @@ public actor PaymentTerminal {
     ///   the credentials) and an earlier online login of the same user at the same gateway is
     ///   within the offline window, come up offline-only instead of throwing: sales with
     ///   `offlineAllowed` go to the card's offline decision, everything else throws
-    ///   ``MPOSError/onlineRequired`` (see ``isOfflineOnly``). Off by default.
+    ///   ``MPOSError/onlineRequired`` (see ``TerminalStatus/isOfflineOnly``). Off by default.
     @discardableResult
     public func login(offlineFallback: Bool = false) async throws(MPOSError) -> [RecoveredAttempt] {
         let fallback = offlineFallback ? await offlineFallbackCheck() : nil

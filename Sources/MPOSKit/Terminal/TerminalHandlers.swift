@@ -1,5 +1,5 @@
 /// Sees a terminal's events as they happen, on the terminal's executor (see
-/// ``PaymentTerminal/addEventHandler(_:_:)``).
+/// ``TerminalEvents/addHandler(_:_:)``).
 public typealias TerminalEventHandler = @Sendable (TerminalEvent) -> Void
 
 /// Decides on a cardholder's signature (see ``PaymentTerminal/setSignatureHandler(_:)``).

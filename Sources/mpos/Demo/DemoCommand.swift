@@ -54,7 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
             environment: gateway.baseURL, credentials: .login(user: credentials.user, password: credentials.password),
             journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: NIOGatewayTransport())
         // Printed as they happen: the terminal calls the handler before the sale goes on.
-        await terminal.addEventHandler { event in
+        terminal.events.addHandler { event in
             if let line = Self.describe(event) { CLIOutput.line("  · \(line)") }
         }
         await terminal.setSignatureHandler {

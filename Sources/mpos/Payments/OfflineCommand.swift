@@ -59,7 +59,7 @@ struct OfflineForwardCommand: AsyncParsableCommand {
         let json = options.json
         try await TerminalSession.with(options, needsReader: false, showEvents: false) { terminal in
             // Each outcome as it is marked, so an operator (or a kill) sees how far it got.
-            await terminal.addEventHandler([.transaction]) { event in
+            terminal.events.addHandler([.transaction]) { event in
                 guard !json, case .offlineForwarded(let outcome) = event else { return }
                 CLIOutput.line("forwarded \(outcome.id.uuidString)  \(OfflineOutput.state(outcome))")
             }

@@ -158,7 +158,7 @@ final class TerminalSession {
                 }
             }
             if showEvents {
-                await terminal.addEventHandler([.status, .card, .prompt, .transaction]) { event in
+                terminal.events.addHandler([.status, .card, .prompt, .transaction]) { event in
                     if let line = DemoCommand.describe(event) { CLIOutput.line("  · \(line)") }
                 }
             }
@@ -175,7 +175,7 @@ final class TerminalSession {
                 throw CLIFailure("login at \(url.absoluteString) failed: \(error.message)")
             }
             for attempt in recovered { CLIOutput.error(JournalReport.line(attempt)) }
-            if await terminal.isOfflineOnly {
+            if await terminal.status.isOfflineOnly {
                 CLIOutput.error("the gateway at \(url.absoluteString) cannot be reached: offline-only, on the last online session")
             }
             lock?.earlierRunsTold()

@@ -27,7 +27,7 @@ enum NetworkedTerminalSession {
             throw CLIFailure("the payment journal \(journalPath) could not be opened: \(error.message)")
         }
         if showEvents {
-            await terminal.addEventHandler([.transaction, .status]) { event in
+            terminal.events.addHandler([.transaction, .status]) { event in
                 if let line = describe(event) { CLIOutput.line("  · \(line)") }
             }
         }

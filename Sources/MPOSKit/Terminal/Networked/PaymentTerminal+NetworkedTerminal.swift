@@ -38,8 +38,6 @@ extension PaymentTerminal {
         return try await settleNetworkedAttempts()
     }
 
-    /// Whether a networked terminal is connected (see ``connectNetworkedTerminal(_:)``).
-    public var isNetworkedTerminalConnected: Bool { state.networked != nil }
 
     // MARK: - Payments
 

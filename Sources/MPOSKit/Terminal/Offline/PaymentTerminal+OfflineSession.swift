@@ -11,10 +11,6 @@ struct OfflineFallbackRefusal: Error, Sendable {
 // the offline store, and a later login that cannot reach the gateway may run on it,
 // offline-only, within the policy's window.
 extension PaymentTerminal {
-    /// Whether the terminal runs on a cached session because the gateway could not be reached
-    /// at login (``login(offlineFallback:)``): only sales with `offlineAllowed` are taken, and
-    /// the card decides them offline. The next login that reaches the gateway ends it.
-    public var isOfflineOnly: Bool { state.isOfflineOnly }
 
     /// Seals the offline authorization of the online login that just succeeded. A store that
     /// cannot be written costs only the fallback, never the online session.

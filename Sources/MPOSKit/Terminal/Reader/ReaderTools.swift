@@ -105,7 +105,7 @@ public struct ReaderTools: Sendable {
     /// The codes the reader's scanner reads from now on, for as long as the caller listens
     /// (the same codes as ``TerminalEvent/scan(_:)``; each listener gets every code).
     public func scans() -> some AsyncSequence<ScanEvent, Never> & Sendable {
-        terminal.subscribe([.scanner]).compactMap { event -> ScanEvent? in
+        terminal.events.subscribe([.scanner]).compactMap { event -> ScanEvent? in
             if case .scan(let scan) = event { scan } else { nil }
         }
     }

@@ -22,11 +22,22 @@ public struct WarmUpReport: Sendable, Hashable {
 
 /// Start, warm-up and reset, as the Adyen and ECP SDKs have them.
 extension PaymentTerminal {
-    /// Whether the terminal holds a gateway session (after ``login()`` or ``warmUp()``,
-    /// until ``reset()``). A session that lapsed at the gateway is renewed by the next request
-    /// that finds it so.
-    public var isLoggedIn: Bool {
-        get async { await client.isLoggedIn }
+    /// What the terminal is connected to and doing: logged in, offline-only, its payment
+    /// device, busy.
+    public var status: TerminalStatus {
+        get async {
+            let device: TerminalStatus.Device =
+                if let networked = state.networked {
+                    .networkedTerminal(poiID: networked.link.terminal.poiID)
+                } else if readerLink.connection != nil {
+                    .cardReader(readerLink.info)
+                } else {
+                    .none
+                }
+            return TerminalStatus(
+                isLoggedIn: await client.isLoggedIn, isOfflineOnly: state.isOfflineOnly, device: device,
+                isBusy: state.isBusy)
+        }
     }
 
     /// Whether the connected reader is initialized with the gateway's terminal management (the
@@ -76,7 +87,7 @@ extension PaymentTerminal {
 
     /// Starts afresh, as for another user: disconnects the reader, ends the gateway session
     /// (telling the gateway when it can), forgets the merchant, ends every stream made by
-    /// ``subscribe(_:)`` and removes the event handlers. The journal stays: payments an
+    /// ``TerminalEvents/subscribe(_:)`` and removes the event handlers. The journal stays: payments an
     /// earlier session left unfinished are finished by the next ``login()``.
     ///
     /// - Throws: ``MPOSError/terminalBusy`` while an operation runs.
