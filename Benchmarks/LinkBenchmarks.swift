@@ -173,7 +173,7 @@ private func withLinkedSandbox<T>(
     let outcome: Result<T, any Error>
     do {
         try await terminal.login()
-        try await terminal.connectReader(secret: secret) { try await TCPTransport.connect(host: "127.0.0.1", port: port) }
+        try await terminal.reader.connect(secret: secret) { try await TCPTransport.connect(host: "127.0.0.1", port: port) }
         outcome = .success(
             try await body(LinkedSandbox(terminal: terminal, reader: reader, gatewayConfiguration: configuration)))
     } catch {

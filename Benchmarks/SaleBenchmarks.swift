@@ -64,10 +64,10 @@ private func measureSales(name: String, transport: any GatewayTransport, readerO
         journalPath: directory.appendingPathComponent("journal.sqlite").path, transport: transport)
     try await terminal.login()
     if readerOverTCP {
-        try await terminal.connectReader(
+        try await terminal.reader.connect(
             transport: try await TCPTransport.connect(host: "127.0.0.1", port: server.port), secret: secret)
     } else {
-        try await terminal.connectReader(reader.discovered, secret: secret)
+        try await terminal.reader.connect(reader.discovered, secret: secret)
     }
 
     var amount: Int64 = 100  // 1.00 EUR upwards: small sales stay within the card's credit limit

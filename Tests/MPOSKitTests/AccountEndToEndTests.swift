@@ -119,7 +119,7 @@ import Testing
         #expect(await terminal.status.isLoggedIn)
 
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
-        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
         let second = try await terminal.warmUp()
         #expect(second.loggedIn == false)
         #expect(second.reader?.serialNumber.isEmpty == false)

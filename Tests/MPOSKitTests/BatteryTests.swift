@@ -36,7 +36,7 @@ import Testing
             if case .batteryLow(let battery) = event { warnings.withLock { $0.append(battery.percentage) } }
         }
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
-        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
         return (terminal, warnings)
     }
 

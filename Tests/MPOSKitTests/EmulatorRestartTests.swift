@@ -29,7 +29,7 @@ import Testing
         let serving = Task { for await link in connections { await reader.serve(link) } }
         let second = try await sandbox.terminal(connect: false)
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
-        try await second.connectReader(transport: link, secret: Sandbox.secret)
+        try await second.reader.connect(transport: link, secret: Sandbox.secret)
         let result = try await second.sale(PaymentParameters(amount: 12_04, currency: .eur))
         #expect(result.status == .approved, "\(result.responseCode ?? "-")")
         await second.disconnect()

@@ -242,7 +242,7 @@ import Testing
             try? await Task.sleep(for: .milliseconds(50))
         }
         let terminal = try await sandbox.terminal(transport: transport, connect: false)
-        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
         let result = try await terminal.sale(Self.sale(12_34))
         #expect(result.status == .declined)
         #expect(result.reversed)
@@ -257,7 +257,7 @@ import Testing
         let sandbox = try await Sandbox { $0.waitsForCard = true }
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
         let terminal = try await sandbox.terminal(connect: false)
-        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
         let statuses = terminal.events.subscribe([.status])
         let sale = Task { try await terminal.sale(Self.sale(12_34)) }
         for await event in statuses {
@@ -290,7 +290,7 @@ import Testing
             }, journalPath: sandbox.journalPath)
         try await terminal.login()
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
-        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
         let result = try await terminal.sale(Self.sale(7_00))
         #expect(result.status == .approved)
         #expect(minted.withLock { $0 } >= 1)

@@ -221,7 +221,7 @@ import Testing
             }
             if await terminal.readerLink.connection == nil {
                 let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
-                try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+                try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
             }
             if fault == .none, charged.count > paymentsChecked {
                 // A customer just paid, over a sound network: no approval the app does not know

@@ -79,7 +79,7 @@ struct OfflineSessionTests {
 
     static func connect(_ terminal: PaymentTerminal, _ sandbox: Sandbox) async throws {
         let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
-        try await terminal.connectReader(transport: link, secret: Sandbox.secret)
+        try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
     }
 
     @Test func aTerminalStartedWithTheGatewayDownSellsOfflineAndTheNextLoginForwards() async throws {

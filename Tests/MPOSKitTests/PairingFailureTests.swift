@@ -30,7 +30,7 @@ struct PairingFailureTests {
         defer { reader.cancel() }
         let secret = try secret(0xA1)
         do {
-            try await terminal.connectReader(transport: sdkSide, secret: secret)
+            try await terminal.reader.connect(transport: sdkSide, secret: secret)
         } catch {
             return error
         }

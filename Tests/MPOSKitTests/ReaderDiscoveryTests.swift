@@ -138,7 +138,7 @@ import Testing
     {
         let outcome = Locked<MPOSError?>(nil)
         let connecting = Task {
-            do { try await terminal.connectReader(reader, secret: Sandbox.secret) } catch {
+            do { try await terminal.reader.connect(reader, secret: Sandbox.secret) } catch {
                 outcome.withLock { $0 = error as? MPOSError }
             }
         }
@@ -166,7 +166,7 @@ import Testing
         let found = try #require(readers.first)
         #expect(readers.count == 1 && found.id == "simulated:MPSIM-000001" && found.name == "Sandbox reader")
 
-        try await terminal.connectReader(found, secret: Sandbox.secret)
+        try await terminal.reader.connect(found, secret: Sandbox.secret)
         #expect(try await terminal.reader.info().serialNumber == "MPSIM-000001")
         let result = try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur))
         #expect(result.status == .approved)
@@ -196,7 +196,7 @@ import Testing
         #expect(readers == [announced])
         #expect(announced.id == "tcp:MPSIM-000001" && announced.address == "127.0.0.1:\(sandbox.server.port)")
 
-        try await terminal.connectReader(announced, secret: Sandbox.secret)
+        try await terminal.reader.connect(announced, secret: Sandbox.secret)
         let result = try await terminal.sale(PaymentParameters(amount: 7_00, currency: .eur))
         #expect(result.status == .approved && result.transactionID != nil)
         await responder.close()

@@ -27,7 +27,7 @@ import Testing
         var changes = connection.makeAsyncIterator()
         let links = Locked<[TCPTransport]>([])
         let port = sandbox.server.port
-        try await terminal.connectReader(secret: Sandbox.secret) {
+        try await terminal.reader.connect(secret: Sandbox.secret) {
             let link = try await TCPTransport.connect(host: "127.0.0.1", port: port)
             links.withLock { $0.append(link) }
             return link
@@ -57,7 +57,7 @@ import Testing
         let first = Locked<TCPTransport?>(nil)
         let port = sandbox.server.port
         let policy = ReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(3), maximumAttempts: 3)
-        try await terminal.connectReader(
+        try await terminal.reader.connect(
             secret: Sandbox.secret, reconnect: policy, open: Self.reachableOnce(port: port, opens: opens, first: first))
         #expect(await Self.next(&changes) == true)
         await first.withLock { $0 }?.close()
@@ -75,7 +75,7 @@ import Testing
 
         // disconnect() ends a reconnection that is still waiting.
         opens.withLock { $0 = 0 }
-        try await terminal.connectReader(
+        try await terminal.reader.connect(
             secret: Sandbox.secret, reconnect: policy, open: Self.reachableOnce(port: port, opens: opens, first: first))
         #expect(await Self.next(&changes) == true)
         await first.withLock { $0 }?.close()

@@ -62,7 +62,7 @@ import Testing
         var changes = connection.makeAsyncIterator()
         let links = Locked<[VanishingTransport]>([])
         let port = sandbox.server.port
-        try await terminal.connectReader(secret: Sandbox.secret) {
+        try await terminal.reader.connect(secret: Sandbox.secret) {
             let link = VanishingTransport(try await TCPTransport.connect(host: "127.0.0.1", port: port))
             links.withLock { $0.append(link) }
             return link

@@ -81,7 +81,7 @@ final class Sandbox: Sendable {
         try await terminal.login()
         if connect {
             let link = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
-            try await terminal.connectReader(transport: link, secret: Self.secret)
+            try await terminal.reader.connect(transport: link, secret: Self.secret)
         }
         return terminal
     }

@@ -50,7 +50,7 @@ import Testing
         let terminal = try await sandbox.terminal(connect: false)
         await terminal.updates.setChannel(channel)
         let port = sandbox.server.port
-        try await terminal.connectReader(secret: Sandbox.secret) {
+        try await terminal.reader.connect(secret: Sandbox.secret) {
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
         }
         return terminal
@@ -225,7 +225,7 @@ import Testing
             return SimulatedReader(configuration: configuration)
         }
         let port = sandbox.server.port
-        try await terminal.connectReader(secret: Sandbox.secret) {
+        try await terminal.reader.connect(secret: Sandbox.secret) {
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
         }
         #expect(try await terminal.reader.info().serialNumber == "MPSIM-000002")
@@ -284,7 +284,7 @@ import Testing
         await terminal.updates.setAutomaticConfigurationUpdates(true)
         let port = sandbox.server.port
         // No automatic reconnection asked for: the update still reaches the reader after its restart.
-        try await terminal.connectReader(secret: Sandbox.secret, reconnect: nil) {
+        try await terminal.reader.connect(secret: Sandbox.secret, reconnect: nil) {
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
         }
         #expect(await sandbox.reader.activeVersions().configuration == "EMV-2026.12")

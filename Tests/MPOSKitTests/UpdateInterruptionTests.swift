@@ -47,7 +47,7 @@ import Testing
         let downloads = DownloadHook()
         let terminal = try await sandbox.terminal(transport: downloads, connect: false)
         let port = sandbox.server.port
-        try await terminal.connectReader(secret: Sandbox.secret) {
+        try await terminal.reader.connect(secret: Sandbox.secret) {
             try await TCPTransport.connect(host: "127.0.0.1", port: port)
         }
         _ = try await terminal.updates.check()

@@ -14,7 +14,7 @@ func readmeTakingAPayment(password: String, journalURL: URL, secretHex: String) 
         credentials: .login(user: "sandbox", password: password),
         journalPath: journalURL.path)
     try await terminal.login()                       // also finishes what the journal left open
-    try await terminal.connectReader(
+    try await terminal.reader.connect(
         transport: try await TCPTransport.connect(host: "127.0.0.1", port: 4000),
         secret: try SharedSecret(hex: secretHex))
     let result = try await terminal.sale(PaymentParameters(amount: 1234, currency: .eur))
@@ -26,7 +26,7 @@ func readmeTakingAPayment(password: String, journalURL: URL, secretHex: String) 
 func readmeDiscovery(terminal: PaymentTerminal, secret: SharedSecret) async throws -> BatteryStatus {
     // README example 2 begin
     let readers = await terminal.reader.discover(scanners: [TCPReaderScanner()])
-    try await terminal.connectReader(readers[0], secret: secret)
+    try await terminal.reader.connect(readers[0], secret: secret)
     let battery = try await terminal.reader.battery()  // under 10 % (setBatteryLowThreshold) also raises .batteryLow
     // README example 2 end
     return battery

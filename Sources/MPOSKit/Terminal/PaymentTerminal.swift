@@ -48,7 +48,7 @@ public actor PaymentTerminal {
     /// The offline part: the store, the limits, the forwarding.
     var offlineState: OfflineState
     /// The device checks and their reference.
-    var security = DeviceSecurity()
+    var security: DeviceSecurity
     /// The cash drawer and accessory scanners (`Accessories/`).
     var accessoryState = TerminalAccessories()
     /// What Terminal API requests remember between requests (`TerminalAPI/`).
@@ -91,13 +91,17 @@ public actor PaymentTerminal {
     ///     retried.
     ///   - offlineKeys: the offline store's key; by default a 0600 file next to the journal
     ///     (`<journal>.offline-key`).
+    ///   - deviceChecks: the device checks run before every card payment
+    ///     (``DeviceChecks/standard``: the debugger, the clock against the gateway's, a restart
+    ///     before offline sales, and on iOS the screen, passcode and jailbreak checks).
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be opened.
     public init(
         environment: URL, credentials: GatewayCredentials, journalPath: String,
         transport: any GatewayTransport = URLSessionGatewayTransport(),
         clock: any Clock<Duration> = ContinuousClock(),
         signatureTimeout: Duration = .seconds(45),
-        safeRequestRetryDeadline: Duration = .seconds(15), offlineKeys: (any OfflineStoreKeyProvider)? = nil
+        safeRequestRetryDeadline: Duration = .seconds(15), offlineKeys: (any OfflineStoreKeyProvider)? = nil,
+        deviceChecks: DeviceChecks = .standard
     ) throws(MPOSError) {
         payments = PaymentsState(journal: try PaymentJournal(path: journalPath), signatureTimeout: signatureTimeout)
         offlineState = OfflineState(
@@ -110,6 +114,7 @@ public actor PaymentTerminal {
             baseURL: environment, credentials: credentials, transport: transport, clock: clock, retry: retry)
         self.clock = clock
         hub = TerminalEvents()
+        security = DeviceSecurity(checks: deviceChecks)
     }
 
     /// Sets who decides on signatures. Without a handler signatures are accepted.
@@ -173,7 +178,7 @@ public actor PaymentTerminal {
     ///   `MPOSError.Code.readerInUse` when another terminal holds the reader,
     ///   `MPOSError.Code.readerSharedSecretMismatch` when the reader holds another secret, and
     ///   ``MPOSError/readerLinkFailed`` when the link drops or times out during pairing.
-    public func connectReader(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
+    func connectReader(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
         guard !state.isBusy else { throw MPOSError.terminalBusy }
         await disconnect()
         try await pair(transport: transport, secret: secret)

@@ -66,7 +66,7 @@ struct DemoCommand: AsyncParsableCommand {
             try await terminal.login()
             CLIOutput.line("logged in as \(credentials.user)")
             let link = try await TCPTransport.connect(host: "127.0.0.1", port: server.port)
-            try await terminal.connectReader(transport: link, secret: secret)
+            try await terminal.reader.connect(transport: link, secret: secret)
 
             CLIOutput.line("\nSALE 12.34 EUR")
             // A café order: its lines and their tax print on the receipt.

@@ -189,7 +189,7 @@ final class TerminalSession {
                 do {
                     if reconnectable {
                         // A reader that restarts (an update) is reached again through the same address.
-                        try await terminal.connectReader(secret: secret) {
+                        try await terminal.reader.connect(secret: secret) {
                             try await TCPTransport.connect(host: host, port: port)
                         }
                     } else {
@@ -197,7 +197,7 @@ final class TerminalSession {
                         do { link = try await TCPTransport.connect(host: host, port: port) } catch {
                             throw CLIFailure("cannot connect to the reader at \(host):\(port): \(error)")
                         }
-                        try await terminal.connectReader(transport: link, secret: secret)
+                        try await terminal.reader.connect(transport: link, secret: secret)
                     }
                 } catch let error as MPOSError {
                     if error.code == MPOSError.Code.readerInUse { throw ReaderAddress.inUse("\(host):\(port)", error) }

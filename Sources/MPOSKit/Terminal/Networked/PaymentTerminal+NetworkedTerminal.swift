@@ -17,7 +17,7 @@ extension PaymentTerminal {
     /// ``refundUnreferenced(_:)`` become Terminal API payments, ``refund(transactionID:amount:)``
     /// and ``void(transactionID:)`` reversals, and ``cancel()`` an abort, all answered as
     /// `PaymentResult`s. A connected reader is disconnected; ``disconnect()`` or
-    /// ``connectReader(transport:secret:)`` ends it. ``login()`` is not needed: the terminal
+    /// ``ReaderTools/connect(transport:secret:)`` ends it. ``login()`` is not needed: the terminal
     /// has its own acquirer.
     ///
     /// Connecting first settles what the journal holds unfinished with this terminal (an
@@ -26,7 +26,7 @@ extension PaymentTerminal {
     /// - Returns: one report per attempt found unfinished with this terminal (its POIID).
     /// - Throws: ``MPOSError/terminalBusy`` during an operation; ``MPOSError/journalFailed``.
     @discardableResult
-    public func connectNetworkedTerminal(_ terminal: NetworkedTerminal) async throws(MPOSError)
+    func connectNetworkedTerminal(_ terminal: NetworkedTerminal) async throws(MPOSError)
         -> [RecoveredAttempt]
     {
         guard !state.isBusy else { throw MPOSError.terminalBusy }

@@ -31,13 +31,13 @@ extension PaymentTerminal {
 
     /// Connects to a reader that discovery found and pairs with `secret`, within `timeout` on
     /// the terminal's clock (opening the link and pairing together). Reconnects after a drop
-    /// as ``connectReader(secret:reconnect:open:)`` does.
+    /// as ``ReaderTools/connect(secret:reconnect:open:)`` does.
     ///
     /// - Throws: ``MPOSError/readerConnectTimeout`` when the reader is not reached and paired
     ///   in time; ``MPOSError/readerLinkFailed`` when it cannot be reached or refuses to pair
     ///   (wrong secret); the code `MPOSError.Code.readerInUse` when another terminal holds it;
     ///   ``MPOSError/terminalBusy`` during an operation.
-    public func connectReader(
+    func connectReader(
         _ reader: DiscoveredReader, secret: SharedSecret, timeout: Duration = .seconds(15),
         reconnect: ReconnectPolicy? = .standard
     ) async throws(MPOSError) {

@@ -50,7 +50,7 @@ extension PaymentTerminal {
     ///   `MPOSError.Code.readerInUse` when another terminal holds the reader (reconnection
     ///   attempts that meet it keep trying: the holder may be this terminal's dead link, which
     ///   the reader drops once it has been silent for `ReaderLinkProtocol.idleLinkLimit`).
-    public func connectReader(
+    func connectReader(
         secret: SharedSecret, reconnect: ReconnectPolicy? = .standard, open: @escaping ReaderTransportFactory
     ) async throws(MPOSError) {
         try await connect(secret: secret, reconnect: reconnect, timeout: nil, open: open)
@@ -97,7 +97,7 @@ extension PaymentTerminal {
     }
 }
 
-/// What a reconnection needs, kept from ``PaymentTerminal/connectReader(secret:reconnect:open:)``.
+/// What a reconnection needs, kept from ``ReaderTools/connect(secret:reconnect:open:)``.
 struct ReconnectPlan: Sendable {
     let id = UniqueToken()
     let policy: ReconnectPolicy

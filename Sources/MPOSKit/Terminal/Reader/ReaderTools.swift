@@ -16,6 +16,54 @@ public struct ReaderTools: Sendable {
     /// The low-battery threshold a terminal starts with: 10 %.
     public static let defaultBatteryLowThreshold = 10
 
+    /// Pairs with a reader over `transport` and keeps the link alive with pings. A transport
+    /// opened once cannot be opened again: use ``connect(secret:reconnect:open:)`` for a reader
+    /// the terminal should reach again after a drop or an update's restart.
+    ///
+    /// ```swift
+    /// try await terminal.reader.connect(
+    ///     transport: try await TCPTransport.connect(host: "127.0.0.1", port: 4000), secret: secret)
+    /// ```
+    ///
+    /// - Throws: ``MPOSError/terminalBusy`` during an operation, the code
+    ///   `MPOSError.Code.readerInUse` when another terminal holds the reader,
+    ///   `MPOSError.Code.readerSharedSecretMismatch` when the reader holds another secret, and
+    ///   ``MPOSError/readerLinkFailed`` when the link drops or times out during pairing.
+    public func connect(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
+        try await terminal.connectReader(transport: transport, secret: secret)
+    }
+
+    /// Connects to a reader through `open` (for example
+    /// `{ try await TCPTransport.connect(host: host, port: port) }`) and pairs with `secret`.
+    /// When the link drops, the terminal opens a new one through `open` and pairs again,
+    /// waiting as `reconnect` says (``ReconnectPolicy/standard`` by default; `nil` turns it
+    /// off) and never while an operation runs. ``PaymentTerminal/disconnect()`` or another
+    /// connect stops it.
+    ///
+    /// - Throws: ``MPOSError/terminalBusy`` during an operation; ``MPOSError/readerLinkFailed``
+    ///   when the link cannot be opened or paired; the code `MPOSError.Code.readerInUse` when
+    ///   another terminal holds the reader.
+    public func connect(
+        secret: SharedSecret, reconnect: ReconnectPolicy? = .standard, open: @escaping ReaderTransportFactory
+    ) async throws(MPOSError) {
+        try await terminal.connectReader(secret: secret, reconnect: reconnect, open: open)
+    }
+
+    /// Connects to a reader that ``discover(scanners:scanTime:)`` found and pairs with
+    /// `secret`, within `timeout` on the terminal's clock (15 s by default); reconnects after
+    /// a drop as ``connect(secret:reconnect:open:)`` does.
+    ///
+    /// - Throws: ``MPOSError/readerConnectTimeout`` when the reader is not reached and paired
+    ///   in time; ``MPOSError/readerLinkFailed`` when it cannot be reached or refuses to pair;
+    ///   the code `MPOSError.Code.readerInUse` when another terminal holds it;
+    ///   ``MPOSError/terminalBusy`` during an operation.
+    public func connect(
+        _ reader: DiscoveredReader, secret: SharedSecret, timeout: Duration = .seconds(15),
+        reconnect: ReconnectPolicy? = .standard
+    ) async throws(MPOSError) {
+        try await terminal.connectReader(reader, secret: secret, timeout: timeout, reconnect: reconnect)
+    }
+
     /// The connected reader's description (serial number, model, versions, battery).
     ///
     /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``.
@@ -122,7 +170,7 @@ public struct ReaderTools: Sendable {
     ///
     /// ```swift
     /// let readers = await terminal.reader.discover(scanners: [TCPReaderScanner()])
-    /// if let found = readers.first { try await terminal.connectReader(found, secret: secret) }
+    /// if let found = readers.first { try await terminal.reader.connect(found, secret: secret) }
     /// ```
     public func discover(scanners: [any ReaderScanner], scanTime: Duration = .seconds(5)) async
         -> [DiscoveredReader]

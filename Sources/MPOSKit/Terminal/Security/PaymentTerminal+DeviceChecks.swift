@@ -4,10 +4,10 @@ import MPOSCore
 // The terminal's side of the device checks: the reference taken at each online login, the
 // checks before each card payment, and the offline-only ones before a sale is stored.
 extension PaymentTerminal {
-    /// Sets the device checks run before every card payment (``DeviceChecks/standard`` until
-    /// then). Set them before ``login()``: each login takes the reference of the clock and
-    /// restart checks through their probe.
-    public func setDeviceChecks(_ checks: DeviceChecks) { security.checks = checks }
+    /// Sets the device checks run before every card payment (the initializer's
+    /// `deviceChecks`). Set them before ``login()``: each login takes the reference of the
+    /// clock and restart checks through their probe.
+    func setDeviceChecks(_ checks: DeviceChecks) { security.checks = checks }
 
     /// Notes what the device and the gateway say now, at an online login.
     func noteOnlineSession() async {

@@ -13,6 +13,23 @@ import TerminalAPI
 public struct TerminalAPIAdapter: Sendable {
     let terminal: PaymentTerminal
 
+    /// Drives a networked Terminal API terminal on the LAN instead of a card reader (the
+    /// sale system's side): ``PaymentTerminal/sale(_:)`` and
+    /// ``PaymentTerminal/refundUnreferenced(_:)`` become Terminal API payments,
+    /// ``PaymentTerminal/refund(transactionID:amount:)`` and ``PaymentTerminal/void(transactionID:)``
+    /// reversals, and ``PaymentTerminal/cancel()`` an abort. A connected reader is
+    /// disconnected; ``PaymentTerminal/disconnect()`` or connecting a reader ends it. No gateway
+    /// login is needed: the terminal has its own acquirer. Connecting first settles what the
+    /// journal holds unfinished with this terminal, one TransactionStatus request each.
+    ///
+    /// - Returns: one report per attempt found unfinished with this terminal (its POIID).
+    /// - Throws: ``MPOSError/terminalBusy`` during an operation; ``MPOSError/journalFailed``.
+    @discardableResult
+    public func connect(_ networkedTerminal: NetworkedTerminal) async throws(MPOSError) -> [RecoveredAttempt]
+    {
+        try await terminal.connectNetworkedTerminal(networkedTerminal)
+    }
+
     /// Performs one Terminal API request and returns its response.
     ///
     /// - Payment (`PaymentType` Normal or absent → ``PaymentTerminal/sale(_:)``, Refund →

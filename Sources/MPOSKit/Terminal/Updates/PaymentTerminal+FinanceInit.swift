@@ -28,7 +28,7 @@ extension PaymentTerminal {
         return await runUpdate(includeFirmware: false, window: 16, progress: nil)
     }
 
-    /// Whether connecting a reader (``connectReader(secret:reconnect:open:)`` and the
+    /// Whether connecting a reader (``ReaderTools/connect(secret:reconnect:open:)`` and the
     /// discovered-reader form) also installs its pending configuration images before it
     /// returns, as the ECP seed's connect does ("the reader will not finish the connect process
     /// until required updates succeed") and the Accept seed allows for configuration. Off

@@ -66,7 +66,7 @@ extension PaymentTerminal {
     /// reconnects, initializes again and goes on until nothing is pending. Progress comes on
     /// ``UpdateOperation/progress``; ``UpdateOperation/cancel()`` stops between stages.
     ///
-    /// Needs a reader connected with ``connectReader(secret:reconnect:open:)`` (so that the
+    /// Needs a reader connected with ``ReaderTools/connect(secret:reconnect:open:)`` (so that the
     /// terminal can reach it after its restart) and ``initializeTerminal()`` called first.
     ///
     /// - Parameters:

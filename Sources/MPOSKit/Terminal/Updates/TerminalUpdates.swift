@@ -41,7 +41,7 @@ public struct TerminalUpdates: Sendable {
     /// goes on until nothing is pending. Progress comes on ``UpdateOperation/progress``;
     /// ``UpdateOperation/cancel()`` stops between stages.
     ///
-    /// Needs a reader connected with ``PaymentTerminal/connectReader(secret:reconnect:open:)`` (so
+    /// Needs a reader connected with ``ReaderTools/connect(secret:reconnect:open:)`` (so
     /// that the terminal can reach it after its restart).
     ///
     /// - Parameters:
