@@ -202,7 +202,7 @@ import Testing
         outage.goDown(reaching: "/nothing")
         #expect(try await terminal.sale(Self.sale(37_00)).status == .approvedOffline)
         let over = try await terminal.sale(Self.sale(37_01))
-        #expect(over.status == .failed && over.error?.code == MPOSError.Code.onlineRequired)
+        #expect(over.status == .failed && over.error?.code == MPOSError.Code.offlineAmountLimit)
         #expect(try await terminal.offline.list().payments.count == 1)
         try await sandbox.close(terminal)
     }
@@ -225,7 +225,7 @@ import Testing
                     maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
         outage.goDown(reaching: "/nothing")
         let over = try await terminal.sale(OfflineEndToEndTests.sale(38_01))
-        #expect(over.status == .failed && over.error?.code == MPOSError.Code.onlineRequired)
+        #expect(over.status == .failed && over.error?.code == MPOSError.Code.offlineAmountLimit)
         try await sandbox.close(terminal)
     }
 

@@ -28,35 +28,38 @@ struct OfflinePolicyTests {
     @Test func theLargestPaymentIsTakenAndOneMinorUnitMoreIsNot() {
         let policy = OfflinePolicy(maximumPaymentAmount: 50_00)
         #expect(Self.refusal(policy, amount: 50_00) == nil)
-        #expect(Self.refusal(policy, amount: 50_01)?.code == MPOSError.Code.onlineRequired)
+        #expect(Self.refusal(policy, amount: 50_01)?.code == MPOSError.Code.offlineAmountLimit)
     }
 
     @Test func theTotalPerCurrencyCountsWhatIsStoredAndThisSale() {
         let policy = OfflinePolicy(maximumTotalPerCurrency: ["EUR": 100_00])
         let pending = [Self.stored(60_00), Self.stored(500_00, .usd)]
         #expect(Self.refusal(policy, amount: 40_00, pending: pending) == nil)
-        #expect(Self.refusal(policy, amount: 40_01, pending: pending)?.code == MPOSError.Code.onlineRequired)
+        #expect(Self.refusal(policy, amount: 40_01, pending: pending)?.code == MPOSError.Code.offlineTotalLimit)
     }
 
     @Test func theNumberStoredIncludesThisSale() {
         let policy = OfflinePolicy(maximumStoredPayments: 3)
         #expect(Self.refusal(policy, pending: [Self.stored(1), Self.stored(1)]) == nil)
-        #expect(Self.refusal(policy, pending: [Self.stored(1), Self.stored(1), Self.stored(1)]) != nil)
+        #expect(
+            Self.refusal(policy, pending: [Self.stored(1), Self.stored(1), Self.stored(1)])?.code
+                == MPOSError.Code.offlineStoredPaymentsLimit)
     }
 
     @Test func theWindowIs24HoursSinceTheLastOnlineSessionByDefault() {
         #expect(Self.refusal(.standard, after: 24 * 3600) == nil)
         let expired = Self.refusal(.standard, after: 24 * 3600 + 1)
         #expect(
-            expired?.code == MPOSError.Code.onlineRequired
+            expired?.code == MPOSError.Code.offlineTokenExpired
                 && expired?.message.contains("TOKEN_EXPIRED_S&F") == true)
     }
 
     @Test func aClockBeforeTheLastOnlineSessionIsRefused() {
-        #expect(Self.refusal(.standard, after: -1) != nil)
+        #expect(Self.refusal(.standard, after: -1)?.code == MPOSError.Code.offlineTokenExpired)
     }
 
     @Test func noOnlineSessionYetIsNoToken() {
-        #expect(Self.refusal(.standard, lastOnline: nil)?.message.contains("NO_TOKEN") == true)
+        let noToken = Self.refusal(.standard, lastOnline: nil)
+        #expect(noToken?.code == MPOSError.Code.offlineNoToken && noToken?.message.contains("NO_TOKEN") == true)
     }
 }

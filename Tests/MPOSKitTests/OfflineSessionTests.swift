@@ -109,7 +109,7 @@ struct OfflineSessionTests {
         let online2 = await #expect(throws: MPOSError.self) {
             try await offline.sale(PaymentParameters(amount: 22_00, currency: .eur))
         }
-        #expect(online2?.code == MPOSError.Code.onlineRequired && online2?.message.hasPrefix("NO_TOKEN") == true)
+        #expect(online2?.code == MPOSError.Code.offlineNoToken && online2?.message.hasPrefix("NO_TOKEN") == true)
         await offline.disconnect()
 
         // The gateway answers again: a normal login, and the stored sale is forwarded once.

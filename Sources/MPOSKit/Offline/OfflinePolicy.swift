@@ -19,29 +19,28 @@ extension OfflinePolicyTerms {
         amount: Int64, currency: Currency, pending: [StoredOfflinePayment], lastOnline: Date?, now: Date
     ) -> MPOSError? {
         guard let lastOnline else {
-            return MPOSError.onlineRequired.withMessage(
-                "NO_TOKEN: no online session yet; log in online first.")
+            return MPOSError.offlineNoToken.withMessage("NO_TOKEN: no online session yet; log in online first.")
         }
         let offlineFor = now.timeIntervalSince(lastOnline)
         let window = Double(maximumHoursOffline) * 3600
         if offlineFor > window || offlineFor < 0 {
-            return MPOSError.onlineRequired.withMessage(
+            return MPOSError.offlineTokenExpired.withMessage(
                 "TOKEN_EXPIRED_S&F: the offline window (\(maximumHoursOffline) h since the last online session) has passed."
             )
         }
         if let maximumPaymentAmount, amount > maximumPaymentAmount {
-            return MPOSError.onlineRequired.withMessage(
+            return MPOSError.offlineAmountLimit.withMessage(
                 "The amount is over the largest offline payment (\(maximumPaymentAmount) minor units).")
         }
         if let maximumStoredPayments, pending.count + 1 > maximumStoredPayments {
-            return MPOSError.onlineRequired.withMessage(
+            return MPOSError.offlineStoredPaymentsLimit.withMessage(
                 "\(pending.count) payments are stored offline already, the most allowed is \(maximumStoredPayments)."
             )
         }
         if let limit = maximumTotalPerCurrency[currency.code] {
             let total = pending.filter { $0.currency == currency }.reduce(amount) { $0 + $1.amount }
             if total > limit {
-                return MPOSError.onlineRequired.withMessage(
+                return MPOSError.offlineTotalLimit.withMessage(
                     "Stored offline \(currency.code) would reach \(total) minor units, over the limit of \(limit)."
                 )
             }

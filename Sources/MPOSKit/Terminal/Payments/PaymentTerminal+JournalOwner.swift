@@ -31,7 +31,7 @@ extension PaymentTerminal {
         if let journalRefusal = payments.journalRefusal { throw journalRefusal }
         if state.isOfflineOnly {
             if offlineSale { return }
-            throw MPOSError.onlineRequired.withMessage(
+            throw MPOSError.offlineNoToken.withMessage(
                 "NO_TOKEN: the gateway could not be reached at login; only sales allowed offline are taken "
                     + "until a login reaches it.")
         }
