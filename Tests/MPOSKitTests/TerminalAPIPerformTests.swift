@@ -199,15 +199,27 @@ struct TerminalAPIPerformTests {
         try await sandbox.close(terminal)
     }
 
-    @Test func withoutAnInstallationIDThePOIIDIsTheReadersSerialNumber() async throws {
+    @Test func withoutOneSetThePOIIDIsTheInstallationsOwnWhicheverReaderAndAfterARestart() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
-        let serial = try await terminal.reader.info().serialNumber
-        #expect(await terminal.terminalAPI.installationID() == serial)
+        let id = await terminal.terminalAPI.installationID()
+        #expect(id.hasPrefix("MPOSKit-") && id.count == 20)
+        #expect(id != (try await terminal.reader.info().serialNumber))
         let response = try Self.paymentResponse(
             try await terminal.perform(
-                terminalAPIRequest: Self.payment("2.50", serviceID: "D1", poiID: serial)))
+                terminalAPIRequest: Self.payment("2.50", serviceID: "D1", poiID: id)))
         #expect(response.response.result == .success)
+        // Without a reader, and in a new process on the same journal, the id stays.
+        await terminal.disconnect()
+        #expect(await terminal.terminalAPI.installationID() == id)
+        let restarted = try await sandbox.terminal(connect: false)
+        #expect(await restarted.terminalAPI.installationID() == id)
+        // Another installation (another journal) has another id.
+        let elsewhere = try PaymentTerminal(
+            environment: sandbox.gateway.baseURL,
+            credentials: .login(user: sandbox.credentials.user, password: sandbox.credentials.password),
+            journalPath: sandbox.directory.appendingPathComponent("elsewhere.sqlite").path)
+        #expect(await elsewhere.terminalAPI.installationID() != id)
         try await sandbox.close(terminal)
     }
 

@@ -32,8 +32,8 @@ struct NexoSession: Sendable {
     static let answersKept = 256
     /// The last payment request seen (a TransactionStatus without a reference asks for it).
     var last: Reference?
-    /// The reader's serial number, the default POIID, once read.
-    var readerSerial: String?
+    /// The installation id kept in the journal, the default POIID, once read.
+    var journalInstallationID: String?
     /// The POIID set with ``TerminalAPIAdapter/setInstallationID(_:)``, before the reader's serial.
     var installationID: String?
 

@@ -22,7 +22,7 @@ struct TerminalEmulateCommand: AsyncParsableCommand {
             Payments run through MPOSKit against the embedded sandbox gateway and a simulated \
             reader presenting --card (or --gateway and --reader, as the payment commands take \
             them); amounts drive the sandbox's scenarios (docs/test-cards.md). Requests must name \
-            --poi-id (default: the reader's serial number). With a key it takes encrypted \
+            --poi-id (default: this installation's id, kept with the journal). With a key it takes encrypted \
             messages only and answers encrypted. Prints 'listening on http://127.0.0.1:PORT' and \
             serves until SIGINT or SIGTERM.
 
@@ -34,7 +34,7 @@ struct TerminalEmulateCommand: AsyncParsableCommand {
     @Option(help: "Port to bind on 127.0.0.1; 0 picks a free one.")
     var port = 8443
 
-    @Option(help: "The POIID requests must name (default: the reader's serial number).")
+    @Option(help: "The POIID requests must name (default: this installation's id, kept with the journal).")
     var poiId: String?
 
     @OptionGroup var key: NexoKeyOptions

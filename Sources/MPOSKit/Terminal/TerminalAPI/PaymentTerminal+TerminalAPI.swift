@@ -71,20 +71,20 @@ extension PaymentTerminal {
     }
 
     /// The terminal's POIID in the Terminal API: the id set with ``setInstallationID(_:)``,
-    /// else the serial number of the reader connected when it was first asked for (kept, so
-    /// that a request during a payment does not ask the reader), else `MPOSKit` (no reader yet).
+    /// else this installation's own id, created once with the journal and kept in it (the same
+    /// whichever reader is connected, or none, and across restarts).
     func installationID() async -> String {
         if let installationID = nexo.installationID { return installationID }
-        if let serial = nexo.readerSerial { return serial }
-        if let serial = try? await deviceInfo().serialNumber, !serial.isEmpty {
-            nexo.readerSerial = serial
-            return serial
-        }
-        return "MPOSKit"
+        if let stored = nexo.journalInstallationID { return stored }
+        // The journal made its id when it was created; a journal that cannot be read has
+        // bigger troubles, which its next write reports.
+        let stored = (try? payments.journal.installationID()) ?? "MPOSKit"
+        nexo.journalInstallationID = stored
+        return stored
     }
 
     /// Sets the POIID that Terminal API requests must name (`V400m-123456789` in Adyen's
-    /// examples); nil returns to the reader's serial number.
+    /// examples); nil returns to this installation's own id.
     func setInstallationID(_ id: String?) { nexo.installationID = id }
 
     // MARK: - Payment

@@ -65,12 +65,13 @@ public struct TerminalAPIAdapter: Sendable {
     }
 
     /// The terminal's POIID in the Terminal API: the id set with ``setInstallationID(_:)``,
-    /// else the serial number of the reader connected when it was first asked for, else
-    /// `MPOSKit` (no reader yet).
+    /// else this installation's own id (`MPOSKit-` and 12 hex digits), created once with the
+    /// journal and kept in it: the same whichever reader is connected, or none, and across
+    /// restarts.
     public func installationID() async -> String { await terminal.installationID() }
 
     /// Sets the POIID that Terminal API requests must name (`V400m-123456789` in Adyen's
-    /// examples); nil returns to the reader's serial number.
+    /// examples); nil returns to this installation's own id.
     public func setInstallationID(_ id: String?) async { await terminal.setInstallationID(id) }
 
     /// Takes an event notification the connected networked terminal posted to the sale system
