@@ -138,6 +138,16 @@ import Testing
         #expect(gateway.logins == 0)
     }
 
+    @Test func aSessionEndedByTheAppIsNotBroughtBackByARequestThatFoundItLapsed() async throws {
+        let gateway = SessionGateway()
+        let client = Self.client(gateway)
+        try await client.login()
+        gateway.lapse()
+        await client.endSession()
+        #expect(try await client.renewedToken(replacing: "token-1") == nil)
+        #expect(gateway.logins == 1)
+    }
+
     @Test func aRequestBeforeAnyLoginIsNotRenewed() async throws {
         let gateway = SessionGateway()
         let client = Self.client(gateway)

@@ -73,11 +73,15 @@ extension GatewayClient {
     /// Ends the session at the gateway (best effort: a session the gateway cannot be told
     /// about lapses on its own) and forgets the token and the merchant.
     func endSession() async {
-        if token != nil, case .login = credentials {
-            _ = try? await call(GatewayRoutes.logout)
-        }
+        let ending = token
         token = nil
         merchant = nil
+        // Sent as is: a session that already lapsed is not renewed only to be ended.
+        if let ending, case .login = credentials {
+            var request = GatewayHTTPRequest(GatewayRoutes.logout)
+            request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + ending
+            _ = try? await transport.send(request, to: baseURL)
+        }
     }
 
     /// Remembers a changed password so a later login uses it.

@@ -251,7 +251,9 @@ actor GatewayClient {
     ///   failed): the credentials, not the session, are wrong.
     /// - Throws: the transport's error when the login got no answer.
     func renewedToken(replacing lapsed: String?) async throws(GatewayTransportError) -> String? {
-        if let token, token != lapsed { return token }
+        // Ended meanwhile (reset, logout): a lapsed request does not bring the session back.
+        guard let token else { return nil }
+        if token != lapsed { return token }
         let renewal: Task<Result<String?, GatewayTransportError>, Never>
         if let running = self.renewal {
             renewal = running
