@@ -95,6 +95,39 @@ import Testing
         while first.running + second.running > 0 { await Task.yield() }  // the scanners were stopped
     }
 
+    @Test func aZeroScanTimeScansForTheDefaultFiveSeconds() async throws {
+        let clock = ManualClock()
+        let (terminal, journal) = try Self.offlineTerminal(clock: clock)
+        defer { try? FileManager.default.removeItem(at: journal) }
+        let scanner = HandScanner()
+        let done = Locked(false)
+        let scan = Task {
+            let readers = await terminal.reader.discover(scanners: [scanner], scanTime: .zero)
+            done.withLock { $0 = true }
+            return readers
+        }
+        await scanner.waitUntilScanning()
+        await clock.waitForSleeper(until: .seconds(5))
+        scanner.find(Self.reader("Z"))
+        clock.advance(by: .milliseconds(4_999))
+        await Self.settle()
+        #expect(!done.withLock { $0 })
+        clock.advance(by: .milliseconds(1))
+        #expect(await scan.value.map(\.id) == ["tcp:Z"])
+        #expect(clock.now.offset == .seconds(5))
+    }
+
+    @Test func aZeroConnectTimeoutIsTheDefaultFifteenSeconds() async throws {
+        let clock = ManualClock()
+        let (terminal, journal) = try Self.offlineTerminal(clock: clock)
+        defer { try? FileManager.default.removeItem(at: journal) }
+        let silent = DiscoveredReader(
+            announcement: ReaderAnnouncement(name: "Mute", serialNumber: "M2", model: "R1"),
+            transportKind: .simulated
+        ) { InProcessTransport.makePair().0 }
+        try await Self.expectConnectTimeout(terminal, silent, clock, timers: 2, timeout: .zero)
+    }
+
     @Test func aReaderThatNeverPairsTimesOutAtFifteenSecondsNotBefore() async throws {
         let clock = ManualClock()
         let (terminal, journal) = try Self.offlineTerminal(clock: clock)
@@ -132,13 +165,14 @@ import Testing
     /// and pairing's when the link opens. The clock moves only once the last is registered; it
     /// moved before pairing's timer at times, which then waited until 30 s and the test hung.
     static func expectConnectTimeout(
-        _ terminal: PaymentTerminal, _ reader: DiscoveredReader, _ clock: ManualClock, timers: Int
+        _ terminal: PaymentTerminal, _ reader: DiscoveredReader, _ clock: ManualClock, timers: Int,
+        timeout: Duration = ReaderTools.defaultConnectTimeout
     )
         async throws
     {
         let outcome = Locked<MPOSError?>(nil)
         let connecting = Task {
-            do { try await terminal.reader.connect(reader, secret: Sandbox.secret) } catch {
+            do { try await terminal.reader.connect(reader, secret: Sandbox.secret, timeout: timeout) } catch {
                 outcome.withLock { $0 = error as? MPOSError }
             }
         }

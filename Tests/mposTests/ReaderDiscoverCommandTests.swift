@@ -52,11 +52,24 @@ struct ReaderDiscoverCommandTests {
         #expect(none.status == 0 && none.out.contains("no readers found"))
     }
 
+    /// The ECP seed's rule: a scan time of 0 is the default, 5 s (the process runs on the
+    /// machine's clock, so the test measures the run, a lower bound only).
+    @Test func aZeroScanTimeListensForTheDefaultFiveSeconds() throws {
+        let start = Date()
+        let run = try EMVDecodeBinaryTests.run([
+            "reader", "discover", "--scan-time", "0", "--probe", "127.0.0.1:9",
+        ])
+        #expect(run.status == 0 && run.out.contains("no readers found"), "\(run.err)")
+        #expect(Date().timeIntervalSince(start) >= 4.9)
+    }
+
     @Test func badArgumentsExitOneWithAClearMessage() throws {
         let probe = try EMVDecodeBinaryTests.run(["reader", "discover", "--probe", "nowhere"])
         #expect(probe.status == 1 && probe.err.contains("invalid --probe 'nowhere'"))
-        let time = try EMVDecodeBinaryTests.run(["reader", "discover", "--scan-time", "0"])
+        let time = try EMVDecodeBinaryTests.run(["reader", "discover", "--scan-time", "-1"])
         #expect(time.status == 1 && time.err.contains("invalid --scan-time"))
+        let info = try EMVDecodeBinaryTests.run(["reader", "info", "--reader", "127.0.0.1:9", "--timeout", "601"])
+        #expect(info.status == 1 && info.err.contains("--timeout must be 0 (the default, 15) to 600 seconds"))
         let serial = try EMVDecodeBinaryTests.run(["reader", "emulate", "--serial", ""])
         #expect(serial.status == 1 && serial.err.contains("--serial must be 1 to 64 bytes"))
     }

@@ -21,7 +21,7 @@ struct ReaderDiscoverCommand: AsyncParsableCommand {
               mpos reader discover --scan-time 2 --probe 127.0.0.1:47300 --json
             """)
 
-    @Option(help: "Seconds to listen for answers (more than 0, at most 600).")
+    @Option(help: "Seconds to listen for answers (at most 600; 0 is the default, 5).")
     var scanTime: Double = 5
 
     @Option(help: "Where to send probes, HOST:PORT; repeat for several (default: broadcast and 127.0.0.1).")
@@ -31,9 +31,10 @@ struct ReaderDiscoverCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        guard scanTime > 0, scanTime <= 600 else {
-            throw CLIFailure("invalid --scan-time \(scanTime): give seconds, more than 0 and at most 600")
+        guard scanTime >= 0, scanTime <= 600 else {
+            throw CLIFailure("invalid --scan-time \(scanTime): give seconds, 0 (the default, 5) to 600")
         }
+        let scanTime = scanTime > 0 ? scanTime : 5
         let targets: [DiscoveryProbeTarget] =
             try probe.isEmpty ? [.broadcast, .loopback] : probe.map(Self.target)
         let scan = ReaderDiscovery(

@@ -10,14 +10,21 @@ struct ReaderInfoCommand: AsyncParsableCommand {
 
     @OptionGroup var link: ReaderLinkOptions
 
-    @Option(help: "Seconds to wait for the connection and pairing.")
+    @Option(help: "Seconds to wait for the connection and pairing (0 is the default, 15).")
     var timeout: Int = 15
+
+    func validate() throws {
+        guard (0...600).contains(timeout) else {
+            throw ValidationError("--timeout must be 0 (the default, 15) to 600 seconds, not \(timeout).")
+        }
+    }
 
     @Flag(help: "Print one JSON object (model, serial, firmware, configuration, battery, …) instead of text.")
     var json = false
 
     func run() async throws {
-        let answer = try await link.withConnection(timeout: .seconds(timeout)) { connection in
+        let answer = try await link.withConnection(timeout: .seconds(timeout > 0 ? timeout : 15)) {
+            connection in
             try await link.ask(connection, .getDeviceInfo, "the device information request")
         }
         guard case .deviceInfo(let info) = answer else {
@@ -48,7 +55,8 @@ struct ReaderInfoCommand: AsyncParsableCommand {
             let charging, externalPower: Bool
         }
 
-        let model, serial, manufacturer, application, firmware, configuration, publicKeys, generalParameters: String
+        let model, serial, manufacturer, application, firmware, configuration, publicKeys,
+            generalParameters: String
         let battery: Battery
 
         init(_ info: DeviceInfo) {

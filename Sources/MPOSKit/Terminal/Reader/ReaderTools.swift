@@ -15,6 +15,11 @@ public struct ReaderTools: Sendable {
 
     /// The low-battery threshold a terminal starts with: 10 %.
     public static let defaultBatteryLowThreshold = 10
+    /// How long discovery scans unless told otherwise, and when told zero: 5 s (the ECP seed's).
+    public static let defaultScanTime: Duration = .seconds(5)
+    /// How long connecting to a discovered reader may take unless told otherwise, and when
+    /// told zero: 15 s (the ECP seed's).
+    public static let defaultConnectTimeout: Duration = .seconds(15)
 
     /// Pairs with a reader over `transport` and keeps the link alive with pings. A transport
     /// opened once cannot be opened again: use ``connect(secret:reconnect:open:)`` for a reader
@@ -50,17 +55,19 @@ public struct ReaderTools: Sendable {
     }
 
     /// Connects to a reader that ``discover(scanners:scanTime:)`` found and pairs with
-    /// `secret`, within `timeout` on the terminal's clock (15 s by default); reconnects after
-    /// a drop as ``connect(secret:reconnect:open:)`` does.
+    /// `secret`, within `timeout` on the terminal's clock (``defaultConnectTimeout``, 15 s, by
+    /// default and when zero or less is given, as the ECP seed's `connectTimeout`); reconnects
+    /// after a drop as ``connect(secret:reconnect:open:)`` does.
     ///
     /// - Throws: ``MPOSError/readerConnectTimeout`` when the reader is not reached and paired
     ///   in time; ``MPOSError/readerLinkFailed`` when it cannot be reached or refuses to pair;
     ///   the code `MPOSError.Code.readerInUse` when another terminal holds it;
     ///   ``MPOSError/terminalBusy`` during an operation.
     public func connect(
-        _ reader: DiscoveredReader, secret: SharedSecret, timeout: Duration = .seconds(15),
+        _ reader: DiscoveredReader, secret: SharedSecret, timeout: Duration = defaultConnectTimeout,
         reconnect: ReconnectPolicy? = .standard
     ) async throws(MPOSError) {
+        let timeout = timeout > .zero ? timeout : Self.defaultConnectTimeout
         try await terminal.connectReader(reader, secret: secret, timeout: timeout, reconnect: reconnect)
     }
 
@@ -158,8 +165,9 @@ public struct ReaderTools: Sendable {
         }
     }
 
-    /// Scans for readers with every scanner at once, for `scanTime` on the terminal's clock,
-    /// and returns the readers found, each once, in the order they answered (see
+    /// Scans for readers with every scanner at once, for `scanTime` on the terminal's clock
+    /// (``defaultScanTime``, 5 s, by default and when zero or less is given, as the ECP seed's
+    /// `scanTime`), and returns the readers found, each once, in the order they answered (see
     /// ``ReaderDiscovery``).
     ///
     /// Each new reader is also a ``TerminalEvent/readerDiscovered(_:)`` event as it is found
@@ -172,9 +180,10 @@ public struct ReaderTools: Sendable {
     /// let readers = await terminal.reader.discover(scanners: [TCPReaderScanner()])
     /// if let found = readers.first { try await terminal.reader.connect(found, secret: secret) }
     /// ```
-    public func discover(scanners: [any ReaderScanner], scanTime: Duration = .seconds(5)) async
+    public func discover(scanners: [any ReaderScanner], scanTime: Duration = defaultScanTime) async
         -> [DiscoveredReader]
     {
-        await terminal.discoverReaders(scanners: scanners, scanTime: scanTime)
+        await terminal.discoverReaders(
+            scanners: scanners, scanTime: scanTime > .zero ? scanTime : Self.defaultScanTime)
     }
 }
