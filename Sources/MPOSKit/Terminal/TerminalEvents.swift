@@ -29,24 +29,31 @@ public final class TerminalEvents: AsyncSequence, Sendable {
     /// Iterates every event, as it happens.
     public func makeAsyncIterator() -> AsyncStream<TerminalEvent>.Iterator { stream.makeAsyncIterator() }
 
-    /// A stream of the events in `categories` only (the ECP seed's subscription filter; all
-    /// categories when none is given). It ends when the caller stops listening or at
-    /// ``PaymentTerminal/reset()``.
+    /// A stream of the events in `categories` only (the ECP seed's subscription filter: no
+    /// categories, or an empty set, means every category). It ends when the caller stops
+    /// listening or at ``PaymentTerminal/reset()``.
     public func subscribe(_ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases))
         -> AsyncStream<TerminalEvent>
     {
-        subscribers.subscribe { categories.contains($0.category) }
+        let categories = Self.orAll(categories)
+        return subscribers.subscribe { categories.contains($0.category) }
+    }
+
+    /// The ECP seed's rule for a subscription: an empty set is every category.
+    static func orAll(_ categories: Set<TerminalEventCategory>) -> Set<TerminalEventCategory> {
+        categories.isEmpty ? Set(TerminalEventCategory.allCases) : categories
     }
 
     /// Calls `handler` with each event in `categories` as it happens, before the operation
     /// that caused it goes on: when `sale` returns, the handler has seen all of its events, in
     /// order (a stream's reader may still be catching up). The handler runs on the terminal's
-    /// executor, so it must be quick and must not wait for the terminal.
-    /// ``PaymentTerminal/reset()`` removes it.
+    /// executor, so it must be quick and must not wait for the terminal. An empty set of
+    /// categories is every category. ``PaymentTerminal/reset()`` removes it.
     public func addHandler(
         _ categories: Set<TerminalEventCategory> = Set(TerminalEventCategory.allCases),
         _ handler: @escaping TerminalEventHandler
     ) {
+        let categories = Self.orAll(categories)
         handlers.withLock { $0.append((categories, handler)) }
     }
 
