@@ -46,12 +46,19 @@ import Testing
 
         for _ in 0..<60 { try await writer.write { db in try Self.insertRow(db) } }
 
-        let counts = try #require(writer.checkpointCounts)
-        // 60 commits of 3–5 frames cross a threshold of 24 about ten times: every one deferred.
+        try await Self.expectEveryCheckpointDeferred(
+            try #require(writer.checkpointCounts), inlineBefore: inlineBefore, in: store)
+    }
+
+    /// 60 commits of 3–5 frames cross a threshold of 24 about ten times: every checkpoint was
+    /// deferred out of a commit, each ran (the log restarted instead of holding all 200-odd
+    /// frames), and every row is there.
+    static func expectEveryCheckpointDeferred(
+        _ counts: (deferred: Int, inline: Int), inlineBefore: Int, in store: GatewayStore
+    ) async throws {
         #expect(counts.deferred >= 5)
         #expect(counts.inline == inlineBefore)
-        // Each deferred checkpoint ran: the log restarted instead of holding all 200-odd frames.
-        #expect(try Self.logFrames(store) <= Self.threshold + 8)
+        #expect(try logFrames(store) <= threshold + 8)
         let rows = try await store.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM filler")
         }
@@ -84,14 +91,8 @@ import Testing
         }
 
         // Both writers defer through the connection's one hook: none checkpoints in its commit.
-        let counts = store.checkpoints.counts
-        #expect(counts.deferred >= 5)
-        #expect(counts.inline == inlineBefore)
-        #expect(try Self.logFrames(store) <= Self.threshold + 8)
-        let rows = try await store.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM filler")
-        }
-        #expect(rows == 60)
+        try await Self.expectEveryCheckpointDeferred(
+            store.checkpoints.counts, inlineBefore: inlineBefore, in: store)
     }
 
     @Test func aGroupWriterWithoutTheHookLeavesCheckpointsToSQLite() async throws {

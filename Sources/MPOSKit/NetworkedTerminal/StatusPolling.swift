@@ -38,9 +38,6 @@ struct StatusPolling: Sendable {
     /// Asks until `deadline`'s worth of pauses (0.5 s growing to 8 s) has passed.
     init(deadline: Duration) { rule = LookupThenResend(policy: .settlement(within: deadline)) }
 
-    /// The pauses taken so far, added up.
-    var waited: Duration { rule.waited }
-
     /// The first step: ask at once.
     func start() -> Step { .ask(after: .zero) }
 
