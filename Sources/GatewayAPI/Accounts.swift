@@ -65,12 +65,17 @@ public struct MerchantInfo: Codable, Sendable, Hashable {
     public var address: String?
     /// The user id of the caller, `nil` when authenticated with a client token or API key.
     public var userID: String?
+    /// The gateway's instance id: created with its database and kept across restarts, ports
+    /// and proxies, so that a terminal's journal binds to the gateway rather than to a URL.
+    /// `nil` from a gateway that does not say.
+    public var gatewayInstanceID: String?
 
     /// Creates merchant information.
     public init(
         id: String, name: String, currency: Currency, country: String, categoryCode: String,
-        address: String? = nil, userID: String? = nil
+        address: String? = nil, userID: String? = nil, gatewayInstanceID: String? = nil
     ) {
+        self.gatewayInstanceID = gatewayInstanceID
         self.id = id
         self.name = name
         self.currency = currency

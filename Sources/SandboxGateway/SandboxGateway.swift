@@ -92,6 +92,8 @@ public final class RunningGateway: Sendable {
     public let credentials: SandboxCredentials?
     /// The database, accounts and idempotency store, for tools and tests.
     public let environment: GatewayEnvironment
+    /// The gateway's instance id, created with its database: the same on every start.
+    public var instanceID: String { environment.store.instanceID }
     private let task: Task<Void, any Error>
 
     init(

@@ -12,7 +12,7 @@ struct MPOS: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, SaleCommand.self, AuthorizeCommand.self, CaptureCommand.self, RefundCommand.self,
             VoidCommand.self, TipCommand.self, CashCommand.self, SEPACommand.self, TransactionsCommand.self, StatsCommand.self,
-            OfflineCommand.self,
+            OfflineCommand.self, JournalCommand.self,
             EMVCommand.self, ReaderCommand.self, PrinterCommand.self, PrintCommand.self, DrawerCommand.self,
             GatewayCommand.self,
             TerminalCommand.self, NexoCommand.self,

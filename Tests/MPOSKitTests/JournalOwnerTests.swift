@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MPOSCore
+import SandboxGateway
 import Testing
 
 @testable import MPOSKit
@@ -43,15 +44,20 @@ struct JournalOwnerTests {
         #expect(refusal.code == MPOSError.Code.journalOwnedElsewhere)
         #expect(
             refusal.message
-                == "The payment journal \(path) belongs to merchant \(home.credentials.merchantID) at "
-                + "\(Self.gateway(home)), not merchant \(other.credentials.merchantID) at \(Self.gateway(other)); "
-                + "use another journal file for this gateway and merchant.")
+                == "The payment journal \(path) belongs to merchant \(home.credentials.merchantID) at gateway "
+                + "\(home.gateway.instanceID) (last reached at \(Self.gateway(home))), not merchant "
+                + "\(other.credentials.merchantID) at gateway \(other.gateway.instanceID) (last reached at "
+                + "\(Self.gateway(other))); use another journal file for this gateway and merchant.")
         // Nothing runs against the other gateway afterwards either.
         await #expect(throws: refusal) { try await elsewhere.recovery.recoverUnfinished() }
         await #expect(throws: refusal) { _ = try await elsewhere.sale(EndToEndTests.sale(1_00)) }
         #expect(recorder.sent == ["POST /v1/auth/login", "POST /v1/auth/logout"])
         #expect(try PaymentJournal(path: path).all() == [attempt])
-        #expect(try PaymentJournal(path: path).owner() == Self.owner(Self.gateway(home), home.credentials.merchantID))
+        #expect(
+            try PaymentJournal(path: path).owner()
+                == JournalOwner(
+                    gateway: Self.gateway(home), merchantID: home.credentials.merchantID,
+                    gatewayInstanceID: home.gateway.instanceID))
 
         // Its own gateway still finishes it.
         let again = try await home.terminal(connect: false)
@@ -85,7 +91,7 @@ struct JournalOwnerTests {
         let database = try DatabaseQueue(path: path)
         try await database.write { db in
             try db.execute(sql: "DROP TABLE owner")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3-owner'")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v3-owner', 'v6-owner-instance')")
         }
         try database.close()
 
@@ -94,5 +100,65 @@ struct JournalOwnerTests {
         try journal.bind(to: Self.owner("http://127.0.0.1:8080", "m_1"))
         #expect(try journal.owner() == Self.owner("http://127.0.0.1:8080", "m_1"))
         #expect(try journal.all() == [attempt])
+    }
+
+    @Test func theSameGatewayRestartedOnAnotherPortKeepsItsJournal() async throws {
+        let (directory, path) = Self.temporaryJournalPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = directory.appendingPathComponent("gateway.sqlite").path
+        let configuration = SandboxGatewayConfiguration(
+            port: 0, databasePath: database, passwordHashRounds: 1_000, logLevel: .error)
+        let first = try await SandboxGateway.start(configuration)
+        let credentials = try #require(first.credentials)
+        let login = GatewayCredentials.login(user: credentials.user, password: credentials.password)
+        let before = try PaymentTerminal(environment: first.baseURL, credentials: login, journalPath: path)
+        try await before.login()
+        await before.disconnect()
+        let instance = first.instanceID
+        await first.shutdown()
+
+        let second = try await SandboxGateway.start(configuration)
+        #expect(second.instanceID == instance && second.port != first.port)
+        let after = try PaymentTerminal(environment: second.baseURL, credentials: login, journalPath: path)
+        try await after.login()
+        #expect(
+            try PaymentJournal(path: path).owner()
+                == JournalOwner(
+                    gateway: second.baseURL.absoluteString, merchantID: credentials.merchantID,
+                    gatewayInstanceID: instance))
+        await after.disconnect()
+        await second.shutdown()
+    }
+
+    @Test func aNewGatewayAtTheSameAddressIsAnotherGateway() throws {
+        let (directory, path) = Self.temporaryJournalPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try PaymentJournal(path: path)
+        try journal.bind(to: JournalOwner(gateway: "http://127.0.0.1:8080", merchantID: "m_1", gatewayInstanceID: "gw_a"))
+        let refusal = #expect(throws: MPOSError.self) {
+            try journal.bind(
+                to: JournalOwner(gateway: "http://127.0.0.1:8080", merchantID: "m_1", gatewayInstanceID: "gw_b"))
+        }
+        #expect(refusal?.code == MPOSError.Code.journalOwnedElsewhere)
+        // Behind a proxy, under another name: the same instance.
+        try journal.bind(to: JournalOwner(gateway: "https://pay.example", merchantID: "m_1", gatewayInstanceID: "gw_a"))
+        #expect(try journal.owner()?.gatewayURL == "https://pay.example")
+    }
+
+    @Test func aJournalBoundByURLAdoptsTheInstanceAtThatURLOnly() throws {
+        let (directory, path) = Self.temporaryJournalPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try PaymentJournal(path: path)
+        try journal.bind(to: Self.owner("http://127.0.0.1:8080", "m_1"))
+        let elsewhere = #expect(throws: MPOSError.self) {
+            try journal.bind(
+                to: JournalOwner(gateway: "http://127.0.0.1:9090", merchantID: "m_1", gatewayInstanceID: "gw_a"))
+        }
+        #expect(elsewhere?.code == MPOSError.Code.journalOwnedElsewhere)
+        try journal.bind(to: JournalOwner(gateway: "http://127.0.0.1:8080", merchantID: "m_1", gatewayInstanceID: "gw_a"))
+        #expect(try journal.owner()?.gatewayInstanceID == "gw_a")
+        let summary = try JournalSummary.read(path: path)
+        #expect(summary.owner?.gatewayInstanceID == "gw_a" && summary.unfinishedAttempts == 0)
     }
 }

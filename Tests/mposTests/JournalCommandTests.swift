@@ -142,13 +142,21 @@ import Testing
         let first = try EMVDecodeBinaryTests.run(["transactions", "--json"] + home.arguments)
         #expect(first.status == 0, "stderr: \(first.err)")
 
+        // A payment is refused: the journal's attempts belong to the home gateway.
         let refused = try EMVDecodeBinaryTests.run(
-            ["transactions", "--json"] + Array(other.arguments.dropLast(2)) + ["--journal", journal])
+            ["cash", "--amount", "1.00"] + Array(other.arguments.dropLast(2)) + ["--journal", journal])
         #expect(refused.status == 1 && refused.out.isEmpty)
         #expect(refused.err.filter { $0 == "\n" }.count == 1, "\(refused.err)")
         #expect(refused.err.hasPrefix("Error: The payment journal \(journal) belongs to merchant "), "\(refused.err)")
-        #expect(refused.err.contains(" at \(home.url), not merchant "), "\(refused.err)")
+        #expect(refused.err.contains("(last reached at \(home.url)), not merchant "), "\(refused.err)")
         #expect(refused.err.hasSuffix("Give --journal PATH with another file to pay at \(other.url).\n"), "\(refused.err)")
+
+        // A command that takes no payment is not refused: it runs without that journal and says so.
+        let listed = try EMVDecodeBinaryTests.run(
+            ["transactions", "--json"] + Array(other.arguments.dropLast(2)) + ["--journal", journal])
+        #expect(listed.status == 0, "stderr: \(listed.err)")
+        #expect(listed.err.hasPrefix("note: the journal \(journal) belongs to merchant "), "\(listed.err)")
+        #expect(listed.err.hasSuffix("this command takes no payment and runs without it\n"), "\(listed.err)")
 
         // Another journal works at once.
         let fresh = try EMVDecodeBinaryTests.run(["transactions", "--json"] + other.arguments)
@@ -209,8 +217,12 @@ import Testing
         let running = try Running(["cash", "--amount", "2.00"] + Array(gateway.arguments.dropLast(2)), environment: environment)
         let run = running.finish()
         #expect(run.status == 0, "stderr: \(run.err)")
-        let journal = data.appendingPathComponent("mpos/journal.sqlite").path
-        #expect(FileManager.default.fileExists(atPath: journal) && FileManager.default.fileExists(atPath: journal + ".lock"))
+        let journals = try FileManager.default.contentsOfDirectory(
+            atPath: data.appendingPathComponent("mpos/journals").path)
+        #expect(journals.count == 1 && journals[0].hasPrefix("gw_"), "\(journals)")
+        let folder = data.appendingPathComponent("mpos/journals/\(journals.first ?? "")")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.contains { $0.hasPrefix("m_") && $0.hasSuffix(".sqlite") } && files.contains { $0.hasSuffix(".sqlite.lock") }, "\(files)")
     }
     #endif
 }

@@ -6,16 +6,28 @@ import MPOSCore
 /// attempts only: looking them up, reversing or resuming them at another gateway (or as
 /// another merchant) would ask about keys that gateway never saw, or act on another
 /// merchant's money.
-struct JournalOwner: Sendable, Hashable {
-    /// The gateway's base URL, without a trailing slash.
-    var gateway: String
-    /// The merchant's identifier at that gateway.
-    var merchantID: String
+///
+/// The gateway is its instance id, which it keeps across restarts, ports and proxies; its
+/// URL is kept too (the last one it was reached at, for people and tools), and is what binds
+/// only where a side knows no instance id (an older gateway, an older journal).
+typealias JournalOwner = GatewayIdentity
+
+extension GatewayIdentity {
+    /// An owner as the journal stores it.
+    init(gateway: String, merchantID: String, gatewayInstanceID: String? = nil) {
+        self.init(gatewayInstanceID: gatewayInstanceID, merchantID: merchantID, gatewayURL: gateway)
+    }
 }
 
 extension PaymentJournal {
     /// The one-row table naming the journal's owner.
     static let ownerTable = "owner"
+
+    /// Adds the gateway's instance id to the owner table (migration v6): a journal bound
+    /// before keeps its URL binding until a login at that URL reports the instance id.
+    static func addOwnerInstanceColumn(_ db: Database) throws {
+        try db.alter(table: ownerTable) { t in t.add(column: "gatewayInstanceID", .text) }
+    }
 
     /// Creates the owner table: empty until the first login binds the journal.
     static func createOwnerTable(_ db: Database) throws {
@@ -36,7 +48,9 @@ extension PaymentJournal {
     }
 
     /// Binds the journal to `owner`: a journal without one (new, or written before owners
-    /// were kept) adopts it; one bound to the same owner is left as it is.
+    /// were kept) adopts it; one bound to the same owner (the same merchant at the same
+    /// gateway instance) keeps its binding and notes the URL it was reached at now, and the
+    /// instance id when it was bound by URL before instance ids were kept.
     ///
     /// - Throws: ``MPOSError/journalOwnedElsewhere`` when another gateway or merchant owns
     ///   the journal (nothing in it changes); ``MPOSError/journalFailed`` when it cannot be
@@ -45,26 +59,39 @@ extension PaymentJournal {
         let stored: JournalOwner
         do {
             stored = try queue.write { db in
-                if let existing = try Self.storedOwner(db) { return existing }
+                if let existing = try Self.storedOwner(db) {
+                    guard existing.admits(owner) else { return existing }
+                    let updated = JournalOwner(
+                        gateway: owner.gatewayURL, merchantID: existing.merchantID,
+                        gatewayInstanceID: existing.gatewayInstanceID ?? owner.gatewayInstanceID)
+                    if updated != existing {
+                        try db.execute(
+                            sql: "UPDATE \(Self.ownerTable) SET gateway = ?, gatewayInstanceID = ? WHERE id = 1",
+                            arguments: [updated.gatewayURL, updated.gatewayInstanceID])
+                    }
+                    return updated
+                }
                 try db.execute(
-                    sql: "INSERT INTO \(Self.ownerTable) (id, gateway, merchantID) VALUES (1, ?, ?)",
-                    arguments: [owner.gateway, owner.merchantID])
+                    sql: "INSERT INTO \(Self.ownerTable) (id, gateway, merchantID, gatewayInstanceID) VALUES (1, ?, ?, ?)",
+                    arguments: [owner.gatewayURL, owner.merchantID, owner.gatewayInstanceID])
                 return owner
             }
         } catch {
             throw MPOSError.journalFailed.withMessage("The payment journal could not be written: \(Self.describe(error)).")
         }
-        guard stored == owner else {
+        guard stored.admits(owner) else {
             throw MPOSError.journalOwnedElsewhere.withMessage(
-                "The payment journal \(path) belongs to merchant \(stored.merchantID) at \(stored.gateway), "
-                    + "not merchant \(owner.merchantID) at \(owner.gateway); use another journal file for this "
-                    + "gateway and merchant.")
+                "The payment journal \(path) belongs to \(stored.description), not \(owner.description); "
+                    + "use another journal file for this gateway and merchant.")
         }
     }
 
-    private static func storedOwner(_ db: Database) throws -> JournalOwner? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT gateway, merchantID FROM \(ownerTable) WHERE id = 1")
+    static func storedOwner(_ db: Database) throws -> JournalOwner? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT gateway, merchantID, gatewayInstanceID FROM \(ownerTable) WHERE id = 1")
         else { return nil }
-        return JournalOwner(gateway: row["gateway"], merchantID: row["merchantID"])
+        return JournalOwner(
+            gateway: row["gateway"], merchantID: row["merchantID"], gatewayInstanceID: row["gatewayInstanceID"])
     }
 }

@@ -107,6 +107,7 @@ final class PaymentJournal: Sendable {
             migrator.registerMigration("v3-owner") { db in try Self.createOwnerTable(db) }
             migrator.registerMigration("v4-networked-attempts") { db in try Self.createNetworkedAttemptTable(db) }
             migrator.registerMigration("v5-installation") { db in try Self.createInstallationTable(db) }
+            migrator.registerMigration("v6-owner-instance") { db in try Self.addOwnerInstanceColumn(db) }
             try migrator.migrate(queue)
             try queue.writeWithoutTransaction { db in try Self.reserveLogRoom(db, path: path) }
         } catch let error as MPOSError {

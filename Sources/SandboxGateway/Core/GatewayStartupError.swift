@@ -7,6 +7,7 @@
 public struct GatewayStartupError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Reason: Hashable, Sendable {
         case cardFingerprintSecretUnreadable
+        case instanceIDMissing
     }
     private let reason: Reason
     private let detail: String
@@ -30,6 +31,18 @@ public struct GatewayStartupError: Error, Sendable, Hashable, CustomStringConver
                 + "from a backup, or start on a new database file.")
     }
 
+    /// The database has no gateway instance id (its row was deleted): terminals' journals are
+    /// bound to it, so a new one would make every journal refuse this gateway.
+    public static let instanceIDMissing = GatewayStartupError(.instanceIDMissing)
+
+    /// The same reason with the database path.
+    static func instanceIDMissing(path: String) -> GatewayStartupError {
+        GatewayStartupError(
+            .instanceIDMissing,
+            detail: "The gateway instance id in \(path) is missing: the terminals' journals are bound to it, so "
+                + "the gateway does not start. Restore the database from a backup, or start on a new database file.")
+    }
+
     /// Equal when the reasons are, whatever the detail.
     public static func == (lhs: GatewayStartupError, rhs: GatewayStartupError) -> Bool {
         lhs.reason == rhs.reason
@@ -44,6 +57,8 @@ public struct GatewayStartupError: Error, Sendable, Hashable, CustomStringConver
         switch reason {
         case .cardFingerprintSecretUnreadable:
             return "The database's card-fingerprint secret cannot be used; the gateway does not start."
+        case .instanceIDMissing:
+            return "The database's gateway instance id is missing; the gateway does not start."
         }
     }
 }

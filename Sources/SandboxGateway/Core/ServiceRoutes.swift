@@ -9,9 +9,10 @@ public func addServiceRoutes(to router: Router<GatewayRequestContext>, environme
     }
     let path = environment.configuration.openAPIDocumentPath ?? OpenAPIDocument.defaultPath
     router.on(GatewayRoutes.openAPI) { _, _ in
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let document = FileManager.default.contents(atPath: path) else {
             throw GatewayError.notFound("The OpenAPI document is not available in this installation.")
         }
+        let data = OpenAPIDocument.stamped(document, instanceID: environment.store.instanceID)
         var headers = HTTPFields()
         headers[.contentType] = "application/yaml; charset=utf-8"
         headers[.contentLength] = String(data.count)
@@ -29,5 +30,17 @@ public enum OpenAPIDocument {
             .deletingLastPathComponent()  // Sources
             .deletingLastPathComponent()  // package root
             .appendingPathComponent("docs/gateway-openapi.yaml").path
+    }
+
+    /// The document with this gateway's instance id added to its `info` object as
+    /// `x-gateway-instance-id` (right after the top-level `info:` line); a document without
+    /// one is returned as it is.
+    static func stamped(_ document: Data, instanceID: String) -> Data {
+        guard let text = String(data: document, encoding: .utf8) else { return document }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let info = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "info:" && !$0.hasPrefix(" ") })
+        else { return document }
+        lines.insert("  x-gateway-instance-id: \(instanceID)", at: info + 1)
+        return Data(lines.joined(separator: "\n").utf8)
     }
 }

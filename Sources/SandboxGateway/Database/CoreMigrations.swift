@@ -80,5 +80,19 @@ extension GatewayMigrations {
                     )
                     """)
         },
+        // The gateway's identity: created once with its database, the same across restarts,
+        // ports and the names in front of it. A terminal's journal binds to it (not to a URL).
+        GatewayMigration("core-5-gateway-instance") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE gatewayInstance (
+                      id INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+                      instanceId TEXT NOT NULL
+                    )
+                    """)
+            try db.execute(
+                sql: "INSERT INTO gatewayInstance (id, instanceId) VALUES (1, ?)",
+                arguments: [Secrets.newID(prefix: "gw_")])
+        },
     ]
 }

@@ -20,10 +20,14 @@ public struct GatewayStore: Sendable {
     /// The checkpoint hook of the writer connection, through which ``groupCommitWriter``
     /// answers a group before the checkpoint its commit made due.
     let checkpoints: DeferredCheckpoint
+    /// The gateway's instance id (`gw_` and 16 hex digits), created with the database and
+    /// kept in it: the same across restarts, ports and proxies.
+    public let instanceID: String
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///
-    /// - Throws: GRDB's error when the file cannot be opened, put in WAL mode or migrated.
+    /// - Throws: GRDB's error when the file cannot be opened, put in WAL mode or migrated;
+    ///   ``GatewayStartupError/instanceIDMissing`` when its instance id was deleted.
     public init(path: String) throws {
         try self.init(path: path, checkpointThreshold: nil)
     }
@@ -55,6 +59,11 @@ public struct GatewayStore: Sendable {
         var migrator = DatabaseMigrator()
         GatewayMigrations.register(&migrator)
         try migrator.migrate(writer)
+        let instance = try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT instanceId FROM gatewayInstance WHERE id = 1")
+        }
+        guard let instance, !instance.isEmpty else { throw GatewayStartupError.instanceIDMissing(path: path) }
+        instanceID = instance
         checkpoints = try writer.writeWithoutTransaction { db in
             try DeferredCheckpoint.install(on: db, thresholdFrames: checkpointThreshold)
         }

@@ -27,7 +27,8 @@ struct GatewayServeCommand: AsyncParsableCommand {
         discussion: """
             On the first start with a new database the gateway creates a sandbox merchant and \
             prints its user, password and API key once: only their hashes are stored. Then it \
-            prints 'listening on http://HOST:PORT' and serves until SIGINT (Ctrl-C) or SIGTERM.
+            prints 'gateway instance ID' (created with the database, the same on every start) and \
+            'listening on http://HOST:PORT', and serves until SIGINT (Ctrl-C) or SIGTERM.
             With --tls-certificate and --tls-key it serves HTTPS ('listening on https://…').
 
             Examples:
@@ -110,6 +111,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
         if let credentials = gateway.credentials {
             say(GatewayServeOutput.credentials(credentials, database: db))
         }
+        say("gateway instance \(gateway.instanceID)")
         say("listening on \(gateway.baseURL.absoluteString)")
         let signal = await signals.wait()
         say("received \(signal), shutting down")

@@ -25,7 +25,13 @@ struct OfflineListCommand: AsyncParsableCommand {
     @OptionGroup var options: TerminalOptions
 
     func run() async throws {
-        guard let journal = try JournalLocation.resolve(options) else {
+        // The store lives next to the journal: --journal, else the journal last used at --gateway.
+        let journal: String
+        if let given = try JournalLocation.explicit(options) {
+            journal = given
+        } else if let gateway = options.gateway, let used = try JournalChoice.lastUsed(at: gateway) {
+            journal = used
+        } else {
             throw CLIFailure("give --journal PATH: the offline store lives next to the journal")
         }
         // No session: listing reads the local store only.

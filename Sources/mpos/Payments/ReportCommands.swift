@@ -38,7 +38,7 @@ struct TransactionsCommand: AsyncParsableCommand {
             throw CLIFailure("invalid --page-size \(pageSize): use 1 to 100")
         }
         let request = TransactionSearchRequest(page: page, pageSize: pageSize, status: filter, text: text)
-        let result = try await TerminalSession.with(options, needsReader: false, showEvents: false) {
+        let result = try await TerminalSession.with(options, needsReader: false, showEvents: false, paying: false) {
             terminal in
             do { return try await terminal.reports.searchTransactions(request) } catch {
                 throw CLIFailure((error as? MPOSError)?.message ?? "\(error)")
@@ -98,7 +98,7 @@ struct StatsCommand: AsyncParsableCommand {
         guard start < end else { throw CLIFailure("--from must be before --to") }
         let filter = try currency.map { try AmountArgument.currency($0) }
         let request = StatisticsRequest(from: start, to: end, grouping: grouping, currency: filter)
-        let result = try await TerminalSession.with(options, needsReader: false, showEvents: false) {
+        let result = try await TerminalSession.with(options, needsReader: false, showEvents: false, paying: false) {
             terminal in
             do { return try await terminal.reports.statistics(request) } catch {
                 throw CLIFailure((error as? MPOSError)?.message ?? "\(error)")

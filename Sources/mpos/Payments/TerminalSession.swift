@@ -31,13 +31,15 @@ final class TerminalSession {
     /// - Parameters:
     ///   - needsReader: whether to connect a reader (card-present operations).
     ///   - showEvents: whether to print the reader's prompts as they come.
+    ///   - paying: whether the command takes or changes a payment; one that does not never
+    ///     refuses because of the journal (see ``JournalChoice``).
     static func with<T>(
         _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool = false,
-        offlineFallback: Bool = false, _ body: (PaymentTerminal) async throws -> T
+        offlineFallback: Bool = false, paying: Bool = true, _ body: (PaymentTerminal) async throws -> T
     ) async throws -> T {
         let session = try await open(
             options, needsReader: needsReader, showEvents: showEvents, reconnectable: reconnectable,
-            offlineFallback: offlineFallback)
+            offlineFallback: offlineFallback, paying: paying)
         do {
             let value = try await body(session.terminal)
             await session.close()
@@ -49,7 +51,8 @@ final class TerminalSession {
     }
 
     private static func open(
-        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool, offlineFallback: Bool
+        _ options: TerminalOptions, needsReader: Bool, showEvents: Bool, reconnectable: Bool, offlineFallback: Bool,
+        paying: Bool
     ) async throws -> TerminalSession {
         // Check every argument before starting anything.
         let secretHex = options.secret ?? SimulatedReaderConfiguration.sandboxSecretHex
@@ -67,6 +70,44 @@ final class TerminalSession {
                 "unknown card '\(options.card)'; known: \(SandboxCards.all.map(\.id).joined(separator: ", "))"
             )
         }
+        let (remote, tls) = try gatewayOptions(options)
+
+        var journalPath: String?
+        if let remote {
+            let note: String?
+            let probe = NIOGatewayTransport(tlsConfiguration: tls)
+            do {
+                (journalPath, note) = try await JournalChoice.resolve(
+                    options, url: remote.url, credentials: remote.credentials, transport: probe, paying: paying)
+            } catch {
+                await probe.shutdown()
+                throw error
+            }
+            await probe.shutdown()
+            if let note { CLIOutput.error(note) }
+        } else {
+            journalPath = try JournalLocation.explicit(options)
+        }
+        var lock: JournalLock?
+        if let journalPath { lock = try await JournalLock.acquire(journalPath: journalPath) }
+        do {
+            return try await open(
+                options, needsReader: needsReader, showEvents: showEvents, reconnectable: reconnectable,
+                offlineFallback: offlineFallback, secret: secret, readerAddress: readerAddress, remote: remote, tls: tls, journalPath: journalPath, lock: lock)
+        } catch {
+            lock?.release()
+            throw error
+        }
+    }
+
+    /// The gateway `options` name (its URL and credentials, checked) and the TLS settings to
+    /// reach it; nil for the gateway when none is given (the embedded sandbox).
+    ///
+    /// - Throws: `CLIFailure` for a URL that is not http(s), a certificate that is not PEM, or
+    ///   credentials missing.
+    static func gatewayOptions(
+        _ options: TerminalOptions
+    ) throws -> (remote: (url: URL, credentials: GatewayCredentials)?, tls: TLSConfiguration) {
         var remote: (url: URL, credentials: GatewayCredentials)?
         var tls = TLSConfiguration.makeClientConfiguration()
         if let gateway = options.gateway {
@@ -87,17 +128,7 @@ final class TerminalSession {
             }
         }
 
-        let journalPath = try JournalLocation.resolve(options)
-        var lock: JournalLock?
-        if let journalPath { lock = try await JournalLock.acquire(journalPath: journalPath) }
-        do {
-            return try await open(
-                options, needsReader: needsReader, showEvents: showEvents, reconnectable: reconnectable,
-                offlineFallback: offlineFallback, secret: secret, readerAddress: readerAddress, remote: remote, tls: tls, journalPath: journalPath, lock: lock)
-        } catch {
-            lock?.release()
-            throw error
-        }
+        return (remote, tls)
     }
 
     /// Starts what `options` asks for, with every argument checked and the journal locked.
@@ -179,6 +210,9 @@ final class TerminalSession {
                 CLIOutput.error("the gateway at \(url.absoluteString) cannot be reached: offline-only, on the last online session")
             }
             lock?.earlierRunsTold()
+            if remote != nil, options.journal == nil {
+                for line in JournalChoice.othersWithUnfinishedWork(than: journalPath) { CLIOutput.error(line) }
+            }
             if needsReader {
                 let (host, port): (String, Int)
                 if let readerAddress {

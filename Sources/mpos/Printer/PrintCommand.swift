@@ -101,7 +101,7 @@ struct PrintCommand: AsyncParsableCommand {
             throw CLIFailure("--printer is required")
         }
         let id = try PaymentCommandHelp.transactionID(transaction)
-        let failure = try await TerminalSession.with(options, needsReader: false, showEvents: false) {
+        let failure = try await TerminalSession.with(options, needsReader: false, showEvents: false, paying: false) {
             terminal in
             let receipt: PaymentReceipt
             do { receipt = try await terminal.receipts.receipt(transactionID: id) } catch {

@@ -36,7 +36,7 @@ struct ReaderUpdateCommand: AsyncParsableCommand {
     @OptionGroup var options: TerminalOptions
 
     func run() async throws {
-        try await TerminalSession.with(options, needsReader: true, showEvents: false, reconnectable: true) {
+        try await TerminalSession.with(options, needsReader: true, showEvents: false, reconnectable: true, paying: false) {
             terminal in
             let status: TerminalUpdateStatus
             do { status = try await terminal.updates.check() } catch {

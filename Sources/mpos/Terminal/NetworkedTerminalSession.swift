@@ -15,7 +15,7 @@ enum NetworkedTerminalSession {
             throw CLIFailure("--terminal runs the payment on that terminal: leave out --gateway and --reader")
         }
         let journalPath =
-            try JournalLocation.resolve(options, persistent: true) ?? JournalLocation.defaultPath()
+            try JournalLocation.networked(options)
         let lock = try await JournalLock.acquire(journalPath: journalPath)
         defer { lock.release() }
         let terminal: PaymentTerminal

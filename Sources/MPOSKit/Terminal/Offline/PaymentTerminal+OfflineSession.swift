@@ -58,7 +58,9 @@ extension PaymentTerminal {
         }
         // The journal must belong to the cached merchant, as an online login would require.
         try payments.journal.bind(
-            to: JournalOwner(gateway: client.baseURL.absoluteString, merchantID: authorization.merchant.id))
+            to: JournalOwner(
+                gateway: client.baseURL.absoluteString, merchantID: authorization.merchant.id,
+                gatewayInstanceID: authorization.merchant.gatewayInstanceID))
         state.cameUpOfflineOnly(authorization)
         offlineState.policy = authorization.policy
         offlineState.lastOnlineSession = authorization.onlineAt

@@ -11,7 +11,8 @@ extension PaymentTerminal {
     func bindJournal() async throws(MPOSError) {
         let merchant: MerchantInfo
         if let known = await client.merchant { merchant = known } else { merchant = try await client.refreshMerchant() }
-        let owner = JournalOwner(gateway: client.baseURL.absoluteString, merchantID: merchant.id)
+        let owner = JournalOwner(
+            gateway: client.baseURL.absoluteString, merchantID: merchant.id, gatewayInstanceID: merchant.gatewayInstanceID)
         do {
             try payments.journal.bind(to: owner)
             (payments.journalBound, payments.journalRefusal) = (true, nil)
