@@ -128,8 +128,11 @@ extension PaymentTerminal {
         _ = try await link.request(.updateCommit, timeout: Self.imageCheckTimeout)
     }
 
-    /// Restarts the reader on its new image and reconnects. Nil when it is back.
-    func restart(plan: ReconnectPlan) async -> String? {
+    /// Restarts the reader on its new `image` and reconnects. Nil when it is back.
+    func restart(onto image: UpdateImage, plan: ReconnectPlan) async -> String? {
+        if let serial = readerLink.info?.serialNumber {
+            updateSettings.troubles.restarted(onto: image.id, reader: serial)
+        }
         if let link = readerLink.connection {
             _ = try? await link.request(.reboot)
         }

@@ -49,6 +49,13 @@ public struct TerminalUpdates: Sendable {
         }
     }
 
+    /// The troubles of the TSM seed's troubleshooting list the terminal has seen on the connected
+    /// reader: ``UpdateTrouble/keepsRebooting`` once updates restarted it onto the same image three
+    /// times (it does not stay installed), ``UpdateTrouble/decliningBeforeCardPrompt`` once three
+    /// card payments in a row ended declined before it asked for a card. Each comes with the
+    /// seed's advice (``UpdateTrouble/advice``); the list empties when another reader connects.
+    public var troubles: [UpdateTrouble] { get async { await terminal.updateTroubles } }
+
     /// Downloads and applies every pending image, one at a time (the TSM seed's
     /// `downloadAndApplyUpdate`): each is checked (size, SHA-256, the pinned key's signature)
     /// before a byte reaches the reader, written a window of pieces at a time, verified and
