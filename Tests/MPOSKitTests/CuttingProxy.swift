@@ -39,7 +39,9 @@ final class CuttingProxy: Sendable {
         serving.cancel()
     }
 
-    private static func relay(_ client: TCPTransport, to upstream: Int, state: Locked<(left: Int, cut: Int)>) async {
+    private static func relay(_ client: TCPTransport, to upstream: Int, state: Locked<(left: Int, cut: Int)>)
+        async
+    {
         guard let gateway = try? await TCPTransport.connect(host: "127.0.0.1", port: upstream) else {
             await client.close()
             return
@@ -50,7 +52,9 @@ final class CuttingProxy: Sendable {
         let up = Task {
             for await bytes in client.incoming {
                 let head = String(decoding: bytes.prefix(256), as: UTF8.self)
-                if head.hasPrefix("GET /v1/updates/"), head.split(separator: " ").dropFirst().first?.hasSuffix("/file") == true {
+                if head.hasPrefix("GET /v1/updates/"),
+                    head.split(separator: " ").dropFirst().first?.hasSuffix("/file") == true
+                {
                     let cut = state.withLock { state -> Bool in
                         guard state.left > 0 else { return false }
                         if state.left != Int.max { state.left -= 1 }
@@ -71,7 +75,9 @@ final class CuttingProxy: Sendable {
             }
             answer += bytes
             guard answer.count >= 4,
-                let end = (0...(answer.count - 4)).first(where: { answer[$0..<($0 + 4)].elementsEqual([13, 10, 13, 10]) }),
+                let end = (0...(answer.count - 4)).first(where: {
+                    answer[$0..<($0 + 4)].elementsEqual([13, 10, 13, 10])
+                }),
                 answer.count >= end + 4 + Self.bodyBytesBeforeCut
             else { continue }
             try? client.send(Array(answer[..<(end + 4 + Self.bodyBytesBeforeCut)]))

@@ -31,7 +31,8 @@ import Testing
 
         let deadline = clock.now().addingTimeInterval(10 * 86_400)
         let image = try await TerminalUpdateTests.publish(
-            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: TerminalUpdateTests.image(6_000, seed: 50),
+            sandbox, kind: .configuration, version: "EMV-2026.12",
+            bytes: TerminalUpdateTests.image(6_000, seed: 50),
             deadline: deadline)
         let first = try await terminal.updates.check().reminder
         #expect(first == UpdateReminder(deadline: deadline))

@@ -43,7 +43,8 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await Self.unsignedTerminal(sandbox)
         try await TerminalUpdateTests.publish(
-            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: TerminalUpdateTests.image(4_000, seed: 40))
+            sandbox, kind: .configuration, version: "EMV-2026.12",
+            bytes: TerminalUpdateTests.image(4_000, seed: 40))
         await #expect(throws: MPOSError.notLoggedIn) { try await terminal.updates.check() }
         #expect(await !terminal.updates.isInitialized)
         let (result, stages) = await Self.run(terminal)
@@ -98,7 +99,9 @@ import Testing
         _ = try await terminal.updates.check()
         let (result, _) = await Self.run(terminal)
         #expect(result.type == .notEnoughSpace)
-        #expect(result.message?.hasPrefix("RL_UPDATE_NOT_ENOUGH_SPACE (0x0101)") == true, "\(result.message ?? "")")
+        #expect(
+            result.message?.hasPrefix("RL_UPDATE_NOT_ENOUGH_SPACE (0x0101)") == true,
+            "\(result.message ?? "")")
         #expect(await sandbox.reader.activeVersions().firmware == "1.0.0")
         try await sandbox.close(terminal)
     }
@@ -136,17 +139,20 @@ import Testing
     @Test func theVerificationCodeDecidesWhateverTheDetailSays() async throws {
         let refused = try await Self.refused(at: .verify, status: .updateVerificationFailed, detail: "digest")
         #expect(refused.type == .hashCheckFailed)
-        let generic = try await Self.refused(at: .verify, status: .processingError, detail: "verification failed: x")
+        let generic = try await Self.refused(
+            at: .verify, status: .processingError, detail: "verification failed: x")
         #expect(generic.type == .terminalWriteFailed)
     }
 
     @Test func aReaderThatRefusesToStoreAPieceTwiceIsAskedAgainAndTakesTheImage() async throws {
-        let result = try await Self.refused(at: .chunk, status: .updateWriteFailed, detail: "flash write error", times: 2)
+        let result = try await Self.refused(
+            at: .chunk, status: .updateWriteFailed, detail: "flash write error", times: 2)
         #expect(result.type == .success, "\(result.message ?? "")")
     }
 
     @Test func aReaderThatKeepsRefusingToStoreTheImageEndsTerminalWriteFailed() async throws {
-        let result = try await Self.refused(at: .chunk, status: .updateWriteFailed, detail: "flash write error", times: nil)
+        let result = try await Self.refused(
+            at: .chunk, status: .updateWriteFailed, detail: "flash write error", times: nil)
         #expect(result.type == .terminalWriteFailed)
         #expect(
             result.message

@@ -13,11 +13,13 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(3))) struct UpdateTroubleTests {
     @Test func theSeedsSixTroublesTwoOfWhichTheTerminalCanSee() {
         #expect(UpdateTrouble.allCases.count == 6)
-        #expect(UpdateTrouble.allCases.filter(\.isDetectable) == [.keepsRebooting, .decliningBeforeCardPrompt])
+        #expect(
+            UpdateTrouble.allCases.filter(\.isDetectable) == [.keepsRebooting, .decliningBeforeCardPrompt])
         #expect(UpdateTrouble.keepsRebooting.symptom == "The terminal keeps rebooting.")
         #expect(
             UpdateTrouble.decliningBeforeCardPrompt.symptom
-                == "Terminal loads correctly, but all transactions are declining before prompting for a card.")
+                == "Terminal loads correctly, but all transactions are declining before prompting for a card."
+        )
         for trouble in UpdateTrouble.allCases {
             #expect(trouble.advice.hasPrefix("Direct the merchant to contact your technical support"))
         }
@@ -72,7 +74,8 @@ import Testing
         let terminal = try await sandbox.terminal()
         for attempt in 1...3 {
             #expect(await terminal.updates.troubles.isEmpty, "payment \(attempt)")
-            let result = try await terminal.sale(PaymentParameters(amount: Int64(5_00 + attempt), currency: .eur))
+            let result = try await terminal.sale(
+                PaymentParameters(amount: Int64(5_00 + attempt), currency: .eur))
             #expect(result.status == .failed, "payment \(attempt)")
         }
         #expect(await terminal.updates.troubles == [.decliningBeforeCardPrompt])

@@ -246,7 +246,9 @@ struct PaymentEngine: Sendable {
             return [.journal(entry), .emit(.authorizing), .authorize(request, key)]
         case .transactionOutcome(let outcome):
             self.outcome = outcome
-            if !promptedForCard, !Self.cancellations.contains(outcome.status) { declinedBeforeCardPrompt = true }
+            if !promptedForCard, !Self.cancellations.contains(outcome.status) {
+                declinedBeforeCardPrompt = true
+            }
             return cardFinished(outcome)
         default:
             return []
@@ -298,7 +300,9 @@ struct PaymentEngine: Sendable {
     }
 
     /// The statuses of a transaction the cardholder or a timeout ended: cancelled, not declined.
-    static let cancellations: Set<ReaderStatusCode> = [.userCancelled, .cardCancelled, .requestPaymentTimeout, .inputTimeout]
+    static let cancellations: Set<ReaderStatusCode> = [
+        .userCancelled, .cardCancelled, .requestPaymentTimeout, .inputTimeout,
+    ]
 
     mutating func startReversal(_ id: TransactionID, reason: ReversalReason) -> [Effect] {
         phase = .reversing

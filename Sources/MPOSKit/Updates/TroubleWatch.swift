@@ -29,7 +29,9 @@ struct TroubleWatch: Sendable, Hashable {
     func troubles(reader serial: String?) -> [UpdateTrouble] {
         guard let serial, serial == reader else { return [] }
         var found: [UpdateTrouble] = []
-        if restarts.values.contains(where: { $0 >= Self.restartsOntoOneImage }) { found.append(.keepsRebooting) }
+        if restarts.values.contains(where: { $0 >= Self.restartsOntoOneImage }) {
+            found.append(.keepsRebooting)
+        }
         if declines >= Self.declinesInARow { found.append(.decliningBeforeCardPrompt) }
         return found
     }

@@ -21,7 +21,8 @@ public enum UpdateTrouble: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .keepsRebooting: "The terminal keeps rebooting."
         case .loadsInLLTMode: "The terminal loads in LLT mode."
-        case .distortedOrAbsentText: "Terminal loads but all text is distorted, or the all the text is absent."
+        case .distortedOrAbsentText:
+            "Terminal loads but all text is distorted, or the all the text is absent."
         case .blankDefaultScreen: "Terminal loads with a blank default screen."
         case .waitingForDownload:
             "Terminal loads and shows 'Waiting for download…' message, along with file names and versions."

@@ -72,13 +72,14 @@ extension SimulatedReader {
         var next = slots
         guard next.rollBack(component) else { return }
         if let failure = stored({ try $0.saveSlots(next) }) {
-            record(.info, "\(component.rawValue) \(failed.version) failed to boot, and the rollback was not stored: \(failure)")
+            record(
+                .info,
+                "\(component.rawValue) \(failed.version) failed to boot, and the rollback was not stored: \(failure)")
             return
         }
         slots = next
         configuration.imagesFailingToBoot -= 1
-        record(
-            .info,
-            "\(component.rawValue) \(failed.version) failed to boot: back on \(slots.active(component)?.version ?? "nothing")")
+        let running = slots.active(component)?.version ?? "nothing"
+        record(.info, "\(component.rawValue) \(failed.version) failed to boot: back on \(running)")
     }
 }

@@ -15,7 +15,8 @@ extension SimulatedReader {
         guard Int(begin.size) <= configuration.updateCapacity else {
             return .error(
                 .updateNotEnoughSpace,
-                detail: "the image has \(begin.size) bytes, the reader room for \(configuration.updateCapacity)")
+                detail:
+                    "the image has \(begin.size) bytes, the reader room for \(configuration.updateCapacity)")
         }
         do {
             let resuming = slots.banks[target]?.transfer.map {
@@ -102,9 +103,9 @@ extension SimulatedReader {
     /// The `error` answer of the first configured refusal of `step` with refusals left, which
     /// it uses up; nil when the step goes ahead.
     func plannedRefusal(at step: UpdateRefusal.Step) -> ReaderMessage? {
-        guard let index = configuration.updateRefusals.firstIndex(where: { $0.step == step && $0.times != 0 }) else {
-            return nil
-        }
+        guard
+            let index = configuration.updateRefusals.firstIndex(where: { $0.step == step && $0.times != 0 })
+        else { return nil }
         let refusal = configuration.updateRefusals[index]
         if let times = refusal.times { configuration.updateRefusals[index].times = times - 1 }
         record(.info, "update \(step) refused on purpose: \(refusal.status.description)")

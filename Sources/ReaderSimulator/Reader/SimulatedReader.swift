@@ -216,7 +216,9 @@ public actor SimulatedReader {
 
     /// Whether every transaction ends declined before the card prompt
     /// (``SimulatedReaderConfiguration/declinesBeforeCardPrompt``).
-    public func setDeclinesBeforeCardPrompt(_ declines: Bool) { configuration.declinesBeforeCardPrompt = declines }
+    public func setDeclinesBeforeCardPrompt(_ declines: Bool) {
+        configuration.declinesBeforeCardPrompt = declines
+    }
 
     /// Whether transactions wait for `present(cardID:entryMode:)`.
     public func setWaitsForCard(_ waits: Bool) { configuration.waitsForCard = waits }

@@ -154,7 +154,9 @@ extension PaymentTerminal {
             payments.engine = current
             for effect in effects {
                 if let result = try await perform(effect, connection: connection, inbox: eventsInbox) {
-                    if current.promptedForCard || current.declinedBeforeCardPrompt, let serial = readerLink.info?.serialNumber {
+                    if current.promptedForCard || current.declinedBeforeCardPrompt,
+                        let serial = readerLink.info?.serialNumber
+                    {
                         updateSettings.troubles.paymentEnded(
                             declinedBeforeCardPrompt: current.declinedBeforeCardPrompt, reader: serial)
                     }
