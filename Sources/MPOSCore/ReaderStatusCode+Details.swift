@@ -1,6 +1,11 @@
 extension ReaderStatusCode {
-    /// The code's name in the reader documentation, such as `"EFT_PIN_INPUT"`.
+    /// The code's name in the reader documentation, such as `"EFT_PIN_INPUT"`; ReaderLink's
+    /// own update codes are named `RL_UPDATE_…`, such as `"RL_UPDATE_NOT_ENOUGH_SPACE"`.
     public var eftName: String { details.name }
+
+    /// Whether the code is one of ReaderLink's own update codes (`0x0101` on) rather than a
+    /// Handpoint `EFT_` code.
+    public var isUpdateCode: Bool { rawValue >= 0x0101 }
 
     /// Every status message the reader may send with the code, in the documented order.
     /// Most codes have one; `success` has four (the first is empty) and `userCancelled`
@@ -219,12 +224,26 @@ extension ReaderStatusCode {
             ("EFT_ACCOUNT_TYPE_SELECTION", ["Waiting for account type selection"],
              "The reader waits for the cardholder to choose the account to use: default, "
                 + "credit, cheque/debit or savings.")
+        case .updateNotEnoughSpace:
+            ("RL_UPDATE_NOT_ENOUGH_SPACE", ["Not enough space for the update"],
+             "The update image is larger than the room the reader has for it; the reader keeps "
+                + "running its current image. Contact technical support: the reader needs a "
+                + "smaller image, or replacing.")
+        case .updateVerificationFailed:
+            ("RL_UPDATE_VERIFICATION_FAILED", ["Update verification failed"],
+             "The update image the reader received does not match its announced size, SHA-256 or "
+                + "signature (for the reader's own model and channel); the reader discarded it and "
+                + "keeps its current image. " + Self.retryThenSupport)
+        case .updateWriteFailed:
+            ("RL_UPDATE_WRITE_FAILED", ["Update write failed"],
+             "The reader could not store the update image (its flash refused the write); it keeps "
+                + "its current image and what it held of the new one. " + Self.retryThenSupport)
         }
     }
 }
 
 extension ReaderStatusCode: CustomStringConvertible {
-    /// The `EFT_` name and the hex code: `"EFT_PIN_INPUT (0x0019)"`.
+    /// The name and the hex code: `"EFT_PIN_INPUT (0x0019)"`.
     public var description: String {
         let hex = String(rawValue, radix: 16, uppercase: true)
         return "\(eftName) (0x\(String(repeating: "0", count: 4 - hex.count))\(hex))"

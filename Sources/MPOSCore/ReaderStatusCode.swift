@@ -1,7 +1,9 @@
-/// A status code reported by a Handpoint HeFT card reader (the `EFT_` codes, `0x0001` to
-/// `0x0032`), as found in a command response's status field or a progress report.
+/// A status code reported by a card reader, as found in a command response's status field or a
+/// progress report: the Handpoint HeFT codes (`EFT_`, `0x0001` to `0x0032`) and ReaderLink's
+/// own update codes (`RL_UPDATE_`, from `0x0101`), which say why a reader refused an update
+/// image so that the SDK never has to read the reason out of the detail text.
 ///
-/// The raw value is the code's number. Each code also knows its `EFT_` name, the short
+/// The raw value is the code's number. Each code also knows its name, the short
 /// status message(s) the reader sends with it, and what it means for the app:
 ///
 /// ```swift
@@ -114,4 +116,14 @@ public enum ReaderStatusCode: UInt16, Sendable, Hashable, Codable, CaseIterable 
     /// `0x0032` EFT_ACCOUNT_TYPE_SELECTION: waiting for the cardholder to pick an account
     /// type.
     case accountTypeSelection = 0x0032
+
+    /// `0x0101` RL_UPDATE_NOT_ENOUGH_SPACE: the update image is larger than the reader's room
+    /// for it (answers `updateBegin`).
+    case updateNotEnoughSpace = 0x0101
+    /// `0x0102` RL_UPDATE_VERIFICATION_FAILED: the image received does not match its announced
+    /// size, SHA-256 or signature (answers `updateVerify`); the reader discarded it.
+    case updateVerificationFailed = 0x0102
+    /// `0x0103` RL_UPDATE_WRITE_FAILED: the reader could not store the image or a piece of it
+    /// (its flash refused the write); what it held before the piece stays.
+    case updateWriteFailed = 0x0103
 }

@@ -4,12 +4,23 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2)))
 struct ReaderStatusCodeTests {
-    @Test func coversEveryCodeFromSuccessToAccountTypeSelection() {
-        #expect(ReaderStatusCode.allCases.count == 50)
-        #expect(ReaderStatusCode.allCases.map(\.rawValue) == Array(0x0001...0x0032).sorted())
-        #expect(Set(ReaderStatusCode.allCases.map(\.rawValue)) == Set(0x0001...0x0032))
+    @Test func coversEveryCodeFromSuccessToAccountTypeSelectionAndTheUpdateCodes() {
+        #expect(ReaderStatusCode.allCases.count == 53)
+        #expect(ReaderStatusCode.allCases.map(\.rawValue) == Array(0x0001...0x0032) + Array(0x0101...0x0103))
         #expect(ReaderStatusCode(rawValue: 0x0000) == nil)
         #expect(ReaderStatusCode(rawValue: 0x0033) == nil)
+        #expect(ReaderStatusCode(rawValue: 0x0100) == nil)
+        #expect(ReaderStatusCode(rawValue: 0x0104) == nil)
+        #expect(ReaderStatusCode.allCases.filter(\.isUpdateCode) == [
+            .updateNotEnoughSpace, .updateVerificationFailed, .updateWriteFailed,
+        ])
+    }
+
+    @Test func namesTheUpdateCodesApartFromHandpoints() {
+        #expect(ReaderStatusCode.updateNotEnoughSpace.description == "RL_UPDATE_NOT_ENOUGH_SPACE (0x0101)")
+        #expect(ReaderStatusCode.updateVerificationFailed.eftName == "RL_UPDATE_VERIFICATION_FAILED")
+        #expect(ReaderStatusCode.updateWriteFailed.message == "Update write failed")
+        #expect(!ReaderStatusCode.commandNotAllowed.isUpdateCode)
     }
 
     @Test func pinsSpecificCodes() {
@@ -40,12 +51,12 @@ struct ReaderStatusCodeTests {
     @Test func everyCodeHasANameAndAMeaning() {
         var names = Set<String>()
         for status in ReaderStatusCode.allCases {
-            #expect(status.eftName.hasPrefix("EFT_"))
+            #expect(status.eftName.hasPrefix(status.isUpdateCode ? "RL_UPDATE_" : "EFT_"))
             #expect(!status.meaning.isEmpty)
             #expect(!status.messages.isEmpty)
             names.insert(status.eftName)
         }
-        #expect(names.count == 50)
+        #expect(names.count == 53)
     }
 
     @Test func flagsUnusedCodesAndUnknownOutcomes() {

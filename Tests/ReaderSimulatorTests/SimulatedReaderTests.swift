@@ -288,7 +288,7 @@ struct SimulatedReaderTests {
                 sent = end
             }
             let refusal = await Self.refusal(of: .updateVerify, on: connection)
-            #expect(refusal?.status == .invalidData)
+            #expect(refusal?.status == .updateVerificationFailed)
             #expect(refusal?.detail.contains("signature") == true)
             await #expect(throws: ReaderLinkError.self) { _ = try await connection.request(.updateCommit) }
             #expect(await reader.activeVersions().firmware == "2.0.0")

@@ -67,8 +67,8 @@ import Testing
         let (_, connection) = try await SimulatedReaderTests.paired { $0.updateCapacity = 50_000 }
         let begin = try SignedImages.begin(Self.image, version: "2.0.0")
         let refusal = await SimulatedReaderTests.refusal(of: .updateBegin(begin), on: connection)
-        #expect(refusal?.status == .commandNotAllowed)
-        #expect(refusal?.detail.hasPrefix("not enough space") == true)
+        #expect(refusal?.status == .updateNotEnoughSpace)
+        #expect(refusal?.detail == "the image has \(Self.image.count) bytes, the reader room for 50000")
         await connection.close()
     }
 }

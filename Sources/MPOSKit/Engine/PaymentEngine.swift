@@ -94,6 +94,12 @@ struct PaymentEngine: Sendable {
     /// Set when the engine gave up asking: the journal keeps the attempt for the next start.
     var outcomeUnknown = false
     private var lastStatus: ReaderStatusCode?
+    /// Whether the reader asked for a card (its waiting-card status, a card event, or a step
+    /// that needs one).
+    private(set) var promptedForCard = false
+    /// Whether the reader ended the transaction, other than by a cancel, before it asked for a
+    /// card: the TSM seed's "all transactions are declining before prompting for a card".
+    private(set) var declinedBeforeCardPrompt = false
     /// Set when the card was told the terminal could not go online (it decides itself).
     var offline = false
     private var offlineID: UUID?
@@ -213,12 +219,14 @@ struct PaymentEngine: Sendable {
         case .statusReport(let report):
             cancelAllowed = report.cancelAllowed
             lastStatus = report.status
+            if report.status == .waitingCard { promptedForCard = true }
             return [
                 .emit(
                     .readerStatus(
                         status: report.status, message: report.message, cancelAllowed: report.cancelAllowed))
             ]
         case .cardEvent(let event):
+            promptedForCard = true
             return [.emit(.card(event))]
         case .pinEntryProgress(let progress):
             return [.emit(.pinEntry(digits: Int(progress.digitsEntered)))]
@@ -227,6 +235,7 @@ struct PaymentEngine: Sendable {
         case .signatureRequired:
             return [.emit(.signatureRequired), .askSignature]
         case .authorizationRequest(let authorization):
+            promptedForCard = true
             guard phase == .reading else { return [] }
             self.authorization = authorization
             let request = parameters.authorizeCardRequest(kind: kind.cardPaymentKind, card: authorization)
@@ -237,6 +246,9 @@ struct PaymentEngine: Sendable {
             return [.journal(entry), .emit(.authorizing), .authorize(request, key)]
         case .transactionOutcome(let outcome):
             self.outcome = outcome
+            if !promptedForCard, !Self.cancellations.contains(outcome.status) {
+                declinedBeforeCardPrompt = true
+            }
             return cardFinished(outcome)
         default:
             return []
@@ -275,19 +287,22 @@ struct PaymentEngine: Sendable {
             return finish(.failed, error: refusalError(hostRefusal))
         }
         // Ended before going online.
-        switch outcome.status {
-        case .userCancelled, .cardCancelled, .requestPaymentTimeout, .inputTimeout:
+        if Self.cancellations.contains(outcome.status) {
             return finish(
                 .cancelled,
                 error: MPOSError.paymentCancelled.withMessage(
                     "The payment was cancelled on the reader (status \(outcome.status.rawValue))."))
-        default:
-            return finish(
-                .failed,
-                error: MPOSError.readerLinkFailed.withMessage(
-                    "The reader ended the transaction with status \(outcome.status.rawValue)."))
         }
+        return finish(
+            .failed,
+            error: MPOSError.readerLinkFailed.withMessage(
+                "The reader ended the transaction with status \(outcome.status.rawValue)."))
     }
+
+    /// The statuses of a transaction the cardholder or a timeout ended: cancelled, not declined.
+    static let cancellations: Set<ReaderStatusCode> = [
+        .userCancelled, .cardCancelled, .requestPaymentTimeout, .inputTimeout,
+    ]
 
     mutating func startReversal(_ id: TransactionID, reason: ReversalReason) -> [Effect] {
         phase = .reversing

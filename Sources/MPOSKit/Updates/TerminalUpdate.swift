@@ -28,6 +28,10 @@ public struct TerminalUpdateStatus: Sendable, Hashable {
         return updateDeadline <= date
     }
 
+    /// The reminder to show the merchant while updates are pending (the seed: at every
+    /// initialize); nil when the reader is up to date.
+    public var reminder: UpdateReminder? { hasUpdates ? UpdateReminder(deadline: updateDeadline) : nil }
+
     init(_ answer: TerminalInitializeResponse) {
         hasUpdates = answer.hasUpdates
         updateDeadline = answer.updateDeadline

@@ -54,11 +54,32 @@ extension SimulatedReader {
         // Staged bytes kept in a state directory are in flash and survive; in memory they do not.
         if let updating, store == nil { slots.interrupt(updating) }
         updating = nil
+        bootCommittedImage()
         scanner.disable()
         scannerWatch?.cancel()
         scannerWatch = nil
         session = nil
         transport = nil
         record(.info, "rebooted")
+    }
+
+    /// Boots the image committed before this restart; one that fails to boot
+    /// (``SimulatedReaderConfiguration/imagesFailingToBoot``) leaves the reader on its other slot.
+    func bootCommittedImage() {
+        guard let component = committedBeforeBoot else { return }
+        committedBeforeBoot = nil
+        guard configuration.imagesFailingToBoot > 0, let failed = slots.active(component) else { return }
+        var next = slots
+        guard next.rollBack(component) else { return }
+        if let failure = stored({ try $0.saveSlots(next) }) {
+            record(
+                .info,
+                "\(component.rawValue) \(failed.version) failed to boot, and the rollback was not stored: \(failure)")
+            return
+        }
+        slots = next
+        configuration.imagesFailingToBoot -= 1
+        let running = slots.active(component)?.version ?? "nothing"
+        record(.info, "\(component.rawValue) \(failed.version) failed to boot: back on \(running)")
     }
 }

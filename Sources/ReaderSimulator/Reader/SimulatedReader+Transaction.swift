@@ -37,6 +37,9 @@ extension SimulatedReader {
         let id = start.transactionID
         let scenario = configuration.appliesScenarios ? SandboxScenario.forAmount(minor: start.amountMinorUnits) : nil
         record(.info, "transaction \(id): \(start.kind.rawValue) \(start.amountMinorUnits) \(currency.code)")
+        if configuration.declinesBeforeCardPrompt {
+            return await finishFailed(id, .processingError, "declined before the card prompt")
+        }
         await status(.waitingCard, "Insert, tap or swipe card", cancelAllowed: true)
         if configuration.waitsForCard {
             switch await awaitInput(timeout: nil) {

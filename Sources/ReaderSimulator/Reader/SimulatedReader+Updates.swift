@@ -11,10 +11,12 @@ extension SimulatedReader {
 
     func updateBegin(_ begin: UpdateBegin) -> ReaderMessage {
         let target = component(begin.slot)
+        if let refused = plannedRefusal(at: .begin) { return refused }
         guard Int(begin.size) <= configuration.updateCapacity else {
             return .error(
-                .commandNotAllowed,
-                detail: "not enough space: the image has \(begin.size) bytes, the reader room for \(configuration.updateCapacity)")
+                .updateNotEnoughSpace,
+                detail:
+                    "the image has \(begin.size) bytes, the reader room for \(configuration.updateCapacity)")
         }
         do {
             let resuming = slots.banks[target]?.transfer.map {
@@ -25,7 +27,7 @@ extension SimulatedReader {
                 try $0.beginStaged(target, version: begin.version, size: Int(begin.size), sha256: begin.sha256)
             }) {
                 slots.interrupt(target)
-                return .error(.commandNotAllowed, detail: "update rejected: \(failure)")
+                return .error(.updateWriteFailed, detail: "update rejected: \(failure)")
             }
             updating = target
             updateAnnouncement = begin
@@ -39,12 +41,13 @@ extension SimulatedReader {
 
     func updateChunk(offset: UInt32, bytes: [UInt8]) -> ReaderMessage {
         guard let updating else { return .error(.commandNotAllowed, detail: "no update in progress") }
+        if let refused = plannedRefusal(at: .chunk) { return refused }
         let held = slots.resumeOffset(updating) ?? 0
         do {
             try slots.stage(updating, offset: Int(offset), chunk: bytes)
             if let failure = stored({ try $0.appendStaged(updating, offset: Int(offset), chunk: bytes) }) {
                 discardTransfer(updating)
-                return .error(.commandNotAllowed, detail: "chunk rejected: \(failure)")
+                return .error(.updateWriteFailed, detail: "chunk rejected: \(failure)")
             }
             rewrittenUpdateBytes += max(0, min(held, Int(offset) + bytes.count) - Int(offset))
             return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(updating) ?? 0), status: .success))
@@ -57,34 +60,37 @@ extension SimulatedReader {
 
     func updateVerify() -> ReaderMessage {
         guard let updating else { return .error(.commandNotAllowed, detail: "no update in progress") }
+        if let refused = plannedRefusal(at: .verify) { return refused }
         do {
             try slots.verify(updating)
             guard let announcement = updateAnnouncement, signatureHolds(announcement) else {
                 discardTransfer(updating)
                 record(.info, "\(updating.rawValue) image refused: its signature does not hold for this reader")
-                return .error(.invalidData, detail: "verification failed: the image's signature does not hold")
+                return .error(.updateVerificationFailed, detail: "the image's signature does not hold")
             }
             return .updateAck(UpdateAck(offset: UInt32(slots.resumeOffset(updating) ?? 0), status: .success))
         } catch {
             // A digest mismatch discarded the staged bytes: so does the flash.
             if slots.resumeOffset(updating) == nil { store?.clearStaged(updating) }
-            return .error(.invalidData, detail: "verification failed: \(error)")
+            return .error(.updateVerificationFailed, detail: "\(error)")
         }
     }
 
     func updateCommit() -> ReaderMessage {
         guard let updating else { return .error(.commandNotAllowed, detail: "no update in progress") }
+        if let refused = plannedRefusal(at: .commit) { return refused }
         do {
             // The new slots reach the flash before they take effect: a reader killed before the
             // rename boots the old image, after it the new one.
             var next = slots
             let image = try next.commit(updating)
             if let failure = stored({ try $0.saveSlots(next) }) {
-                return .error(.commandNotAllowed, detail: "commit refused: \(failure)")
+                return .error(.updateWriteFailed, detail: "commit refused: \(failure)")
             }
             slots = next
             store?.clearStaged(updating)
             self.updating = nil
+            committedBeforeBoot = updating
             record(.info, "\(updating.rawValue) \(image.version) active")
             return .ack
         } catch {
@@ -94,6 +100,18 @@ extension SimulatedReader {
 }
 
 extension SimulatedReader {
+    /// The `error` answer of the first configured refusal of `step` with refusals left, which
+    /// it uses up; nil when the step goes ahead.
+    func plannedRefusal(at step: UpdateRefusal.Step) -> ReaderMessage? {
+        guard
+            let index = configuration.updateRefusals.firstIndex(where: { $0.step == step && $0.times != 0 })
+        else { return nil }
+        let refusal = configuration.updateRefusals[index]
+        if let times = refusal.times { configuration.updateRefusals[index].times = times - 1 }
+        record(.info, "update \(step) refused on purpose: \(refusal.status.description)")
+        return .error(refusal.status, detail: refusal.detail)
+    }
+
     /// Runs `write` on the state directory, if there is one and the reader has power. The
     /// failure's description, or nil.
     func stored(_ write: (FirmwareSlotStore) throws -> Void) -> String? {

@@ -77,6 +77,8 @@ public actor SimulatedReader {
     var updating: FirmwareSlots.Component?
     /// The announced image of the transfer in progress, whose signature `updateVerify` checks.
     var updateAnnouncement: UpdateBegin?
+    /// The component whose image was committed and has not booted yet (the next restart does).
+    var committedBeforeBoot: FirmwareSlots.Component?
     /// What the reader announces to discovery (name, serial number, model, protocol version).
     public nonisolated let announcement: ReaderAnnouncement
     /// Transactions the reader has finished since power-on.
@@ -203,6 +205,19 @@ public actor SimulatedReader {
         session = nil
         transport = nil
         await link?.close()
+    }
+
+    /// Replaces the update refusals (``SimulatedReaderConfiguration/updateRefusals``).
+    public func setUpdateRefusals(_ refusals: [UpdateRefusal]) { configuration.updateRefusals = refusals }
+
+    /// Sets how many of the next committed images fail to boot
+    /// (``SimulatedReaderConfiguration/imagesFailingToBoot``).
+    public func setImagesFailingToBoot(_ count: Int) { configuration.imagesFailingToBoot = count }
+
+    /// Whether every transaction ends declined before the card prompt
+    /// (``SimulatedReaderConfiguration/declinesBeforeCardPrompt``).
+    public func setDeclinesBeforeCardPrompt(_ declines: Bool) {
+        configuration.declinesBeforeCardPrompt = declines
     }
 
     /// Whether transactions wait for `present(cardID:entryMode:)`.

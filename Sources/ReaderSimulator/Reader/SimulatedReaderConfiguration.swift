@@ -36,6 +36,15 @@ public struct SimulatedReaderConfiguration: Sendable {
     public var link: LinkProfile = .unlimited
     /// The largest update image the reader has room for, in bytes.
     public var updateCapacity = 16 * 1024 * 1024
+    /// Update requests the reader refuses on purpose (a failing flash, other wording), in
+    /// order of use: the first that applies to a request, and still has refusals left, answers it.
+    public var updateRefusals: [UpdateRefusal] = []
+    /// How many of the next committed images fail to boot: the restart after the commit comes
+    /// back on the previous image (its other slot), as a reader whose new image crashes does.
+    public var imagesFailingToBoot = 0
+    /// Whether every transaction ends declined before the reader prompts for a card, as a
+    /// reader whose configuration an update broke does (the TSM seed's troubleshooting list).
+    public var declinesBeforeCardPrompt = false
     /// The update channel the reader belongs to (`test` or `production`): it installs only
     /// images signed for its own model and channel.
     public var updateChannel = "production"

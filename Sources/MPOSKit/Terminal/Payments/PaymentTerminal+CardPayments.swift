@@ -153,7 +153,15 @@ extension PaymentTerminal {
             let effects = current.handle(event)
             payments.engine = current
             for effect in effects {
-                if let result = try await perform(effect, connection: connection, inbox: eventsInbox) { return result }
+                if let result = try await perform(effect, connection: connection, inbox: eventsInbox) {
+                    if current.promptedForCard || current.declinedBeforeCardPrompt,
+                        let serial = readerLink.info?.serialNumber
+                    {
+                        updateSettings.troubles.paymentEnded(
+                            declinedBeforeCardPrompt: current.declinedBeforeCardPrompt, reader: serial)
+                    }
+                    return result
+                }
             }
         }
         throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")

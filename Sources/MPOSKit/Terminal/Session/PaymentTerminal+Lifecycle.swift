@@ -45,6 +45,16 @@ extension PaymentTerminal {
     /// login or when called. False without a reader, and after ``disconnect()`` or ``reset()``.
     var isInitialized: Bool { updateSettings.reader.status(of: readerLink.info?.serialNumber) != nil }
 
+    /// What the gateway last said about the connected reader's updates; nil when not initialized.
+    var updateStatus: TerminalUpdateStatus? {
+        updateSettings.reader.status(of: readerLink.info?.serialNumber)
+    }
+
+    /// The ``UpdateTrouble``s seen on the connected reader.
+    var updateTroubles: [UpdateTrouble] {
+        updateSettings.troubles.troubles(reader: readerLink.info?.serialNumber)
+    }
+
     /// Gets the terminal ready to take a payment without delay: makes sure the gateway
     /// session is valid (logging in when there is none or the gateway ended it, which also
     /// finishes what the journal left unfinished), reads and keeps the merchant, and asks a

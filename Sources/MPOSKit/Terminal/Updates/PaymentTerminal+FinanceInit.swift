@@ -12,14 +12,17 @@ extension PaymentTerminal {
     ///
     /// - Returns: ``UpdateResultType/upToDate`` when nothing was pending, ``UpdateResultType/success``
     ///   with what it installed, or why it stopped (``UpdateResultType/notLoggedIn``,
-    ///   ``UpdateResultType/terminalNotSelected``, ``UpdateResultType/downloadFailed`` when the
-    ///   gateway does not answer, and the update's own failures).
+    ///   ``UpdateResultType/terminalNotSelected``, ``UpdateResultType/notInitialized`` when the
+    ///   gateway refuses to initialize the reader, ``UpdateResultType/downloadFailed`` when it
+    ///   does not answer, and the update's own failures).
     func financeInit() async -> UpdateResult {
         do { _ = try await initializeTerminal() } catch {
             let type: UpdateResultType =
                 switch error.code {
                 case MPOSError.Code.notLoggedIn: .notLoggedIn
                 case MPOSError.Code.readerNotConnected, MPOSError.Code.readerLinkFailed: .terminalNotSelected
+                // The gateway answered and would not initialize the reader: it stays uninitialized.
+                case MPOSError.Code.gatewayRefused: .notInitialized
                 default: .downloadFailed
                 }
             return UpdateResult(type: type, applied: [], message: error.message)

@@ -9,6 +9,9 @@ import ReaderLink
 extension PaymentTerminal {
     /// How many times a write resumes after a lost link before it gives up.
     static let writeResumeAttempts = 3
+    /// How many times a write begins again after the reader refused to store it
+    /// (``ReaderStatusCode/updateWriteFailed``) before it gives up.
+    static let writeRefusalAttempts = 3
     /// How long a reader may take to come back after a restart.
     static let restartLimit: Duration = .seconds(120)
     /// How long the reader may take to verify or commit an image.
@@ -50,6 +53,7 @@ extension PaymentTerminal {
         report: AsyncStream<Int64>.Continuation
     ) async -> UpdateFailure? {
         var resumes = 0
+        var refusals = 0
         while true {
             guard let link = readerLink.connection else {
                 return UpdateFailure(type: .terminalWriteFailed, message: "The reader link is gone.")
@@ -58,9 +62,22 @@ extension PaymentTerminal {
                 try await transfer(bytes, begin: begin, window: window, link: link, report: report)
                 return nil
             } catch .rejected(let status, let detail) {
-                if detail.hasPrefix("not enough space") { return UpdateFailure(type: .notEnoughSpace, message: detail) }
-                if detail.hasPrefix("verification failed") { return UpdateFailure(type: .hashCheckFailed, message: detail) }
-                return UpdateFailure(type: .terminalWriteFailed, message: "\(status.description): \(detail)")
+                // The status decides, never the detail text: that is for people and may change.
+                let message = "\(status.description): \(detail)"
+                switch status {
+                case .updateNotEnoughSpace: return UpdateFailure(type: .notEnoughSpace, message: message)
+                case .updateVerificationFailed: return UpdateFailure(type: .hashCheckFailed, message: message)
+                case .updateWriteFailed:
+                    // A flash write can fail once and hold the next time; the reader keeps what it
+                    // stored, so beginning again resumes there.
+                    refusals += 1
+                    guard refusals <= Self.writeRefusalAttempts else {
+                        return UpdateFailure(
+                            type: .terminalWriteFailed,
+                            message: "The reader refused to store the image \(refusals) times: \(message)")
+                    }
+                default: return UpdateFailure(type: .terminalWriteFailed, message: message)
+                }
             } catch {
                 resumes += 1
                 guard resumes <= Self.writeResumeAttempts else {
@@ -111,8 +128,11 @@ extension PaymentTerminal {
         _ = try await link.request(.updateCommit, timeout: Self.imageCheckTimeout)
     }
 
-    /// Restarts the reader on its new image and reconnects. Nil when it is back.
-    func restart(plan: ReconnectPlan) async -> String? {
+    /// Restarts the reader on its new `image` and reconnects. Nil when it is back.
+    func restart(onto image: UpdateImage, plan: ReconnectPlan) async -> String? {
+        if let serial = readerLink.info?.serialNumber {
+            updateSettings.troubles.restarted(onto: image.id, reader: serial)
+        }
         if let link = readerLink.connection {
             _ = try? await link.request(.reboot)
         }

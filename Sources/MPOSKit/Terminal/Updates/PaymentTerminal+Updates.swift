@@ -154,7 +154,9 @@ extension PaymentTerminal {
         if Task.isCancelled { return UpdateFailure(type: .cancelled, message: "Cancelled before the write.") }
         if let failure = await write(bytes, of: image, window: window, plan: plan, progress: progress) { return failure }
         progress?.yield(UpdateProgress(stage: .terminalReboot, image: image))
-        if let failure = await restart(plan: plan) { return UpdateFailure(type: .confirmUpdateFailed, message: failure) }
+        if let failure = await restart(onto: image, plan: plan) {
+            return UpdateFailure(type: .confirmUpdateFailed, message: failure)
+        }
         progress?.yield(UpdateProgress(stage: .confirmUpdate, image: image))
         if let failure = await confirm(image) { return UpdateFailure(type: .confirmUpdateFailed, message: failure) }
         return nil

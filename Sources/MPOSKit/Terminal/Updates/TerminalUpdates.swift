@@ -34,6 +34,28 @@ public struct TerminalUpdates: Sendable {
     /// `isInitialized`): ``check()`` succeeded for it, at connect, at login or when called.
     public var isInitialized: Bool { get async { await terminal.isInitialized } }
 
+    /// The reminder to show the merchant for the connected reader (the TSM seed's pop-up):
+    /// nil when its last check found nothing pending, or it was never checked.
+    public var reminder: UpdateReminder? { get async { await terminal.updateStatus?.reminder } }
+
+    /// Acts on the merchant's answer to the ``reminder``: ``UpdateReminder/Choice/beginUpdatesNow``
+    /// starts ``downloadAndApply(includeFirmware:window:)`` and returns it;
+    /// ``UpdateReminder/Choice/remindMeLater`` does nothing (the reminder comes again at the next
+    /// check) and returns nil.
+    public func respond(to choice: UpdateReminder.Choice) -> UpdateOperation? {
+        switch choice {
+        case .beginUpdatesNow: downloadAndApply()
+        case .remindMeLater: nil
+        }
+    }
+
+    /// The troubles of the TSM seed's troubleshooting list the terminal has seen on the connected
+    /// reader: ``UpdateTrouble/keepsRebooting`` once updates restarted it onto the same image three
+    /// times (it does not stay installed), ``UpdateTrouble/decliningBeforeCardPrompt`` once three
+    /// card payments in a row ended declined before it asked for a card. Each comes with the
+    /// seed's advice (``UpdateTrouble/advice``); the list empties when another reader connects.
+    public var troubles: [UpdateTrouble] { get async { await terminal.updateTroubles } }
+
     /// Downloads and applies every pending image, one at a time (the TSM seed's
     /// `downloadAndApplyUpdate`): each is checked (size, SHA-256, the pinned key's signature)
     /// before a byte reaches the reader, written a window of pieces at a time, verified and

@@ -13,4 +13,6 @@ struct UpdateSettings: Sendable {
     var signingKey: [UInt8] = (try? Hex.decode(UpdateSigning.sandboxPublicKeyHex)) ?? []
     /// The connected reader's update status (``TerminalUpdates/check()``), judged at each payment.
     var reader = ReaderUpdateState()
+    /// Signs of an update loop or a reader declining before the card prompt (``UpdateTrouble``).
+    var troubles = TroubleWatch()
 }
