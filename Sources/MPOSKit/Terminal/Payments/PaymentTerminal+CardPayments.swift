@@ -144,6 +144,7 @@ extension PaymentTerminal {
             merchantName: await client.merchant?.name, now: Date(),
             retry: parameters.offlineAllowed ? .offlineSale : .standard)
         payments.engine?.mandateReference = mandateReference
+        payments.engine?.reader = readerLink.info.map { PaymentReader($0, channel: updateSettings.channel) }
         if parameters.offlineAllowed { payments.engine?.offlineRefusal = await offlineRefusal(parameters, device: device) }
         // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
         if state.isOfflineOnly, let refusal = payments.engine?.offlineRefusal { throw refusal }
@@ -153,7 +154,12 @@ extension PaymentTerminal {
             let effects = current.handle(event)
             payments.engine = current
             for effect in effects {
-                if let result = try await perform(effect, connection: connection, inbox: eventsInbox) { return result }
+                if let result = try await perform(effect, connection: connection, inbox: eventsInbox) {
+                    // The gateway found the reader past a deadline the terminal did not know of
+                    // (an update published since it last asked): the next payment asks first.
+                    if result.error == .updateRequired { updateSettings.reader.forget() }
+                    return result
+                }
             }
         }
         throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
