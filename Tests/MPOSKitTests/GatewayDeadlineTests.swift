@@ -24,7 +24,8 @@ import Testing
         // Published since the terminal asked, with a deadline already passed: the terminal does
         // not know of it, the gateway does.
         try await TerminalUpdateTests.publish(
-            sandbox, kind: .configuration, version: "EMV-2026.12", bytes: TerminalUpdateTests.image(5_000, seed: 11),
+            sandbox, kind: .configuration, version: "EMV-2026.12",
+            bytes: TerminalUpdateTests.image(5_000, seed: 11),
             deadline: registered)
         let refused = try await terminal.sale(PaymentParameters(amount: 10_31, currency: .eur))
         #expect(refused.status == .failed)

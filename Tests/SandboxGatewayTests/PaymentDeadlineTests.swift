@@ -23,7 +23,8 @@ import Testing
     static func sale(_ amount: Int64, on reader: PaymentReader?, kind: CardPaymentKind = .sale) throws
         -> AuthorizeCardRequest
     {
-        var request = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: amount, kind: kind)
+        var request = try PaymentHTTPTests.authorize(
+            SimulatedTerminal.card("visa-credit"), amount: amount, kind: kind)
         request.reader = reader
         return request
     }
@@ -39,7 +40,8 @@ import Testing
     /// clock past its three days of grace; a fresh session.
     static func blockedReader(_ harness: GatewayHarness) async throws -> (image: UpdateImage, token: String) {
         let image = try await UpdateTestSupport.published(
-            harness, version: "2.0", deadline: GatewayJSONDate.string(harness.clock.now().addingTimeInterval(-Self.day)))
+            harness, version: "2.0",
+            deadline: GatewayJSONDate.string(harness.clock.now().addingTimeInterval(-Self.day)))
         _ = try await UpdateTestSupport.initialize(harness)
         harness.clock.advance(by: 3 * Self.day + 1)
         #expect(try await UpdateTestSupport.initialize(harness).blocked)
@@ -51,7 +53,8 @@ import Testing
             let (_, token) = try await Self.blockedReader(harness)
             let key = PaymentHTTPTests.key()
             let refused = try await PaymentHTTPTests.post(
-                harness, GatewayPaths.authorizeCard, try Self.sale(12_00, on: Self.reader()), token: token, key: key)
+                harness, GatewayPaths.authorizeCard, try Self.sale(12_00, on: Self.reader()), token: token,
+                key: key)
             #expect(refused.status == 422)
             #expect(refused.error?.code == GatewayErrorCode.terminalDeactivated)
             #expect(refused.error?.message.contains("firmware 2.0") == true)
@@ -61,14 +64,17 @@ import Testing
             #expect(attempt.error?.code == GatewayErrorCode.terminalDeactivated)
             // Every card-present payment on it: an unreferenced refund and a SEPA debit too.
             let refund = try Self.sale(3_00, on: Self.reader(), kind: .refundUnreferenced)
-            let refundReply = try await PaymentHTTPTests.post(harness, GatewayPaths.authorizeCard, refund, token: token)
+            let refundReply = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, refund, token: token)
             #expect(refundReply.error?.code == GatewayErrorCode.terminalDeactivated)
-            let card = try SimulatedTerminal.authorization(card: SimulatedTerminal.card("visa-credit"), amount: 2_00)
+            let card = try SimulatedTerminal.authorization(
+                card: SimulatedTerminal.card("visa-credit"), amount: 2_00)
             let sepa = SEPAPaymentRequest(
                 amount: 2_00, currency: .eur, encryptedCardData: Hex.encode(card.encryptedCardData),
                 ksn: Hex.encode(card.ksn), emvData: Hex.encode(card.emvData), maskedPAN: card.maskedPAN,
                 entryMode: card.entryMode, reader: Self.reader())
-            let sepaReply = try await PaymentHTTPTests.post(harness, GatewayPaths.sepaPayment, sepa, token: token)
+            let sepaReply = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.sepaPayment, sepa, token: token)
             #expect(sepaReply.status == 422 && sepaReply.error?.code == GatewayErrorCode.terminalDeactivated)
             #expect(try await Self.transactions(harness, token: token).totalCount == 0)
         }
@@ -77,7 +83,8 @@ import Testing
     @Test func aPaymentWithinTheGracePeriodIsApproved() async throws {
         try await GatewayHarness.with { harness in
             _ = try await UpdateTestSupport.published(
-                harness, version: "2.0", deadline: GatewayJSONDate.string(harness.clock.now().addingTimeInterval(-Self.day)))
+                harness, version: "2.0",
+                deadline: GatewayJSONDate.string(harness.clock.now().addingTimeInterval(-Self.day)))
             _ = try await UpdateTestSupport.initialize(harness)
             harness.clock.advance(by: 3 * Self.day)  // the last moment of the grace
             let token = try await harness.login()
@@ -92,7 +99,8 @@ import Testing
         try await GatewayHarness.with { harness in
             let (image, token) = try await Self.blockedReader(harness)
             let confirmed = try await harness.send(
-                .post, GatewayPaths.terminalInstalls, json: InstallConfirmation(serialNumber: "SN-1", imageID: image.id),
+                .post, GatewayPaths.terminalInstalls,
+                json: InstallConfirmation(serialNumber: "SN-1", imageID: image.id),
                 token: token)
             #expect(try confirmed.decode(TerminalInitializeResponse.self).blocked == false)
             let reply = try await PaymentHTTPTests.post(
@@ -106,7 +114,8 @@ import Testing
     @Test func theFirstPaymentRegistersAnUnknownReaderWithItsGrace() async throws {
         try await GatewayHarness.with { harness in
             _ = try await UpdateTestSupport.published(
-                harness, version: "2.0", deadline: GatewayJSONDate.string(harness.clock.now().addingTimeInterval(-30 * Self.day)))
+                harness, version: "2.0",
+                deadline: GatewayJSONDate.string(harness.clock.now().addingTimeInterval(-30 * Self.day)))
             let token = try await harness.login()
             let firstPayment = harness.clock.now()
             let reply = try await PaymentHTTPTests.post(
@@ -156,8 +165,10 @@ import Testing
         try await GatewayHarness.with { harness in
             let storedAt = harness.clock.now()
             _ = try await UpdateTestSupport.published(
-                harness, version: "2.0", deadline: GatewayJSONDate.string(storedAt.addingTimeInterval(Self.day)))
-            _ = try await UpdateTestSupport.initialize(harness)  // registered now: the deadline is after the grace
+                harness, version: "2.0",
+                deadline: GatewayJSONDate.string(storedAt.addingTimeInterval(Self.day)))
+            // Registered now: the deadline falls inside the grace, so the grace's end is the deadline.
+            _ = try await UpdateTestSupport.initialize(harness)
             harness.clock.advance(by: 10 * Self.day)
             #expect(try await UpdateTestSupport.initialize(harness).blocked)
             let token = try await harness.login()
@@ -171,7 +182,8 @@ import Testing
             // One stored after the deadline (with its grace) was taken on a deactivated reader.
             let late = try await PaymentHTTPTests.post(
                 harness, GatewayPaths.authorizeCard,
-                try Self.offlineSale(13_01, storedAt: storedAt.addingTimeInterval(3 * Self.day + 1), atc: 0x5102),
+                try Self.offlineSale(
+                    13_01, storedAt: storedAt.addingTimeInterval(3 * Self.day + 1), atc: 0x5102),
                 token: token)
             #expect(late.status == 422 && late.error?.code == GatewayErrorCode.terminalDeactivated)
         }
@@ -184,7 +196,8 @@ import Testing
         let simulated = try SimulatedCard(card: card, atc: atc - 1)
         let keys = try EMVKernel.sandboxReader(derivationID: 1, counter: UInt32(atc))
         var kernel = EMVKernel(
-            card: simulated, reader: keys, terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
+            card: simulated, reader: keys,
+            terminal: TerminalConfiguration(floorLimit: 0, appliesScenarios: false))
         var step = kernel.start(
             KernelTransaction(kind: .sale, amount: amount, currency: .eur, date: Date(), entryMode: .chip))
         var outcome: KernelOutcome?

@@ -85,7 +85,8 @@ extension PaymentService {
             signedAt: time)
         let result = try await writer.write { [row] db in
             if let reader = request.reader {
-                try TerminalRegistry.admitPayment(merchant: merchant, reader: reader, takenAt: time, now: time, in: db)
+                try TerminalRegistry.admitPayment(
+                    merchant: merchant, reader: reader, takenAt: time, now: time, in: db)
             }
             var row = row
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)

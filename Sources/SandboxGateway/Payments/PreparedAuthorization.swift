@@ -5,9 +5,9 @@ import MPOSCore
 import SandboxCards
 
 /// A card authorisation that passed the rules and the issuer's verification, waiting for its
-/// write: ``record(_:)`` judges the reader's update deadlines, refuses a replayed cryptogram, checks duplicates, asks the issuer's
-/// decision with the card's spend so far, and inserts the ledger row, all inside the caller's
-/// transaction.
+/// write: ``record(_:)`` judges the reader's update deadlines, refuses a replayed cryptogram,
+/// checks duplicates, asks the issuer's decision with the card's spend so far, and inserts the
+/// ledger row, all inside the caller's transaction.
 ///
 /// Made by ``PaymentService/prepareAuthorization(merchant:_:)``.
 public struct PreparedAuthorization: Sendable {

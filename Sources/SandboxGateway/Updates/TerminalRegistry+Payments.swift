@@ -46,7 +46,8 @@ extension TerminalRegistry {
             let registered: String = row["channel"]
             guard model == request.model, registered == channel.rawValue else {
                 throw GatewayError.invalidState(
-                    "Reader \(request.serialNumber) is registered as a \(model) on the \(registered) channel.")
+                    "Reader \(request.serialNumber) is registered as a \(model) on the \(registered) channel."
+                )
             }
             registeredAt = row["registered_at"]
         } else {
