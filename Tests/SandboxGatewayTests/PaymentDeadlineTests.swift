@@ -48,6 +48,28 @@ import Testing
         return (image, try await harness.login())
     }
 
+    @Test func theReaderIsOneOptionalObjectSoAnOlderRequestStillDecodes() throws {
+        var reader = Self.reader()
+        reader.channel = .test
+        let request = AuthorizeCardRequest(
+            kind: .sale, parameters: PaymentParameters(amount: 5, currency: .eur), entryMode: .chip,
+            cvm: .pin, reader: reader)
+        let data = try GatewayJSON.makeEncoder().encode(request)
+        #expect(
+            String(decoding: data, as: UTF8.self).contains(
+                #""reader":{"channel":"test","configurationVersion":"1","firmwareVersion":"1.0.0","#
+                    + #""model":"MPOS-1","serialNumber":"SN-1"}"#))
+        #expect(try GatewayJSON.makeDecoder().decode(AuthorizeCardRequest.self, from: data) == request)
+        for older in [
+            #"{"kind":"sale","amount":5,"currency":"EUR","entryMode":"chip","cvm":"pin"}"#,
+            #"{"kind":"sale","amount":5,"currency":"EUR","entryMode":"chip","cvm":"pin","reader":null}"#,
+        ] {
+            let decoded = try GatewayJSON.makeDecoder().decode(
+                AuthorizeCardRequest.self, from: Data(older.utf8))
+            #expect(decoded.reader == nil)
+        }
+    }
+
     @Test func aPaymentFromAReaderPastItsDeadlineAndGraceIsRefusedAndNothingIsCharged() async throws {
         try await GatewayHarness.with { harness in
             let (_, token) = try await Self.blockedReader(harness)
