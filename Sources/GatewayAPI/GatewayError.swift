@@ -63,6 +63,10 @@ public enum GatewayErrorCode {
     /// 422: the request is well-formed but fails a business rule before any authorisation
     /// (such as a refund larger than what remains, card data that cannot be decrypted).
     public static let declinedValidation = 4220
+    /// 422: the reader the card was read on is past an update's deadline and its grace period
+    /// (the TSM seed's deactivated terminal): no payment is taken on it until it installs the
+    /// update (`POST /v1/terminals/initialize` lists what is pending). Nothing was charged.
+    public static let terminalDeactivated = 4221
     /// 429: too many requests.
     public static let tooManyRequests = 4290
     /// 500: an unexpected error in the gateway; nothing was charged unless an attempt lookup

@@ -51,11 +51,14 @@ extension PaymentParameters {
 extension PaymentParameters {
     /// The gateway request for a card the reader read under these parameters, for card
     /// payments and (through ``AuthorizeCardRequest/sepaPaymentRequest(mandateReference:)``) SEPA.
-    func authorizeCardRequest(kind: CardPaymentKind, card: AuthorizationRequest) -> AuthorizeCardRequest {
+    /// `reader` names the reader that read it, for the gateway's update deadlines.
+    func authorizeCardRequest(kind: CardPaymentKind, card: AuthorizationRequest, reader: PaymentReader? = nil)
+        -> AuthorizeCardRequest
+    {
         AuthorizeCardRequest(
             kind: kind, parameters: self, emvData: Hex.encode(card.emvData),
             encryptedCardData: Hex.encode(card.encryptedCardData), ksn: Hex.encode(card.ksn),
-            maskedPAN: card.maskedPAN, entryMode: card.entryMode, cvm: card.cvm)
+            maskedPAN: card.maskedPAN, entryMode: card.entryMode, cvm: card.cvm, reader: reader)
     }
 }
 
@@ -67,6 +70,6 @@ extension AuthorizeCardRequest {
             amount: parameters.amount, currency: parameters.currency, encryptedCardData: encryptedCardData,
             ksn: ksn, emvData: emvData, maskedPAN: maskedPAN, entryMode: entryMode,
             mandateReference: mandateReference, customerReference: parameters.customerReference,
-            externalID: parameters.externalID, basket: parameters.basket)
+            externalID: parameters.externalID, basket: parameters.basket, reader: reader)
     }
 }

@@ -13,7 +13,8 @@ import MPOSCore
 /// DUKPT key identified by `ksn`); `maskedPAN` is first 6 / last 4 at most.
 ///
 /// Rules the gateway checks (4001 when broken): hex fields are even-length hex, and the rules
-/// of ``PaymentParameters`` (``GatewayValidation``).
+/// of ``PaymentParameters`` (``GatewayValidation``). With ``reader``, the reader's update
+/// deadlines too (``PaymentReader``; 422/4221 when it is past one).
 public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
     /// What to do.
     public var kind: CardPaymentKind
@@ -36,12 +37,18 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
     /// when it was stored. The gateway then verifies the TC in `emvData` and decides by the
     /// card's balance (approved, or declined after the fact).
     public var offlineStoredAt: Date?
+    /// The reader the card was read on. The gateway registers it at its first payment and
+    /// refuses the payment (``GatewayErrorCode/terminalDeactivated``) when the reader is past an
+    /// update's deadline and its grace period; a forwarded offline sale is judged at
+    /// ``offlineStoredAt``, when it was taken. Without it (older SDKs, calls made without a
+    /// reader) no deadline is checked.
+    public var reader: PaymentReader?
 
     /// Creates a request for `parameters` paid with the card the reader read.
     public init(
         kind: CardPaymentKind, parameters: PaymentParameters, emvData: String? = nil,
         encryptedCardData: String? = nil, ksn: String? = nil, maskedPAN: String? = nil,
-        entryMode: CardEntryMode, cvm: CardholderVerification
+        entryMode: CardEntryMode, cvm: CardholderVerification, reader: PaymentReader? = nil
     ) {
         self.kind = kind
         self.parameters = parameters
@@ -51,12 +58,13 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
         self.maskedPAN = maskedPAN
         self.entryMode = entryMode
         self.cvm = cvm
+        self.reader = reader
     }
 
     /// The keys of the card fields; ``PaymentParameters`` reads and writes its own keys in
     /// the same JSON object.
     private enum CodingKeys: String, CodingKey {
-        case kind, emvData, encryptedCardData, ksn, maskedPAN, entryMode, cvm, offlineStoredAt
+        case kind, emvData, encryptedCardData, ksn, maskedPAN, entryMode, cvm, offlineStoredAt, reader
     }
 
     /// Decodes a request, filling in the defaults of omitted optional flags.
@@ -71,6 +79,7 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
         self.entryMode = try c.decode(CardEntryMode.self, forKey: .entryMode)
         self.cvm = try c.decode(CardholderVerification.self, forKey: .cvm)
         self.offlineStoredAt = try c.decodeIfPresent(Date.self, forKey: .offlineStoredAt)
+        self.reader = try c.decodeIfPresent(PaymentReader.self, forKey: .reader)
     }
 
     /// Encodes the request as one flat JSON object: the parameters' keys and the card fields.
@@ -85,5 +94,6 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
         try c.encode(entryMode, forKey: .entryMode)
         try c.encode(cvm, forKey: .cvm)
         try c.encodeIfPresent(offlineStoredAt, forKey: .offlineStoredAt)
+        try c.encodeIfPresent(reader, forKey: .reader)
     }
 }

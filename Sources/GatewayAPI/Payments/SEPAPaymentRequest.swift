@@ -31,13 +31,16 @@ public struct SEPAPaymentRequest: Codable, Sendable, Hashable {
     public var externalID: String?
     /// What was bought.
     public var basket: Basket?
+    /// The reader the card was read on: judged by its update deadlines as for a card payment
+    /// (``AuthorizeCardRequest/reader``); without it no deadline is checked.
+    public var reader: PaymentReader?
 
     /// Creates the request.
     public init(
         amount: Int64, currency: Currency, encryptedCardData: String? = nil, ksn: String? = nil,
         emvData: String? = nil, maskedPAN: String? = nil, entryMode: CardEntryMode,
         mandateReference: String? = nil, customerReference: String? = nil,
-        externalID: String? = nil, basket: Basket? = nil
+        externalID: String? = nil, basket: Basket? = nil, reader: PaymentReader? = nil
     ) {
         self.amount = amount
         self.currency = currency
@@ -50,5 +53,6 @@ public struct SEPAPaymentRequest: Codable, Sendable, Hashable {
         self.customerReference = customerReference
         self.externalID = externalID
         self.basket = basket
+        self.reader = reader
     }
 }

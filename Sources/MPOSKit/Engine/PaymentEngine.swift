@@ -67,6 +67,10 @@ struct PaymentEngine: Sendable {
     let kind: CardOperation
     /// The SEPA mandate reference the merchant assigns, if any (``CardOperation/sepa`` only).
     var mandateReference: String?
+    /// The connected reader as the gateway's terminal management knows it, sent with the
+    /// request so that the gateway judges its update deadlines; nil when the terminal has no
+    /// description of it.
+    var reader: PaymentReader?
     let key: IdempotencyKey
     let readerTransactionID: String
     let merchantName: String?
@@ -238,7 +242,8 @@ struct PaymentEngine: Sendable {
             promptedForCard = true
             guard phase == .reading else { return [] }
             self.authorization = authorization
-            let request = parameters.authorizeCardRequest(kind: kind.cardPaymentKind, card: authorization)
+            let request = parameters.authorizeCardRequest(
+                kind: kind.cardPaymentKind, card: authorization, reader: reader)
             self.request = request
             phase = .authorizing
             entry.state = .authorizing
@@ -310,8 +315,14 @@ struct PaymentEngine: Sendable {
         return [.journal(entry), .emit(.reversing), .reverse(id, entry.reversalKey, reason)]
     }
 
+    /// The app's error for a gateway refusal: a reader past its update deadline is the same
+    /// ``MPOSError/updateRequired`` whether the terminal or the gateway found it; any other
+    /// refusal is ``MPOSError/gatewayRefused`` with the gateway's code.
     func refusalError(_ body: GatewayErrorBody) -> MPOSError {
-        MPOSError.gatewayRefused.withMessage("The gateway refused the payment: \(body.description)")
+        if body.code == GatewayErrorCode.terminalDeactivated {
+            return MPOSError.updateRequired.withMessage("The gateway refused the payment: \(body.message)")
+        }
+        return MPOSError.gatewayRefused.withMessage("The gateway refused the payment: \(body.description)")
     }
 
     mutating func finish(

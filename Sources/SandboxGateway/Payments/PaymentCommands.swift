@@ -23,7 +23,8 @@ public struct CardPaymentCommand: Sendable {
     /// The command for `request`.
     ///
     /// - Throws: 4001 when a hex field is missing or not even-length hex, the masked PAN
-    ///   shows more than first 6 / last 4, or the basket or instalments break their rules.
+    ///   shows more than first 6 / last 4, the basket or instalments break their rules, or a
+    ///   reader field is not 1 to 64 printable characters.
     public init(_ request: AuthorizeCardRequest) throws(GatewayError) {
         func bytes(_ text: String?, _ field: String) throws(GatewayError) -> [UInt8] {
             try hexField(text, field, requiredFor: "a card payment")
@@ -34,6 +35,7 @@ public struct CardPaymentCommand: Sendable {
         let payment = request.parameters
         try validateOrderDetails(
             basket: payment.basket, installments: payment.installments, amount: payment.amount)
+        if let reader = request.reader { try TerminalRegistry.validate(reader) }
         self.request = request
         self.emvData = request.emvData == nil ? [] : try bytes(request.emvData, "emvData")
         self.encryptedCardData = try bytes(request.encryptedCardData, "encryptedCardData")
@@ -77,13 +79,14 @@ public struct SEPACommand: Sendable {
 
     /// The command for `request`.
     ///
-    /// - Throws: 4001 when a hex field is missing or not even-length hex, or the basket
-    ///   breaks its rules.
+    /// - Throws: 4001 when a hex field is missing or not even-length hex, the basket breaks
+    ///   its rules, or a reader field is not 1 to 64 printable characters.
     public init(_ request: SEPAPaymentRequest) throws(GatewayError) {
         func bytes(_ text: String?, _ field: String) throws(GatewayError) -> [UInt8] {
             try hexField(text, field, requiredFor: "a SEPA payment")
         }
         try validateOrderDetails(basket: request.basket, installments: nil, amount: request.amount)
+        if let reader = request.reader { try TerminalRegistry.validate(reader) }
         self.request = request
         self.emvData = request.emvData == nil ? [] : try bytes(request.emvData, "emvData")
         self.encryptedCardData = try bytes(request.encryptedCardData, "encryptedCardData")

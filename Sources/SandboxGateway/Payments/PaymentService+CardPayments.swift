@@ -70,7 +70,8 @@ extension PaymentService {
             checkDuplicates: payment.duplicateCheck && kind != .refund,
             allowPartial: payment.allowPartialApproval, counters: verification.counters,
             decide: verification.decide,
-            basketLines: command.basketLines)
+            basketLines: command.basketLines,
+            reader: request.reader.map { (device: $0, takenAt: request.offlineStoredAt ?? time) })
     }
 
     /// What follows an authorisation's commit: the log line and the webhook.

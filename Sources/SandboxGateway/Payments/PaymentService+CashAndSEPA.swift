@@ -40,6 +40,8 @@ extension PaymentService {
 
     /// Records a SEPA direct debit authorised with the card: the issuer opens the card data
     /// (the card identifies the account), no authorisation is asked, the mandate is recorded.
+    /// A reader named in the request is judged by its update deadlines as for a card payment
+    /// (``TerminalRegistry``; 4221 when it is past one).
     public func sepa(merchant: String, _ command: SEPACommand) async throws -> LedgerTransaction {
         let request = command.request
         try PaymentRules.validateAmount(request.amount)
@@ -82,6 +84,10 @@ extension PaymentService {
                 + row.id.dropFirst(4).prefix(16).uppercased(),
             signedAt: time)
         let result = try await writer.write { [row] db in
+            if let reader = request.reader {
+                try TerminalRegistry.admitPayment(
+                    merchant: merchant, reader: reader, takenAt: time, now: time, in: db)
+            }
             var row = row
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
             try row.insert(db)

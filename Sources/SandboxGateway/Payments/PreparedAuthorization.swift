@@ -5,9 +5,9 @@ import MPOSCore
 import SandboxCards
 
 /// A card authorisation that passed the rules and the issuer's verification, waiting for its
-/// write: ``record(_:)`` refuses a replayed cryptogram, checks duplicates, asks the issuer's
-/// decision with the card's spend so far, and inserts the ledger row, all inside the caller's
-/// transaction.
+/// write: ``record(_:)`` judges the reader's update deadlines, refuses a replayed cryptogram,
+/// checks duplicates, asks the issuer's decision with the card's spend so far, and inserts the
+/// ledger row, all inside the caller's transaction.
 ///
 /// Made by ``PaymentService/prepareAuthorization(merchant:_:)``.
 public struct PreparedAuthorization: Sendable {
@@ -24,6 +24,9 @@ public struct PreparedAuthorization: Sendable {
     let decide: @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
     /// The basket's receipt lines, stored with the row.
     var basketLines: [ReceiptLine] = []
+    /// The reader the card was read on, if the request named it, and when the payment was
+    /// taken (a forwarded offline sale's storage time), for ``TerminalRegistry``'s deadline rule.
+    var reader: (device: PaymentReader, takenAt: Date)?
 
     /// Decides and inserts the ledger row in `db`'s current transaction.
     ///
@@ -32,10 +35,16 @@ public struct PreparedAuthorization: Sendable {
     ///
     /// - Returns: the inserted row and the merchant's enabled webhook, read in the same
     ///   transaction.
-    /// - Throws: ``PaymentRuleViolation`` for a duplicate; database errors.
+    /// - Throws: ``PaymentRuleViolation`` for a duplicate; ``GatewayError`` 4221 when the
+    ///   reader is past an update's deadline and its grace period, and what else
+    ///   ``TerminalRegistry`` refuses a reader for (4001, 4092); database errors.
     public func record(_ db: Database) throws -> (
         transaction: LedgerTransaction, webhook: LedgerWebhookConfig?
     ) {
+        if let reader {
+            try TerminalRegistry.admitPayment(
+                merchant: merchant, reader: reader.device, takenAt: reader.takenAt, now: time, in: db)
+        }
         var row = template
         let answer: IssuerAnswer
         if let counters,

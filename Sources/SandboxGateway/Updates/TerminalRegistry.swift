@@ -3,7 +3,9 @@ import GRDB
 import GatewayAPI
 
 /// Readers known to the terminal management, per merchant: registered at their first
-/// initialization, with the versions they last reported and the installs they confirmed.
+/// initialization or card payment, with the versions they last reported and the installs
+/// they confirmed. A card payment on a reader past an update's deadline is refused
+/// (``admitPayment(merchant:reader:takenAt:now:in:)``).
 public struct TerminalRegistry: Sendable {
     /// The gateway's database.
     public let database: any DatabaseWriter
@@ -115,7 +117,8 @@ public struct TerminalRegistry: Sendable {
         }
     }
 
-    private static func reader(merchant: String, serial: String, in db: Database) throws -> Row? {
+    /// The reader's row, if this merchant registered it.
+    static func reader(merchant: String, serial: String, in db: Database) throws -> Row? {
         try Row.fetchOne(
             db, sql: "SELECT * FROM update_reader WHERE merchant_id = ? AND serial_number = ?",
             arguments: [merchant, serial])

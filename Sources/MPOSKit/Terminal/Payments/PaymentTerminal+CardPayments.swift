@@ -144,6 +144,7 @@ extension PaymentTerminal {
             merchantName: await client.merchant?.name, now: Date(),
             retry: parameters.offlineAllowed ? .offlineSale : .standard)
         payments.engine?.mandateReference = mandateReference
+        payments.engine?.reader = readerLink.info.map { PaymentReader($0, channel: updateSettings.channel) }
         if parameters.offlineAllowed { payments.engine?.offlineRefusal = await offlineRefusal(parameters, device: device) }
         // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
         if state.isOfflineOnly, let refusal = payments.engine?.offlineRefusal { throw refusal }
@@ -160,6 +161,9 @@ extension PaymentTerminal {
                         updateSettings.troubles.paymentEnded(
                             declinedBeforeCardPrompt: current.declinedBeforeCardPrompt, reader: serial)
                     }
+                    // The gateway found the reader past a deadline the terminal did not know of
+                    // (an update published since it last asked): the next payment asks first.
+                    if result.error == .updateRequired { updateSettings.reader.forget() }
                     return result
                 }
             }

@@ -52,9 +52,7 @@ extension PaymentTerminal {
         guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
         let info = try await deviceInfo()
         let answer = try await client.initializeTerminal(
-            TerminalInitializeRequest(
-                model: info.model, serialNumber: info.serialNumber, firmwareVersion: info.applicationVersion,
-                configurationVersion: info.emvParameterVersion, channel: updateSettings.channel))
+            PaymentReader(info, channel: updateSettings.channel).initializeRequest)
         let status = TerminalUpdateStatus(answer)
         updateSettings.reader.learned(status, reader: info.serialNumber)
         return status
