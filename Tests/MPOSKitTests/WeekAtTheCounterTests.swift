@@ -205,6 +205,8 @@ import Testing
         case .gatewayDown:
             await week.stopGateway()
         case .gatewayBack:
+            // Forwarded before the next customer: a stored sale forwarded after an online sale of
+            // the same card that day would meet a higher counter (ATC) at the issuer.
             try await week.startGateway()
             try await forwardStoredSales(day: day, week: week, terminal: terminal, till: &till)
         case .reports:
