@@ -65,12 +65,14 @@ extension PaymentService {
         template.descriptor = descriptor
         template.captureMode = kind == .sale ? payment.captureMode.rawValue : nil
         template.allowPartial = payment.allowPartialApproval
-        return PreparedAuthorization(
+        var prepared = PreparedAuthorization(
             template: template, merchant: merchant, kind: kind, time: time, fingerprint: fingerprint,
             checkDuplicates: payment.duplicateCheck && kind != .refund,
             allowPartial: payment.allowPartialApproval, counters: verification.counters,
             decide: verification.decide,
             basketLines: command.basketLines)
+        prepared.forwardedOffline = request.offlineStoredAt != nil
+        return prepared
     }
 
     /// What follows an authorisation's commit: the log line and the webhook.
