@@ -13,8 +13,9 @@ import Testing
 /// terminal renews its session by itself after each lunch break and each night. `visa-debit`
 /// meets its daily balance of 500.00 each evening and must have it back each morning. A
 /// configuration image is published with a deadline on Tuesday and applied on Wednesday
-/// morning. On Friday afternoon the gateway is down (its server stopped, started again at five
-/// on the same database): the sales are approved offline and forwarded once it is back.
+/// morning. On Friday afternoon the gateway is down (its server stopped, started again at ten to
+/// five on the same database): the sales are approved offline and forwarded once it is back. On
+/// Saturday morning the app is closed and started again on the same journal.
 ///
 /// The promise checked: no sale is refused but the ones the test chose (a card that declines,
 /// the debit card over its day's balance); every approval the app was told of is charged once,
@@ -30,17 +31,25 @@ import Testing
         let week = try await CounterWeek(sessionLifetime: Self.sessionLifetime)
         var random = SplitMix64(seed: 20_270_301)
         week.clock.advance(by: .seconds(7 * 3600 + 50 * 60))  // Monday, 7:50: the shop opens
-        let terminal = try await week.openTerminal()
+        var terminal = try await week.openTerminal()
         var till = Till()
 
         for day in 0..<Self.days {
             for event in Self.plan(day: day, random: &random) {
                 await week.advance(to: event.time, terminal: terminal)
+                if case .appRestart = event.action {
+                    // The app is closed and started again: a new terminal on the same journal.
+                    till.renewals += await terminal.client.renewals
+                    await terminal.disconnect()
+                    terminal = try await week.openTerminal()
+                    continue
+                }
                 try await Self.play(event, day: day, week: week, terminal: terminal, till: &till)
             }
         }
 
         for problem in till.unexpected { Issue.record(Comment(rawValue: problem)) }
+        till.renewals += await terminal.client.renewals
         try await Self.checkTheWeek(week: week, terminal: terminal, till: till)
         try await week.close(terminal)
     }
@@ -60,10 +69,14 @@ import Testing
         case refunds
         /// The reader spent the night on its charger.
         case readerCharged
+        /// The app is closed and started again.
+        case appRestart
         case publishUpdate
         case applyUpdate
         case gatewayDown
         case gatewayBack
+        /// The app forwards what the terminal has not forwarded by itself yet.
+        case forwardLeftovers
         /// The day's transaction search and statistics.
         case reports
     }
@@ -86,7 +99,7 @@ import Testing
     /// Whether `time` on `day` falls in Friday afternoon's outage.
     static func gatewayIsDown(_ time: Date, day: Int) -> Bool {
         day == 4 && time >= dayStart(day).addingTimeInterval(13 * 3600)
-            && time < dayStart(day).addingTimeInterval(17 * 3600)
+            && time < dayStart(day).addingTimeInterval(16 * 3600 + 50 * 60)
     }
 
     /// The day's events in order. Sales fall at half past a minute, everything else on the
@@ -107,9 +120,11 @@ import Testing
         }
         if day == 1 { events.append(Event(time: at(12, 40), action: .publishUpdate)) }
         if day == 2 { events.append(Event(time: at(7, 30), action: .applyUpdate)) }
+        if day == 5 { events.append(Event(time: at(7, 35), action: .appRestart)) }
         if day == 4 {
             events.append(Event(time: at(13, 0), action: .gatewayDown))
-            events.append(Event(time: at(17, 0), action: .gatewayBack))
+            events.append(Event(time: at(16, 50), action: .gatewayBack))
+            events.append(Event(time: at(17, 40), action: .forwardLeftovers))
         }
         var minute = 8 * 60 + Int(random.next() % 10)
         var index = 0
@@ -186,6 +201,8 @@ import Testing
             try await sell(sale, expecting: .approved, day: day, week: week, terminal: terminal, till: &till)
         case .refunds:
             try await refundYesterday(day: day, week: week, terminal: terminal, till: &till)
+        case .appRestart:
+            preconditionFailure("the week's loop restarts the app")
         case .readerCharged:
             await week.reader.setBattery(percentage: 100)
         case .publishUpdate:
@@ -205,9 +222,10 @@ import Testing
         case .gatewayDown:
             await week.stopGateway()
         case .gatewayBack:
-            // Forwarded before the next customer: a stored sale forwarded after an online sale of
-            // the same card that day would meet a higher counter (ATC) at the issuer.
+            // The terminal forwards what it stored by itself once the gateway answers, while the
+            // next customers pay online, with the same cards and higher chip counters.
             try await week.startGateway()
+        case .forwardLeftovers:
             try await forwardStoredSales(day: day, week: week, terminal: terminal, till: &till)
         case .reports:
             try await checkReports(day: day, week: week, terminal: terminal, till: till)
@@ -300,8 +318,8 @@ import Testing
         }
     }
 
-    /// Forwards what the afternoon stored, once the gateway is back; each stored sale is
-    /// approved by the issuer and booked today.
+    /// Forwards what the terminal has not forwarded by itself since the gateway came back; each
+    /// sale the afternoon stored is approved by the issuer and booked today.
     static func forwardStoredSales(day: Int, week: CounterWeek, terminal: PaymentTerminal, till: inout Till) async throws {
         _ = try await week.run { try await terminal.offline.forward() }
         let stored = try await terminal.offline.list().payments
@@ -406,7 +424,7 @@ import Testing
         }
         #expect(till.chosenRefusals >= Self.days * 2, "refusals chosen: \(till.chosenRefusals)")
         #expect(till.forwarded == till.storedOffline.count && till.forwarded >= 5, "forwarded \(till.forwarded)")
-        let renewals = await terminal.client.renewals
+        let renewals = till.renewals
         if ProcessInfo.processInfo.environment["MPOS_WEEK_TRACE"] != nil {
             print("week: \(till.sales.count) approvals, \(till.refunds.count) refunds, \(till.chosenRefusals) chosen refusals, \(till.forwarded) forwarded, \(renewals) renewals, debit \(till.debitSpent.sorted { $0.key < $1.key })")
         }
@@ -436,6 +454,8 @@ struct Till {
     var debitSpent: [String: Int64] = [:]
     var chosenRefusals = 0
     var forwarded = 0
+    /// Sessions the terminals renewed by themselves.
+    var renewals = 0
     var published: UpdateImage?
     var unexpected: [String] = []
 
