@@ -41,7 +41,8 @@ final class CounterWeek: Sendable {
 
     /// - Parameter sessionLifetime: the gateway's session lifetime (`--session-lifetime`).
     init(sessionLifetime: TimeInterval) async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mposkit-week-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mposkit-week-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let clock = self.clock
         var configuration = SandboxGatewayConfiguration(
@@ -157,7 +158,9 @@ final class CounterWeek: Sendable {
         let response = try await NIOGatewayTransport().send(
             GatewayHTTPRequest(
                 method: "POST", path: GatewayPaths.updates + "?" + query,
-                headers: [GatewayHeaders.apiKey: credentials.apiKey, "Content-Type": "application/octet-stream"],
+                headers: [
+                    GatewayHeaders.apiKey: credentials.apiKey, "Content-Type": "application/octet-stream",
+                ],
                 body: Data(bytes)),
             to: baseURL)
         #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
@@ -182,7 +185,8 @@ final class CounterWeek: Sendable {
             ).map { row in
                 LedgerEntry(
                     id: row["id"], kind: row["kind"], status: row["status"], originalID: row["original_id"],
-                    approved: row["amount_approved"], refunded: row["amount_refunded"], tip: row["amount_tip"],
+                    approved: row["amount_approved"], refunded: row["amount_refunded"],
+                    tip: row["amount_tip"],
                     createdAt: row["created_at"])
             }
         }

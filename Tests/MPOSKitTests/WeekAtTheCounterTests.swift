@@ -92,7 +92,9 @@ import Testing
         var action: Action
     }
 
-    static func dayStart(_ day: Int) -> Date { CounterWeek.monday.addingTimeInterval(TimeInterval(day) * 86_400) }
+    static func dayStart(_ day: Int) -> Date {
+        CounterWeek.monday.addingTimeInterval(TimeInterval(day) * 86_400)
+    }
 
     static func label(_ day: Int) -> String { String(format: "2027-03-%02d", day + 1) }
 
@@ -190,7 +192,8 @@ import Testing
         case .debitOverBalance:
             let left = debitBalance - till.debitSpent[today, default: 0]
             let sale = Sale(card: "visa-debit", entryMode: .chip, amount: ordinary(max(left + 1_00, 1_00)))
-            try await sell(sale, expecting: .declined("51"), day: day, week: week, terminal: terminal, till: &till)
+            try await sell(
+                sale, expecting: .declined("51"), day: day, week: week, terminal: terminal, till: &till)
         case .debitToBalance:
             // What is left of the balance, to the cent where no scenario amount is in the way:
             // tomorrow's first debit sale is approved only if the balance is the new day's.
@@ -257,7 +260,8 @@ import Testing
     ) async throws {
         try await week.reader.present(cardID: sale.card, entryMode: sale.entryMode)
         let parameters = PaymentParameters(amount: sale.amount, currency: .eur, offlineAllowed: true)
-        let what = "\(label(day)) \(week.now.formatted(.iso8601.time(includingFractionalSeconds: false))) \(sale.card) \(sale.amount)"
+        let what =
+            "\(label(day)) \(week.now.formatted(.iso8601.time(includingFractionalSeconds: false))) \(sale.card) \(sale.amount)"
         let result: PaymentResult
         do {
             result = try await week.run { try await terminal.sale(parameters) }
@@ -269,7 +273,9 @@ import Testing
             "\(result.status.rawValue) \(result.responseCode ?? "-") reversed \(result.reversed) \(result.error.map { "\($0.code) \($0.message)" } ?? "")"
         switch expected {
         case .approved:
-            guard result.status == .approved, result.approvedAmount == sale.amount, let id = result.transactionID else {
+            guard result.status == .approved, result.approvedAmount == sale.amount,
+                let id = result.transactionID
+            else {
                 till.unexpected.append("\(what): expected approved, got \(outcome)")
                 return
             }
@@ -298,7 +304,9 @@ import Testing
 
     /// The morning's refunds of yesterday's sales (online or forwarded): the largest in full,
     /// the next largest in part.
-    static func refundYesterday(day: Int, week: CounterWeek, terminal: PaymentTerminal, till: inout Till) async throws {
+    static func refundYesterday(day: Int, week: CounterWeek, terminal: PaymentTerminal, till: inout Till)
+        async throws
+    {
         let yesterday = till.sales.values.filter { $0.day == label(day - 1) && $0.refunded == 0 }
             .sorted { ($0.amount, $0.id) > ($1.amount, $1.id) }
         for (index, sale) in yesterday.prefix(2).enumerated() {
@@ -306,9 +314,14 @@ import Testing
             let id = try #require(TransactionID(rawValue: sale.id))
             let what = "\(label(day)) refund of \(sale.id) (\(sale.card), \(sale.day)) \(amount)"
             do {
-                let result = try await week.run { try await terminal.refund(transactionID: id, amount: amount) }
-                guard result.status == .approved, result.approvedAmount == amount, let refund = result.transactionID else {
-                    till.unexpected.append("\(what): \(result.status.rawValue) \(result.error?.message ?? "")")
+                let result = try await week.run {
+                    try await terminal.refund(transactionID: id, amount: amount)
+                }
+                guard result.status == .approved, result.approvedAmount == amount,
+                    let refund = result.transactionID
+                else {
+                    till.unexpected.append(
+                        "\(what): \(result.status.rawValue) \(result.error?.message ?? "")")
                     continue
                 }
                 till.refunded(refund.rawValue, of: sale.id, amount: amount, on: label(day))
@@ -320,17 +333,21 @@ import Testing
 
     /// Forwards what the terminal has not forwarded by itself since the gateway came back; each
     /// sale the afternoon stored is approved by the issuer and booked today.
-    static func forwardStoredSales(day: Int, week: CounterWeek, terminal: PaymentTerminal, till: inout Till) async throws {
+    static func forwardStoredSales(day: Int, week: CounterWeek, terminal: PaymentTerminal, till: inout Till)
+        async throws
+    {
         _ = try await week.run { try await terminal.offline.forward() }
         let stored = try await terminal.offline.list().payments
-        #expect(Set(stored.map(\.id)) == Set(till.storedOffline.keys), "the store holds what the app was told")
+        #expect(
+            Set(stored.map(\.id)) == Set(till.storedOffline.keys), "the store holds what the app was told")
         #expect(!stored.isEmpty, "the afternoon took sales offline")
         for payment in stored {
             guard let outcome = payment.forwarded, outcome.approved, let id = outcome.transactionID,
                 let (amount, card) = till.storedOffline[payment.id]
             else {
                 till.unexpected.append(
-                    "\(label(day)) stored sale \(payment.id) \(payment.amount): forwarded \(String(describing: payment.forwarded))")
+                    "\(label(day)) stored sale \(payment.id) \(payment.amount): forwarded \(String(describing: payment.forwarded))"
+                )
                 continue
             }
             till.approved(id.rawValue, amount: amount, card: card, on: label(day))
@@ -342,13 +359,15 @@ import Testing
 
     /// The day's transaction search lists exactly the ledger's rows of the day, and its
     /// statistics are the ledger's sums for the day, which are what the app was told.
-    static func checkReports(day: Int, week: CounterWeek, terminal: PaymentTerminal, till: Till) async throws {
+    static func checkReports(day: Int, week: CounterWeek, terminal: PaymentTerminal, till: Till) async throws
+    {
         let today = label(day)
         let from = dayStart(day), to = dayStart(day + 1)
         var listed: [Transaction] = []
         var page = 1
         while true {
-            let request = TransactionSearchRequest(page: page, pageSize: 100, order: .ascending, from: from, to: to)
+            let request = TransactionSearchRequest(
+                page: page, pageSize: 100, order: .ascending, from: from, to: to)
             let result = try await week.run { try await terminal.reports.searchTransactions(request) }
             listed += result.items
             if result.items.isEmpty || listed.count >= result.totalCount { break }
@@ -365,9 +384,13 @@ import Testing
         let sums = LedgerSums(booked)
         #expect(statistics.currency == .eur)
         #expect(statistics.buckets.map(\.label) == [today], "\(today): one bucket, the day's")
-        #expect(statistics.buckets.first?.turnover == sums.turnover, "\(today): turnover against the ledger's \(sums)")
+        #expect(
+            statistics.buckets.first?.turnover == sums.turnover,
+            "\(today): turnover against the ledger's \(sums)")
         #expect(statistics.buckets.first?.count == sums.count, "\(today): count against the ledger's \(sums)")
-        #expect(sums.turnover == till.turnover(on: today), "\(today): the ledger's turnover against what the app was told")
+        #expect(
+            sums.turnover == till.turnover(on: today),
+            "\(today): the ledger's turnover against what the app was told")
     }
 
     /// What the week adds up to, against the ledger and the week's statistics.
@@ -380,25 +403,36 @@ import Testing
             let rows = byID[sale.id] ?? []
             #expect(rows.count == 1, "sale \(sale.id) is booked \(rows.count) times")
             guard let row = rows.first else { continue }
-            #expect(row.kind == "sale" && row.approved == sale.amount && row.day == sale.day, "sale \(sale.id): \(row)")
-            #expect(row.refunded == sale.refunded, "sale \(sale.id): refunded \(row.refunded), the app refunded \(sale.refunded)")
-            #expect(row.status == (sale.refunded == sale.amount ? "refunded" : "approved"), "sale \(sale.id): \(row.status)")
+            #expect(
+                row.kind == "sale" && row.approved == sale.amount && row.day == sale.day,
+                "sale \(sale.id): \(row)")
+            #expect(
+                row.refunded == sale.refunded,
+                "sale \(sale.id): refunded \(row.refunded), the app refunded \(sale.refunded)")
+            #expect(
+                row.status == (sale.refunded == sale.amount ? "refunded" : "approved"),
+                "sale \(sale.id): \(row.status)")
         }
         // Nothing else was charged: the sales that moved money are exactly the app's approvals.
         let charged = ledger.filter { $0.kind == "sale" && $0.movedMoney }
-        #expect(Set(charged.map(\.id)) == Set(till.sales.keys), "sales charged without the app knowing, or missing")
+        #expect(
+            Set(charged.map(\.id)) == Set(till.sales.keys),
+            "sales charged without the app knowing, or missing")
         #expect(charged.count == till.sales.count)
         let refunds = ledger.filter { $0.kind == "refund" && $0.movedMoney }
         #expect(Set(refunds.map(\.id)) == Set(till.refunds.keys) && refunds.count == till.refunds.count)
         for refund in refunds {
             let told = till.refunds[refund.id]
-            #expect(refund.originalID == told?.original && refund.approved == told?.amount, "refund \(refund.id)")
+            #expect(
+                refund.originalID == told?.original && refund.approved == told?.amount, "refund \(refund.id)")
         }
         // The approvals the card declined were voided, and nothing else.
         for id in till.reversed { #expect(byID[id]?.first?.status == "reversed", "sale \(id) was reversed") }
         let voids = ledger.filter { $0.kind == "saleVoid" }
         #expect(Set(voids.compactMap(\.originalID)) == till.reversed && voids.count == till.reversed.count)
-        #expect(ledger.allSatisfy { ["sale", "refund", "saleVoid"].contains($0.kind) }, "\(Set(ledger.map(\.kind)))")
+        #expect(
+            ledger.allSatisfy { ["sale", "refund", "saleVoid"].contains($0.kind) },
+            "\(Set(ledger.map(\.kind)))")
 
         // The week's statistics by day are the days' ledger sums; by week, their total.
         let from = CounterWeek.monday, to = dayStart(days)
@@ -409,7 +443,8 @@ import Testing
         #expect(byDay.buckets.map(\.label) == days)
         for bucket in byDay.buckets {
             let sums = LedgerSums(ledger.filter { $0.day == bucket.label })
-            #expect(bucket.turnover == sums.turnover && bucket.count == sums.count, "\(bucket.label): \(sums)")
+            #expect(
+                bucket.turnover == sums.turnover && bucket.count == sums.count, "\(bucket.label): \(sums)")
         }
         let byWeek = try await week.run {
             try await terminal.reports.statistics(StatisticsRequest(from: from, to: to, grouping: .week))
@@ -420,83 +455,22 @@ import Testing
         // The week had what it says: sales each day, the debit card back each morning, the
         // session renewed after every night, the refusals the test chose, the offline afternoon.
         for day in days {
-            #expect(till.sales.values.contains { $0.day == day && $0.card == "visa-debit" }, "\(day): no debit sale approved")
+            #expect(
+                till.sales.values.contains { $0.day == day && $0.card == "visa-debit" },
+                "\(day): no debit sale approved")
         }
         #expect(till.chosenRefusals >= Self.days * 2, "refusals chosen: \(till.chosenRefusals)")
-        #expect(till.forwarded == till.storedOffline.count && till.forwarded >= 5, "forwarded \(till.forwarded)")
+        #expect(
+            till.forwarded == till.storedOffline.count && till.forwarded >= 5, "forwarded \(till.forwarded)")
         let renewals = till.renewals
         if ProcessInfo.processInfo.environment["MPOS_WEEK_TRACE"] != nil {
-            print("week: \(till.sales.count) approvals, \(till.refunds.count) refunds, \(till.chosenRefusals) chosen refusals, \(till.forwarded) forwarded, \(renewals) renewals, debit \(till.debitSpent.sorted { $0.key < $1.key })")
+            print(
+                "week: \(till.sales.count) approvals, \(till.refunds.count) refunds, \(till.chosenRefusals) chosen refusals, \(till.forwarded) forwarded, \(renewals) renewals, debit \(till.debitSpent.sorted { $0.key < $1.key })"
+            )
         }
         #expect(renewals >= Self.days, "renewals: \(renewals)")
         #expect(try PaymentJournal(path: week.journalPath).unfinished().isEmpty)
         let status = try await week.run { try await terminal.updates.check() }
         #expect(!status.hasUpdates)
     }
-}
-
-/// What the app was told during the week, and the debit card's spend per day as the issuer
-/// counts it (approvals on the day they were made, less their refunds).
-struct Till {
-    struct ToldSale: Sendable {
-        var id: String
-        var amount: Int64
-        var card: String
-        /// The day the gateway booked it (a forwarded sale: the day of its forward).
-        var day: String
-        var refunded: Int64 = 0
-    }
-
-    var sales: [String: ToldSale] = [:]
-    var refunds: [String: (original: String, amount: Int64, day: String)] = [:]
-    var storedOffline: [UUID: (amount: Int64, card: String)] = [:]
-    var reversed: Set<String> = []
-    var debitSpent: [String: Int64] = [:]
-    var chosenRefusals = 0
-    var forwarded = 0
-    /// Sessions the terminals renewed by themselves.
-    var renewals = 0
-    var published: UpdateImage?
-    var unexpected: [String] = []
-
-    mutating func approved(_ id: String, amount: Int64, card: String, on day: String) {
-        if sales[id] != nil { unexpected.append("\(id) was reported approved twice") }
-        sales[id] = ToldSale(id: id, amount: amount, card: card, day: day)
-        if card == "visa-debit" { debitSpent[day, default: 0] += amount }
-    }
-
-    mutating func refunded(_ id: String, of original: String, amount: Int64, on day: String) {
-        if refunds[id] != nil { unexpected.append("refund \(id) was reported twice") }
-        refunds[id] = (original, amount, day)
-        sales[original]?.refunded += amount
-        if let sale = sales[original], sale.card == "visa-debit" { debitSpent[sale.day, default: 0] -= amount }
-    }
-
-    /// The day's takings as the app heard of them: approvals booked that day less refunds made.
-    func turnover(on day: String) -> Int64 {
-        sales.values.filter { $0.day == day }.reduce(0) { $0 + $1.amount }
-            - refunds.values.filter { $0.day == day }.reduce(0) { $0 + $1.amount }
-    }
-}
-
-/// A day's money in the ledger: the sales that moved money (with tips) less the refunds.
-struct LedgerSums: Sendable, CustomStringConvertible {
-    var turnover: Int64 = 0
-    var count = 0
-
-    init(_ rows: [LedgerEntry]) {
-        for row in rows where row.movedMoney {
-            switch row.kind {
-            case "sale":
-                turnover += row.approved + row.tip
-                count += 1
-            case "refund":
-                turnover -= row.approved
-                count += 1
-            default: break
-            }
-        }
-    }
-
-    var description: String { "\(count) transactions, \(turnover)" }
 }
