@@ -37,6 +37,9 @@ extension PaymentTerminal {
         if let terms = await client.offlinePolicy { offlineState.policy = terms }
         await noteOnlineSession()
         await sealOfflineAuthorization()
+        // Each seal takes a slot; a terminal that stays logged in renews many times between
+        // logins, and compaction (which keeps the latest authorization only) bounds the file.
+        await compactOfflineStore()
     }
 
     /// The cached authorization a login with these credentials may fall back to now, or why not.
