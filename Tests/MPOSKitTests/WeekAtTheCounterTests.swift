@@ -8,8 +8,9 @@ import Testing
 @testable import MPOSKit
 
 /// A week at a shop's counter, Monday 1 to Sunday 7 March 2027, in one run: a sale every 20 to
-/// 30 minutes from 8:00 to 18:00 with a lunch break, on cards of every kind; refunds of the day
-/// before each morning; the reports each evening. The gateway's sessions last 45 minutes, so the
+/// 30 minutes from 8:00 to 18:00 with a lunch break, on cards of every kind (and one at the
+/// stroke of midnight after Saturday's late opening); refunds of the day before each morning;
+/// the reports each evening, and all of them again at the end of the week. The gateway's sessions last 45 minutes, so the
 /// terminal renews its session by itself after each lunch break and each night. `visa-debit`
 /// meets its daily balance of 500.00 each evening and must have it back each morning. A
 /// configuration image is published with a deadline on Tuesday and applied on Wednesday
@@ -123,6 +124,11 @@ import Testing
         if day == 1 { events.append(Event(time: at(12, 40), action: .publishUpdate)) }
         if day == 2 { events.append(Event(time: at(7, 30), action: .applyUpdate)) }
         if day == 5 { events.append(Event(time: at(7, 35), action: .appRestart)) }
+        if day == 6 {
+            // Saturday's late opening ends with a customer at the stroke of midnight: a Sunday sale.
+            let midnight = Sale(card: "visa-credit", entryMode: .chip, amount: 24_00)
+            events.append(Event(time: at(0, 0), action: .sale(midnight)))
+        }
         if day == 4 {
             events.append(Event(time: at(13, 0), action: .gatewayDown))
             events.append(Event(time: at(16, 50), action: .gatewayBack))
@@ -433,6 +439,10 @@ import Testing
         #expect(
             ledger.allSatisfy { ["sale", "refund", "saleVoid"].contains($0.kind) },
             "\(Set(ledger.map(\.kind)))")
+
+        // Each day's reports again, every day being over: a day's range ends where the next
+        // begins, and a sale at the stroke of midnight is the next day's only.
+        for day in 0..<Self.days { try await checkReports(day: day, week: week, terminal: terminal, till: till) }
 
         // The week's statistics by day are the days' ledger sums; by week, their total.
         let from = CounterWeek.monday, to = dayStart(days)
