@@ -10,9 +10,10 @@ import Testing
 /// A week at a shop's counter, Monday 1 to Sunday 7 March 2027, in one run: a sale every 20 to
 /// 30 minutes from 8:00 to 18:00 with a lunch break, on cards of every kind (and one at the
 /// stroke of midnight after Saturday's late opening); refunds of the day before each morning;
-/// the reports each evening, and all of them again at the end of the week. The gateway's sessions last 45 minutes, so the
-/// terminal renews its session by itself after each lunch break and each night. `visa-debit`
-/// meets its daily balance of 500.00 each evening and must have it back each morning. A
+/// the reports each evening, and all of them again at the end of the week. The gateway's
+/// sessions last 45 minutes, so the terminal renews its session by itself after each lunch
+/// break and each night. `visa-debit` meets its daily balance of 500.00 each evening and must
+/// have it back each morning. A
 /// configuration image is published with a deadline on Tuesday and applied on Wednesday
 /// morning. On Friday afternoon the gateway is down (its server stopped, started again at ten to
 /// five on the same database): the sales are approved offline and forwarded once it is back. On
@@ -22,6 +23,7 @@ import Testing
 /// the debit card over its day's balance); every approval the app was told of is charged once,
 /// for its amount, as the gateway's ledger (its SQLite file) says; each day's transaction search
 /// lists exactly that day's ledger rows and each day's statistics equal the ledger's sums.
+/// `MPOS_WEEK_TRACE=1` prints the week's tally.
 @Suite(.timeLimit(.minutes(3))) struct WeekAtTheCounterTests {
     static let days = 7
     static let debitBalance: Int64 = 500_00
@@ -442,7 +444,9 @@ import Testing
 
         // Each day's reports again, every day being over: a day's range ends where the next
         // begins, and a sale at the stroke of midnight is the next day's only.
-        for day in 0..<Self.days { try await checkReports(day: day, week: week, terminal: terminal, till: till) }
+        for day in 0..<Self.days {
+            try await checkReports(day: day, week: week, terminal: terminal, till: till)
+        }
 
         // The week's statistics by day are the days' ledger sums; by week, their total.
         let from = CounterWeek.monday, to = dayStart(days)
