@@ -31,4 +31,26 @@ import Testing
         #expect(refund.status == .approved, "\(String(describing: refund.error))")
         try await sandbox.close(terminal)
     }
+
+    /// A session renewed by itself is an online session: the offline window (24 hours by
+    /// default) runs from the renewal, not from the app's login a day earlier.
+    @Test func aRenewedSessionStartsTheOfflineWindowAgain() async throws {
+        let clock = ManualDateSource(start: Date(timeIntervalSince1970: 1_795_000_000))
+        let sandbox = try await Sandbox(gatewayClock: clock)
+        let outage = ChaosTransport()
+        let terminal = try await sandbox.terminal(transport: outage, clock: ShortWaitsPassClock(upTo: .seconds(8)))
+        let sale = PaymentParameters(amount: 12_11, currency: .eur, offlineAllowed: true)
+        #expect(try await terminal.sale(sale).status == .approved)
+
+        clock.advance(by: 23 * 3600)
+        #expect(try await terminal.sale(PaymentParameters(amount: 12_12, currency: .eur)).status == .approved)
+        #expect(await terminal.client.renewals == 1)
+
+        clock.advance(by: 2 * 3600)  // 25 hours after the login, 2 after the renewal
+        outage.goDown(reaching: "/nothing")
+        let offline = try await terminal.sale(PaymentParameters(amount: 12_13, currency: .eur, offlineAllowed: true))
+        #expect(offline.status == .approvedOffline, "\(offline.error?.message ?? "")")
+        outage.comeBack()
+        try await sandbox.close(terminal)
+    }
 }

@@ -94,6 +94,32 @@ import Testing
         }
     }
 
+    /// A sale the card approved offline while the gateway was down reaches the issuer late:
+    /// the customer may have paid online again meanwhile, with a higher counter. Its TC is
+    /// approved all the same; sent again under a new key (its KSN seen), it is a replay.
+    @Test func aSaleApprovedOfflineIsApprovedWhenForwardedAfterALaterOnlineOne() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let (data, emvData) = try SimulatedTerminal.offlineApproval(
+                card: SimulatedTerminal.card("visa-credit"), amount: 15_00, atc: 30, date: Self.date)
+            let online = try await Self.post(
+                harness, try Self.sale("visa-credit", amount: 16_00, atc: 31), token: token)
+            #expect(online.status == .approved)
+
+            var stored = AuthorizeCardRequest(
+                kind: .sale, parameters: PaymentParameters(amount: 15_00, currency: .eur),
+                emvData: Hex.encode(emvData), encryptedCardData: Hex.encode(data.encryptedCardData),
+                ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm)
+            stored.offlineStoredAt = Self.date
+            let forwarded = try await Self.post(harness, stored, token: token)
+            #expect(forwarded.status == .approved && forwarded.responseCode == "00", "\(forwarded.acquirerMessage ?? "")")
+            let again = try await Self.post(harness, stored, token: token)
+            #expect(again.status == .declined && again.responseCode == "63")
+            #expect(again.acquirerMessage?.hasPrefix("replayed cryptogram: KSN ") == true)
+            #expect(try Self.ledger(harness).amount == 31_00)
+        }
+    }
+
     @Test func aLowerATCThanOneApprovedIsDeclinedAndTheNextOneApproves() async throws {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()

@@ -61,7 +61,7 @@ import Testing
             let stats = try await harness.send(
                 .post, GatewayPaths.statistics,
                 json: StatisticsRequest(
-                    from: from, to: harness.clock.now(), grouping: .month, byStatus: true),
+                    from: from, to: harness.clock.now().addingTimeInterval(1), grouping: .month, byStatus: true),
                 token: token)
             #expect(stats.status == 200)
             let response = try stats.decode(StatisticsResponse.self)
@@ -72,7 +72,7 @@ import Testing
             for grouping in StatisticsGrouping.allCases {
                 let reply = try await harness.send(
                     .post, GatewayPaths.statistics,
-                    json: StatisticsRequest(from: from, to: harness.clock.now(), grouping: grouping),
+                    json: StatisticsRequest(from: from, to: harness.clock.now().addingTimeInterval(1), grouping: grouping),
                     token: token)
                 #expect(try reply.decode(StatisticsResponse.self).buckets.reduce(0) { $0 + $1.count } == 5)
             }
@@ -100,6 +100,30 @@ import Testing
                 try await harness.send(.get, GatewayPaths.inventoryVersion, token: token).decode(
                     InventoryVersion.self
                 ).sha256.count == 64)
+        }
+    }
+
+    /// Ranges are half-open, as the API says (`to` excluded): a transaction made at the instant
+    /// one day ends and the next begins is in the next day's search and statistics only.
+    @Test func aTransactionAtMidnightIsTheNextDaysOnly() async throws {
+        let midnight = Date(timeIntervalSince1970: 1_803_945_600)  // 2027-03-02T00:00:00Z
+        try await GatewayHarness.with(clock: ManualDateSource(start: midnight)) { harness in
+            let token = try await harness.login()
+            let cash = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.cashPayment, CashPaymentRequest(amount: 5_00, currency: .eur), token: token)
+            #expect(cash.status == 200)
+            for (from, count) in [(midnight.addingTimeInterval(-86_400), 0), (midnight, 1)] {
+                let range = (from: from, to: from.addingTimeInterval(86_400))
+                let page = try await harness.send(
+                    .post, GatewayPaths.searchTransactions,
+                    json: TransactionSearchRequest(from: range.from, to: range.to), token: token)
+                #expect(try page.decode(TransactionPage.self).totalCount == count, "from \(from)")
+                let stats = try await harness.send(
+                    .post, GatewayPaths.statistics,
+                    json: StatisticsRequest(from: range.from, to: range.to, grouping: .day), token: token)
+                let buckets = try stats.decode(StatisticsResponse.self).buckets
+                #expect(buckets.map(\.count) == (count == 0 ? [] : [1]), "from \(from)")
+            }
         }
     }
 

@@ -21,6 +21,35 @@ enum SimulatedTerminal {
         card: SandboxCard, amount: Int64, currency: Currency = .eur, kind: TransactionKind = .sale,
         entryMode: CardEntryMode? = nil, atc: UInt16? = nil, ksnCounter: UInt32? = nil, date: Date = Date()
     ) throws -> AuthorizationData {
+        try goOnline(
+            card: card, amount: amount, currency: currency, kind: kind, entryMode: entryMode, atc: atc,
+            ksnCounter: ksnCounter, date: date
+        ).data
+    }
+
+    /// A sale the card approves offline, as when the terminal cannot reach the gateway: the
+    /// kernel runs as in ``authorization(card:amount:currency:kind:entryMode:atc:ksnCounter:date:)``,
+    /// then the card answers its second GENERATE AC for "unable to go online" (Z3) with a TC.
+    /// The EMV data carries the TC; the card data is the one sealed for going online.
+    static func offlineApproval(card: SandboxCard, amount: Int64, atc: UInt16, date: Date) throws
+        -> (data: AuthorizationData, emvData: [UInt8])
+    {
+        let online = try goOnline(
+            card: card, amount: amount, currency: .eur, kind: .sale, entryMode: nil, atc: atc, ksnCounter: nil,
+            date: date)
+        var kernel = online.kernel
+        let step = kernel.complete(
+            hostApproved: false, responseCode: EMVKernel.unableToGoOnlineResponseCode, issuerAuthenticationData: nil)
+        guard case .completed(let outcome) = step, outcome.approved else {
+            throw Failure.kernel("the card did not approve offline: \(step)")
+        }
+        return (online.data, outcome.emvData)
+    }
+
+    private static func goOnline(
+        card: SandboxCard, amount: Int64, currency: Currency, kind: TransactionKind, entryMode: CardEntryMode?,
+        atc: UInt16?, ksnCounter: UInt32?, date: Date
+    ) throws -> (kernel: EMVKernel, data: AuthorizationData) {
         let next = sequence.add(1, ordering: .relaxed).newValue
         let simulated = try SimulatedCard(
             card: card, atc: atc.map { $0 - 1 } ?? UInt16(truncatingIfNeeded: next))
@@ -35,7 +64,7 @@ enum SimulatedTerminal {
             switch step {
             case .selectApplication: step = kernel.selectApplication(at: 0)
             case .enterPIN: step = kernel.enterPIN(SandboxCards.pin)
-            case .goOnline(let data): return data
+            case .goOnline(let data): return (kernel, data)
             case .completed(let outcome): throw Failure.kernel("completed offline: \(outcome.reason)")
             case .failed(let failure): throw Failure.kernel("\(failure)")
             }

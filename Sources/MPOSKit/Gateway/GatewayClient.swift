@@ -53,6 +53,10 @@ actor GatewayClient {
     private var renewal: Task<Result<String?, GatewayTransportError>, Never>?
     /// How many times a lapsed session was renewed.
     private(set) var renewals = 0
+    /// Told of each renewal before the request that found the session lapsed goes again: a
+    /// renewal is an online login like the app's (``PaymentTerminal/login()``), and the terminal
+    /// notes it as one.
+    private var renewed: (@Sendable () async -> Void)?
 
     init(
         baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport,
@@ -68,6 +72,9 @@ actor GatewayClient {
     }
 
     var isLoggedIn: Bool { token != nil }
+
+    /// Sets who is told of each renewal of a lapsed session.
+    func onRenewal(_ handler: @escaping @Sendable () async -> Void) { renewed = handler }
 
     /// Logs in (or fetches a client token), then reads the merchant. `resending` false tries
     /// once: a caller with an offline fallback does not wait out the retry deadline.
@@ -276,11 +283,13 @@ actor GatewayClient {
             do { response = try await transport.send(request, to: baseURL) } catch { return .failure(error) }
             guard adoptSession(from: response) else { return .success(nil) }
             renewals += 1
+            await renewed?()
             return .success(token)
         case .clientToken(let provider):
             guard let fresh = try? await provider() else { return .success(nil) }
             token = fresh
             renewals += 1
+            await renewed?()
             return .success(fresh)
         }
     }

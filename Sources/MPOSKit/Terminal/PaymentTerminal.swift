@@ -151,10 +151,10 @@ public actor PaymentTerminal {
             return []
         }
         state.wentOnline()
-        offlineState.lastOnlineSession = Date()
         updateSettings.reader.forget()
         await noteOnlineSession()
         if let terms = await client.offlinePolicy { offlineState.policy = terms }
+        await client.onRenewal { [weak self] in await self?.noteRenewedSession() }
         try await bindJournal()
         await sealOfflineAuthorization()
         let recovered = try await recoverUnfinishedAttempts()

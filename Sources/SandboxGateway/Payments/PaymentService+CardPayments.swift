@@ -65,13 +65,15 @@ extension PaymentService {
         template.descriptor = descriptor
         template.captureMode = kind == .sale ? payment.captureMode.rawValue : nil
         template.allowPartial = payment.allowPartialApproval
-        return PreparedAuthorization(
+        var prepared = PreparedAuthorization(
             template: template, merchant: merchant, kind: kind, time: time, fingerprint: fingerprint,
             checkDuplicates: payment.duplicateCheck && kind != .refund,
             allowPartial: payment.allowPartialApproval, counters: verification.counters,
             decide: verification.decide,
             basketLines: command.basketLines,
             reader: request.reader.map { (device: $0, takenAt: request.offlineStoredAt ?? time) })
+        prepared.forwardedOffline = request.offlineStoredAt != nil
+        return prepared
     }
 
     /// What follows an authorisation's commit: the log line and the webhook.

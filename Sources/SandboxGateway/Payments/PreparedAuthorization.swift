@@ -21,6 +21,9 @@ public struct PreparedAuthorization: Sendable {
     let allowPartial: Bool
     /// The request's KSN and chip counter, checked against those seen (``ReplayGuard``).
     let counters: CryptogramCounters?
+    /// Whether it is a sale the card approved offline, forwarded later: its counter may be
+    /// below one the card sent online since, so only its KSN must be new.
+    var forwardedOffline = false
     let decide: @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
     /// The basket's receipt lines, stored with the row.
     var basketLines: [ReceiptLine] = []
@@ -48,7 +51,8 @@ public struct PreparedAuthorization: Sendable {
         var row = template
         let answer: IssuerAnswer
         if let counters,
-            let replay = try ReplayGuard.replayReason(db, fingerprint: fingerprint, counters: counters)
+            let replay = try ReplayGuard.replayReason(
+                db, fingerprint: fingerprint, counters: counters, inOrder: !forwardedOffline)
         {
             answer = ReplayGuard.declined(replay)
         } else {

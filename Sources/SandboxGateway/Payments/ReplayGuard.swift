@@ -32,15 +32,20 @@ enum ReplayGuard {
 
     /// Why a request with `counters` on the card with `fingerprint` is a replay, or `nil`
     /// when it is fresh (``CryptogramReplay/reason(_:highestATC:ksnSeenBefore:)``).
-    static func replayReason(_ db: Database, fingerprint: String, counters: CryptogramCounters) throws
-        -> String?
-    {
+    ///
+    /// - Parameter inOrder: whether its ATC must be above the highest seen. Not for a sale the
+    ///   card approved offline and the terminal forwards later: by then the card may have paid
+    ///   online with a higher counter (a customer who comes back once the gateway answers
+    ///   again), and its TC is no less genuine for arriving late; its KSN must still be new.
+    static func replayReason(
+        _ db: Database, fingerprint: String, counters: CryptogramCounters, inOrder: Bool = true
+    ) throws -> String? {
         let ksnSeen =
             try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM payment_ksn_seen WHERE ksn = ?)"),
                 arguments: [Data(counters.ksn)]) ?? false
         var highest: UInt16?
-        if counters.atc != nil, let date = counters.transactionDate {
+        if inOrder, counters.atc != nil, let date = counters.transactionDate {
             highest = try Int.fetchOne(
                 db.cachedStatement(
                     sql: """

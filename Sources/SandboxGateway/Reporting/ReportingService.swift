@@ -24,7 +24,9 @@ public struct ReportingService: Sendable {
         public var total: Int
     }
 
-    /// Runs a search for `merchant`, optionally within `[from, to]`.
+    /// Runs a search for `merchant`, optionally within `[from, to)`: created at or after `from`
+    /// and before `to`, as ``TransactionSearchRequest`` says, so that consecutive ranges never
+    /// both hold a transaction created at the instant one ends and the next begins.
     public func search(merchant: String, _ search: TransactionSearch, from: Date? = nil, to: Date? = nil)
         async throws
         -> Page
@@ -35,7 +37,7 @@ public struct ReportingService: Sendable {
             arguments += [from]
         }
         if let to {
-            condition += " AND created_at <= ?"
+            condition += " AND created_at < ?"
             arguments += [to]
         }
         let finalCondition = condition
@@ -56,7 +58,8 @@ public struct ReportingService: Sendable {
         }
     }
 
-    /// Statistics over `[from, to]` (inclusive, UTC) in one currency, grouped by `period`,
+    /// Statistics over `[from, to)` (`to` excluded, as ``StatisticsRequest`` says, so that a
+    /// day's range ends where the next begins; UTC) in one currency, grouped by `period`,
     /// optionally nested by status. Turnover counts approved sales, captures, cash and SEPA
     /// payments (tips included) minus refunds; min, max and average are over those
     /// transactions' signed totals. Nested figures cover every status, declines included.
@@ -71,7 +74,7 @@ public struct ReportingService: Sendable {
                 sql: """
                     SELECT kind, status, amount_requested, amount_captured, amount_tip, created_at
                     FROM payment_transaction
-                    WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at <= ?
+                    WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at < ?
                       AND kind IN ('sale', 'capture', 'cash', 'sepa', 'refund')
                     """, arguments: [merchant, currency, from, to])
             while let row = try rows.next() {

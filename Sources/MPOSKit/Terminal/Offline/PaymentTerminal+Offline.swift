@@ -56,7 +56,7 @@ extension PaymentTerminal {
         }
         return offlineState.policy.refusal(
             amount: parameters.amount, currency: parameters.currency, pending: pending,
-            lastOnline: offlineState.lastOnlineSession, now: Date())
+            lastOnline: offlineState.lastOnlineSession, now: device.date)
     }
 
     /// The unfinished journal entries recovery may settle: one whose key the offline store

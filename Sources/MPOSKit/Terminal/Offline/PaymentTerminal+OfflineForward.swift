@@ -198,13 +198,13 @@ extension PaymentTerminal {
 /// Which stored sale is started next: in stored order, at most `window` in flight, and never
 /// two of one card application and date at once.
 ///
-/// The sandbox issuer, like a real one, refuses a cryptogram whose counter (ATC, 9F36) is not
-/// above the highest it saw for that card application on that transaction date (9A): two
-/// sales of one card sent side by side could reach it out of order and the later-stored one
-/// would wrongly be refused. So a sale waits while an earlier one of its card (masked PAN, PAN
-/// sequence number 5F34, date 9A: same-looking cards are merely kept apart) is in flight, and
-/// the sales after it wait too, so that starts stay in stored order. Sales of different cards
-/// are answered in any order.
+/// One card's sales reach the issuer in the order they were made, so that it decides on the
+/// card's balance as the sales drew on it, and a gateway that holds forwarded sales to their
+/// chip counter's order (ATC, 9F36, per card application and transaction date 9A) sees them in
+/// that order. So a sale waits while an earlier one of its card (masked PAN, PAN sequence
+/// number 5F34, date 9A: same-looking cards are merely kept apart) is in flight, and the sales
+/// after it wait too, so that starts stay in stored order. Sales of different cards are
+/// answered in any order.
 struct OfflineForwardSchedule {
     /// How many may be in flight.
     let window: Int

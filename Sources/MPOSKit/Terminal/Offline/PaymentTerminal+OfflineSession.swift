@@ -28,6 +28,20 @@ extension PaymentTerminal {
         try? await offlineState.store.appendAuthorization(authorization)
     }
 
+    /// Notes a session the client renewed by itself after it lapsed as the online login it is:
+    /// the offline window and the device checks' reference start again from it, its offline
+    /// limits apply, and it is sealed for a start without the gateway. Without this a terminal
+    /// that stays logged in for days, renewing its session at each request after a pause, would
+    /// refuse every sale offline once a day had passed since the app's own login.
+    func noteRenewedSession() async {
+        if let terms = await client.offlinePolicy { offlineState.policy = terms }
+        await noteOnlineSession()
+        await sealOfflineAuthorization()
+        // Each seal takes a slot; a terminal that stays logged in renews many times between
+        // logins, and compaction (which keeps the latest authorization only) bounds the file.
+        await compactOfflineStore()
+    }
+
     /// The cached authorization a login with these credentials may fall back to now, or why not.
     func offlineFallbackCheck() async -> Result<OfflineAuthorization, OfflineFallbackRefusal> {
         guard case .login(let user, _) = await client.credentials else {
@@ -40,7 +54,8 @@ extension PaymentTerminal {
         guard let cached else {
             return .failure(OfflineFallbackRefusal(reason: "NO_TOKEN: no online session yet; log in online first."))
         }
-        if let reason = cached.refusal(gateway: client.baseURL.absoluteString, user: user, now: Date()) {
+        let now = await security.checks.probe.state().date
+        if let reason = cached.refusal(gateway: client.baseURL.absoluteString, user: user, now: now) {
             return .failure(OfflineFallbackRefusal(reason: reason))
         }
         return .success(cached)

@@ -9,12 +9,15 @@ extension PaymentTerminal {
     /// clock and restart checks through their probe.
     func setDeviceChecks(_ checks: DeviceChecks) { security.checks = checks }
 
-    /// Notes what the device and the gateway say now, at an online login.
+    /// Notes what the device and the gateway say now, at an online login: the reference of
+    /// the device checks, and the start of the offline window, on the device's clock (the
+    /// offline policy judges the window against the device's date at the sale).
     func noteOnlineSession() async {
         let state = await security.checks.probe.state()
         security.checkpoint = DeviceCheckpoint(
             deviceDate: state.date, gatewayDate: await client.gatewayTime, sinceBoot: state.sinceBoot,
             bootID: state.bootID)
+        offlineState.lastOnlineSession = state.date
     }
 
     /// Throws why this device may take no card payment now; returns the device's state, which
