@@ -93,7 +93,7 @@ import Testing
         #expect(first.url != oldURL && first.user == nil)
         firstLogin = at(first, user, password)
         let listed = try mpos(["transactions", "--json"] + firstLogin)
-        #expect(listed.status == 0 && listed.out.contains("\"amount\":310"), "\(listed.err)")
+        #expect(listed.status == 0 && listed.out.contains("\"approvedAmount\":310"), "\(listed.out)")
         rows = try journals()
         #expect(rows.count == 2)
         let firstJournal = try #require(rows.first { $0.gatewayInstanceID == first.instance })
