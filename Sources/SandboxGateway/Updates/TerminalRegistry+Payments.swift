@@ -38,7 +38,7 @@ extension TerminalRegistry {
         merchant: String, reader: PaymentReader, takenAt: Date, now: Date, in db: Database
     ) throws {
         try validate(reader)
-        let request = reader.initializeRequest
+        let request = reader
         let channel = request.channel ?? .production
         let registeredAt: Date
         if let row = try Self.reader(merchant: merchant, serial: request.serialNumber, in: db) {
@@ -51,16 +51,7 @@ extension TerminalRegistry {
             }
             registeredAt = row["registered_at"]
         } else {
-            try db.execute(
-                sql: """
-                    INSERT INTO update_reader (merchant_id, serial_number, model, channel, firmware_version,
-                      configuration_version, registered_at, last_seen_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    merchant, request.serialNumber, request.model, channel.rawValue, request.firmwareVersion,
-                    request.configurationVersion, now, now,
-                ])
+            try Self.register(merchant: merchant, request, channel: channel, at: now, in: db)
             registeredAt = now
         }
         let images = try UpdateCatalogueService.images(model: request.model, channel: channel, in: db)

@@ -50,19 +50,26 @@ public struct TerminalRegistry: Sendable {
                         request.firmwareVersion, request.configurationVersion, time, merchant, request.serialNumber,
                     ])
             } else {
-                try db.execute(
-                    sql: """
-                        INSERT INTO update_reader (merchant_id, serial_number, model, channel, firmware_version,
-                          configuration_version, registered_at, last_seen_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        merchant, request.serialNumber, request.model, channel.rawValue, request.firmwareVersion,
-                        request.configurationVersion, time, time,
-                    ])
+                try Self.register(merchant: merchant, request, channel: channel, at: time, in: db)
             }
             return try Self.answer(merchant: merchant, serial: request.serialNumber, now: time, in: db)
         }
+    }
+
+    /// Registers a reader this merchant never saw, with the versions it reports, at `time`.
+    static func register(
+        merchant: String, _ request: TerminalInitializeRequest, channel: UpdateChannel, at time: Date, in db: Database
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO update_reader (merchant_id, serial_number, model, channel, firmware_version,
+                  configuration_version, registered_at, last_seen_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                merchant, request.serialNumber, request.model, channel.rawValue, request.firmwareVersion,
+                request.configurationVersion, time, time,
+            ])
     }
 
     /// Records that the reader installed the image, counts the image's version as the reader's

@@ -52,7 +52,7 @@ extension PaymentTerminal {
         guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
         let info = try await deviceInfo()
         let answer = try await client.initializeTerminal(
-            PaymentReader(info, channel: updateSettings.channel).initializeRequest)
+            PaymentReader(info, channel: updateSettings.channel))
         let status = TerminalUpdateStatus(answer)
         updateSettings.reader.learned(status, reader: info.serialNumber)
         return status
