@@ -20,12 +20,12 @@ public enum UpdateTrouble: String, Sendable, Hashable, CaseIterable {
     public var symptom: String {
         switch self {
         case .keepsRebooting: "The terminal keeps rebooting."
-        case .loadsInLLTMode: "The terminal loads in LLT mode."
+        case .loadsInLLTMode: "The terminal starts in its LLT (local load) mode."
         case .distortedOrAbsentText:
-            "Terminal loads but all text is distorted, or the all the text is absent."
-        case .blankDefaultScreen: "Terminal loads with a blank default screen."
+            "The terminal starts, but its text is garbled or missing."
+        case .blankDefaultScreen: "The terminal starts on an empty home screen."
         case .waitingForDownload:
-            "Terminal loads and shows 'Waiting for download…' message, along with file names and versions."
+            "The terminal starts and shows 'Waiting for download…' with file names and versions."
         case .decliningBeforeCardPrompt:
             "Terminal loads correctly, but all transactions are declining before prompting for a card."
         }
