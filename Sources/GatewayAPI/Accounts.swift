@@ -69,13 +69,18 @@ public struct MerchantInfo: Codable, Sendable, Hashable {
     /// and proxies, so that a terminal's journal binds to the gateway rather than to a URL.
     /// `nil` from a gateway that does not say.
     public var gatewayInstanceID: String?
+    /// Whether the gateway is a sandbox or charges cards; `nil` from a gateway that does not say.
+    /// A terminal made for one refuses to log in to the other.
+    public var environment: EnvironmentName?
 
     /// Creates merchant information.
     public init(
         id: String, name: String, currency: Currency, country: String, categoryCode: String,
-        address: String? = nil, userID: String? = nil, gatewayInstanceID: String? = nil
+        address: String? = nil, userID: String? = nil, gatewayInstanceID: String? = nil,
+        environment: EnvironmentName? = nil
     ) {
         self.gatewayInstanceID = gatewayInstanceID
+        self.environment = environment
         self.id = id
         self.name = name
         self.currency = currency

@@ -102,6 +102,12 @@ import Testing
         #expect((json["authorizationCode"] as? String)?.count == 6)
         #expect(json["maskedPAN"] as? String == "411111******1111")
         #expect(json["error"] is NSNull)
+        // The ECP seed's sale response fields.
+        #expect(json["cardholderName"] as? String == "CREDIT/VISA")
+        #expect(json["expiryMonth"] as? Int == 12 && json["expiryYear"] as? Int == 2049)
+        #expect(json["authorizationResponseMessage"] as? String == "APPROVED")
+        #expect((json["batchID"] as? String).flatMap(Int.init) != nil)
+        #expect(json["acquirerMessage"] is String && json["applicationPreferredName"] is NSNull)
         Self.expectNoPAN(run)
     }
 
@@ -235,6 +241,21 @@ import Testing
         #expect(tooMuch.status == 1 && tooMuch.out.contains("FAILED  refund"))
         #expect(!tooMuch.err.isEmpty)
         Self.expectNoPAN(sale)
+    }
+
+    @Test func environmentHoldsTheServedGatewayToItsKind() throws {
+        let gateway = try ServedGateway()
+        defer { _ = gateway.stop() }
+        // The served gateway is a sandbox: SBX lists its transactions.
+        let sandbox = try Self.run(["transactions", "--environment", "SBX"] + gateway.arguments)
+        #expect(sandbox.status == 0, "stderr: \(sandbox.err)")
+        // PROD is refused before anything is sent: the URL is plain http.
+        let plain = try Self.run(["transactions", "--environment", "PROD"] + gateway.arguments)
+        #expect(plain.status == 1 && plain.err.contains("https only"), "\(plain.err)")
+        let unknown = try Self.run(["transactions", "--environment", "staging"] + gateway.arguments)
+        #expect(unknown.status == 1 && unknown.err.contains("not an environment"), "\(unknown.err)")
+        let embedded = try Self.run(["sale", "--amount", "1.00", "--environment", "production"])
+        #expect(embedded.status == 1, "\(embedded.err)")
     }
 
     @Test func anAuthorizationIsCapturedTippedCashAndReported() throws {

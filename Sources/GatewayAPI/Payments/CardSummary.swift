@@ -30,4 +30,13 @@ public struct CardSummary: Codable, Sendable, Hashable {
         self.expiryMonth = expiryMonth
         self.expiryYear = expiryYear
     }
+
+    /// The month (1–12) and four-digit year of an expiry written `YYMM`, as a card's 5F24 and
+    /// a reader's authorization carry it; nil when it is not four digits with a real month.
+    public static func expiryParts(yymm expiry: String?) -> (month: Int, year: Int)? {
+        guard let expiry, expiry.utf8.count == 4, expiry.utf8.allSatisfy({ (48...57).contains($0) }),
+            let yy = Int(expiry.prefix(2)), let mm = Int(expiry.suffix(2)), (1...12).contains(mm)
+        else { return nil }
+        return (mm, 2000 + yy)
+    }
 }

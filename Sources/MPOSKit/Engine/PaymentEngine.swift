@@ -352,8 +352,14 @@ struct PaymentEngine: Sendable {
                 transactionCertificate: outcome?.cryptogramType == .tc
                     ? tree?[0x9F26].map { Hex.encode($0) } : nil,
                 tvr: (tree?[0x95] ?? request?[0x95]).map { Hex.encode($0) },
-                tsi: (tree?[0x9B] ?? request?[0x9B]).map { Hex.encode($0) })
+                tsi: (tree?[0x9B] ?? request?[0x9B]).map { Hex.encode($0) },
+                applicationPreferredName: request?[0x9F12].flatMap { String(bytes: $0, encoding: .utf8) })
         }
+        let hostExpiry = host?.card.flatMap { card -> (month: Int, year: Int)? in
+            guard let month = card.expiryMonth, let year = card.expiryYear else { return nil }
+            return (month, year)
+        }
+        let expiry = hostExpiry ?? CardSummary.expiryParts(yymm: authorization?.expiry)
         return PaymentResult(
             status: status, kind: host?.kind ?? kind.transactionKind, requestedAmount: parameters.amount,
             approvedAmount: status == .approved
@@ -367,6 +373,9 @@ struct PaymentEngine: Sendable {
             maskedPAN: host?.card?.maskedPAN ?? authorization?.maskedPAN, scheme: host?.card?.scheme,
             emv: emv, pinVerified: outcome?.pinVerified ?? false, reversed: reversed, recovered: recovered,
             error: error, merchantName: merchantName, date: host?.createdAt ?? entry.createdAt,
-            basket: parameters.basket, offlineID: offlineID)
+            basket: parameters.basket, offlineID: offlineID, batchID: host?.batchID,
+            acquirerMessage: host?.acquirerMessage,
+            cardholderName: host?.card?.cardholderName ?? authorization?.cardholderName,
+            expiryMonth: expiry?.month, expiryYear: expiry?.year)
     }
 }

@@ -43,6 +43,8 @@ actor GatewayClient {
     let clock: any Clock<Duration>
     let retry: RetryPolicy
     var credentials: GatewayCredentials
+    /// The named environment the gateway must be of; nil when the terminal was given a URL.
+    let environment: PaymentEnvironment?
     var token: String?
     var merchant: MerchantInfo?
     /// The merchant's offline limits from the last login, if the gateway gave them.
@@ -60,8 +62,10 @@ actor GatewayClient {
 
     init(
         baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport,
-        clock: any Clock<Duration> = ContinuousClock(), retry: RetryPolicy = .standard
+        clock: any Clock<Duration> = ContinuousClock(), retry: RetryPolicy = .standard,
+        environment: PaymentEnvironment? = nil
     ) {
+        self.environment = environment
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.baseURL = URL(string: text) ?? baseURL
@@ -105,6 +109,18 @@ actor GatewayClient {
             guard response.status == 200 else { throw refusal(response, unauthorized: true) }
             merchant = try? GatewayJSON.decoder.decode(MerchantInfo.self, from: response.body)
         }
+        try refuseOtherEnvironment()
+    }
+
+    /// Ends the session just opened when the gateway says it is of the other environment than
+    /// the one the terminal was made for.
+    private func refuseOtherEnvironment() throws(MPOSError) {
+        guard let environment, let merchant, !environment.admits(merchant) else { return }
+        let theirs = merchant.environment?.rawValue ?? "unknown"
+        token = nil
+        self.merchant = nil
+        throw MPOSError.environmentMismatch.withMessage(
+            "The terminal is made for \(environment.name.rawValue), and the gateway at \(baseURL.absoluteString) is a \(theirs) gateway.")
     }
 
     private func loginRequest(user: String, password: String) throws(MPOSError) -> GatewayHTTPRequest {

@@ -115,16 +115,7 @@ extension PaymentReceipt {
 
     /// The response code with its meaning, such as `"00 APPROVED"`.
     static func responseText(_ code: String) -> String {
-        let meanings = [
-            "00": "APPROVED", "01": "REFER TO ISSUER", "04": "PICK UP CARD", "05": "DO NOT HONOUR",
-            "10": "PARTIAL APPROVAL", "12": "INVALID TRANSACTION", "13": "INVALID AMOUNT",
-            "14": "INVALID CARD",
-            "51": "INSUFFICIENT FUNDS", "54": "EXPIRED CARD", "55": "INCORRECT PIN", "57": "NOT PERMITTED",
-            "61": "EXCEEDS LIMIT", "63": "SECURITY VIOLATION", "65": "EXCEEDS FREQUENCY LIMIT",
-            "75": "PIN TRIES EXCEEDED",
-            "91": "ISSUER UNAVAILABLE", "96": "SYSTEM ERROR", "Z3": "OFFLINE DECLINED",
-        ]
-        return meanings[code].map { "\(code) \($0)" } ?? code
+        AuthorizationResponseCode.message(for: code).map { "\(code) \($0)" } ?? code
     }
 
     static func dateText(_ date: Date, timeZone: TimeZone) -> String {

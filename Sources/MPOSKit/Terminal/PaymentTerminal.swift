@@ -78,7 +78,8 @@ public actor PaymentTerminal {
     /// Creates a terminal.
     ///
     /// - Parameters:
-    ///   - environment: the gateway's base URL.
+    ///   - environment: the gateway's base URL, held to no named environment (the initializer
+    ///     taking a ``PaymentEnvironment`` is).
     ///   - credentials: how to authenticate.
     ///   - journalPath: the SQLite file of the payment journal (created if missing).
     ///   - transport: the HTTP seam; URLSession by default.
@@ -103,6 +104,37 @@ public actor PaymentTerminal {
         safeRequestRetryDeadline: Duration = .seconds(15), offlineKeys: (any OfflineStoreKeyProvider)? = nil,
         deviceChecks: DeviceChecks = .standard
     ) throws(MPOSError) {
+        try self.init(
+            gateway: environment, named: nil, credentials: credentials, journalPath: journalPath,
+            transport: transport, clock: clock, signatureTimeout: signatureTimeout,
+            safeRequestRetryDeadline: safeRequestRetryDeadline, offlineKeys: offlineKeys, deviceChecks: deviceChecks)
+    }
+
+    /// Creates a terminal for a named environment (``PaymentEnvironment/sandbox``, or
+    /// ``PaymentEnvironment/production(_:)``), which ``login()`` holds the gateway to.
+    ///
+    /// The other parameters are those of the initializer that takes the gateway's URL.
+    ///
+    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be opened.
+    public init(
+        environment: PaymentEnvironment, credentials: GatewayCredentials, journalPath: String,
+        transport: any GatewayTransport = URLSessionGatewayTransport(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        signatureTimeout: Duration = .seconds(45),
+        safeRequestRetryDeadline: Duration = .seconds(15), offlineKeys: (any OfflineStoreKeyProvider)? = nil,
+        deviceChecks: DeviceChecks = .standard
+    ) throws(MPOSError) {
+        try self.init(
+            gateway: environment.url, named: environment, credentials: credentials, journalPath: journalPath,
+            transport: transport, clock: clock, signatureTimeout: signatureTimeout,
+            safeRequestRetryDeadline: safeRequestRetryDeadline, offlineKeys: offlineKeys, deviceChecks: deviceChecks)
+    }
+
+    private init(
+        gateway: URL, named environment: PaymentEnvironment?, credentials: GatewayCredentials, journalPath: String,
+        transport: any GatewayTransport, clock: any Clock<Duration>, signatureTimeout: Duration,
+        safeRequestRetryDeadline: Duration, offlineKeys: (any OfflineStoreKeyProvider)?, deviceChecks: DeviceChecks
+    ) throws(MPOSError) {
         payments = PaymentsState(journal: try PaymentJournal(path: journalPath), signatureTimeout: signatureTimeout)
         offlineState = OfflineState(
             store: OfflineStore(
@@ -111,7 +143,8 @@ public actor PaymentTerminal {
         var retry = RetryPolicy.standard
         retry.safeRequestDeadline = safeRequestRetryDeadline
         client = GatewayClient(
-            baseURL: environment, credentials: credentials, transport: transport, clock: clock, retry: retry)
+            baseURL: gateway, credentials: credentials, transport: transport, clock: clock, retry: retry,
+            environment: environment)
         self.clock = clock
         hub = TerminalEvents()
         security = DeviceSecurity(checks: deviceChecks)

@@ -93,6 +93,7 @@ extension EMVKernel {
             0x5F34: [sandbox.panSequenceNumberBCD], 0x50: Array(application.label.utf8),
             0x9F39: [transaction.entryMode == .contactless ? 0x07 : 0x05],
         ]
+        if let preferredName = application.preferredName { session.values[0x9F12] = Array(preferredName.utf8) }
         let cryptogram: [UInt8]
         do {
             cryptogram = try generate(&session)

@@ -92,7 +92,7 @@ public struct AccountService: Sendable {
         return MerchantInfo(
             id: row["id"], name: row["name"], currency: Currency(code: code) ?? .eur,
             country: row["country"], categoryCode: row["categoryCode"], address: row["address"],
-            userID: userID, gatewayInstanceID: store.instanceID)
+            userID: userID, gatewayInstanceID: store.instanceID, environment: .sandbox)
     }
 
     // MARK: Login and tokens

@@ -41,11 +41,10 @@ extension LedgerTransaction {
     /// The transaction as the API reports it: masked card, EMV receipt values, amounts.
     public var apiTransaction: Transaction {
         let card: CardSummary? = maskedPan.map { masked in
-            let (month, year) = Self.expiryParts(expiry)
+            let expiry = CardSummary.expiryParts(yymm: expiry)
             return CardSummary(
                 scheme: brand ?? "unknown", maskedPAN: masked, cardholderName: cardholderName,
-                expiryMonth: month,
-                expiryYear: year)
+                expiryMonth: expiry?.month, expiryYear: expiry?.year)
         }
         let emv: EMVSummary? = aid.map {
             EMVSummary(aid: $0, applicationLabel: applicationLabel, tvr: tvr, tsi: tsi)
@@ -82,14 +81,6 @@ extension LedgerTransaction {
             totalAmount: api.totalAmount, currency: api.currency,
             card: api.card, emv: api.emv, authorizationCode: authCode, entryMode: api.entryMode, cvm: api.cvm,
             signatureRequired: signatureRequired)
-    }
-
-    /// `YYMM` → (month, four-digit year).
-    static func expiryParts(_ expiry: String?) -> (Int?, Int?) {
-        guard let expiry, expiry.count == 4, let yy = Int(expiry.prefix(2)), let mm = Int(expiry.suffix(2)),
-            (1...12).contains(mm)
-        else { return (nil, nil) }
-        return (mm, 2000 + yy)
     }
 }
 

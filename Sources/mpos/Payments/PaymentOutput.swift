@@ -71,6 +71,8 @@ enum PaymentOutput {
             case status, kind, requestedAmount, approvedAmount, currency, transactionID, idempotencyKey
             case authorizationCode, responseCode, cvm, entryMode, maskedPAN, scheme, pinVerified, reversed
             case recovered, error, date, offlineID
+            case batchID, acquirerMessage, cardholderName, expiryMonth, expiryYear, applicationPreferredName
+            case authorizationResponseMessage
         }
 
         private struct ErrorJSON: Encodable {
@@ -99,6 +101,13 @@ enum PaymentOutput {
             try c.encode(result.error.map { ErrorJSON(code: $0.code, message: $0.message) }, forKey: .error)
             try c.encode(ISO8601DateFormatter().string(from: result.date), forKey: .date)
             try c.encode(result.offlineID?.uuidString, forKey: .offlineID)
+            try c.encode(result.batchID, forKey: .batchID)
+            try c.encode(result.acquirerMessage, forKey: .acquirerMessage)
+            try c.encode(result.cardholderName, forKey: .cardholderName)
+            try c.encode(result.expiryMonth, forKey: .expiryMonth)
+            try c.encode(result.expiryYear, forKey: .expiryYear)
+            try c.encode(result.emv?.applicationPreferredName, forKey: .applicationPreferredName)
+            try c.encode(result.authorizationResponseMessage, forKey: .authorizationResponseMessage)
         }
     }
 }

@@ -10,6 +10,13 @@ struct TerminalOptions: ParsableArguments {
         help: "The gateway's base URL, e.g. http://127.0.0.1:8080 (default: an embedded sandbox gateway).")
     var gateway: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Hold the gateway to an environment: sandbox (SBX) or production (PROD). Login is refused "
+                + "when the gateway says it is of the other kind; production needs an https --gateway.",
+            valueName: "name"))
+    var environment: String?
+
     @Option(help: "A PEM certificate to trust for an https --gateway, such as a sandbox's self-signed one.")
     var gatewayCertificate: String?
 

@@ -119,6 +119,7 @@ final class TerminalSession {
                     tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(certificate))]
                 } catch { throw CLIFailure("--gateway-certificate \(certificate) is not a PEM certificate") }
             }
+            _ = try environment(options, url: url)
             if let token = options.clientToken {
                 remote = (url, .clientToken { token })
             } else if let user = options.user, let password = options.password {
@@ -126,9 +127,22 @@ final class TerminalSession {
             } else {
                 throw CLIFailure("--gateway needs --user and --password, or --client-token")
             }
+        } else if let name = options.environment, EnvironmentName(named: name) != .sandbox {
+            _ = try environment(options, url: nil)
+            throw CLIFailure("--environment \(name) needs --gateway: the embedded gateway is a sandbox")
         }
 
         return (remote, tls)
+    }
+
+    /// The environment `--environment` names at `url` (nil when not given).
+    ///
+    /// - Throws: `CLIFailure` for an unknown name or a production URL that is not https.
+    static func environment(_ options: TerminalOptions, url: URL?) throws -> PaymentEnvironment? {
+        guard let name = options.environment else { return nil }
+        do { return try PaymentEnvironment(named: name, url: url) } catch {
+            throw CLIFailure("--environment: \(error.message)")
+        }
     }
 
     /// Starts what `options` asks for, with every argument checked and the journal locked.
@@ -168,11 +182,23 @@ final class TerminalSession {
         }
 
         let terminal: PaymentTerminal
+        let named: PaymentEnvironment?
+        do { named = try environment(options, url: url) } catch {
+            await embeddedGateway?.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
         do {
-            terminal = try PaymentTerminal(
-                environment: url, credentials: credentials,
-                journalPath: journalPath ?? directory.appendingPathComponent("journal.sqlite").path,
-                transport: NIOGatewayTransport(tlsConfiguration: tls))
+            let journal = journalPath ?? directory.appendingPathComponent("journal.sqlite").path
+            if let named {
+                terminal = try PaymentTerminal(
+                    environment: named, credentials: credentials, journalPath: journal,
+                    transport: NIOGatewayTransport(tlsConfiguration: tls))
+            } else {
+                terminal = try PaymentTerminal(
+                    environment: url, credentials: credentials, journalPath: journal,
+                    transport: NIOGatewayTransport(tlsConfiguration: tls))
+            }
         } catch {
             await embeddedGateway?.shutdown()
             try? FileManager.default.removeItem(at: directory)

@@ -30,14 +30,18 @@ public struct EMVReceiptSummary: Sendable, Hashable, Codable {
     public var tvr: String?
     /// The transaction status information (9B), hex.
     public var tsi: String?
+    /// The application preferred name (9F12), when the card has one: the name the card asks
+    /// to be shown by, in the cardholder's alphabet (the ECP seed's `application_preferred_name`).
+    public var applicationPreferredName: String?
 
     /// Creates a summary.
     public init(
         aid: String? = nil, applicationLabel: String? = nil, transactionCertificate: String? = nil,
-        tvr: String? = nil, tsi: String? = nil
+        tvr: String? = nil, tsi: String? = nil, applicationPreferredName: String? = nil
     ) {
         self.aid = aid
         self.applicationLabel = applicationLabel
+        self.applicationPreferredName = applicationPreferredName
         self.transactionCertificate = transactionCertificate
         self.tvr = tvr
         self.tsi = tsi
@@ -98,6 +102,19 @@ public struct PaymentResult: Sendable, Hashable {
     public var date: Date
     /// The stored id of a sale approved offline (``PaymentStatus/approvedOffline``).
     public var offlineID: UUID?
+    /// The settlement batch the gateway put the transaction in (the ECP seed's `batch_id`);
+    /// nil when the gateway recorded nothing (offline, unreachable, refused).
+    public var batchID: String?
+    /// The acquirer's own words about the outcome (the ECP seed's `acquirer_message`), such as
+    /// `"Approved"` or `"insufficient funds"`. For people, not for logic: it may change
+    /// without notice; decide on ``status``, ``responseCode`` and ``error``.
+    public var acquirerMessage: String?
+    /// The cardholder's name as the card carries it, when it carries one.
+    public var cardholderName: String?
+    /// The card's expiry month, 1–12.
+    public var expiryMonth: Int?
+    /// The card's expiry year, four digits.
+    public var expiryYear: Int?
 
     /// Creates a result.
     public init(
@@ -107,9 +124,15 @@ public struct PaymentResult: Sendable, Hashable {
         entryMode: CardEntryMode? = nil, maskedPAN: String? = nil, scheme: String? = nil,
         emv: EMVReceiptSummary? = nil, pinVerified: Bool = false, reversed: Bool = false, recovered: Bool = false,
         error: MPOSError? = nil, merchantName: String? = nil, date: Date = Date(), basket: Basket? = nil,
-        offlineID: UUID? = nil
+        offlineID: UUID? = nil, batchID: String? = nil, acquirerMessage: String? = nil,
+        cardholderName: String? = nil, expiryMonth: Int? = nil, expiryYear: Int? = nil
     ) {
         self.offlineID = offlineID
+        self.batchID = batchID
+        self.acquirerMessage = acquirerMessage
+        self.cardholderName = cardholderName
+        self.expiryMonth = expiryMonth
+        self.expiryYear = expiryYear
         self.status = status
         self.kind = kind
         self.requestedAmount = requestedAmount
@@ -131,6 +154,12 @@ public struct PaymentResult: Sendable, Hashable {
         self.merchantName = merchantName
         self.date = date
         self.basket = basket
+    }
+
+    /// What ``responseCode`` means (the ECP seed's `authorization_response_message`), such as
+    /// `"INSUFFICIENT FUNDS"` for `"51"`; nil without a code or for a code of no known meaning.
+    public var authorizationResponseMessage: String? {
+        responseCode.flatMap(AuthorizationResponseCode.message(for:))
     }
 
     /// The customer's copy as plain text (``PaymentReceipt`` has HTML and other widths).

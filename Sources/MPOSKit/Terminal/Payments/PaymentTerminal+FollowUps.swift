@@ -160,7 +160,10 @@ extension PaymentTerminal {
                 approvedAmount: transaction.approvedAmount, currency: transaction.currency, transactionID: transaction.id,
                 idempotencyKey: key, authorizationCode: transaction.authorizationCode, responseCode: transaction.responseCode,
                 cvm: transaction.cvm, entryMode: transaction.entryMode, maskedPAN: transaction.card?.maskedPAN,
-                scheme: transaction.card?.scheme, merchantName: merchant, date: transaction.createdAt)
+                scheme: transaction.card?.scheme, merchantName: merchant, date: transaction.createdAt,
+                batchID: transaction.batchID, acquirerMessage: transaction.acquirerMessage,
+                cardholderName: transaction.card?.cardholderName, expiryMonth: transaction.card?.expiryMonth,
+                expiryYear: transaction.card?.expiryYear)
         case .refused(let status, let body):
             entry.state = .finished
             entry.outcome = .failed
