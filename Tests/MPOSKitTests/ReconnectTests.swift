@@ -72,6 +72,9 @@ import Testing
         clock.advance(by: .seconds(60))
         #expect(opens.withLock { $0 } == 4)
         await #expect(throws: MPOSError.self) { try await terminal.reader.info() }
+        // Giving up ends `connecting`: the terminal says it is not connected.
+        #expect(await Self.next(&changes) == false)
+        #expect(await terminal.reader.connectionState == .notConnected)
 
         // disconnect() ends a reconnection that is still waiting.
         opens.withLock { $0 = 0 }
@@ -101,9 +104,16 @@ import Testing
         }
     }
 
-    /// The next connection change: true for connected, false for disconnected.
+    /// The next connection change: true for connected, false for disconnected (the
+    /// `connecting` announcements in between are skipped; ``ReaderConnectionStateTests`` reads them).
     static func next(_ changes: inout AsyncStream<TerminalEvent>.Iterator) async -> Bool? {
-        guard case .readerConnection(let connected, _) = await changes.next() else { return nil }
-        return connected
+        while let event = await changes.next() {
+            switch event {
+            case .readerConnection(let connected, _): return connected
+            case .readerConnecting: continue
+            default: return nil
+            }
+        }
+        return nil
     }
 }

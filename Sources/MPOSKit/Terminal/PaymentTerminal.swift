@@ -214,7 +214,22 @@ public actor PaymentTerminal {
     func connectReader(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
         guard !state.isBusy else { throw MPOSError.terminalBusy }
         await disconnect()
-        try await pair(transport: transport, secret: secret)
+        try await connecting { () async throws(MPOSError) in try await pair(transport: transport, secret: secret) }
+    }
+
+    /// Runs a connect the app called as ``ReaderConnectionState/connecting``: announces it,
+    /// and says the terminal is not connected when it fails.
+    func connecting(_ body: () async throws(MPOSError) -> Void) async throws(MPOSError) {
+        readerLink.connecting = true
+        emit(.readerConnecting(attempt: 0))
+        do {
+            try await body()
+            readerLink.connecting = false
+        } catch {
+            readerLink.connecting = false
+            if readerLink.connection == nil { emit(.readerConnection(connected: false, info: nil)) }
+            throw error
+        }
     }
 
     /// Pairs over `transport` and starts listening to the reader.
@@ -268,8 +283,11 @@ public actor PaymentTerminal {
         state.useCardReader()
         readerLink.reconnectPlan = nil
         readerLink.linkPlan = nil
+        let wasReconnecting = readerLink.connection == nil && readerLink.reconnecting != nil
         readerLink.reconnecting?.cancel()
         readerLink.reconnecting = nil
+        // A reconnection between attempts was `connecting`: it ends as not connected.
+        if wasReconnecting { emit(.readerConnection(connected: false, info: nil)) }
         await closeLink()
     }
 

@@ -6,6 +6,11 @@ import ReaderLink
 public enum TerminalEvent: Sendable, Hashable {
     /// A reader connected (with its description) or disconnected.
     case readerConnection(connected: Bool, info: DeviceInfo?)
+    /// The terminal is opening and pairing a link to a reader: attempt 0 is a connect the app
+    /// called; 1, 2 … are the attempts of a reconnection after the link dropped. A
+    /// ``readerConnection(connected:info:)`` follows when it connects or gives up
+    /// (``ReaderConnectionState/connecting`` until then).
+    case readerConnecting(attempt: Int)
     /// The reader's status, with the prompt it shows and whether cancel is allowed now.
     case readerStatus(status: ReaderStatusCode, message: String, cancelAllowed: Bool)
     /// A card was inserted, removed, swiped or tapped.
@@ -62,7 +67,7 @@ public enum TerminalEvent: Sendable, Hashable {
     /// The kind of event, for subscription filters.
     public var category: TerminalEventCategory {
         switch self {
-        case .readerConnection: .connection
+        case .readerConnection, .readerConnecting: .connection
         case .readerStatus, .pinEntry, .batteryLow, .terminalNotification: .status
         case .card: .card
         case .applicationSelection, .signatureRequired: .prompt

@@ -125,6 +125,7 @@ struct DemoCommand: AsyncParsableCommand {
         switch event {
         case .readerConnection(let connected, let info):
             connected ? "reader connected: \(info.map { "\($0.model) \($0.serialNumber)" } ?? "")" : "reader disconnected"
+        case .readerConnecting(let attempt): attempt == 0 ? "connecting to the reader" : "reconnecting to the reader (attempt \(attempt))"
         case .readerStatus(_, let message, _): "reader: \(message)"
         case .card(let event): "card \(event)"
         case .pinEntry(let digits): "PIN " + String(repeating: "*", count: digits)

@@ -52,14 +52,16 @@ extension PaymentTerminal {
     ) async throws(MPOSError) {
         guard !state.isBusy else { throw MPOSError.terminalBusy }
         await disconnect()
-        let watch = Stopwatch(clock)
-        let transport = try await Self.open(open, within: timeout, on: clock)
-        let left = timeout.map { $0 - watch.elapsed }
-        if let left, left <= .zero {
-            await transport.close()
-            throw MPOSError.readerConnectTimeout
+        try await connecting { () async throws(MPOSError) in
+            let watch = Stopwatch(clock)
+            let transport = try await Self.open(open, within: timeout, on: clock)
+            let left = timeout.map { $0 - watch.elapsed }
+            if let left, left <= .zero {
+                await transport.close()
+                throw MPOSError.readerConnectTimeout
+            }
+            try await pair(transport: transport, secret: secret, pairingTimeout: left)
         }
-        try await pair(transport: transport, secret: secret, pairingTimeout: left)
         if let reconnect { readerLink.reconnectPlan = ReconnectPlan(policy: reconnect, secret: secret, open: open) }
         readerLink.linkPlan = ReconnectPlan(policy: reconnect ?? .standard, secret: secret, open: open)
         if updateSettings.automaticConfiguration { await applyConfigurationOnConnect() }

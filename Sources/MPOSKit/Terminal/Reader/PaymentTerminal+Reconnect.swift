@@ -65,7 +65,7 @@ extension PaymentTerminal {
             for attempt in 0..<plan.policy.maximumAttempts {
                 do { try await clock.sleep(for: plan.policy.delay(beforeAttempt: attempt)) } catch { return }
                 guard let self, await self.reconnectStillWanted(plan) else { return }
-                if await self.attemptReconnect(plan) { return }
+                if await self.attemptReconnect(plan, attempt: attempt + 1) { return }
             }
             await self?.reconnectGaveUp(plan)
         }
@@ -76,8 +76,9 @@ extension PaymentTerminal {
     }
 
     /// One attempt: a new transport, pairing, and the device info. True when connected.
-    private func attemptReconnect(_ plan: ReconnectPlan) async -> Bool {
+    private func attemptReconnect(_ plan: ReconnectPlan, attempt: Int) async -> Bool {
         guard !state.isBusy else { return false }
+        emit(.readerConnecting(attempt: attempt))
         let transport: any ReaderTransport
         do { transport = try await plan.open() } catch { return false }
         do {
@@ -94,6 +95,7 @@ extension PaymentTerminal {
         guard readerLink.reconnectPlan?.id == plan.id, readerLink.connection == nil else { return }
         readerLink.reconnecting = nil
         readerLink.reconnectPlan = nil
+        emit(.readerConnection(connected: false, info: nil))
     }
 }
 

@@ -18,4 +18,25 @@ struct ReaderLinkState: Sendable {
     /// How the reader was reached, kept even without automatic reconnection: an update
     /// reaches the reader again through it after the reader restarts.
     var linkPlan: ReconnectPlan?
+    /// Whether a connect called by the app is opening or pairing a link now.
+    var connecting = false
+
+    /// Connected with a link; connecting while a connect or a reconnection runs (between a
+    /// reconnection's attempts too); not connected otherwise.
+    var connectionState: ReaderConnectionState {
+        if connection != nil { return .connected }
+        return connecting || reconnecting != nil ? .connecting : .notConnected
+    }
+}
+
+/// Whether the terminal has a card reader: the ECP seed's three connection states
+/// (`NOT_CONNECTED`, `CONNECTING`, `CONNECTED`).
+public enum ReaderConnectionState: String, Sendable, Hashable, CaseIterable {
+    /// No reader, and none being reached.
+    case notConnected
+    /// A link is being opened and paired: a connect the app called, or a reconnection after
+    /// the link dropped, between its attempts too.
+    case connecting
+    /// A paired link.
+    case connected
 }

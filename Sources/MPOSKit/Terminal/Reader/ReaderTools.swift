@@ -71,6 +71,14 @@ public struct ReaderTools: Sendable {
         try await terminal.connectReader(reader, secret: secret, timeout: timeout, reconnect: reconnect)
     }
 
+    /// Whether a reader is connected, being connected (a connect, or a reconnection after a
+    /// drop, between its attempts too), or not: the ECP seed's connection status. Each change
+    /// also comes as a ``TerminalEvent/readerConnecting(attempt:)`` or
+    /// ``TerminalEvent/readerConnection(connected:info:)`` event.
+    public var connectionState: ReaderConnectionState {
+        get async { await terminal.readerLink.connectionState }
+    }
+
     /// The connected reader's description (serial number, model, versions, battery).
     ///
     /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``.
