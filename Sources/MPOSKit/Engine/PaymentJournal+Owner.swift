@@ -95,3 +95,28 @@ extension PaymentJournal {
             gateway: row["gateway"], merchantID: row["merchantID"], gatewayInstanceID: row["gatewayInstanceID"])
     }
 }
+
+extension PaymentJournal {
+    /// Empties the journal and forgets its owner, so that the next login may bind it to
+    /// another merchant, when every attempt in it is finished; leaves it as it is otherwise.
+    /// The check and the emptying are one transaction, so an attempt written meanwhile is
+    /// never lost.
+    ///
+    /// - Returns: whether the journal was emptied.
+    /// - Throws: ``MPOSError/journalFailed`` when it cannot be read or written.
+    func releaseIfSettled() throws(MPOSError) -> Bool {
+        do {
+            return try queue.write { db in
+                let open = try JournalEntry.filter(Column("state") != JournalEntry.State.finished.rawValue)
+                    .fetchCount(db)
+                guard open == 0 else { return false }
+                try JournalEntry.deleteAll(db)
+                try db.execute(sql: "DELETE FROM \(Self.ownerTable)")
+                return true
+            }
+        } catch {
+            throw MPOSError.journalFailed.withMessage(
+                "The payment journal could not be written: \(Self.describe(error)).")
+        }
+    }
+}

@@ -77,6 +77,15 @@ actor GatewayClient {
 
     var isLoggedIn: Bool { token != nil }
 
+    /// Logs in as someone else from the next login on; the session in force, if any, ends.
+    func replaceCredentials(_ credentials: GatewayCredentials) {
+        self.credentials = credentials
+        token = nil
+        merchant = nil
+        offlinePolicy = nil
+        gatewayTime = nil
+    }
+
     /// Sets who is told of each renewal of a lapsed session.
     func onRenewal(_ handler: @escaping @Sendable () async -> Void) { renewed = handler }
 

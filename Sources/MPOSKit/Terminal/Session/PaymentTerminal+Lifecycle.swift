@@ -107,4 +107,35 @@ extension PaymentTerminal {
         await client.endSession()
         hub.reset()
     }
+
+    /// Starts afresh for another user on this terminal (the ECP seed's reset, then initialize
+    /// with the next user's token): does what ``reset()`` does, then logs in as `credentials`
+    /// from the next ``login()`` on.
+    ///
+    /// What the previous user left is never lost. When the journal holds no unfinished attempt
+    /// and the offline store no sale waiting to be forwarded, the journal is emptied and
+    /// unbound, so the next user may be another merchant's (who then sees nothing of the
+    /// previous one's). Otherwise it stays bound: a user of the same merchant finishes that work
+    /// at login, and another merchant's login is refused with
+    /// ``MPOSError/journalOwnedElsewhere`` until the previous merchant's has been finished.
+    ///
+    /// ```swift
+    /// try await terminal.reset(switchingTo: .login(user: "evening-shift", password: password))
+    /// try await terminal.login()
+    /// ```
+    ///
+    /// - Returns: whether the journal was emptied (false when work in it waits for its merchant).
+    /// - Throws: ``MPOSError/terminalBusy`` while an operation runs; ``MPOSError/journalFailed``
+    ///   or ``MPOSError/offlineStoreFailed`` when they cannot be read.
+    @discardableResult
+    public func reset(switchingTo credentials: GatewayCredentials) async throws(MPOSError) -> Bool {
+        try await reset()
+        await client.replaceCredentials(credentials)
+        state.wentOnline()
+        let store = try await offlineState.store.contents()
+        guard store.pending.isEmpty, store.damagedSlots.isEmpty else { return false }
+        guard try payments.journal.releaseIfSettled() else { return false }
+        (payments.journalBound, payments.journalRefusal) = (false, nil)
+        return true
+    }
 }
