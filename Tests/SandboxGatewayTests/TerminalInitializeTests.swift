@@ -91,6 +91,8 @@ import Testing
             let answer = try await UpdateTestSupport.initialize(harness)
             #expect(answer.pending.map(\.version) == ["2", "3.0"])
             #expect(answer.updateDeadline == configDue && !answer.blocked)
+            // Both are required: "3.0" has no deadline of its own, but supersedes "2.0", which does.
+            #expect(answer.required == answer.pending.map(\.id))
             harness.clock.advance(by: 5 * Self.day + 1)
             #expect(try await UpdateTestSupport.initialize(harness).blocked)
         }
@@ -103,7 +105,8 @@ import Testing
             let newest = try await UpdateTestSupport.published(
                 harness, version: "2.0", deadline: GatewayJSONDate.string(now.addingTimeInterval(-Self.day)))
             let config = try await UpdateTestSupport.published(harness, kind: .configuration, version: "4")
-            _ = try await UpdateTestSupport.initialize(harness)
+            // The configuration has no deadline: only the firmware is required.
+            #expect(try await UpdateTestSupport.initialize(harness).required == [newest.id])
             harness.clock.advance(by: 4 * Self.day)
             #expect(try await UpdateTestSupport.initialize(harness).blocked)
             let token = try await harness.login()

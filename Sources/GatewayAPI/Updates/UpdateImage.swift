@@ -129,12 +129,17 @@ public struct TerminalInitializeResponse: Codable, Sendable, Hashable {
     /// Whether a deadline has passed with its image not installed: payments are refused until
     /// the reader is up to date.
     public var blocked: Bool
+    /// The ids of the pending images the reader must install by a deadline: those published
+    /// with one, and those that supersede an image the reader lacks that has one. `nil` from a
+    /// gateway that does not say (a client then takes the images with a deadline).
+    public var required: [String]?
 
     /// Creates an answer.
     public init(
         hasUpdates: Bool, updateDeadline: Date?, pending: [UpdateImage], registeredAt: Date, graceUntil: Date,
-        blocked: Bool
+        blocked: Bool, required: [String]? = nil
     ) {
+        self.required = required
         self.hasUpdates = hasUpdates
         self.updateDeadline = updateDeadline
         self.pending = pending

@@ -15,6 +15,9 @@ public struct TerminalUpdateStatus: Sendable, Hashable {
     /// ``MPOSError/updateRequired`` until ``TerminalUpdates/downloadAndApply(includeFirmware:window:)``
     /// brings the reader up to date.
     public var blocked: Bool
+    /// The pending images the reader must install by a deadline (published with one, or
+    /// superseding an image it lacks that has one): what ``UpdatesOnConnect/required`` installs.
+    public var required: [UpdateImage]
     /// When the gateway first saw the reader.
     public var registeredAt: Date
     /// Until when deadlines are held off for a newly registered reader (three days).
@@ -39,6 +42,8 @@ public struct TerminalUpdateStatus: Sendable, Hashable {
         blocked = answer.blocked
         registeredAt = answer.registeredAt
         graceUntil = answer.graceUntil
+        let required = answer.required.map(Set.init)
+        self.required = answer.pending.filter { required?.contains($0.id) ?? ($0.deadline != nil) }
     }
 }
 

@@ -14,6 +14,8 @@ import GatewayAPI
 ///   version, not only the newest of each kind: a newer image published without a deadline
 ///   does not lift the deadline of one the reader still lacks.
 /// - Blocked: that deadline has passed (`now` is after it).
+/// - Required: the newest image of each kind that has such a deadline among its newer images;
+///   installing it meets them all.
 enum UpdatePending {
     /// The three days a newly registered reader gets before deadlines apply.
     static let gracePeriod: TimeInterval = 3 * 24 * 60 * 60
@@ -37,12 +39,14 @@ enum UpdatePending {
         let graceUntil = reader.registeredAt.addingTimeInterval(gracePeriod)
         var pending: [UpdateImage] = []
         var deadline: Date?
+        var required: [String] = []
         for kind in [UpdateKind.configuration, .firmware] {
             let newer = images.filter {
                 $0.kind == kind && UpdateVersion.isNewer($0.version, than: reader.version(of: kind))
             }
             guard let newest = newer.max(by: isOlder) else { continue }
             pending.append(newest)
+            if newer.contains(where: { $0.deadline != nil }) { required.append(newest.id) }
             for image in newer {
                 guard let due = image.deadline else { continue }
                 let effective = max(due, graceUntil)
@@ -51,7 +55,8 @@ enum UpdatePending {
         }
         return TerminalInitializeResponse(
             hasUpdates: !pending.isEmpty, updateDeadline: deadline, pending: pending,
-            registeredAt: reader.registeredAt, graceUntil: graceUntil, blocked: deadline.map { now > $0 } ?? false)
+            registeredAt: reader.registeredAt, graceUntil: graceUntil, blocked: deadline.map { now > $0 } ?? false,
+            required: required)
     }
 
     /// Catalogue order: by version, then by publication for versions that compare equal.

@@ -64,7 +64,7 @@ extension PaymentTerminal {
         }
         if let reconnect { readerLink.reconnectPlan = ReconnectPlan(policy: reconnect, secret: secret, open: open) }
         readerLink.linkPlan = ReconnectPlan(policy: reconnect ?? .standard, secret: secret, open: open)
-        if updateSettings.automaticConfiguration { await applyConfigurationOnConnect() }
+        try await applyUpdatesOnConnect()
     }
 
     /// A new link from `open`, or ``MPOSError/readerConnectTimeout`` when `timeout` passes

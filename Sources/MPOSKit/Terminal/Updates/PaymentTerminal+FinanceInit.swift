@@ -28,22 +28,39 @@ extension PaymentTerminal {
             return UpdateResult(type: type, applied: [], message: error.message)
         }
         // No stage stream here: the events carry the progress.
-        return await runUpdate(includeFirmware: false, window: 16, progress: nil)
+        return await runUpdate(window: 16, progress: nil, installing: { $0.pending.first { $0.kind == .configuration } })
     }
 
-    /// Whether connecting a reader (``ReaderTools/connect(secret:reconnect:open:)`` and the
-    /// discovered-reader form) also installs its pending configuration images before it
-    /// returns, as the ECP seed's connect does ("the reader will not finish the connect process
-    /// until required updates succeed") and the Accept seed allows for configuration. Off
-    /// until set; needs a logged-in terminal. The outcome shows as
-    /// ``TerminalEvent/readerUpdate(_:)`` events; a failed update leaves the reader connected.
-    func setAutomaticConfigurationUpdates(_ enabled: Bool) {
-        updateSettings.automaticConfiguration = enabled
-    }
+    /// What connecting a reader installs before it returns (``UpdatesOnConnect``).
+    func setUpdatesOnConnect(_ policy: UpdatesOnConnect) { updateSettings.onConnect = policy }
 
-    /// The configuration half of ``financeInit()`` after a connect, when logged in.
-    func applyConfigurationOnConnect() async {
-        guard await client.isLoggedIn else { return }
-        _ = await financeInit()
+    /// Installs what ``UpdateSettings/onConnect`` asks for after a connect through a factory.
+    ///
+    /// - Throws: for ``UpdatesOnConnect/required``, ``MPOSError/notLoggedIn`` without a gateway
+    ///   session (what is required cannot be known), and ``MPOSError/updateRequired`` when a
+    ///   required image did not install; the reader is disconnected first.
+    func applyUpdatesOnConnect() async throws(MPOSError) {
+        switch updateSettings.onConnect {
+        case .none: return
+        case .configuration:
+            guard await client.isLoggedIn else { return }
+            _ = await financeInit()
+        case .required:
+            // Offline-only, the gateway cannot say what is required; the last known deadlines
+            // still judge each payment.
+            if state.isOfflineOnly { return }
+            guard await client.isLoggedIn else {
+                await disconnect()
+                throw MPOSError.notLoggedIn.withMessage(
+                    "Connecting installs the reader's required updates: log in first, so the gateway can say what they are.")
+            }
+            let result = await runUpdate(window: 16, progress: nil, installing: { $0.required.first })
+            guard result.type == .success || result.type == .upToDate else {
+                await disconnect()
+                throw MPOSError.updateRequired.withMessage(
+                    "The reader's required updates did not install (\(result.type.rawValue)"
+                        + (result.message.map { ": \($0)" } ?? "") + "); the reader was disconnected.")
+            }
+        }
     }
 }

@@ -75,7 +75,9 @@ extension PaymentTerminal {
         let (progress, sink) = AsyncStream.makeStream(of: UpdateProgress.self)
         // Unstructured: the update outlives the call that starts it; `UpdateOperation.cancel()` cancels it.
         let task = Task {
-            var result = await self.runUpdate(includeFirmware: includeFirmware, window: max(1, window), progress: sink)
+            var result = await self.runUpdate(
+                window: max(1, window), progress: sink,
+                installing: { $0.pending.first { includeFirmware || $0.kind == .configuration } })
             // A cancel that lands inside a stage (a request the cancel cut short) is a cancel, not a failure.
             if Task.isCancelled, !result.isUpToDate { result.type = .cancelled }
             sink.finish()
@@ -85,7 +87,8 @@ extension PaymentTerminal {
     }
 
     func runUpdate(
-        includeFirmware: Bool, window: Int, progress: AsyncStream<UpdateProgress>.Continuation?
+        window: Int, progress: AsyncStream<UpdateProgress>.Continuation?,
+        installing next: @Sendable (TerminalUpdateStatus) -> UpdateImage?
     ) async -> UpdateResult {
         progress?.yield(UpdateProgress(stage: .validation))
         guard await client.isLoggedIn else { return UpdateResult(type: .notLoggedIn, applied: [], message: nil) }
@@ -107,7 +110,7 @@ extension PaymentTerminal {
                     type: .downloadFailed, applied: applied,
                     message: "The gateway did not answer what is pending: \(error.message)")
             }
-            guard let image = status.pending.first(where: { includeFirmware || $0.kind == .configuration }) else {
+            guard let image = next(status) else {
                 return UpdateResult(type: applied.isEmpty ? .upToDate : .success, applied: applied, message: nil)
             }
             emit(.readerUpdate(.started(image)))

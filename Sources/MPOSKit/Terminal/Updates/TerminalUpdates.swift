@@ -81,11 +81,22 @@ public struct TerminalUpdates: Sendable {
     public func financeInit() async -> UpdateResult { await terminal.financeInit() }
 
     /// Whether connecting a reader also installs its pending configuration images before it
-    /// returns, as the ECP seed's connect does. Off until set; needs a logged-in terminal. A
-    /// failed update leaves the reader connected.
+    /// returns (``UpdatesOnConnect/configuration``), as the Accept seed allows. Off until set;
+    /// needs a logged-in terminal. A failed update leaves the reader connected.
     public func setAutomaticConfigurationUpdates(_ enabled: Bool) async {
-        await terminal.setAutomaticConfigurationUpdates(enabled)
+        await terminal.setUpdatesOnConnect(enabled ? .configuration : .none)
     }
+
+    /// Sets what connecting a reader installs before it returns (``UpdatesOnConnect/none``
+    /// until set). ``UpdatesOnConnect/required`` is the ECP seed's connect: firmware and
+    /// configuration published with a deadline are installed, and connect fails when one
+    /// does not install.
+    public func setUpdatesOnConnect(_ policy: UpdatesOnConnect) async {
+        await terminal.setUpdatesOnConnect(policy)
+    }
+
+    /// What connecting a reader installs before it returns.
+    public var updatesOnConnect: UpdatesOnConnect { get async { await terminal.updateSettings.onConnect } }
 
     /// Sets the update channel of the terminal's readers (``UpdateChannel/production`` until
     /// set; set it before connecting): a test reader takes only test images.

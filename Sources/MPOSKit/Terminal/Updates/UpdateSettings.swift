@@ -7,8 +7,8 @@ import MPOSCore
 struct UpdateSettings: Sendable {
     /// The update channel the terminal's readers belong to (test readers take test images).
     var channel: UpdateChannel = .production
-    /// Whether connecting applies pending configuration images before it returns.
-    var automaticConfiguration = false
+    /// What connecting installs before it returns.
+    var onConnect = UpdatesOnConnect.none
     /// The Ed25519 key whose signature an update image must carry (raw, 32 bytes).
     var signingKey: [UInt8] = (try? Hex.decode(UpdateSigning.sandboxPublicKeyHex)) ?? []
     /// The connected reader's update status (``TerminalUpdates/check()``), judged at each payment.
