@@ -104,6 +104,10 @@ struct PaymentEngine: Sendable {
     /// Whether the reader ended the transaction, other than by a cancel, before it asked for a
     /// card: the TSM seed's "all transactions are declining before prompting for a card".
     private(set) var declinedBeforeCardPrompt = false
+    /// The cards the connected reader's model must not take (the terminal catalogue's blacklist).
+    var blacklist: [TerminalCatalogue.BlacklistedCard] = []
+    /// Set when the card was refused by the blacklist: declined without asking the gateway.
+    private(set) var blacklisted: MPOSError?
     /// Set when the card was told the terminal could not go online (it decides itself).
     var offline = false
     private var offlineID: UUID?
@@ -242,6 +246,7 @@ struct PaymentEngine: Sendable {
             promptedForCard = true
             guard phase == .reading else { return [] }
             self.authorization = authorization
+            if let entry = blacklistEntry(for: authorization) { return refuseBlacklisted(authorization, entry) }
             let request = parameters.authorizeCardRequest(
                 kind: kind.cardPaymentKind, card: authorization, reader: reader)
             self.request = request
@@ -261,6 +266,7 @@ struct PaymentEngine: Sendable {
     }
 
     private mutating func cardFinished(_ outcome: TransactionOutcome) -> [Effect] {
+        if let blacklisted { return finish(.declined, error: blacklisted) }
         if offline { return cardDecidedOffline(outcome) }
         if let onlineRequired { return finish(.failed, error: onlineRequired) }
         if let host, host.status.isApproval {
@@ -302,6 +308,37 @@ struct PaymentEngine: Sendable {
             .failed,
             error: MPOSError.readerLinkFailed.withMessage(
                 "The reader ended the transaction with status \(outcome.status.rawValue)."))
+    }
+
+    /// The blacklist entry the identified card matches, if any.
+    func blacklistEntry(for card: AuthorizationRequest) -> TerminalCatalogue.BlacklistedCard? {
+        // The digits the masked number shows (5 of a 15-digit card, 6 of most others).
+        let scheme = CardScheme(iin: String(card.maskedPAN.prefix { $0.isASCII && $0.isNumber })).rawValue
+        let aid = card.aid.map { Hex.encode($0) }
+        return blacklist.first { $0.matches(scheme: scheme, maskedPAN: card.maskedPAN, aid: aid) }
+    }
+
+    /// Declines a card the reader's model must not take, as soon as the reader identified it:
+    /// the card is told the host declined (57, not permitted), and nothing reaches the gateway.
+    mutating func refuseBlacklisted(_ card: AuthorizationRequest, _ entry: TerminalCatalogue.BlacklistedCard) -> [Effect] {
+        let what: String =
+            switch entry {
+            case .scheme(let scheme): "\(scheme) cards"
+            case .bin(let prefix): "cards starting \(prefix)"
+            case .aid(let aid): "the application \(aid)"
+            }
+        blacklisted = MPOSError.cardNotAccepted.withMessage(
+            "The terminal catalogue bars \(what) on this reader's model; nothing was sent to the gateway.")
+        phase = .completing
+        self.entry.maskedPAN = card.maskedPAN
+        return [
+            .journal(self.entry),
+            .sendToReader(
+                .hostResponse(
+                    HostResponse(
+                        transactionID: readerTransactionID, approved: false, authorizationResponseCode: "57",
+                        authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: []))),
+        ]
     }
 
     /// The statuses of a transaction the cardholder or a timeout ended: cancelled, not declined.

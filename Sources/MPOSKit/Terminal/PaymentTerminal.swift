@@ -260,6 +260,16 @@ public actor PaymentTerminal {
         // Unstructured: the reader's messages are read for as long as the link lives; `disconnect()` cancels it.
         readerLink.pump = Task { await self.listen(to: link) }
         let info = try? await deviceInfo()
+        if let catalogue = readerLink.catalogue, let model = info?.model, catalogue.terminal(model: model) == nil {
+            // Not a model the app supports: let the link go without announcing a connection.
+            readerLink.connection = nil
+            readerLink.info = nil
+            readerLink.pump?.cancel()
+            readerLink.pump = nil
+            await link.close()
+            throw MPOSError.readerNotSupported.withMessage(
+                "The reader's model \"\(model)\" is not in the app's terminal catalogue.")
+        }
         // Another reader's status never stands for this one's: ask for this one's now.
         if updateSettings.reader.status(of: info?.serialNumber) == nil {
             updateSettings.reader.forget()

@@ -145,6 +145,9 @@ extension PaymentTerminal {
             retry: parameters.offlineAllowed ? .offlineSale : .standard)
         payments.engine?.mandateReference = mandateReference
         payments.engine?.reader = readerLink.info.map { PaymentReader($0, channel: updateSettings.channel) }
+        if let model = readerLink.info?.model, let terminal = readerLink.catalogue?.terminal(model: model) {
+            payments.engine?.blacklist = terminal.blacklist
+        }
         if parameters.offlineAllowed { payments.engine?.offlineRefusal = await offlineRefusal(parameters, device: device) }
         // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
         if state.isOfflineOnly, let refusal = payments.engine?.offlineRefusal { throw refusal }

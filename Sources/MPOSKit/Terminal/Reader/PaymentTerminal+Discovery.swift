@@ -21,7 +21,17 @@ extension PaymentTerminal {
         -> [DiscoveredReader]
     {
         var readers: [DiscoveredReader] = []
-        for await reader in ReaderDiscovery(scanners: scanners, scanTime: scanTime, clock: clock).readers() {
+        for await found in ReaderDiscovery(scanners: scanners, scanTime: scanTime, clock: clock).readers() {
+            var reader = found
+            if let catalogue = readerLink.catalogue {
+                // Only the models the app supports, under the names it gives them.
+                guard let terminal = catalogue.terminal(model: found.model) else { continue }
+                var announcement = found.announcement
+                announcement.name = terminal.name
+                reader = DiscoveredReader(
+                    announcement: announcement, transportKind: found.transportKind, address: found.address,
+                    open: found.open)
+            }
             readers.append(reader)
             emit(.readerDiscovered(reader))
         }

@@ -65,3 +65,8 @@ extension PaymentTerminal {
         MPOSError.readerRefused.withMessage("The reader refused \(what): \(status.description) (\(detail)).")
     }
 }
+
+extension PaymentTerminal {
+    /// Sets the terminal catalogue (``ReaderTools/setCatalogue(_:)``).
+    func setCatalogue(_ catalogue: TerminalCatalogue?) { readerLink.catalogue = catalogue }
+}

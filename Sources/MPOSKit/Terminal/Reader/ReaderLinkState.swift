@@ -20,6 +20,8 @@ struct ReaderLinkState: Sendable {
     var linkPlan: ReconnectPlan?
     /// Whether a connect called by the app is opening or pairing a link now.
     var connecting = false
+    /// The app's terminal catalogue: the models it supports, their names and blacklists.
+    var catalogue: TerminalCatalogue?
 
     /// Connected with a link; connecting while a connect or a reconnection runs (between a
     /// reconnection's attempts too); not connected otherwise.

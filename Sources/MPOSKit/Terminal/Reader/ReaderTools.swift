@@ -33,7 +33,8 @@ public struct ReaderTools: Sendable {
     /// - Throws: ``MPOSError/terminalBusy`` during an operation, the code
     ///   `MPOSError.Code.readerInUse` when another terminal holds the reader,
     ///   `MPOSError.Code.readerSharedSecretMismatch` when the reader holds another secret, and
-    ///   ``MPOSError/readerLinkFailed`` when the link drops or times out during pairing.
+    ///   ``MPOSError/readerLinkFailed`` when the link drops or times out during pairing;
+    ///   ``MPOSError/readerNotSupported`` when the ``catalogue`` does not list its model.
     public func connect(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
         try await terminal.connectReader(transport: transport, secret: secret)
     }
@@ -62,7 +63,8 @@ public struct ReaderTools: Sendable {
     /// - Throws: ``MPOSError/readerConnectTimeout`` when the reader is not reached and paired
     ///   in time; ``MPOSError/readerLinkFailed`` when it cannot be reached or refuses to pair;
     ///   the code `MPOSError.Code.readerInUse` when another terminal holds it;
-    ///   ``MPOSError/terminalBusy`` during an operation.
+    ///   ``MPOSError/terminalBusy`` during an operation; ``MPOSError/readerNotSupported`` when
+    ///   the ``catalogue`` does not list its model.
     public func connect(
         _ reader: DiscoveredReader, secret: SharedSecret, timeout: Duration = defaultConnectTimeout,
         reconnect: ReconnectPolicy? = .standard
@@ -70,6 +72,15 @@ public struct ReaderTools: Sendable {
         let timeout = timeout > .zero ? timeout : Self.defaultConnectTimeout
         try await terminal.connectReader(reader, secret: secret, timeout: timeout, reconnect: reconnect)
     }
+
+    /// Sets the app's terminal catalogue (the Accept seed's `paymentmethods.xml`), or removes
+    /// it with nil: from the next discovery, connect and payment on, only its models are
+    /// listed and connected, under its names, and each model's blacklisted cards are declined
+    /// before anything reaches the gateway. Without one, every reader and card is taken.
+    public func setCatalogue(_ catalogue: TerminalCatalogue?) async { await terminal.setCatalogue(catalogue) }
+
+    /// The terminal catalogue in force, if any.
+    public var catalogue: TerminalCatalogue? { get async { await terminal.readerLink.catalogue } }
 
     /// Whether a reader is connected, being connected (a connect, or a reconnection after a
     /// drop, between its attempts too), or not: the ECP seed's connection status. Each change
