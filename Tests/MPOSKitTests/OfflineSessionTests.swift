@@ -90,7 +90,10 @@ struct OfflineSessionTests {
         let sealed = try #require(try await online.offlineState.store.contents().authorization)
         let plaintext = try #require(String(data: try GatewayJSON.encoder.encode(sealed), encoding: .utf8))
         #expect(sealed.merchant.userID == nil && sealed.userHash == OfflineAuthorization.userHash(sandbox.credentials.user))
-        #expect(!plaintext.contains(sandbox.credentials.user) && !plaintext.contains(sandbox.credentials.password))
+        // The bootstrap user is called "sandbox", as the gateway's environment is: that value aside.
+        #expect(sealed.merchant.environment == .sandbox)
+        let values = plaintext.replacingOccurrences(of: "\"environment\":\"sandbox\"", with: "")
+        #expect(!values.contains(sandbox.credentials.user) && !values.contains(sandbox.credentials.password))
 
         let down = UnreachableGateway()
         let offline = try Self.terminal(sandbox, transport: down)
