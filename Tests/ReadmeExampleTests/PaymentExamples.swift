@@ -10,7 +10,7 @@ import ReaderLinkTCP
 func readmeTakingAPayment(password: String, journalURL: URL, secretHex: String) async throws {
     // README example 1 begin
     let terminal = try PaymentTerminal(
-        environment: URL(string: "http://127.0.0.1:8080")!,
+        environment: .sandbox,                       // mpos gateway serve at 127.0.0.1:8080
         credentials: .login(user: "sandbox", password: password),
         journalPath: journalURL.path)
     try await terminal.login()                       // also finishes what the journal left open
