@@ -73,11 +73,24 @@ import Testing
         #expect(result.status == .approved)
         // No waiting: the handler ran before the sale went on.
         let events = seen.withLock { $0 }
-        #expect(events.last == .completed(.approved))
+        // The completion is the sale's last event; the card taken out of the reader may follow.
+        #expect(events.filter { $0 != .card(.removed) }.last == .completed(.approved))
         #expect(events.contains(.card(.inserted)))
         #expect(events.contains(.authorizing))
         #expect(events.contains { if case .readerStatus(.pinInput, _, _) = $0 { true } else { false } })
         #expect(!events.contains { if case .readerConnection = $0 { true } else { false } })  // filtered out
+        try await sandbox.close(terminal)
+    }
+
+    @Test func theCardIsInsertedThenRemovedAroundAChipSale() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let log = EventLog(terminal.events.subscribe([.card]))
+        let result = try await terminal.sale(Self.sale(12_37))
+        #expect(result.status == .approved)
+        // The reader says the card left after the outcome: the app learns it outside the sale.
+        #expect(await log.waitFor { $0 == .card(.removed) })
+        #expect(log.all == [.card(.inserted), .card(.removed)])
         try await sandbox.close(terminal)
     }
 

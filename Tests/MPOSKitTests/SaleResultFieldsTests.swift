@@ -20,6 +20,8 @@ import Testing
         #expect(result.emv?.applicationPreferredName == "UnionPay")
         #expect(result.emv?.applicationLabel == "UNIONPAY DEBIT")
         #expect(result.authorizationResponseMessage == "APPROVED")
+        // The ECP seed's card brand and entry mode.
+        #expect(result.scheme == "unionPay" && result.entryMode == .chip)
         #expect(Int(try #require(result.batchID)) != nil)
         #expect(result.acquirerMessage?.isEmpty == false)
         try await sandbox.close(terminal)

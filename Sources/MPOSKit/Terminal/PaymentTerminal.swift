@@ -349,7 +349,7 @@ public actor PaymentTerminal {
         readerClosed(link)
     }
 
-    private func readerSaid(_ message: ReaderMessage) {
+    func readerSaid(_ message: ReaderMessage) {
         if case .battery(let status) = message { noteBattery(status) }
         // A scan is never part of a payment: it reaches the app even while one runs.
         if case .scan(let scan) = message {
@@ -360,7 +360,9 @@ public actor PaymentTerminal {
             emit(.scannerDisabled)
             return
         }
-        if let inbox = payments.inbox {
+        // Once the engine has its outcome it reads no more: what the reader says after (the card
+        // taken out after a chip payment) goes to the app directly.
+        if let inbox = payments.inbox, payments.engine?.phase != .finished {
             inbox.yield(.reader(message))
             return
         }

@@ -152,7 +152,8 @@ extension PaymentTerminal {
         // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
         if state.isOfflineOnly, let refusal = payments.engine?.offlineRefusal { throw refusal }
         eventsInbox.yield(.start)
-        for await event in events {
+        var pending = events.makeAsyncIterator()
+        while let event = await pending.next() {
             guard var current = payments.engine else { break }
             let effects = current.handle(event)
             payments.engine = current
@@ -167,6 +168,13 @@ extension PaymentTerminal {
                     // The gateway found the reader past a deadline the terminal did not know of
                     // (an update published since it last asked): the next payment asks first.
                     if result.error == .updateRequired { updateSettings.reader.forget() }
+                    // What the reader said after the outcome, already queued (the card taken out
+                    // of a chip reader), reaches the app rather than an engine that has finished.
+                    payments.inbox = nil
+                    eventsInbox.finish()
+                    while let late = await pending.next() {
+                        if case .reader(let message) = late { readerSaid(message) }
+                    }
                     return result
                 }
             }
