@@ -21,6 +21,17 @@ struct PaymentCallbackTests {
         return request
     }
 
+    /// Checks that a callback body has every field of the Accept callback the contract carries.
+    static func expectAcceptCallbackFields(in body: Data) {
+        let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        for field in [
+            "uniqueID", "merchantID", "merchantName", "amount", "currency", "createdAt", "cardBrand",
+            "cardNumber", "state", "aid", "aidLabel",
+        ] {
+            #expect(object?[field] != nil, "missing \(field)")
+        }
+    }
+
     @Test func theOutcomeIsPostedToThePaymentsCallbackSignedAndRetried() async throws {
         let received = Mutex<[(path: String, body: Data, signature: String?)]>([])
         let webhookClock = ManualClock()
@@ -79,13 +90,7 @@ struct PaymentCallbackTests {
             #expect(payload.uniqueID == transaction.id.rawValue)
             #expect(payload.state == .approved && payload.amount == 21_00 && payload.currency == .eur)
             #expect(payload.cardNumber == transaction.card?.maskedPAN)
-            let object = try JSONSerialization.jsonObject(with: last.body) as? [String: Any]
-            for field in [
-                "uniqueID", "merchantID", "merchantName", "amount", "currency", "createdAt", "cardBrand",
-                "cardNumber", "state", "aid", "aidLabel",
-            ] {
-                #expect(object?[field] != nil, "missing \(field)")
-            }
+            PaymentCallbackTests.expectAcceptCallbackFields(in: last.body)
             // The full card number is nowhere in what was posted.
             let pan = SimulatedTerminal.card("visa-credit").pan.unmaskedDigits
             #expect(!String(decoding: last.body, as: UTF8.self).contains(pan))

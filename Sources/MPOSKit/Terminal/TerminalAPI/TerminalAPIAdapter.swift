@@ -82,8 +82,8 @@ public struct TerminalAPIAdapter: Sendable {
     /// merchant's offline limits (``OfflinePolicy``) allow it, the card decides offline and an
     /// approval is stored, to be forwarded once by ``PaymentTerminal/offline``. The answer is
     /// then `Success` with `PaymentResult.OnlineFlag` false, the stored id as
-    /// `POITransactionID.TransactionID`, `AdditionalResponse` `message=APPROVED_OFFLINE` and
-    /// `offlineID`, and receipts that say so. A sale the limits refuse answers `Failure`
+    /// `POITransactionID.TransactionID`, `AdditionalResponse` `message=APPROVED_OFFLINE`,
+    /// `offline=true` and `offlineID`, and receipts that say so. A sale the limits refuse answers `Failure`
     /// with `UnreachableHost` and the limit's message; refunds never go offline.
     public func setStoreAndForward(_ enabled: Bool) async { await terminal.setNexoStoreAndForward(enabled) }
 
