@@ -221,7 +221,7 @@ let package = Package(
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator",
                 "TerminalAPI",
-                "SandboxCards", "SandboxGateway", "MPOSTestSupport", "PrinterSimulator",
+                "SandboxCards", "SandboxGateway", "MPOSTestSupport", "PrinterSimulator", "PrinterCodePages",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
