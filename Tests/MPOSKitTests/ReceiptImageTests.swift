@@ -11,14 +11,19 @@ import Testing
 struct ReceiptImageTests {
     static let receipt = ReceiptRenderingTests.contactPIN()
 
-    /// The text an image shows, read cell by cell against the font; characters that share a
-    /// glyph read as the first of them.
-    static func read(_ image: MonochromeBitmap, scale: Int) -> [String] {
-        let cellWidth = 6 * scale, cellHeight = 8 * scale
+    /// Each glyph of the font and the first printable ASCII character drawn with it.
+    static let glyphs: [[UInt8]: Character] = {
         var glyphs: [[UInt8]: Character] = [:]
         for ascii in (UInt8(0x20)...UInt8(0x7E)).reversed() {
             glyphs[Font5x7.columns(for: Character(UnicodeScalar(ascii)))] = Character(UnicodeScalar(ascii))
         }
+        return glyphs
+    }()
+
+    /// The text an image shows, read cell by cell against the font; characters that share a
+    /// glyph read as the first of them.
+    static func read(_ image: MonochromeBitmap, scale: Int) -> [String] {
+        let cellWidth = 6 * scale, cellHeight = 8 * scale
         return (0..<image.height / cellHeight).map { line in
             let text = (0..<image.width / cellWidth).map { column -> Character in
                 let bits = (0..<5).map { dotColumn -> UInt8 in
@@ -28,19 +33,15 @@ struct ReceiptImageTests {
                         return black ? byte | 1 << dotRow : byte
                     }
                 }
-                return glyphs[bits] ?? "?"
+                return Self.glyphs[bits] ?? "?"
             }
             return String(String(text).reversed().drop { $0 == " " }.reversed())
         }
     }
 
     static func canonical(_ text: String) -> [String] {
-        var glyphs: [[UInt8]: Character] = [:]
-        for ascii in (UInt8(0x20)...UInt8(0x7E)).reversed() {
-            glyphs[Font5x7.columns(for: Character(UnicodeScalar(ascii)))] = Character(UnicodeScalar(ascii))
-        }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            let mapped = line.map { glyphs[Font5x7.columns(for: $0)] ?? "?" }
+            let mapped = line.map { Self.glyphs[Font5x7.columns(for: $0)] ?? "?" }
             return String(String(mapped).reversed().drop { $0 == " " }.reversed())
         }
     }
