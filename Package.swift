@@ -122,6 +122,7 @@ let package = Package(
             dependencies: [
                 "MPOSCore", "EMV", "ReaderLink", "GatewayAPI", "TerminalAPI", "PrinterCodePages",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -220,8 +221,9 @@ let package = Package(
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator",
                 "TerminalAPI",
-                "SandboxCards", "SandboxGateway", "MPOSTestSupport", "PrinterSimulator",
+                "SandboxCards", "SandboxGateway", "MPOSTestSupport", "PrinterSimulator", "PrinterCodePages",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

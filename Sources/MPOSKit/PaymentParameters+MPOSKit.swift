@@ -25,7 +25,8 @@ extension PaymentParameters {
     ///
     /// - Throws: ``MPOSError/amountNotPositive``, ``MPOSError/currencyHasNoMinorUnits``,
     ///   ``MPOSError/externalIDTooLong``, ``MPOSError/invalidStatementDescriptor``,
-    ///   ``MPOSError/invalidInstallments`` or ``MPOSError/invalidBasket``; the message says
+    ///   ``MPOSError/invalidInstallments``, ``MPOSError/invalidBasket`` or
+    ///   ``MPOSError/invalidArgument`` (a bad ``GatewayAPI/PaymentParameters/callbackURL``); the message says
     ///   which rule and never echoes the text.
     public func validate() throws(MPOSError) {
         _ = try money
@@ -44,6 +45,9 @@ extension PaymentParameters {
         }
         if let basket, let problem = GatewayValidation.basketProblem(basket, amount: amount) {
             throw MPOSError.invalidBasket.withMessage("Invalid basket: \(problem).")
+        }
+        if let callbackURL, let problem = GatewayValidation.callbackURLProblem(callbackURL) {
+            throw MPOSError.invalidArgument.withMessage("Invalid callback URL: \(problem).")
         }
     }
 }

@@ -52,6 +52,10 @@ public struct PaymentParameters: Codable, Sendable, Hashable {
     /// When the gateway cannot be reached, let the card decide offline and store an approved
     /// sale to forward later (default `false`). An SDK setting, never sent to the gateway.
     public var offlineAllowed: Bool = false
+    /// Where the gateway posts the payment's outcome once it is recorded (the Accept callback's
+    /// fields, signed as the merchant's webhooks are, retried as they are): an https URL, or
+    /// http to a loopback host; see ``GatewayValidation/callbackURLProblem(_:)``.
+    public var callbackURL: String?
 
     /// Creates parameters; see the properties for the rules and defaults.
     public init(
@@ -60,9 +64,11 @@ public struct PaymentParameters: Codable, Sendable, Hashable {
         statementDescriptorSuffix: String? = nil,
         duplicateCheck: Bool = true, allowPartialApproval: Bool = false,
         captureMode: CaptureMode = .completedSale,
-        installments: Installments? = nil, basket: Basket? = nil, offlineAllowed: Bool = false
+        installments: Installments? = nil, basket: Basket? = nil, offlineAllowed: Bool = false,
+        callbackURL: String? = nil
     ) {
         self.offlineAllowed = offlineAllowed
+        self.callbackURL = callbackURL
         self.amount = amount
         self.currency = currency
         self.cardholderPresent = cardholderPresent
@@ -80,7 +86,7 @@ public struct PaymentParameters: Codable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case amount, currency, cardholderPresent, customerReference, externalID, statementDescriptor
         case statementDescriptorSuffix, duplicateCheck, allowPartialApproval, captureMode
-        case installments, basket
+        case installments, basket, callbackURL
     }
 
     /// Decodes the parameters from a JSON object (which may hold other keys as well), filling
@@ -100,5 +106,6 @@ public struct PaymentParameters: Codable, Sendable, Hashable {
         self.captureMode = try c.decodeIfPresent(CaptureMode.self, forKey: .captureMode) ?? .completedSale
         self.installments = try c.decodeIfPresent(Installments.self, forKey: .installments)
         self.basket = try c.decodeIfPresent(Basket.self, forKey: .basket)
+        self.callbackURL = try c.decodeIfPresent(String.self, forKey: .callbackURL)
     }
 }

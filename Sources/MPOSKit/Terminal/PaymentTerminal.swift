@@ -31,11 +31,12 @@ public actor PaymentTerminal {
     /// handlers (``TerminalEvents/addHandler(_:_:)``).
     public nonisolated var events: TerminalEvents { hub }
 
-
     /// The events part: the stream above, filtered subscriptions and handlers.
     let hub: TerminalEvents
     /// The session part: credentials, token, renewal.
     let client: GatewayClient
+    /// The developer log, off until the app turns it on.
+    nonisolated let developerLog: DeveloperLog
     let clock: any Clock<Duration>
     /// The terminal's mode: its operation, its payment device, offline-only or not.
     var state = TerminalState()
@@ -142,9 +143,12 @@ public actor PaymentTerminal {
                 keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key")))
         var retry = RetryPolicy.standard
         retry.safeRequestDeadline = safeRequestRetryDeadline
+        let log = DeveloperLog()
+        developerLog = log
         client = GatewayClient(
-            baseURL: gateway, credentials: credentials, transport: transport, clock: clock, retry: retry,
-            environment: environment)
+            baseURL: gateway, credentials: credentials,
+            transport: LoggingGatewayTransport(base: transport, log: log),
+            clock: clock, retry: retry, environment: environment)
         self.clock = clock
         hub = TerminalEvents()
         security = DeviceSecurity(checks: deviceChecks)

@@ -50,8 +50,14 @@ public enum NexoOutcome {
         case .approvedOffline:
             // The card approved and the sale is stored to be forwarded: a success the app can
             // tell from an online one by the stored id.
-            var fields = [KeyValueField(name: "message", value: "APPROVED_OFFLINE")]
-            if let id = result.offlineID { fields.append(KeyValueField(name: "offlineID", value: id.uuidString)) }
+            // `offline=true` is how Adyen's answers mark a payment approved offline.
+            var fields = [
+                KeyValueField(name: "message", value: "APPROVED_OFFLINE"),
+                KeyValueField(name: "offline", value: "true"),
+            ]
+            if let id = result.offlineID {
+                fields.append(KeyValueField(name: "offlineID", value: id.uuidString))
+            }
             return Response(result: .success, additionalResponse: AdditionalResponse(fields: fields))
         case .declined:
             let code = result.responseCode ?? "05"
@@ -74,6 +80,8 @@ public enum NexoOutcome {
             case MPOSError.Code.notLoggedIn: .loggedOut
             case MPOSError.Code.paymentCancelled: .cancel
             case MPOSError.Code.gatewayUnreachable: .unreachableHost
+            // The gateway was out of reach and the sale could not be stored offline.
+            case MPOSError.Code.onlineRequired...MPOSError.Code.offlineTotalLimit: .unreachableHost
             default:
                 switch error.category {
                 case .integration: .notAllowed

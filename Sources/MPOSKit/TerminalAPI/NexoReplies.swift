@@ -67,13 +67,19 @@ enum NexoReplies {
 
     /// The `PaymentResponse` for a payment's result.
     ///
+    /// A sale stored offline answers Success with `OnlineFlag` false and its stored id as
+    /// `POITransactionID` (the id it is forwarded under), as a store-and-forward terminal
+    /// answers: the app can tell it from an online approval and keep the id.
+    ///
     /// - Parameters:
     ///   - sale: the request's `SaleTransactionID`, echoed.
-    ///   - poiID: the terminal's POIID, which Adyen repeats as `AcquirerPOIID`.
+    ///   - poiID: the terminal's POIID, which Adyen repeats as `AcquirerPOIID` and prints as TID.
+    ///   - merchant: the merchant, whose name is the `MerchantID` and heads the receipts.
     static func paymentResponse(
-        _ result: PaymentResult, sale: TransactionIdentification, poiID: String, merchantID: String?,
+        _ result: PaymentResult, sale: TransactionIdentification, poiID: String, merchant: MerchantInfo?,
         abortedByMerchant: Bool = false
     ) -> PaymentResponse {
+        let merchantID = merchant?.name
         var response = NexoOutcome.response(for: result, abortedByMerchant: abortedByMerchant)
         if response.additionalResponse == nil, let code = result.responseCode {
             response.additionalResponse = AdditionalResponse(fields: [
@@ -101,12 +107,16 @@ enum NexoReplies {
                 currency: result.currency.code,
                 authorizedAmount: NexoAmount(minorUnits: Int(result.approvedAmount), exponent: exponent)),
             onlineFlag: result.transactionID != nil, paymentAcquirerData: acquirer)
+        var receipt = PaymentReceipt(result, merchant: merchant)
+        receipt.terminalID = poiID
+        let poiTransactionID = result.transactionID?.rawValue ?? result.offlineID?.uuidString ?? ""
         return PaymentResponse(
             response: response, saleData: SaleData(saleTransactionID: sale),
             poiData: POIData(
-                poiTransactionID: TransactionIdentification(
-                    transactionID: result.transactionID?.rawValue ?? "", timeStamp: stamp)),
-            paymentResult: paymentResult, paymentReceipt: [])
+                poiTransactionID: TransactionIdentification(transactionID: poiTransactionID, timeStamp: stamp)
+            ),
+            paymentResult: paymentResult,
+            paymentReceipt: NexoReceipts.paymentReceipts(receipt, storedOfflineID: result.offlineID))
     }
 
     /// How nexo names a card entry mode.

@@ -36,6 +36,9 @@ struct NexoSession: Sendable {
     var journalInstallationID: String?
     /// The POIID set with ``TerminalAPIAdapter/setInstallationID(_:)``, before the reader's serial.
     var installationID: String?
+    /// Whether payment requests may be stored and forwarded when the gateway is out of reach
+    /// (``TerminalAPIAdapter/setStoreAndForward(_:)``); off until the app turns it on.
+    var storeAndForward = false
 
     /// Keeps `response` as the answer to `reference`, forgetting the oldest beyond ``answersKept``.
     mutating func remember(_ response: PaymentResponse, for reference: Reference) {

@@ -1,3 +1,5 @@
+import PrinterCodePages
+
 /// Draws a ``PrintJob`` as the paper would come out of the printer, at 8 dots per mm.
 ///
 /// Text uses font A's 12×24 cell (the built-in 5×7 glyphs drawn at twice their size, bold

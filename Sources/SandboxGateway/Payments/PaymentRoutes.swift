@@ -35,7 +35,10 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
             let inserted = try mappedNow { try prepared.get().record(db) }
             return (.ok, try GatewayResponse.jsonData(inserted.transaction.apiTransaction), inserted)
         }
-        if let recorded { await service.didRecord(recorded.transaction, webhook: recorded.webhook) }
+        if let recorded {
+            await service.didRecord(
+                recorded.transaction, webhook: recorded.webhook, callback: try? prepared.get().callbackURL)
+        }
         return response
     }
 

@@ -66,8 +66,20 @@ public enum PaymentRules {
         guard !id.isEmpty, id.unicodeScalars.count <= externalIDMaximumLength else {
             throw PaymentRuleViolation(
                 .invalidExternalID,
-                "external id must be 1 to \(externalIDMaximumLength) characters, got \(id.unicodeScalars.count).")
+                "external id must be 1 to \(externalIDMaximumLength) characters, got \(id.unicodeScalars.count)."
+            )
         }
+    }
+
+    /// Checks an optional callback URL with the contract's rule
+    /// (``GatewayValidation/callbackURLProblem(_:)``).
+    /// - Throws: ``PaymentRuleViolation/Reason/invalidField``.
+    public static func callbackURL(_ text: String?) throws(PaymentRuleViolation) -> URL? {
+        guard let text else { return nil }
+        if let problem = GatewayValidation.callbackURLProblem(text) {
+            throw PaymentRuleViolation(.invalidField, problem + ".")
+        }
+        return URL(string: text)
     }
 
     // MARK: Duplicate check

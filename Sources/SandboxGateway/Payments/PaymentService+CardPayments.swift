@@ -14,7 +14,7 @@ extension PaymentService {
     public func authorize(merchant: String, _ command: CardPaymentCommand) async throws -> LedgerTransaction {
         let prepared = try prepareAuthorization(merchant: merchant, command)
         let inserted = try await writer.write { db in try prepared.record(db) }
-        await didRecord(inserted.transaction, webhook: inserted.webhook)
+        await didRecord(inserted.transaction, webhook: inserted.webhook, callback: prepared.callbackURL)
         return inserted.transaction
     }
 
@@ -33,6 +33,7 @@ extension PaymentService {
         let descriptor = try PaymentRules.statementDescriptor(
             payment.statementDescriptor, suffix: payment.statementDescriptorSuffix)
         try PaymentRules.validateExternalID(payment.externalID)
+        let callback = try PaymentRules.callbackURL(payment.callbackURL)
         let emv = try Self.emvFacts(command.emvData)
         try Self.checkOfflineForward(command)
         let kind: TransactionKind =
@@ -73,11 +74,15 @@ extension PaymentService {
             basketLines: command.basketLines,
             reader: request.reader.map { (device: $0, takenAt: request.offlineStoredAt ?? time) })
         prepared.forwardedOffline = request.offlineStoredAt != nil
+        prepared.callbackURL = callback
         return prepared
     }
 
-    /// What follows an authorisation's commit: the log line and the webhook.
-    public func didRecord(_ transaction: LedgerTransaction, webhook: LedgerWebhookConfig?) async {
+    /// What follows an authorisation's commit: the log line, the webhook, and the post to the
+    /// payment's own callback URL when it named one.
+    public func didRecord(
+        _ transaction: LedgerTransaction, webhook: LedgerWebhookConfig?, callback: URL? = nil
+    ) async {
         logger.info(
             "card payment recorded",
             metadata: [
@@ -86,6 +91,7 @@ extension PaymentService {
                 "card": "\(transaction.maskedPan ?? "")",
             ])
         await webhooks?.notify([transaction], config: webhook)
+        if let callback { await webhooks?.callback(transaction, to: callback, config: webhook) }
     }
 
     /// Records the issuer's answer on `row`, applying the partial-approval rule.

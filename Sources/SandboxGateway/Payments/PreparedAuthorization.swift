@@ -30,6 +30,8 @@ public struct PreparedAuthorization: Sendable {
     /// The reader the card was read on, if the request named it, and when the payment was
     /// taken (a forwarded offline sale's storage time), for ``TerminalRegistry``'s deadline rule.
     var reader: (device: PaymentReader, takenAt: Date)?
+    /// The payment's own callback URL, posted once the row is recorded.
+    public internal(set) var callbackURL: URL?
 
     /// Decides and inserts the ledger row in `db`'s current transaction.
     ///

@@ -31,13 +31,30 @@ public struct WebhookNotifier: Sendable {
         guard let config, let url = URL(string: config.url) else { return }
         for row in rows {
             guard let body = try? body(for: row) else { continue }
-            var generator = SystemRandomNumberGenerator()
-            let eventID = "evt_" + String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 16)
             await dispatcher.enqueue(
                 .init(
-                    eventID: eventID, merchantID: row.merchantId, transactionID: row.id, body: body, url: url,
+                    eventID: Self.newEventID(), merchantID: row.merchantId, transactionID: row.id, body: body,
+                    url: url,
                     secret: config.secret.isEmpty ? nil : config.secret))
         }
+    }
+
+    /// Queues the post of a payment's outcome to the callback URL its request named: the same
+    /// body as the webhook, signed with the merchant's webhook secret when one is set, and
+    /// retried and logged by the same dispatcher.
+    public func callback(_ row: LedgerTransaction, to url: URL, config: LedgerWebhookConfig?) async {
+        guard let body = try? body(for: row) else { return }
+        await dispatcher.enqueue(
+            .init(
+                eventID: Self.newEventID(), merchantID: row.merchantId, transactionID: row.id, body: body,
+                url: url,
+                secret: config.flatMap { $0.secret.isEmpty ? nil : $0.secret }))
+    }
+
+    /// A new event id, `evt_` and 16 hex digits.
+    static func newEventID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return "evt_" + String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 16)
     }
 
     /// The callback body for a transaction's current state: the Accept callback's fields, the

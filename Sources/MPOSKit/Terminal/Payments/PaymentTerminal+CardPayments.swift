@@ -79,7 +79,8 @@ extension PaymentTerminal {
 
     /// Asks the connected reader to stop the card payment in progress, when it said it may.
     func cancelOnReader() async -> Bool {
-        guard let engine = payments.engine, engine.isCancelAllowed, let connection = readerLink.connection else {
+        guard let engine = payments.engine, engine.isCancelAllowed, let connection = readerLink.connection
+        else {
             return false
         }
         guard
@@ -97,8 +98,10 @@ extension PaymentTerminal {
         _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String? = nil,
         key fixedKey: IdempotencyKey? = nil
     ) async throws(MPOSError) -> PaymentResult {
-        try await state.paymentDevice.takePayment(
+        let result = try await state.paymentDevice.takePayment(
             parameters, kind: kind, mandateReference: mandateReference, key: fixedKey, on: self)
+        developerLog.record(result)
+        return result
     }
 
     /// A card payment on the connected reader (``CardReaderDevice``).
@@ -121,7 +124,10 @@ extension PaymentTerminal {
             // (the TSM seed), and its deadlines then apply; a gateway without it does not stop the sale.
             _ = try? await initializeTerminal()
         }
-        if let refusal = updateSettings.reader.refusal(reader: readerLink.info?.serialNumber, at: device.date) { throw refusal }
+        if let refusal = updateSettings.reader.refusal(reader: readerLink.info?.serialNumber, at: device.date)
+        {
+            throw refusal
+        }
         if payments.cardAttemptsMayBeUnfinished, !state.isOfflineOnly {
             // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may
             // stand approved at the gateway although its card declined: reverse it before
@@ -185,7 +191,8 @@ extension PaymentTerminal {
     // MARK: - Running the engine
 
     private func perform(
-        _ effect: PaymentEngine.Effect, connection: ReaderConnection, inbox: AsyncStream<PaymentEngine.Event>.Continuation
+        _ effect: PaymentEngine.Effect, connection: ReaderConnection,
+        inbox: AsyncStream<PaymentEngine.Event>.Continuation
     ) async throws(MPOSError) -> PaymentResult? {
         switch effect {
         case .journal(var entry):
@@ -210,7 +217,9 @@ extension PaymentTerminal {
                 _ = try await connection.request(message)
             } catch {
                 if case .startTransaction = message {
-                    inbox.yield(.readerRefused(MPOSError.readerLinkFailed.withMessage("The reader refused to start: \(error).")))
+                    inbox.yield(
+                        .readerRefused(
+                            MPOSError.readerLinkFailed.withMessage("The reader refused to start: \(error).")))
                 } else if case .rejected = error {
                     // A late answer (a verdict after the reader timed out): the outcome follows.
                 } else {
@@ -229,7 +238,8 @@ extension PaymentTerminal {
                 if payments.engine?.kind == .sepa {
                     answer = try await client.send(
                         GatewayRoutes.sepaPayment,
-                        body: request.sepaPaymentRequest(mandateReference: payments.engine?.mandateReference), key: key)
+                        body: request.sepaPaymentRequest(mandateReference: payments.engine?.mandateReference),
+                        key: key)
                 } else {
                     answer = try await client.send(GatewayRoutes.authorizeCard, body: request, key: key)
                 }
@@ -265,7 +275,8 @@ extension PaymentTerminal {
             // Unstructured: the merchant decides while the engine loop goes on taking reader events.
             Task {
                 if let handler {
-                    inbox.yield(.signatureDecided(await Deadline.first(handler, orNilAfter: timeout, on: clock)))
+                    inbox.yield(
+                        .signatureDecided(await Deadline.first(handler, orNilAfter: timeout, on: clock)))
                 } else {
                     inbox.yield(.signatureDecided(.accept))
                 }
@@ -273,7 +284,9 @@ extension PaymentTerminal {
         case .storeOffline(let request, let key):
             inbox.yield(.offlineStored(await storeOffline(request, key: key)))
         case .finish(var result):
-            if payments.engine?.leavesJournalUnfinished == true { payments.cardAttemptsMayBeUnfinished = true }
+            if payments.engine?.leavesJournalUnfinished == true {
+                payments.cardAttemptsMayBeUnfinished = true
+            }
             result.journalError = payments.outcomeJournalFailure
             return result
         }
@@ -303,8 +316,10 @@ extension PaymentTerminal {
         let failures = await payments.journal.settleDurable()
         guard let failure = failures.first(where: { $0.entry.key == key && $0.durable }) else { return }
         if let id = failure.entry.readerTransactionID {
-            _ = try? await connection.request(.hostResponse(HostResponse(
-                transactionID: id, approved: false, authorizationResponseCode: "")))
+            _ = try? await connection.request(
+                .hostResponse(
+                    HostResponse(
+                        transactionID: id, approved: false, authorizationResponseCode: "")))
         }
         throw failure.error
     }

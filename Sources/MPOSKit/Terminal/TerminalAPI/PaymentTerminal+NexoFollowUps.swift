@@ -28,7 +28,7 @@ extension PaymentTerminal {
             return .answered(
                 NexoReplies.paymentResponse(
                     NexoReplies.result(of: transaction, key: key), sale: sale, poiID: poiID,
-                    merchantID: await client.merchant?.name))
+                    merchant: await client.merchant))
         case .found(.refused(let status, _)):
             return .unknown(
                 Self.failure(.unavailableService, "the gateway refused the payment (HTTP \(status))"))

@@ -87,6 +87,9 @@ extension PaymentTerminal {
     /// examples); nil returns to this installation's own id.
     func setInstallationID(_ id: String?) { nexo.installationID = id }
 
+    /// Turns store and forward of Terminal API sales on or off.
+    func setNexoStoreAndForward(_ enabled: Bool) { nexo.storeAndForward = enabled }
+
     // MARK: - Payment
 
     private func perform(_ payment: PaymentRequest, header: MessageHeader, poiID: String) async -> Data {
@@ -114,9 +117,12 @@ extension PaymentTerminal {
                     "\(path).PaymentData.PaymentType \(payment.paymentData?.paymentType?.rawValue ?? "") is not offered",
                 saleTransactionID: sale)
         }
-        let parameters: PaymentParameters
+        var parameters: PaymentParameters
         do {
             parameters = try Self.parameters(of: payment, path: path)
+            // Store and forward, as the native API's `offlineAllowed`: sales only, and the
+            // merchant's offline limits decide (the engine refuses beyond them).
+            parameters.offlineAllowed = kind == .sale && nexo.storeAndForward
         } catch {
             return NexoReplies.failure(
                 header, condition: error.condition, message: error.description, saleTransactionID: sale)
@@ -143,7 +149,7 @@ extension PaymentTerminal {
             let result = try await runCard(
                 parameters, kind: kind == .refund ? .refundUnreferenced : .sale, key: key)
             response = NexoReplies.paymentResponse(
-                result, sale: sale, poiID: poiID, merchantID: await client.merchant?.name,
+                result, sale: sale, poiID: poiID, merchant: await client.merchant,
                 abortedByMerchant: nexo.aborted)
         } catch {
             // Refused before any card was read: answered, not remembered, so the request may come again.

@@ -74,6 +74,19 @@ public struct TerminalAPIAdapter: Sendable {
     /// examples); nil returns to this installation's own id.
     public func setInstallationID(_ id: String?) async { await terminal.setInstallationID(id) }
 
+    /// Lets Terminal API sales be stored and forwarded when the gateway cannot be reached, as
+    /// a merchant turns on Store and Forward for Adyen's SDK; off by default.
+    ///
+    /// When on, a sale (`PaymentType` Normal) runs as ``PaymentTerminal/sale(_:)`` with
+    /// `offlineAllowed`: if the gateway is out of reach, the card is chip or contactless and the
+    /// merchant's offline limits (``OfflinePolicy``) allow it, the card decides offline and an
+    /// approval is stored, to be forwarded once by ``PaymentTerminal/offline``. The answer is
+    /// then `Success` with `PaymentResult.OnlineFlag` false, the stored id as
+    /// `POITransactionID.TransactionID`, `AdditionalResponse` `message=APPROVED_OFFLINE`,
+    /// `offline=true` and `offlineID`, and receipts that say so. A sale the limits refuse answers `Failure`
+    /// with `UnreachableHost` and the limit's message; refunds never go offline.
+    public func setStoreAndForward(_ enabled: Bool) async { await terminal.setNexoStoreAndForward(enabled) }
+
     /// Takes an event notification the connected networked terminal posted to the sale system
     /// (`{"SaleToPOIRequest": {… "EventNotification": …}}`, encrypted under the terminal's key
     /// when it has one) and emits it as ``TerminalEvent/terminalNotification(event:details:)``.

@@ -1,10 +1,13 @@
-/// A 5×7 dot font for printable ASCII (0x20–0x7E), drawn for this emulator.
+/// A 5×7 dot font for printable ASCII (0x20–0x7E), drawn for this project: the printer
+/// emulator's pages and the SDK's receipt images use the same glyphs.
 ///
 /// Each glyph is five columns, left to right; bit 0 of a column is the top row.
-enum Font5x7 {
+public enum Font5x7 {
     /// The glyph for a character: ASCII has its own, anything else is drawn as a hollow box.
-    static func columns(for character: Character) -> [UInt8] {
-        guard let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F else { return [0x7F, 0x41, 0x41, 0x41, 0x7F] }
+    public static func columns(for character: Character) -> [UInt8] {
+        guard let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F else {
+            return [0x7F, 0x41, 0x41, 0x41, 0x7F]
+        }
         let start = Int(ascii - 0x20) * 5
         return Array(glyphs[start..<(start + 5)])
     }
