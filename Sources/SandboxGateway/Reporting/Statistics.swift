@@ -14,7 +14,7 @@ public enum StatisticsPeriod: String, Sendable, Hashable, CaseIterable, Codable 
     /// One bucket per year, labelled `2026`.
     case year
 
-    private static let utc: Calendar = {
+    static let utc: Calendar = {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
@@ -129,7 +129,7 @@ public struct StatisticsAggregator: Sendable {
     public let period: StatisticsPeriod
     /// Whether to nest figures by status.
     public let nestByStatus: Bool
-    private var groups: [String: StatisticsGroup] = [:]
+    var groups: [String: StatisticsGroup] = [:]
 
     /// Creates an empty aggregator.
     public init(period: StatisticsPeriod, nestByStatus: Bool) {
