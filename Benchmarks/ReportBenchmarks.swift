@@ -177,7 +177,7 @@ enum ReportBenchmarks {
             let store = try GatewayStore(path: filling)
             let plan = SyntheticLedger.Plan(
                 merchant: merchant, otherMerchants: (1...6).map { "m_other\($0)" }, count: rows, start: start,
-                span: end.timeIntervalSince(start) - 1)
+                duration: end.timeIntervalSince(start) - 1)
             _ = try await store.writer.write { db in
                 var random = SplitMix64(seed: 35)
                 return try SyntheticLedger.fill(db, plan, using: &random)

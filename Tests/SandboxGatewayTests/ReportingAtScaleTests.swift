@@ -22,12 +22,26 @@ private struct SmallLedger {
         var random = SplitMix64(seed: SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment))
         let plan = SyntheticLedger.Plan(
             merchant: Self.merchant, otherMerchants: ["m_other1", "m_other2"], count: count, start: Self.start,
-            span: 90 * 86_400)
+            duration: 90 * 86_400)
         _ = try store.writer.write { db in try SyntheticLedger.fill(db, plan, using: &random) }
         reporting = ReportingService(database: store.writer)
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
+
+    /// Adds approved sales of `merchant` with the given ids and stored creation times.
+    func insertSales(merchant: String, _ sales: [(id: String, time: String)]) async throws {
+        try await store.writer.write { db in
+            for sale in sales {
+                try db.execute(
+                    sql: """
+                        INSERT INTO payment_transaction (id, merchant_id, kind, status, amount_requested,
+                          amount_major, currency, created_at, updated_at)
+                        VALUES (?, ?, 'sale', 'approved', 100, 1, 'EUR', ?, ?)
+                        """, arguments: [sale.id, merchant, sale.time, sale.time])
+            }
+        }
+    }
 
     func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
 }
@@ -163,9 +177,7 @@ private struct SmallLedger {
         }
     }
 
-    @Test func aDateTypedAsTextIsSearchedAsARangeOfTheTimeIndex() async throws {
-        let ledger = try SmallLedger(count: 500)
-        defer { ledger.remove() }
+    @Test func aDateTypedAsTextIsSearchedAsARangeOfTheTimeIndex() throws {
         let condition = try TransactionSearch(text: "2026-02-10").condition(merchant: "m_main")
         #expect(!condition.sql.contains("substr("))
         #expect(condition.sql.contains("(created_at >= ? AND created_at < ?)"))
@@ -177,16 +189,8 @@ private struct SmallLedger {
         let ledger = try SmallLedger(count: 10)
         defer { ledger.remove() }
         let times = ["2026-02-09 23:59:59.999", "2026-02-10 00:00:00.000", "2026-02-10 23:59:59.999", "2026-02-11 00:00:00.000"]
-        try await ledger.store.writer.write { db in
-            for (index, time) in times.enumerated() {
-                try db.execute(
-                    sql: """
-                        INSERT INTO payment_transaction (id, merchant_id, kind, status, amount_requested,
-                          amount_major, currency, created_at, updated_at)
-                        VALUES (?, 'm_day', 'sale', 'approved', 100, 1, 'EUR', ?, ?)
-                        """, arguments: ["txn_day\(index)", time, time])
-            }
-        }
+        try await ledger.insertSales(
+            merchant: "m_day", times.enumerated().map { (id: "txn_day\($0.offset)", time: $0.element) })
         let page = try await ledger.reporting.search(
             merchant: "m_day", try TransactionSearch(order: "oldest", text: "2026-02-10"))
         #expect(page.transactions.map(\.id) == ["txn_day1", "txn_day2"])
@@ -198,16 +202,9 @@ private struct SmallLedger {
     @Test func aSearchRangeIncludesFromAndExcludesTo() async throws {
         let ledger = try SmallLedger(count: 10)
         defer { ledger.remove() }
-        try await ledger.store.writer.write { db in
-            for (index, time) in ["2026-05-01 00:00:00.000", "2026-05-02 00:00:00.000"].enumerated() {
-                try db.execute(
-                    sql: """
-                        INSERT INTO payment_transaction (id, merchant_id, kind, status, amount_requested,
-                          amount_major, currency, created_at, updated_at)
-                        VALUES (?, 'm_range', 'sale', 'approved', 100, 1, 'EUR', ?, ?)
-                        """, arguments: ["txn_range\(index)", time, time])
-            }
-        }
+        try await ledger.insertSales(
+            merchant: "m_range",
+            [(id: "txn_range0", time: "2026-05-01 00:00:00.000"), (id: "txn_range1", time: "2026-05-02 00:00:00.000")])
         let page = try await ledger.reporting.search(
             merchant: "m_range", try TransactionSearch(), from: ledger.date("2026-05-01T00:00:00Z"),
             to: ledger.date("2026-05-02T00:00:00Z"))

@@ -142,17 +142,9 @@ public struct StatisticsAggregator: Sendable {
     public mutating func add(
         amount: Int64, currency: String, status: FinancialStatus, at date: Date, counts: Bool = true
     ) {
-        let label = period.bucket(for: date)
-        let key = label + "|" + currency
-        var group =
-            groups[key]
-            ?? StatisticsGroup(
-                periodStart: period.start(of: date), period: label, currency: currency,
-                figures: StatisticsFigures(),
-                byStatus: nestByStatus ? [:] : nil)
-        if counts { group.figures.add(amount) }
-        if nestByStatus { group.byStatus![status.rawValue, default: StatisticsFigures()].add(amount) }
-        groups[key] = group
+        var figures = StatisticsFigures()
+        figures.add(amount)
+        add(figures, currency: currency, status: status, at: date, counts: counts)
     }
 
     /// The groups in chronological order, then by currency.

@@ -32,17 +32,17 @@ extension StatisticsFigures {
 }
 
 extension StatisticsAggregator {
-    /// Adds the figures of the transactions with one `status` made on the UTC day that starts
-    /// at `day`; `counts` says whether they belong to turnover.
+    /// Adds the figures of transactions with one `status` made within one period, such as
+    /// one UTC day's (`date` is any instant of it); `counts` says whether they belong to turnover.
     public mutating func add(
-        _ figures: StatisticsFigures, currency: String, status: FinancialStatus, day: Date, counts: Bool
+        _ figures: StatisticsFigures, currency: String, status: FinancialStatus, at date: Date, counts: Bool
     ) {
-        let label = period.bucket(for: day)
+        let label = period.bucket(for: date)
         let key = label + "|" + currency
         var group =
             groups[key]
             ?? StatisticsGroup(
-                periodStart: period.start(of: day), period: label, currency: currency,
+                periodStart: period.start(of: date), period: label, currency: currency,
                 figures: StatisticsFigures(), byStatus: nestByStatus ? [:] : nil)
         if counts { group.figures.merge(figures) }
         if nestByStatus { group.byStatus![status.rawValue, default: StatisticsFigures()].merge(figures) }
@@ -97,7 +97,7 @@ enum StatisticsByDayQuery {
             figures.minimum = row["low"]
             figures.maximum = row["high"]
             aggregator.add(
-                figures, currency: currency, status: status, day: day, counts: countingStatuses.contains(status))
+                figures, currency: currency, status: status, at: day, counts: countingStatuses.contains(status))
         }
     }
 

@@ -13,23 +13,23 @@ public enum SyntheticLedger {
         public var otherMerchants: [String]
         /// Rows in all.
         public var count: Int
-        /// The first row's time; the others follow evenly to `start + span`.
+        /// The first row's time; the others follow evenly to `start + duration`.
         public var start: Date
         /// The time the rows cover, in seconds.
-        public var span: TimeInterval
+        public var duration: TimeInterval
         /// The currency every row is in.
         public var currency: String
 
-        /// A plan for `count` rows over `span` seconds from `start`, one in fifty for another merchant.
+        /// A plan for `count` rows over `duration` seconds from `start`, one in fifty for another merchant.
         public init(
-            merchant: String, otherMerchants: [String], count: Int, start: Date, span: TimeInterval,
+            merchant: String, otherMerchants: [String], count: Int, start: Date, duration: TimeInterval,
             currency: String = "EUR"
         ) {
             self.merchant = merchant
             self.otherMerchants = otherMerchants
             self.count = count
             self.start = start
-            self.span = span
+            self.duration = duration
             self.currency = currency
         }
     }
@@ -55,7 +55,7 @@ public enum SyntheticLedger {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         var recentSales: [String: [String]] = [:]
-        let step = plan.span / Double(max(plan.count, 1))
+        let step = plan.duration / Double(max(plan.count, 1))
         for index in 0..<plan.count {
             let merchant =
                 plan.otherMerchants.isEmpty || index % 50 != 49
