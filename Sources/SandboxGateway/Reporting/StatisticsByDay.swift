@@ -60,8 +60,11 @@ enum StatisticsByDayQuery {
 
     /// The SQL; arguments are merchant, currency, from, to. A transaction's amount is its
     /// captured amount and tip once money moved (or was given back, reversed), the requested
-    /// amount otherwise; refunds are negative.
-    static let sql = """
+    /// amount otherwise; refunds are negative. Without nesting by status, only the statuses
+    /// that count towards turnover are read.
+    static func sql(nestByStatus: Bool) -> String {
+        let statuses = nestByStatus ? "" : "AND status IN ('approved', 'partiallyApproved', 'refunded')"
+        return """
         SELECT substr(created_at, 1, 10) AS day, status, COUNT(*) AS n, SUM(amount) AS total,
           MIN(amount) AS low, MAX(amount) AS high
         FROM (
@@ -71,10 +74,11 @@ enum StatisticsByDayQuery {
                    THEN amount_captured + amount_tip ELSE amount_requested END) AS amount
           FROM payment_transaction
           WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at < ?
-            AND kind IN (\(kinds))
+            AND kind IN (\(kinds)) \(statuses)
         )
         GROUP BY day, status
         """
+    }
 
     /// Runs the query and folds its days into `aggregator`.
     /// - Throws: ``LedgerValueError`` for a status the gateway does not write; GRDB's errors.
@@ -82,7 +86,8 @@ enum StatisticsByDayQuery {
         _ db: Database, into aggregator: inout StatisticsAggregator, merchant: String, currency: String,
         from: Date, to: Date
     ) throws {
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: [merchant, currency, from, to])
+        let rows = try Row.fetchCursor(
+            db, sql: sql(nestByStatus: aggregator.nestByStatus), arguments: [merchant, currency, from, to])
         var days: [String: Date] = [:]
         while let row = try rows.next() {
             let status = try LedgerValueError.decode(row, "status") { FinancialStatus(rawValue: $0) }
