@@ -36,7 +36,9 @@ enum ReportBenchmarks {
     static let start = Date(timeIntervalSince1970: 1_730_419_200)
     static let end = Date(timeIntervalSince1970: 1_793_491_200)
     /// October 2025, a month in the middle.
-    static let month = (Date(timeIntervalSince1970: 1_759_276_800), Date(timeIntervalSince1970: 1_761_955_200))
+    static let month = (
+        Date(timeIntervalSince1970: 1_759_276_800), Date(timeIntervalSince1970: 1_761_955_200)
+    )
 
     /// Runs the benchmarks whose names start with `prefix`; `false` when none does.
     static func run(prefix: String) async throws -> Bool {
@@ -59,17 +61,20 @@ enum ReportBenchmarks {
                 try await compare(
                     name,
                     served: {
-                        let page = try await reporting.search(merchant: merchant, search, from: monthStart, to: monthEnd)
+                        let page = try await reporting.search(
+                            merchant: merchant, search, from: monthStart, to: monthEnd)
                         let body = try encoder.encode(
                             TransactionPage(
                                 items: page.transactions.map(\.apiTransaction), page: search.page,
                                 pageSize: search.pageSize, totalCount: page.total))
-                        return "\(page.total) " + page.transactions.map(\.id).joined(separator: ",") + "\(body.count > 0)"
+                        return "\(page.total) " + page.transactions.map(\.id).joined(separator: ",")
+                            + "\(body.count > 0)"
                     },
                     raw: {
                         let answer = try await store.writer.read { db in
                             try ReportingReference.approvedPage(
-                                db, merchant: merchant, from: monthStart, to: monthEnd, limit: 20, offset: search.offset)
+                                db, merchant: merchant, from: monthStart, to: monthEnd, limit: 20,
+                                offset: search.offset)
                         }
                         return "\(answer.total) " + answer.ids.joined(separator: ",") + "true"
                     })
@@ -86,14 +91,16 @@ enum ReportBenchmarks {
                     name,
                     served: {
                         next += 1
-                        let record = try await payments.transaction(merchant: merchant, id: ids[next % ids.count])
+                        let record = try await payments.transaction(
+                            merchant: merchant, id: ids[next % ids.count])
                         _ = try encoder.encode(record.apiTransaction)
                         return record.id
                     },
                     raw: {
                         nextRaw += 1
                         let row = try await store.writer.read { db in
-                            try ReportingReference.transaction(db, merchant: merchant, id: ids[nextRaw % ids.count])
+                            try ReportingReference.transaction(
+                                db, merchant: merchant, id: ids[nextRaw % ids.count])
                         }
                         return row?["id"] ?? ""
                     })
@@ -113,14 +120,18 @@ enum ReportBenchmarks {
                                 maximum: $0.figures.maximum, average: $0.figures.average)
                         }
                         _ = try encoder.encode(
-                            StatisticsResponse(currency: .eur, grouping: byDay ? .day : .month, buckets: buckets))
-                        return buckets.map { "\($0.label) \($0.count) \($0.turnover) \($0.minimum ?? 0) \($0.maximum ?? 0)" }
-                            .joined(separator: ";")
+                            StatisticsResponse(
+                                currency: .eur, grouping: byDay ? .day : .month, buckets: buckets))
+                        return buckets.map {
+                            "\($0.label) \($0.count) \($0.turnover) \($0.minimum ?? 0) \($0.maximum ?? 0)"
+                        }
+                        .joined(separator: ";")
                     },
                     raw: {
                         try await store.writer.read { db in
                             try ReportingReference.turnover(
-                                db, merchant: merchant, currency: "EUR", from: from, to: to, labelLength: byDay ? 10 : 7)
+                                db, merchant: merchant, currency: "EUR", from: from, to: to,
+                                labelLength: byDay ? 10 : 7)
                         }.map { "\($0.label) \($0.count) \($0.turnover) \($0.minimum) \($0.maximum)" }
                             .joined(separator: ";")
                     })
@@ -135,10 +146,12 @@ enum ReportBenchmarks {
         _ name: String, served: () async throws -> String, raw: () async throws -> String
     ) async throws {
         let samples =
-            name.hasPrefix("report.transaction") ? samples * 100 : name.hasPrefix("report.search") ? samples * 10 : samples
+            name.hasPrefix("report.transaction")
+            ? samples * 100 : name.hasPrefix("report.search") ? samples * 10 : samples
         let (servedAnswer, rawAnswer) = (try await served(), try await raw())
         guard servedAnswer == rawAnswer, !rawAnswer.isEmpty else {
-            throw ReportMismatch(name: name, served: String(servedAnswer.prefix(300)), raw: String(rawAnswer.prefix(300)))
+            throw ReportMismatch(
+                name: name, served: String(servedAnswer.prefix(300)), raw: String(rawAnswer.prefix(300)))
         }
         for _ in 0..<2 {
             _ = try await served()
@@ -193,7 +206,8 @@ enum ReportBenchmarks {
         try FileManager.default.moveItem(atPath: filling, toPath: path)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: filling + suffix) }
         printError(
-            "report.: filled \(rows) transactions into \(path) in \(Int(Double(monotonicNanoseconds() - started) / 1e9)) s")
+            "report.: filled \(rows) transactions into \(path) in \(Int(Double(monotonicNanoseconds() - started) / 1e9)) s"
+        )
         return try GatewayStore(path: path)
     }
 }

@@ -17,11 +17,13 @@ private struct SmallLedger {
     let reporting: ReportingService
 
     init(count: Int = 3_000) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reports-\(UUID().uuidString)")
         store = try GatewayStore(path: directory.appendingPathComponent("gateway.sqlite").path)
         var random = SplitMix64(seed: SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment))
         let plan = SyntheticLedger.Plan(
-            merchant: Self.merchant, otherMerchants: ["m_other1", "m_other2"], count: count, start: Self.start,
+            merchant: Self.merchant, otherMerchants: ["m_other1", "m_other2"], count: count,
+            start: Self.start,
             duration: 90 * 86_400)
         _ = try store.writer.write { db in try SyntheticLedger.fill(db, plan, using: &random) }
         reporting = ReportingService(database: store.writer)
@@ -54,7 +56,8 @@ private struct SmallLedger {
         let to = ledger.date("2026-03-01T00:00:00Z")
         for page in [1, 20] {
             let search = try TransactionSearch(page: page, pageSize: 20, status: "approved")
-            let served = try await ledger.reporting.search(merchant: SmallLedger.merchant, search, from: from, to: to)
+            let served = try await ledger.reporting.search(
+                merchant: SmallLedger.merchant, search, from: from, to: to)
             let expected = try await ledger.store.writer.read { db in
                 try ReportingReference.approvedPage(
                     db, merchant: SmallLedger.merchant, from: from, to: to, limit: 20, offset: search.offset)
@@ -70,7 +73,9 @@ private struct SmallLedger {
         let ledger = try SmallLedger(count: 200)
         defer { ledger.remove() }
         let ids = try await ledger.store.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT id FROM payment_transaction WHERE merchant_id = ?", arguments: [SmallLedger.merchant])
+            try String.fetchAll(
+                db, sql: "SELECT id FROM payment_transaction WHERE merchant_id = ?",
+                arguments: [SmallLedger.merchant])
         }
         let id = try #require(ids.dropFirst(100).first)
         let row = try #require(
@@ -82,9 +87,10 @@ private struct SmallLedger {
             try PaymentService.fetchOriginal(db, merchant: SmallLedger.merchant, id: id)
         }
         #expect(served == record)
-        #expect(try await ledger.store.writer.read { db in
-            try ReportingReference.transaction(db, merchant: "m_other1", id: id)
-        } == nil)
+        #expect(
+            try await ledger.store.writer.read { db in
+                try ReportingReference.transaction(db, merchant: "m_other1", id: id)
+            } == nil)
     }
 
     @Test(arguments: [(StatisticsPeriod.day, 10), (StatisticsPeriod.month, 7)], [true, false])
@@ -95,10 +101,12 @@ private struct SmallLedger {
         let from = ledger.date("2026-01-01T00:00:00Z")
         let to = ledger.date("2026-04-01T00:00:00Z")
         let served = try await ledger.reporting.statistics(
-            merchant: SmallLedger.merchant, from: from, to: to, period: period, nestByStatus: nested, currency: "EUR")
+            merchant: SmallLedger.merchant, from: from, to: to, period: period, nestByStatus: nested,
+            currency: "EUR")
         let expected = try await ledger.store.writer.read { db in
             try ReportingReference.turnover(
-                db, merchant: SmallLedger.merchant, currency: "EUR", from: from, to: to, labelLength: labelLength)
+                db, merchant: SmallLedger.merchant, currency: "EUR", from: from, to: to,
+                labelLength: labelLength)
         }
         #expect(expected.count == (period == .day ? 90 : 3))
         #expect(
@@ -137,7 +145,9 @@ private struct SmallLedger {
             var oneByOne = StatisticsAggregator(period: period, nestByStatus: true)
             for row in rows {
                 let counts = [.approved, .partiallyApproved, .refunded].contains(row.status)
-                let total = counts || row.status == .reversed ? row.amountCaptured + row.amountTip : row.amountRequested
+                let total =
+                    counts || row.status == .reversed
+                    ? row.amountCaptured + row.amountTip : row.amountRequested
                 oneByOne.add(
                     amount: row.kind == .refund ? -total : total, currency: "EUR", status: row.status,
                     at: row.createdAt, counts: counts)
@@ -166,16 +176,20 @@ private struct SmallLedger {
             let statements = ReportingService.searchStatements(merchant: "m_main", search, from: from, to: to)
             var pageArguments = statements.arguments
             pageArguments += [20, search.offset]
-            for (sql, arguments) in [(statements.count, statements.arguments), (statements.page, pageArguments)] {
+            for (sql, arguments) in [
+                (statements.count, statements.arguments), (statements.page, pageArguments),
+            ] {
                 let detail = try plan(db, sql, arguments)
                 #expect(detail.contains("INDEX payment_transaction_merchant_time_covering"), "\(detail)")
                 #expect(!detail.contains("SCAN") && !detail.contains("TEMP B-TREE"), "\(detail)")
             }
             for nested in [true, false] {
-                let statistics = try plan(db, StatisticsByDayQuery.sql(nestByStatus: nested), ["m_main", "EUR", from, to])
+                let statistics = try plan(
+                    db, StatisticsByDayQuery.sql(nestByStatus: nested), ["m_main", "EUR", from, to])
                 #expect(
                     statistics.contains(
-                        "SEARCH payment_transaction USING COVERING INDEX payment_transaction_merchant_time_covering"),
+                        "SEARCH payment_transaction USING COVERING INDEX payment_transaction_merchant_time_covering"
+                    ),
                     "\(statistics)")
             }
             let one = try plan(
@@ -195,7 +209,10 @@ private struct SmallLedger {
     @Test func aTypedDayHoldsItsFirstInstantAndNotTheNextDaysFirst() async throws {
         let ledger = try SmallLedger(count: 10)
         defer { ledger.remove() }
-        let times = ["2026-02-09 23:59:59.999", "2026-02-10 00:00:00.000", "2026-02-10 23:59:59.999", "2026-02-11 00:00:00.000"]
+        let times = [
+            "2026-02-09 23:59:59.999", "2026-02-10 00:00:00.000", "2026-02-10 23:59:59.999",
+            "2026-02-11 00:00:00.000",
+        ]
         try await ledger.insertSales(
             merchant: "m_day", times.enumerated().map { (id: "txn_day\($0.offset)", time: $0.element) })
         let page = try await ledger.reporting.search(
@@ -211,7 +228,10 @@ private struct SmallLedger {
         defer { ledger.remove() }
         try await ledger.insertSales(
             merchant: "m_range",
-            [(id: "txn_range0", time: "2026-05-01 00:00:00.000"), (id: "txn_range1", time: "2026-05-02 00:00:00.000")])
+            [
+                (id: "txn_range0", time: "2026-05-01 00:00:00.000"),
+                (id: "txn_range1", time: "2026-05-02 00:00:00.000"),
+            ])
         let page = try await ledger.reporting.search(
             merchant: "m_range", try TransactionSearch(), from: ledger.date("2026-05-01T00:00:00Z"),
             to: ledger.date("2026-05-02T00:00:00Z"))

@@ -29,7 +29,8 @@ public enum ReportingReference {
             FROM payment_transaction WHERE merchant_id = ? AND created_at >= ? AND created_at < ?
               AND status IN ('approved', 'partiallyApproved')
             """
-        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(filter)", arguments: [merchant, from, to]) ?? 0
+        let total =
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) \(filter)", arguments: [merchant, from, to]) ?? 0
         let ids = try String.fetchAll(
             db, sql: "SELECT id \(filter) ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
             arguments: [merchant, from, to, limit, offset])
@@ -39,7 +40,8 @@ public enum ReportingReference {
     /// The whole row of one transaction of `merchant`.
     public static func transaction(_ db: Database, merchant: String, id: String) throws -> Row? {
         try Row.fetchOne(
-            db, sql: "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?", arguments: [id, merchant])
+            db, sql: "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?",
+            arguments: [id, merchant])
     }
 
     /// Turnover figures in `[from, to)` per UTC day (`labelLength` 10) or month (7): approved,
@@ -64,7 +66,9 @@ public enum ReportingReference {
                 GROUP BY label ORDER BY label
                 """, arguments: [labelLength, merchant, currency, from, to]
         ).map { row in
-            Figures(label: row["label"], count: row["n"], turnover: row["total"], minimum: row["low"], maximum: row["high"])
+            Figures(
+                label: row["label"], count: row["n"], turnover: row["total"], minimum: row["low"],
+                maximum: row["high"])
         }
     }
 }

@@ -65,19 +65,19 @@ enum StatisticsByDayQuery {
     static func sql(nestByStatus: Bool) -> String {
         let statuses = nestByStatus ? "" : "AND status IN ('approved', 'partiallyApproved', 'refunded')"
         return """
-        SELECT substr(created_at, 1, 10) AS day, status, COUNT(*) AS n, SUM(amount) AS total,
-          MIN(amount) AS low, MAX(amount) AS high
-        FROM (
-          SELECT created_at, status,
-            (CASE WHEN kind = 'refund' THEN -1 ELSE 1 END)
-              * (CASE WHEN status IN ('approved', 'partiallyApproved', 'refunded', 'reversed')
-                   THEN amount_captured + amount_tip ELSE amount_requested END) AS amount
-          FROM payment_transaction
-          WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at < ?
-            AND kind IN (\(kinds)) \(statuses)
-        )
-        GROUP BY day, status
-        """
+            SELECT substr(created_at, 1, 10) AS day, status, COUNT(*) AS n, SUM(amount) AS total,
+              MIN(amount) AS low, MAX(amount) AS high
+            FROM (
+              SELECT created_at, status,
+                (CASE WHEN kind = 'refund' THEN -1 ELSE 1 END)
+                  * (CASE WHEN status IN ('approved', 'partiallyApproved', 'refunded', 'reversed')
+                       THEN amount_captured + amount_tip ELSE amount_requested END) AS amount
+              FROM payment_transaction
+              WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at < ?
+                AND kind IN (\(kinds)) \(statuses)
+            )
+            GROUP BY day, status
+            """
     }
 
     /// Runs the query and folds its days into `aggregator`.
@@ -102,7 +102,8 @@ enum StatisticsByDayQuery {
             figures.minimum = row["low"]
             figures.maximum = row["high"]
             aggregator.add(
-                figures, currency: currency, status: status, at: day, counts: countingStatuses.contains(status))
+                figures, currency: currency, status: status, at: day,
+                counts: countingStatuses.contains(status))
         }
     }
 

@@ -60,7 +60,8 @@ public enum SyntheticLedger {
             let merchant =
                 plan.otherMerchants.isEmpty || index % 50 != 49
                 ? plan.merchant : plan.otherMerchants[index % plan.otherMerchants.count]
-            let time = plan.start.addingTimeInterval(Double(index) * step + Double.random(in: 0..<step, using: &random))
+            let time = plan.start.addingTimeInterval(
+                Double(index) * step + Double.random(in: 0..<step, using: &random))
             let id = transactionID(index: index, time: time)
             let requested = Int64.random(in: 1...30_000, using: &random) * 5
             let roll = Int.random(in: 0..<100, using: &random)
@@ -83,7 +84,8 @@ public enum SyntheticLedger {
             let lastFour = String(1000 + card % 9000)
             let stamp = SQLiteTimestamp.string(from: time)
             try insert.execute(arguments: [
-                id, merchant, kind, status, kind == "sale" || kind == "authorization" || kind == "cash" ? nil : original,
+                id, merchant, kind, status,
+                kind == "sale" || kind == "authorization" || kind == "cash" ? nil : original,
                 requested, approved, status == "declined" || kind == "authorization" ? 0 : approved, tip,
                 requested / 100, plan.currency, status == "declined" ? "05" : "00",
                 status == "declined" ? nil : String(100_000 + card % 900_000),

@@ -127,7 +127,9 @@ public struct TransactionSearch: Sendable, Hashable {
     static func utcDay(_ text: String) -> (start: Date, end: Date)? {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-            bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || (48...57).contains($0.element) }),
+            bytes.enumerated().allSatisfy({
+                $0.offset == 4 || $0.offset == 7 || (48...57).contains($0.element)
+            }),
             let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
             let day = Int(text.suffix(2))
         else { return nil }
