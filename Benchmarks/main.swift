@@ -6,6 +6,7 @@
 //     swift run -c release Benchmarks gateway    # gateway throughput and latency (with the raw commit rate)
 //     swift run -c release Benchmarks sqlite     # durable single-row commits with the gateway's pragmas
 //     swift run -c release Benchmarks offline.   # stored offline sales forwarded, against authorize
+//     swift run -c release Benchmarks report.    # reports over a million payments, against plain SQL
 //
 // Latencies carry "p50" and "p99"; "value" is the median. Run on a quiet machine and compare
 // figures from the same run.
@@ -50,6 +51,7 @@ if prefix.hasPrefix("sale"),
 do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
     let ranOffline = try await OfflineBenchmarks.run(prefix: prefix)
+    let ranReports = try await ReportBenchmarks.run(prefix: prefix)
     let synchronous =
         try tlvBenchmarks() + codecBenchmarks() + nexoBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
     let asynchronous = readerLinkBenchmarks() + saleBenchmarks() + updateBenchmarks() + linkBenchmarks()
@@ -57,10 +59,10 @@ do {
         synchronous.map(\.name) + asynchronous.map(\.name) + [
             "gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput",
             OfflineBenchmarks.name,
-        ]
+        ] + ReportBenchmarks.names
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }
     let selectedAsync = asynchronous.filter { $0.name.hasPrefix(prefix) }
-    if selectedSync.isEmpty && selectedAsync.isEmpty && !ranGateway && !ranOffline {
+    if selectedSync.isEmpty && selectedAsync.isEmpty && !ranGateway && !ranOffline && !ranReports {
         printError("no benchmark name starts with \"\(prefix)\"; known: \(known.joined(separator: ", "))")
         exit(1)
     }

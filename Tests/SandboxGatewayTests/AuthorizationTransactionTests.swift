@@ -243,7 +243,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             }
             #expect(
                 try indexes("payment_transaction") == [
-                    "payment_transaction_merchant_time", "payment_transaction_fingerprint",
+                    "payment_transaction_merchant_time_covering", "payment_transaction_fingerprint",
                     "payment_transaction_original",
                     "payment_transaction_batch",
                 ])

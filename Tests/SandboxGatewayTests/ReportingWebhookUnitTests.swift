@@ -53,7 +53,7 @@ import Testing
 
     @Test func freeTextMatchesDateAmountIdAndName() throws {
         let byDate = try TransactionSearch(status: "approved", text: " 2026-11-23 ").condition(merchant: "m1")
-        #expect(byDate.sql.contains("substr(created_at, 1, 10) = ?"))
+        #expect(byDate.sql.contains("(created_at >= ? AND created_at < ?)"))
         #expect(byDate.sql.contains("status IN ('approved', 'partiallyApproved')"))
         let byAmount = try TransactionSearch(text: "12").condition(merchant: "m1")
         #expect(byAmount.sql.contains("amount_major = ?"))

@@ -31,6 +31,21 @@ public struct ReportingService: Sendable {
         async throws
         -> Page
     {
+        let statements = Self.searchStatements(merchant: merchant, search, from: from, to: to)
+        return try await database.read { db in
+            let total = try Int.fetchOne(db, sql: statements.count, arguments: statements.arguments) ?? 0
+            var pageArguments = statements.arguments
+            pageArguments += [search.pageSize, search.offset]
+            let rows = try LedgerTransaction.fetchAll(db, sql: statements.page, arguments: pageArguments)
+            return Page(transactions: rows, total: total)
+        }
+    }
+
+    /// The search's two statements: the count of matches, and the page (whose last two
+    /// arguments, limit and offset, follow `arguments`).
+    static func searchStatements(merchant: String, _ search: TransactionSearch, from: Date?, to: Date?)
+        -> (count: String, page: String, arguments: StatementArguments)
+    {
         var (condition, arguments) = search.condition(merchant: merchant)
         if let from {
             condition += " AND created_at >= ?"
@@ -40,22 +55,11 @@ public struct ReportingService: Sendable {
             condition += " AND created_at < ?"
             arguments += [to]
         }
-        let finalCondition = condition
-        let finalArguments = arguments
-        return try await database.read { db in
-            let total =
-                try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM payment_transaction WHERE \(finalCondition)",
-                    arguments: finalArguments) ?? 0
-            var pageArguments = finalArguments
-            pageArguments += [search.pageSize, search.offset]
-            let rows = try LedgerTransaction.fetchAll(
-                db,
-                sql:
-                    "SELECT * FROM payment_transaction WHERE \(finalCondition) ORDER BY \(search.orderBy) LIMIT ? OFFSET ?",
-                arguments: pageArguments)
-            return Page(transactions: rows, total: total)
-        }
+        return (
+            "SELECT COUNT(*) FROM payment_transaction WHERE \(condition)",
+            "SELECT * FROM payment_transaction WHERE \(condition) ORDER BY \(search.orderBy) LIMIT ? OFFSET ?",
+            arguments
+        )
     }
 
     /// Statistics over `[from, to)` (`to` excluded, as ``StatisticsRequest`` says, so that a
@@ -69,26 +73,8 @@ public struct ReportingService: Sendable {
         guard from <= to else { throw PaymentRuleViolation(.invalidField, "from must not be after to.") }
         return try await database.read { db in
             var aggregator = StatisticsAggregator(period: period, nestByStatus: nestByStatus)
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT kind, status, amount_requested, amount_captured, amount_tip, created_at
-                    FROM payment_transaction
-                    WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at < ?
-                      AND kind IN ('sale', 'capture', 'cash', 'sepa', 'refund')
-                    """, arguments: [merchant, currency, from, to])
-            while let row = try rows.next() {
-                let status = try LedgerValueError.decode(row, "status") { FinancialStatus(rawValue: $0) }
-                let counts = status == .approved || status == .partiallyApproved || status == .refunded
-                let kind: String = row["kind"]
-                let captured: Int64 = row["amount_captured"]
-                let tip: Int64 = row["amount_tip"]
-                let requested: Int64 = row["amount_requested"]
-                let total = counts || status == .reversed ? captured + tip : requested
-                aggregator.add(
-                    amount: kind == "refund" ? -total : total, currency: currency, status: status,
-                    at: row["created_at"], counts: counts)
-            }
+            try StatisticsByDayQuery.fold(
+                db, into: &aggregator, merchant: merchant, currency: currency, from: from, to: to)
             return aggregator.result
         }
     }

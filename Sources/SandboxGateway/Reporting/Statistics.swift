@@ -14,7 +14,7 @@ public enum StatisticsPeriod: String, Sendable, Hashable, CaseIterable, Codable 
     /// One bucket per year, labelled `2026`.
     case year
 
-    private static let utc: Calendar = {
+    static let utc: Calendar = {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
@@ -129,7 +129,7 @@ public struct StatisticsAggregator: Sendable {
     public let period: StatisticsPeriod
     /// Whether to nest figures by status.
     public let nestByStatus: Bool
-    private var groups: [String: StatisticsGroup] = [:]
+    var groups: [String: StatisticsGroup] = [:]
 
     /// Creates an empty aggregator.
     public init(period: StatisticsPeriod, nestByStatus: Bool) {
@@ -142,17 +142,9 @@ public struct StatisticsAggregator: Sendable {
     public mutating func add(
         amount: Int64, currency: String, status: FinancialStatus, at date: Date, counts: Bool = true
     ) {
-        let label = period.bucket(for: date)
-        let key = label + "|" + currency
-        var group =
-            groups[key]
-            ?? StatisticsGroup(
-                periodStart: period.start(of: date), period: label, currency: currency,
-                figures: StatisticsFigures(),
-                byStatus: nestByStatus ? [:] : nil)
-        if counts { group.figures.add(amount) }
-        if nestByStatus { group.byStatus![status.rawValue, default: StatisticsFigures()].add(amount) }
-        groups[key] = group
+        var figures = StatisticsFigures()
+        figures.add(amount)
+        add(figures, currency: currency, status: status, at: date, counts: counts)
     }
 
     /// The groups in chronological order, then by currency.

@@ -91,9 +91,10 @@ public struct TransactionSearch: Sendable, Hashable {
         if let text {
             var alternatives = ["id = ?", "external_id = ?", "cardholder_name LIKE ? ESCAPE '\\'"]
             arguments += [text, text, "%" + Self.escapeLike(text) + "%"]
-            if Self.isDate(text) {
-                alternatives.append("substr(created_at, 1, 10) = ?")
-                arguments.append(text)
+            if let day = Self.utcDay(text) {
+                // A range rather than `substr(created_at, …)`, so the time index can answer it.
+                alternatives.append("(created_at >= ? AND created_at < ?)")
+                arguments += [day.start, day.end]
             }
             if let whole = Int64(text), whole >= 0 {
                 alternatives.append("amount_major = ?")
@@ -121,15 +122,18 @@ public struct TransactionSearch: Sendable, Hashable {
         return overflow ? Int.max : rows
     }
 
-    /// Whether `text` is a `yyyy-MM-dd` date.
-    static func isDate(_ text: String) -> Bool {
+    /// The UTC day `text` names as `yyyy-MM-dd`: its first instant and the next day's; `nil`
+    /// when `text` is not such a date (or names no real day, like `2026-02-30`).
+    static func utcDay(_ text: String) -> (start: Date, end: Date)? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
-            return false
-        }
-        return bytes.enumerated().allSatisfy {
-            $0.offset == 4 || $0.offset == 7 || (48...57).contains($0.element)
-        }
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes.enumerated().allSatisfy({
+                $0.offset == 4 || $0.offset == 7 || (48...57).contains($0.element)
+            }),
+            let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
+            let day = Int(text.suffix(2))
+        else { return nil }
+        return StatisticsPeriod.utcDay(year: year, month: month, day: day)
     }
 
     static func escapeLike(_ text: String) -> String {

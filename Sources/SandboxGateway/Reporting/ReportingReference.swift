@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+
+/// The reports' answers in hand-written SQL, with no service, mapping or decoding around
+/// them: the yardstick ``ReportingService`` is measured and checked against (the
+/// `report.` benchmarks and their tests), so a report that drifts from its plain query, in
+/// its answer or its cost, shows.
+public enum ReportingReference {
+    /// One period's turnover figures.
+    public struct Figures: Sendable, Hashable {
+        /// The period label (`2026-11` or `2026-11-23`).
+        public var label: String
+        /// Transactions counted.
+        public var count: Int
+        /// Their signed sum in minor units.
+        public var turnover: Int64
+        /// The smallest signed amount.
+        public var minimum: Int64
+        /// The largest signed amount.
+        public var maximum: Int64
+    }
+
+    /// The approved transactions of `merchant` created in `[from, to)`, newest first: how
+    /// many, and the ids of the `limit` after skipping `offset`.
+    public static func approvedPage(
+        _ db: Database, merchant: String, from: Date, to: Date, limit: Int, offset: Int
+    ) throws -> (total: Int, ids: [String]) {
+        let filter = """
+            FROM payment_transaction WHERE merchant_id = ? AND created_at >= ? AND created_at < ?
+              AND status IN ('approved', 'partiallyApproved')
+            """
+        let total =
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) \(filter)", arguments: [merchant, from, to]) ?? 0
+        let ids = try String.fetchAll(
+            db, sql: "SELECT id \(filter) ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
+            arguments: [merchant, from, to, limit, offset])
+        return (total, ids)
+    }
+
+    /// The whole row of one transaction of `merchant`.
+    public static func transaction(_ db: Database, merchant: String, id: String) throws -> Row? {
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?",
+            arguments: [id, merchant])
+    }
+
+    /// Turnover figures in `[from, to)` per UTC day (`labelLength` 10) or month (7): approved,
+    /// partly approved and refunded sales, captures, cash and SEPA payments with their tips,
+    /// refunds subtracted.
+    public static func turnover(
+        _ db: Database, merchant: String, currency: String, from: Date, to: Date, labelLength: Int
+    ) throws -> [Figures] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT substr(created_at, 1, ?) AS label, COUNT(*) AS n, SUM(amount) AS total,
+                  MIN(amount) AS low, MAX(amount) AS high
+                FROM (
+                  SELECT created_at,
+                    (CASE WHEN kind = 'refund' THEN -1 ELSE 1 END) * (amount_captured + amount_tip) AS amount
+                  FROM payment_transaction
+                  WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at < ?
+                    AND kind IN ('sale', 'capture', 'cash', 'sepa', 'refund')
+                    AND status IN ('approved', 'partiallyApproved', 'refunded')
+                )
+                GROUP BY label ORDER BY label
+                """, arguments: [labelLength, merchant, currency, from, to]
+        ).map { row in
+            Figures(
+                label: row["label"], count: row["n"], turnover: row["total"], minimum: row["low"],
+                maximum: row["high"])
+        }
+    }
+}
