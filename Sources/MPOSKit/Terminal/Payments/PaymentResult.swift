@@ -98,6 +98,9 @@ public struct PaymentResult: Sendable, Hashable {
     public var date: Date
     /// The stored id of a sale approved offline (``PaymentStatus/approvedOffline``).
     public var offlineID: UUID?
+    /// The cardholder's signature from the reader's pad, on an approval the merchant signed
+    /// off (``CardholderSignature/png()`` gives the image; the merchant copy prints it).
+    public var signature: CardholderSignature?
 
     /// Creates a result.
     public init(
@@ -107,9 +110,10 @@ public struct PaymentResult: Sendable, Hashable {
         entryMode: CardEntryMode? = nil, maskedPAN: String? = nil, scheme: String? = nil,
         emv: EMVReceiptSummary? = nil, pinVerified: Bool = false, reversed: Bool = false, recovered: Bool = false,
         error: MPOSError? = nil, merchantName: String? = nil, date: Date = Date(), basket: Basket? = nil,
-        offlineID: UUID? = nil
+        offlineID: UUID? = nil, signature: CardholderSignature? = nil
     ) {
         self.offlineID = offlineID
+        self.signature = signature
         self.status = status
         self.kind = kind
         self.requestedAmount = requestedAmount
