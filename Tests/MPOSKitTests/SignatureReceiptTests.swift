@@ -42,6 +42,10 @@ struct SignatureReceiptTests {
         #expect(result.status == .approved && result.signature == pad)
         #expect(shown.withLock { $0 } == pad)
         #expect(Array(try #require(result.signature).png().prefix(8)) == PNGEncoder.signature)
+        // The gateway keeps the image with the transaction and gives it back on lookup.
+        #expect(result.signatureStored)
+        let id = try #require(result.transactionID)
+        #expect(try await terminal.receipts.signature(transactionID: id) == Data(pad.png()))
         try await sandbox.close(terminal)
     }
 
@@ -50,7 +54,14 @@ struct SignatureReceiptTests {
         let terminal = try await sandbox.terminal()
         await terminal.setSignatureHandler { _ in .decline }
         let result = try await terminal.sale(PaymentParameters(amount: 30_00, currency: .eur))
-        #expect(result.status == .declined && result.signature == nil)
+        #expect(result.status == .declined && result.signature == nil && !result.signatureStored)
+        // The reversed approval has no signature, and the gateway refuses to keep one for it.
+        let id = try #require(result.transactionID)
+        await #expect(throws: MPOSError.notFound) { try await terminal.receipts.signature(transactionID: id) }
+        let pad = try #require(SignaturePad.sample)
+        await #expect(throws: MPOSError.gatewayRefused) {
+            try await terminal.receipts.storeSignature(pad, transactionID: id)
+        }
         try await sandbox.close(terminal)
     }
 }

@@ -101,6 +101,9 @@ public struct PaymentResult: Sendable, Hashable {
     /// The cardholder's signature from the reader's pad, on an approval the merchant signed
     /// off (``CardholderSignature/png()`` gives the image; the merchant copy prints it).
     public var signature: CardholderSignature?
+    /// Whether the gateway stored ``signature`` with the transaction (see
+    /// ``Receipts/storeSignature(_:transactionID:)``).
+    public var signatureStored = false
 
     /// Creates a result.
     public init(

@@ -176,11 +176,23 @@ extension PaymentTerminal {
                     // The gateway found the reader past a deadline the terminal did not know of
                     // (an update published since it last asked): the next payment asks first.
                     if result.error == .updateRequired { updateSettings.reader.forget() }
-                    return result
+                    return await keepingSignature(result)
                 }
             }
         }
         throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
+    }
+
+    /// `result`, its pad signature stored at the gateway with the transaction when it has
+    /// one. A failed upload leaves the payment as it stands: ``PaymentResult/signatureStored``
+    /// says so and ``Receipts/storeSignature(_:transactionID:)`` sends it again.
+    private func keepingSignature(_ result: PaymentResult) async -> PaymentResult {
+        guard result.status == .approved, let signature = result.signature, let id = result.transactionID else {
+            return result
+        }
+        var result = result
+        result.signatureStored = (try? await receipts.storeSignature(signature, transactionID: id)) != nil
+        return result
     }
 
     // MARK: - Running the engine
