@@ -44,25 +44,10 @@ extension TransactionDetails {
     /// escaped.
     public var xml: String {
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<FinancialTransactionResponse>"]
-        for (key, value) in fields { lines.append("  <\(key)>\(Self.escaped(value))</\(key)>") }
+        // The receipt's HTML escaping is XML's too (`'` as the numeric `&#39;`).
+        for (key, value) in fields { lines.append("  <\(key)>\(PaymentReceipt.escapeHTML(value))</\(key)>") }
         lines.append("</FinancialTransactionResponse>")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// `value` safe as XML text and attribute content.
-    static func escaped(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     /// `1250` as `12.50`.
