@@ -230,7 +230,9 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            // Expected outputs, read from the source tree by path.
+            exclude: ["Fixtures"]
         ),
         // The README's Swift examples, compiled with only the imports they show (see
         // Scripts/check-readme-examples.py): a type MPOSKit does not export fails the build.

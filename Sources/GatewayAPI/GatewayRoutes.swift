@@ -79,6 +79,13 @@ public enum GatewayRoutes {
     /// Sends a receipt by e-mail or SMS (answers 202).
     public static let sendReceipt = GatewayEndpoint<SendReceiptRequest, Acknowledgement>(
         .post, "/v1/transactions/{id}/receipt/send", authentication: .bearer)
+    /// Stores the cardholder's signature image of an approved transaction (a PNG; a new one
+    /// replaces it).
+    public static let uploadSignature = GatewayEndpoint<SignatureImage, Acknowledgement>(
+        .put, "/v1/transactions/{id}/signature", authentication: .bearer)
+    /// The cardholder's signature image of a transaction.
+    public static let signature = GatewayEndpoint<GatewayNoBody, SignatureImage>(
+        .get, "/v1/transactions/{id}/signature", authentication: .bearer)
     /// Closes the open settlement batch.
     public static let closeBatch = GatewayEndpoint<GatewayNoBody, Batch>(
         .post, "/v1/batches/close", authentication: .bearer, idempotent: true)
@@ -140,7 +147,7 @@ public enum GatewayRoutes {
     public static let payments: [GatewayRoute] = [
         authorizeCard.route, cashPayment.route, sepaPayment.route, transaction.route, capture.route,
         tipAdjust.route, void.route, reverse.route, refund.route, receipt.route, sendReceipt.route,
-        closeBatch.route,
+        uploadSignature.route, signature.route, closeBatch.route,
     ]
 
     /// The reporting routes.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MPOSKit
 
 /// The `mpos` command-line tool.
 @main
@@ -8,7 +9,7 @@ struct MPOS: AsyncParsableCommand {
         commandName: "mpos",
         abstract: "MPOSKit's command-line tool.",
         discussion: "Run a demo payment, take and manage payments, see reports, decode EMV data, print receipts and open the cash drawer, run the reader and printer emulators and the sandbox gateway.",
-        version: "0.1.0",
+        version: MPOSKitInfo.description,
         subcommands: [
             DemoCommand.self, SaleCommand.self, AuthorizeCommand.self, CaptureCommand.self, RefundCommand.self,
             VoidCommand.self, TipCommand.self, CashCommand.self, SEPACommand.self, TransactionsCommand.self, StatsCommand.self,

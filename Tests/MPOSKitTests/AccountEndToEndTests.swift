@@ -169,7 +169,7 @@ import Testing
         let terminal = try await sandbox.terminal()
         let (asked, signal) = AsyncStream.makeStream(of: Void.self)
         let (decided, decide) = AsyncStream.makeStream(of: SignatureDecision.self)
-        await terminal.setSignatureHandler {
+        await terminal.setSignatureHandler { _ in
             signal.yield()
             for await decision in decided { return decision }
             return .decline

@@ -107,13 +107,17 @@ import Testing
     @Test func anAcceptedSignatureApproves() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
-        let asked = Locked(0)
-        await terminal.setSignatureHandler {
-            asked.withLock { $0 += 1 }
+        let asked = Locked<[String]>([])
+        await terminal.setSignatureHandler { request in
+            asked.withLock { $0.append(request.merchantCopy) }
             return .accept
         }
         let result = try await terminal.sale(Self.sale(30_00))
-        #expect(asked.withLock { $0 } == 1)
+        // The handler got the merchant copy to sign: the approved amount and the signature line.
+        let copies = asked.withLock { $0 }
+        #expect(copies.count == 1)
+        #expect(copies.first?.contains("30.00") == true && copies.first?.contains("Cardholder signature") == true)
+        #expect(copies.first?.contains("Approval code") == true)
         #expect(result.status == .approved)
         #expect(result.cvm == .signature)
         #expect(result.customerReceipt.contains("Signed on the merchant copy."))
@@ -179,7 +183,7 @@ import Testing
         await #expect(throws: MPOSError.terminalBusy) {
             _ = try await terminal.refund(transactionID: TransactionID(rawValue: "tx_1")!)
         }
-        #expect(await terminal.cancel())
+        #expect(try await terminal.cancel())
         let result = try await first.value
         #expect(result.status == .cancelled)
         #expect(result.error == .paymentCancelled)
@@ -191,7 +195,7 @@ import Testing
         let clock = ManualClock()
         let terminal = try await sandbox.terminal(clock: clock)
         let asked = Locked(false)
-        await terminal.setSignatureHandler {
+        await terminal.setSignatureHandler { _ in
             asked.withLock { $0 = true }
             try? await Task.sleep(for: .seconds(3600))
             return .accept
@@ -201,8 +205,31 @@ import Testing
         #expect(asked.withLock { $0 })
         clock.advance(by: .seconds(45))
         let result = try await sale.value
-        #expect(result.status == .declined)
+        #expect(result.status == .cancelled)
+        #expect(result.error == .paymentCancelled)
         #expect(result.reversed)
+        try await sandbox.close(terminal)
+    }
+
+    /// Handpoint's default: with nobody to judge the signature the reader is never told yes,
+    /// and the signature timeout cancels the payment.
+    @Test func withoutASignatureHandlerTheTimeoutCancelsThePayment() async throws {
+        let sandbox = try await Sandbox()
+        let clock = ManualClock()
+        let terminal = try await sandbox.terminal(clock: clock)
+        let prompts = Locked<[SignatureRequest]>([])
+        terminal.events.addHandler([.prompt]) { event in
+            if case .signatureRequired(let request) = event { prompts.withLock { $0.append(request) } }
+        }
+        let sale = Task { try await terminal.sale(Self.sale(30_00)) }
+        await clock.waitForSleeper(until: .seconds(45))
+        clock.advance(by: .seconds(44))
+        #expect(prompts.withLock { $0.count } == 1)
+        clock.advance(by: .seconds(1))
+        let result = try await sale.value
+        #expect(result.status == .cancelled)
+        #expect(result.approvedAmount == 0 && result.reversed)
+        #expect(prompts.withLock { $0.first?.merchantCopy.contains("Cardholder signature") } == true)
         try await sandbox.close(terminal)
     }
 
@@ -345,7 +372,7 @@ import Testing
     @Test func aDeclinedSignatureIsDeclinedAndTheApprovalReversed() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
-        await terminal.setSignatureHandler { .decline }
+        await terminal.setSignatureHandler { _ in .decline }
         let result = try await terminal.sale(Self.sale(30_00))
         #expect(result.status == .declined)
         #expect(result.reversed)

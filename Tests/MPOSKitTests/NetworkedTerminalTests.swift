@@ -197,12 +197,12 @@ struct NetworkedTerminalTests {
                         fields: [KeyValueField(name: "message", value: "104 Merchant cancelled")])))
         }
         let terminal = try await connected(double)
-        #expect(await terminal.cancel() == false)
+        #expect(try await terminal.cancel() == false)
         // Unstructured: the sale waits at the terminal while the test cancels it.
         let sale = Task { try await terminal.sale(PaymentParameters(amount: 8059, currency: .eur)) }
         var arrivals = double.arrivals.makeAsyncIterator()
         let payment = try #require(await arrivals.next())
-        #expect(await terminal.cancel())
+        #expect(try await terminal.cancel())
         let result = try await sale.value
         #expect(result.status == .cancelled)
         let abort = try #require(double.received.first { $0.abortRequest != nil }?.abortRequest)

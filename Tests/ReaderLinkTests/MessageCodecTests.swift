@@ -3,6 +3,10 @@ import Testing
 
 @testable import ReaderLink
 
+/// A pad signature of two strokes, one of them a single dot.
+let samplePad = try? CardholderSignature(
+    width: 320, height: 90, strokes: [[.init(x: 0, y: 89), .init(x: 160, y: 3), .init(x: 319, y: 45)], [.init(x: 7, y: 7)]])
+
 /// One sample per message kind. The switch makes adding a case to `ReaderMessage` (and so to
 /// `ReaderMessage.Kind`, whose `kind` switch is exhaustive) fail to compile until it has a sample.
 func sample(_ kind: ReaderMessage.Kind) -> ReaderMessage {
@@ -17,9 +21,9 @@ func sample(_ kind: ReaderMessage.Kind) -> ReaderMessage {
             DeviceInfo(
                 serialNumber: "SIM-000123", manufacturer: "MPOSKit", model: "Sim 1", applicationName: "EFT",
                 applicationVersion: "2.4.1", emvParameterVersion: "2026-11", publicKeyVersion: "7",
-                battery: BatteryStatus(percentage: 87, isCharging: true, hasExternalPower: false)))
+                battery: BatteryStatus(percentage: 87, isCharging: true, hasExternalPower: false, millivolts: 4083)))
     case .getBattery: .getBattery
-    case .battery: .battery(BatteryStatus(percentage: 5, isCharging: false, hasExternalPower: true))
+    case .battery: .battery(BatteryStatus(percentage: 5, isCharging: false, hasExternalPower: true, millivolts: 3345))
     case .displayPrompt: .displayPrompt(text: "Insert card — ünïcødé ✓", status: .waitingCard)
     case .inputRequest: .inputRequest(InputRequest(prompt: "Tip?", kind: .amount))
     case .inputResponse: .inputResponse(.value("150"))
@@ -39,7 +43,8 @@ func sample(_ kind: ReaderMessage.Kind) -> ReaderMessage {
         ])
     case .applicationSelectionResponse: .applicationSelectionResponse(.chosen(index: 1))
     case .pinEntryProgress: .pinEntryProgress(PINEntryProgress(digitsEntered: 3, attemptsLeft: 2))
-    case .signatureRequired: .signatureRequired(transactionID: "TX-2")
+    case .signatureRequired:
+        .signatureRequired(transactionID: "TX-2", signature: samplePad)
     case .signatureResponse:
         .signatureResponse(
             SignatureResponse(transactionID: "TX-2", accepted: true, png: [0x89, 0x50, 0x4E, 0x47]))

@@ -57,7 +57,7 @@ struct SimulatedReaderTests {
             switch event {
             case .applicationSelectionRequest:
                 _ = try await connection.request(.applicationSelectionResponse(.chosen(index: index)))
-            case .signatureRequired(let transactionID):
+            case .signatureRequired(let transactionID, _):
                 if let signature {
                     _ = try await connection.request(.signatureResponse(SignatureResponse(
                         transactionID: transactionID, accepted: signature, png: [0x89, 0x50, 0x4E, 0x47])))

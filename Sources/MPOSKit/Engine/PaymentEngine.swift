@@ -49,7 +49,7 @@ struct PaymentEngine: Sendable {
         case reverse(TransactionID, IdempotencyKey, ReversalReason)
         case emit(TerminalEvent)
         case askApplication([ApplicationCandidate])
-        case askSignature
+        case askSignature(SignatureRequest)
         case finish(PaymentResult)
         /// Store the sale the card approved offline (durably, before anything else): the
         /// forward request as it will be sent, under the attempt's key.
@@ -108,6 +108,12 @@ struct PaymentEngine: Sendable {
     var blacklist: [TerminalCatalogue.BlacklistedCard] = []
     /// Set when the card was refused by the blacklist: declined without asking the gateway.
     private(set) var blacklisted: MPOSError?
+    /// Set when the merchant gave no signature decision within the timeout.
+    private(set) var signatureTimedOut = false
+    /// Between the reader's signature prompt and the merchant's decision.
+    private var awaitingSignature = false
+    /// What the cardholder drew on the reader's pad, when it has one.
+    private var signature: CardholderSignature?
     /// Set when the card was told the terminal could not go online (it decides itself).
     var offline = false
     private var offlineID: UUID?
@@ -135,6 +141,8 @@ struct PaymentEngine: Sendable {
 
     /// Whether the reader said, in its last status, that cancel is possible.
     var isCancelAllowed: Bool { cancelAllowed && phase == .reading }
+    /// Whether the reader's last status is PIN entry, which only the cardholder can cancel.
+    var isAtPINEntry: Bool { lastStatus == .pinInput && phase == .reading }
 
     mutating func handle(_ event: Event) -> [Effect] {
         guard phase != .finished else { return [] }
@@ -184,12 +192,17 @@ struct PaymentEngine: Sendable {
         case .reversalFinished(let done):
             guard phase == .reversing else { return [] }
             if done { entry.state = .finished }
-            entry.outcome = .declined
+            let status: PaymentStatus = signatureTimedOut ? .cancelled : .declined
+            entry.outcome = status
             var effects: [Effect] = [.journal(entry)]
+            let cancelled = signatureTimedOut
+                ? MPOSError.paymentCancelled.withMessage(
+                    "No signature decision came in time; the payment was cancelled and its approval reversed.")
+                : nil
             effects += finish(
-                .declined,
+                status,
                 error: done
-                    ? nil
+                    ? cancelled
                     : MPOSError.gatewayUnreachable.withMessage(
                         "The reversal is not confirmed yet; the journal finishes it at the next start."),
                 reversed: done, journal: false)
@@ -211,6 +224,10 @@ struct PaymentEngine: Sendable {
             }
         case .signatureDecided(let decision):
             guard !readerGone else { return [] }
+            // No answer in time ends the payment as cancelled, not declined (Handpoint's
+            // `cancelSignature`): the card is still told no, so the approval is reversed.
+            signatureTimedOut = decision == nil
+            awaitingSignature = false
             return [
                 .sendToReader(
                     .signatureVerdict(
@@ -240,8 +257,11 @@ struct PaymentEngine: Sendable {
             return [.emit(.pinEntry(digits: Int(progress.digitsEntered)))]
         case .applicationSelectionRequest(let candidates):
             return [.emit(.applicationSelection(candidates)), .askApplication(candidates)]
-        case .signatureRequired:
-            return [.emit(.signatureRequired), .askSignature]
+        case .signatureRequired(_, let signature):
+            self.signature = signature
+            let request = signatureRequest()
+            awaitingSignature = true
+            return [.emit(.signatureRequired(request)), .askSignature(request)]
         case .authorizationRequest(let authorization):
             promptedForCard = true
             guard phase == .reading else { return [] }
@@ -267,6 +287,8 @@ struct PaymentEngine: Sendable {
 
     private mutating func cardFinished(_ outcome: TransactionOutcome) -> [Effect] {
         if let blacklisted { return finish(.declined, error: blacklisted) }
+        // The reader's own signature timer ran out before the merchant answered.
+        if awaitingSignature { signatureTimedOut = true }
         if offline { return cardDecidedOffline(outcome) }
         if let onlineRequired { return finish(.failed, error: onlineRequired) }
         if let host, host.status.isApproval {
@@ -377,6 +399,13 @@ struct PaymentEngine: Sendable {
         return effects
     }
 
+    /// The merchant copy to sign: the payment as the host approved it, verified by signature.
+    func signatureRequest() -> SignatureRequest {
+        var approved = result(.approved, error: nil, reversed: false)
+        if approved.cvm != .pinAndSignature { approved.cvm = .signature }
+        return SignatureRequest(receipt: PaymentReceipt(approved))
+    }
+
     func result(_ status: PaymentStatus, error: MPOSError?, reversed: Bool) -> PaymentResult {
         var emv: EMVReceiptSummary?
         let tree = outcome.flatMap { try? TLVTree(decoding: $0.emvData) }
@@ -413,6 +442,6 @@ struct PaymentEngine: Sendable {
             basket: parameters.basket, offlineID: offlineID, batchID: host?.batchID,
             acquirerMessage: host?.acquirerMessage,
             cardholderName: host?.card?.cardholderName ?? authorization?.cardholderName,
-            expiryMonth: expiry?.month, expiryYear: expiry?.year)
+            expiryMonth: expiry?.month, expiryYear: expiry?.year, signature: status == .approved ? signature : nil)
     }
 }

@@ -4,8 +4,9 @@ extension PaymentReceipt {
     /// `copy` as an ESC/POS print job for `profile`: the optional `logo` centred at the top,
     /// then exactly the lines of ``text(_:width:timeZone:)`` at the profile's columns, the
     /// merchant's name in bold and double height, the copy, outcome and verification in
-    /// bold, a QR code carrying the transaction id, and a cut (or a feed on a printer
-    /// without a cutter).
+    /// bold, the cardholder's pad signature (a raster above the merchant copy's signature
+    /// line), a QR code carrying the transaction id, and a cut (or a feed on a printer without
+    /// a cutter).
     ///
     /// ```swift
     /// let job = receipt.escPos(.customer, profile: .paper58mm)
@@ -40,6 +41,12 @@ extension PaymentReceipt {
             job.align(.left)
         }
         for line in textLines(copy, width: profile.columns, timeZone: timeZone) {
+            if line.signsHere, let image = try? signature?.bitmap() {
+                // The pad's signature above the line the merchant checks it against.
+                job.align(.center)
+                job.rasterImage(image.cropped(toWidth: profile.printableDots))
+                job.align(.left)
+            }
             switch line.style {
             case .plain:
                 job.line(line.text)

@@ -30,6 +30,8 @@ extension PaymentReceipt {
         }
         var text: String
         var style: Style
+        /// The line the cardholder signs on: a pad signature prints above it.
+        var signsHere = false
     }
 
     /// The lines of ``text(_:width:timeZone:)``, each with its style.
@@ -60,7 +62,7 @@ extension PaymentReceipt {
             case .signatureLine:
                 plain("")
                 plain("")
-                plain("X" + String(repeating: "_", count: width - 1))
+                lines.append(TextLine(text: "X" + String(repeating: "_", count: width - 1), style: .plain, signsHere: true))
                 centered("Cardholder signature")
             }
         }

@@ -77,6 +77,9 @@ public struct PaymentReceipt: Sendable, Hashable {
     public var lines: [ReceiptLine]
     /// The tax in ``lines`` per rate (prices include tax).
     public var taxes: [ReceiptTax]
+    /// The cardholder's signature from the reader's pad: the merchant copy prints it under
+    /// the signature line (ESC/POS raster); nil for a paper signature or none.
+    public var signature: CardholderSignature?
 
     /// Creates a receipt from its fields.
     public init(
@@ -137,6 +140,7 @@ public struct PaymentReceipt: Sendable, Hashable {
             transactionID: result.transactionID, reversed: result.reversed,
             lines: result.basket.map(ReceiptLine.lines(for:)) ?? [])
         if result.pinVerified, cvm == nil { cvm = .pin }
+        signature = result.signature
     }
 
     /// The receipt of a recorded transaction: the gateway's receipt data, completed with

@@ -23,7 +23,7 @@ protocol PaymentDevice: Sendable {
     ) async throws(MPOSError) -> PaymentResult
 
     /// Asks the payment in progress to stop; whether the device took the request.
-    func cancel(on terminal: isolated PaymentTerminal) async -> Bool
+    func cancel(on terminal: isolated PaymentTerminal) async throws(MPOSError) -> Bool
 }
 
 /// What ``PaymentDevice/reverse(_:amount:kind:on:)`` does to the earlier payment.
@@ -52,7 +52,9 @@ struct CardReaderDevice: PaymentDevice {
         }
     }
 
-    func cancel(on terminal: isolated PaymentTerminal) async -> Bool { await terminal.cancelOnReader() }
+    func cancel(on terminal: isolated PaymentTerminal) async throws(MPOSError) -> Bool {
+        try await terminal.cancelOnReader()
+    }
 }
 
 /// A networked Terminal API terminal: payments are Payment requests, refunds and voids
@@ -74,7 +76,7 @@ struct NetworkedTerminalDevice: PaymentDevice {
             transactionID, amount: amount, kind: kind == .refund ? .refund : .saleVoid)
     }
 
-    func cancel(on terminal: isolated PaymentTerminal) async -> Bool {
+    func cancel(on terminal: isolated PaymentTerminal) async throws(MPOSError) -> Bool {
         await terminal.abortNetworkedPayment()
     }
 }

@@ -154,7 +154,10 @@ public actor PaymentTerminal {
         security = DeviceSecurity(checks: deviceChecks)
     }
 
-    /// Sets who decides on signatures. Without a handler signatures are accepted.
+    /// Sets who decides on signatures; the handler gets the merchant copy to sign. Without a
+    /// handler nothing accepts the signature: as a Handpoint reader does when the app never
+    /// answers, the payment is cancelled once the signature timeout (45 s by default) passes,
+    /// and the host's approval is reversed.
     public func setSignatureHandler(_ handler: SignatureHandler?) { payments.signatureHandler = handler }
 
     /// Sets who picks the application on multi-application cards. Without a handler the

@@ -19,8 +19,8 @@ public enum TerminalEvent: Sendable, Hashable {
     case pinEntry(digits: Int)
     /// The cardholder must choose an application.
     case applicationSelection([ApplicationCandidate])
-    /// The merchant must check the cardholder's signature.
-    case signatureRequired
+    /// The merchant must check the cardholder's signature on the merchant copy it carries.
+    case signatureRequired(SignatureRequest)
     /// The gateway is being asked.
     case authorizing
     /// The gateway's answer was lost; the terminal is looking the attempt up.
@@ -118,6 +118,7 @@ public enum ReaderUpdateEvent: Sendable, Hashable {
 public enum SignatureDecision: Sendable, Hashable {
     /// The signature matches the card.
     case accept
-    /// It does not; the payment is declined (and an approval reversed).
+    /// It does not; the payment is declined (and an approval reversed). No decision within
+    /// the terminal's signature timeout cancels the payment instead.
     case decline
 }

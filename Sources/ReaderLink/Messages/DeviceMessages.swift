@@ -48,12 +48,16 @@ public struct BatteryStatus: Sendable, Hashable {
     public var isCharging: Bool
     /// Whether external power is connected.
     public var hasExternalPower: Bool
+    /// The battery's voltage in millivolts (Handpoint's `BatterymV`); 0 when the reader does
+    /// not measure it.
+    public var millivolts: UInt16
 
     /// Creates a battery status.
-    public init(percentage: UInt8, isCharging: Bool, hasExternalPower: Bool) {
+    public init(percentage: UInt8, isCharging: Bool, hasExternalPower: Bool, millivolts: UInt16 = 0) {
         self.percentage = percentage
         self.isCharging = isCharging
         self.hasExternalPower = hasExternalPower
+        self.millivolts = millivolts
     }
 }
 

@@ -78,8 +78,18 @@ extension ReaderMessage {
         case .pinEntryProgress(let progress):
             w.u8(progress.digitsEntered)
             w.optional(progress.attemptsLeft) { $0.u8($1) }
-        case .signatureRequired(let transactionID):
+        case .signatureRequired(let transactionID, let signature):
             w.string(transactionID)
+            w.optional(signature) { w, signature in
+                w.u16(UInt16(signature.width))
+                w.u16(UInt16(signature.height))
+                w.array(signature.strokes) { w, stroke in
+                    w.array(stroke) { w, point in
+                        w.u16(UInt16(point.x))
+                        w.u16(UInt16(point.y))
+                    }
+                }
+            }
         case .signatureResponse(let response):
             w.string(response.transactionID)
             w.bool(response.accepted)
@@ -224,7 +234,19 @@ extension ReaderMessage {
                 PINEntryProgress(
                     digitsEntered: try r.u8(),
                     attemptsLeft: try r.optional { r throws(ReaderLinkError) in try r.u8() }))
-        case .signatureRequired: self = .signatureRequired(transactionID: try r.string())
+        case .signatureRequired:
+            self = .signatureRequired(
+                transactionID: try r.string(),
+                signature: try r.optional { r throws(ReaderLinkError) in
+                    let width = Int(try r.u16())
+                    let height = Int(try r.u16())
+                    let strokes = try r.array { r throws(ReaderLinkError) in
+                        try r.array { r throws(ReaderLinkError) in
+                            CardholderSignature.Point(x: Int(try r.u16()), y: Int(try r.u16()))
+                        }
+                    }
+                    return try CardholderSignature(width: width, height: height, strokes: strokes)
+                })
         case .signatureResponse:
             self = .signatureResponse(
                 SignatureResponse(transactionID: try r.string(), accepted: try r.bool(), png: try r.data()))
@@ -294,12 +316,14 @@ extension ByteWriter {
         u8(battery.percentage)
         bool(battery.isCharging)
         bool(battery.hasExternalPower)
+        u16(battery.millivolts)
     }
 }
 
 extension ByteReader {
     mutating func battery() throws(ReaderLinkError) -> BatteryStatus {
-        BatteryStatus(percentage: try u8(), isCharging: try bool(), hasExternalPower: try bool())
+        BatteryStatus(
+            percentage: try u8(), isCharging: try bool(), hasExternalPower: try bool(), millivolts: try u16())
     }
     mutating func status() throws(ReaderLinkError) -> ReaderStatusCode {
         let raw = try u16()

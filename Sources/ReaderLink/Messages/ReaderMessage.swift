@@ -42,8 +42,8 @@ public enum ReaderMessage: Sendable, Hashable {
     case applicationSelectionResponse(ApplicationChoice)
     /// PIN entry progress (digit count only).
     case pinEntryProgress(PINEntryProgress)
-    /// The transaction needs a signature.
-    case signatureRequired(transactionID: String)
+    /// The transaction needs a signature; a reader with a pad sends what the cardholder drew.
+    case signatureRequired(transactionID: String, signature: CardholderSignature? = nil)
     /// The cardholder's signature.
     case signatureResponse(SignatureResponse)
     /// The merchant's verdict on the signature.

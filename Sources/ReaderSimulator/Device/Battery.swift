@@ -48,6 +48,10 @@ public struct Battery: Sendable, Hashable {
         !isCharging && percentage <= refusalThreshold ? .batteryTooLow : nil
     }
 
+    /// The cell's voltage in millivolts: a single Li-ion cell taken as linear from 3300 mV
+    /// empty to 4200 mV full, close enough for a simulated gauge.
+    public var millivolts: Int { 3300 + 9 * percentage }
+
     /// Whether the level is at or below ``lowThreshold``.
     public var isLow: Bool { percentage <= lowThreshold }
 

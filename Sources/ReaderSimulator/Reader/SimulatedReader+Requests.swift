@@ -21,10 +21,15 @@ extension SimulatedReader {
         case .hostResponse(let response):
             answer = deliverIfWaiting(.host(response))
         case .cancelRequest:
+            // Handpoint's cancel stops the financial operation or the scanner, whichever runs.
+            let scanning = scanner.isEnabled
+            if scanning { await scannerStopped("cancelled") }
             if transaction != nil, cancelAllowed {
                 cancelAllowed = false
                 deliver(.cancelled)
                 answer = .cancelResponse(accepted: true, status: .userCancelled)
+            } else if transaction == nil, scanning {
+                answer = .cancelResponse(accepted: true, status: .success)
             } else {
                 answer = .cancelResponse(accepted: false, status: .commandNotAllowed)
             }

@@ -97,8 +97,9 @@ extension SimulatedReader {
                     return await finishFailed(id, .inputTimeout, "no application was selected")
                 }
             case .enterPIN(let request):
+                // The POS app cannot cancel PIN entry (the seed's EFT_PIN_INPUT); the cardholder can.
                 await status(
-                    .pinInput, request.afterWrongPIN ? "Wrong PIN, try again" : "Enter PIN", cancelAllowed: true)
+                    .pinInput, request.afterWrongPIN ? "Wrong PIN, try again" : "Enter PIN", cancelAllowed: false)
                 let pin = nextPIN ?? sandbox.pin
                 for digit in 1...UInt8(clamping: pin.count) {
                     await emit(.pinEntryProgress(PINEntryProgress(
@@ -171,7 +172,7 @@ extension SimulatedReader {
     func collectSignature(_ id: String) async -> Bool {
         await status(.waitingSignature, "Signature required", cancelAllowed: false)
         if let verdict = pendingSignatureVerdict { return verdict }
-        await emit(.signatureRequired(transactionID: id))
+        await emit(.signatureRequired(transactionID: id, signature: configuration.signaturePad))
         switch await awaitInput(timeout: configuration.signatureTimeout) {
         case .signature(let response): return response.accepted
         default:

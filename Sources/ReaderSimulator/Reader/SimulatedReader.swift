@@ -277,7 +277,7 @@ public actor SimulatedReader {
     public var batteryStatus: BatteryStatus {
         BatteryStatus(
             percentage: UInt8(clamping: battery.percentage), isCharging: battery.isCharging,
-            hasExternalPower: battery.isCharging)
+            hasExternalPower: battery.isCharging, millivolts: UInt16(clamping: battery.millivolts))
     }
 }
 

@@ -28,6 +28,9 @@ public struct SimulatedReaderConfiguration: Sendable {
     public var humanDelay: Duration = .zero
     /// How long the reader waits for the merchant's signature verdict before it cancels.
     public var signatureTimeout: Duration = .seconds(45)
+    /// What the cardholder draws on the reader's pad when a signature is due, sent with the
+    /// signature prompt; nil for a reader without a pad (the signature is on paper).
+    public var signaturePad: CardholderSignature? = SignaturePad.sample
     /// The battery at power-on.
     public var battery = Battery()
     /// Faults injected into the reader's writes (drop, delay, corrupt, reboot, go silent).

@@ -10,5 +10,6 @@ extension GatewayMigrations {
         GatewayMigration("payments-5-fewer-indexes", migrate: LedgerSchema.trimIndexes),
         GatewayMigration("payments-6-card-spend-by-day", migrate: LedgerSchema.spendByDay),
         GatewayMigration("payments-7-cryptogram-counters", migrate: ReplayGuard.createTables),
+        GatewayMigration("payments-8-signatures", migrate: PaymentService.createSignatureTable),
     ]
 }

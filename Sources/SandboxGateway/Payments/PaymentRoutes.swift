@@ -105,6 +105,27 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         return try context.respond(to: request, with: row.receiptData(merchant: info, lines: lines))
     }
 
+    router.on(GatewayRoutes.uploadSignature) { request, context in
+        let merchant = try context.requireMerchant()
+        let id = try transactionID(context)
+        let input = try await decodeBody(request, context: context, for: GatewayRoutes.uploadSignature)
+        guard input.looksLikePNG, input.png.count <= PaymentService.maximumSignatureSize else {
+            throw GatewayError.invalid(
+                "png must be a PNG image (starting with its 8-byte signature) of at most \(PaymentService.maximumSignatureSize) bytes.")
+        }
+        try await mapped { try await service.storeSignature(merchant: merchant, id: id, png: input.png) }
+        return try context.respond(to: request, with: Acknowledgement(message: "Signature stored."))
+    }
+
+    router.on(GatewayRoutes.signature) { request, context in
+        let merchant = try context.requireMerchant()
+        let id = try transactionID(context)
+        guard let png = try await mapped({ try await service.signature(merchant: merchant, id: id) }) else {
+            throw GatewayError.notFound("Transaction \(id) has no signature.")
+        }
+        return try context.respond(to: request, with: SignatureImage(png: png))
+    }
+
     router.on(GatewayRoutes.sendReceipt) { request, context in
         let merchant = try context.requireMerchant()
         let id = try transactionID(context)

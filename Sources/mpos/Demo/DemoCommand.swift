@@ -57,7 +57,7 @@ struct DemoCommand: AsyncParsableCommand {
         terminal.events.addHandler { event in
             if let line = Self.describe(event) { CLIOutput.line("  · \(line)") }
         }
-        await terminal.setSignatureHandler {
+        await terminal.setSignatureHandler { _ in
             CLIOutput.line("  · signature checked by the merchant: accepted")
             return .accept
         }

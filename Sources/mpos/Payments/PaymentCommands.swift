@@ -65,8 +65,12 @@ enum PaymentCommandHelp {
             // Unstructured: a signal handler cannot await; the cancel runs beside the operation it cancels.
             Task {
                 CLIOutput.error("cancelling (Ctrl-C again to quit at once)")
-                if await !terminal.cancel() {
-                    CLIOutput.error("the reader cannot cancel at this step; Ctrl-C again to quit at once")
+                do throws(MPOSError) {
+                    if try await !terminal.cancel() {
+                        CLIOutput.error("the reader cannot cancel at this step; Ctrl-C again to quit at once")
+                    }
+                } catch {
+                    CLIOutput.error("\(error.message) Ctrl-C again to quit at once")
                 }
             }
         }

@@ -219,7 +219,7 @@ final class TerminalSession {
                     if let line = DemoCommand.describe(event) { CLIOutput.line("  · \(line)") }
                 }
             }
-            await terminal.setSignatureHandler {
+            await terminal.setSignatureHandler { _ in
                 if showEvents { CLIOutput.line("  · signature checked by the merchant: accepted") }
                 return .accept
             }

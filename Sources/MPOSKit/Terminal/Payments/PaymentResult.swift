@@ -115,6 +115,12 @@ public struct PaymentResult: Sendable, Hashable {
     public var expiryMonth: Int?
     /// The card's expiry year, four digits.
     public var expiryYear: Int?
+    /// The cardholder's signature from the reader's pad, on an approval the merchant signed
+    /// off (``CardholderSignature/png()`` gives the image; the merchant copy prints it).
+    public var signature: CardholderSignature?
+    /// Whether the gateway stored ``signature`` with the transaction (see
+    /// ``Receipts/storeSignature(_:transactionID:)``).
+    public var signatureStored = false
 
     /// Creates a result.
     public init(
@@ -125,7 +131,8 @@ public struct PaymentResult: Sendable, Hashable {
         emv: EMVReceiptSummary? = nil, pinVerified: Bool = false, reversed: Bool = false, recovered: Bool = false,
         error: MPOSError? = nil, merchantName: String? = nil, date: Date = Date(), basket: Basket? = nil,
         offlineID: UUID? = nil, batchID: String? = nil, acquirerMessage: String? = nil,
-        cardholderName: String? = nil, expiryMonth: Int? = nil, expiryYear: Int? = nil
+        cardholderName: String? = nil, expiryMonth: Int? = nil, expiryYear: Int? = nil,
+        signature: CardholderSignature? = nil
     ) {
         self.offlineID = offlineID
         self.batchID = batchID
@@ -133,6 +140,7 @@ public struct PaymentResult: Sendable, Hashable {
         self.cardholderName = cardholderName
         self.expiryMonth = expiryMonth
         self.expiryYear = expiryYear
+        self.signature = signature
         self.status = status
         self.kind = kind
         self.requestedAmount = requestedAmount

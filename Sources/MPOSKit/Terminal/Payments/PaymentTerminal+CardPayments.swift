@@ -69,23 +69,34 @@ extension PaymentTerminal {
         return try await runCard(parameters, kind: .sepa, mandateReference: mandateReference)
     }
 
-    /// Asks the reader to cancel the running sale. Honoured only while the reader allows it
-    /// (waiting for a card, application selection, PIN entry). With a networked terminal, sends
-    /// it an `AbortRequest` for the running payment (see ``connectNetworkedTerminal(_:)``).
+    /// Asks the reader to stop what it is doing, as Handpoint's `cancel` does: the running sale
+    /// while the reader allows it (waiting for a card, application selection; never once the
+    /// request has gone to the gateway), or else its barcode scanner (which then reports
+    /// ``TerminalEvent/scannerDisabled``). With a networked terminal, sends it an
+    /// `AbortRequest` for the running payment (see ``connectNetworkedTerminal(_:)``).
     ///
-    /// - Returns: whether the reader accepted the cancel.
+    /// - Returns: whether the reader stopped the payment or the scanner.
+    /// - Throws: ``MPOSError/cancelDuringPINEntry`` while the cardholder is entering the PIN:
+    ///   only the cardholder can cancel then.
     @discardableResult
-    public func cancel() async -> Bool { await state.paymentDevice.cancel(on: self) }
+    public func cancel() async throws(MPOSError) -> Bool { try await state.paymentDevice.cancel(on: self) }
 
-    /// Asks the connected reader to stop the card payment in progress, when it said it may.
-    func cancelOnReader() async -> Bool {
-        guard let engine = payments.engine, engine.isCancelAllowed, let connection = readerLink.connection
-        else {
-            return false
+    /// Asks the connected reader to stop the card payment in progress, when it said it may, or
+    /// its scanner when no payment runs.
+    func cancelOnReader() async throws(MPOSError) -> Bool {
+        guard let connection = readerLink.connection else { return false }
+        let transactionID: String?
+        if let engine = payments.engine {
+            if engine.isAtPINEntry { throw .cancelDuringPINEntry }
+            guard engine.isCancelAllowed else { return false }
+            transactionID = engine.readerTransactionID
+        } else {
+            // No payment: the reader stops its scanner if it is on.
+            transactionID = nil
         }
         guard
             case .cancelResponse(let accepted, _) = try? await connection.request(
-                .cancelRequest(transactionID: engine.readerTransactionID))
+                .cancelRequest(transactionID: transactionID))
         else { return false }
         return accepted
     }
@@ -181,11 +192,23 @@ extension PaymentTerminal {
                     while let late = await pending.next() {
                         if case .reader(let message) = late { readerSaid(message) }
                     }
-                    return result
+                    return await keepingSignature(result)
                 }
             }
         }
         throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
+    }
+
+    /// `result`, its pad signature stored at the gateway with the transaction when it has
+    /// one. A failed upload leaves the payment as it stands: ``PaymentResult/signatureStored``
+    /// says so and ``Receipts/storeSignature(_:transactionID:)`` sends it again.
+    private func keepingSignature(_ result: PaymentResult) async -> PaymentResult {
+        guard result.status == .approved, let signature = result.signature, let id = result.transactionID else {
+            return result
+        }
+        var result = result
+        result.signatureStored = (try? await receipts.storeSignature(signature, transactionID: id)) != nil
+        return result
     }
 
     // MARK: - Running the engine
@@ -268,17 +291,20 @@ extension PaymentTerminal {
                 let index: Int? = if let handler { await handler(candidates) } else { 0 }
                 inbox.yield(.applicationChosen(index.flatMap { UInt8(exactly: $0) }))
             }
-        case .askSignature:
+        case .askSignature(let request):
             let handler = payments.signatureHandler
             let clock = self.clock
             let timeout = payments.signatureTimeout
             // Unstructured: the merchant decides while the engine loop goes on taking reader events.
             Task {
                 if let handler {
-                    inbox.yield(
-                        .signatureDecided(await Deadline.first(handler, orNilAfter: timeout, on: clock)))
+                    let decision = await Deadline.first({ await handler(request) }, orNilAfter: timeout, on: clock)
+                    inbox.yield(.signatureDecided(decision))
                 } else {
-                    inbox.yield(.signatureDecided(.accept))
+                    // Nobody can judge the signature: it is not accepted by default; the
+                    // timeout passes as if the merchant never answered.
+                    try? await clock.sleep(for: timeout)
+                    inbox.yield(.signatureDecided(nil))
                 }
             }
         case .storeOffline(let request, let key):

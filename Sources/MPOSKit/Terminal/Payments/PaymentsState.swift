@@ -26,7 +26,7 @@ struct PaymentsState: Sendable {
     /// The running card operation's engine and its event inbox.
     var engine: PaymentEngine?
     var inbox: AsyncStream<PaymentEngine.Event>.Continuation?
-    /// Who decides on signatures and picks applications (nil: accept, first candidate).
+    /// Who decides on signatures and picks applications (nil: no signature is accepted, so the payment is cancelled at the timeout; the first candidate).
     var signatureHandler: SignatureHandler?
     var applicationHandler: ApplicationSelectionHandler?
 

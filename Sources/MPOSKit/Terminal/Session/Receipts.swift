@@ -1,3 +1,4 @@
+import Foundation
 import GatewayAPI
 import MPOSCore
 
@@ -60,5 +61,31 @@ public struct Receipts: Sendable {
                 recipient.channel == .email ? MPOSError.invalidEmailAddress : MPOSError.invalidPhoneNumber
             return error.withMessage(body?.message ?? error.message)
         }
+    }
+
+    /// Stores the cardholder's pad signature with an approved transaction, as a PNG (the sale
+    /// does it itself; this sends it again after a failure).
+    ///
+    /// - Throws: ``MPOSError/notFound`` for an unknown transaction, ``MPOSError/gatewayRefused``
+    ///   for one that is not approved or an image over the gateway's limit,
+    ///   ``MPOSError/notLoggedIn``, ``MPOSError/gatewayUnreachable``.
+    public func storeSignature(_ signature: CardholderSignature, transactionID: TransactionID)
+        async throws(MPOSError)
+    {
+        guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+        let response = try await client.call(
+            GatewayRoutes.uploadSignature, id: transactionID.rawValue,
+            body: SignatureImage(png: Data(signature.png())))
+        try client.check(response)
+    }
+
+    /// The signature image the gateway keeps with a transaction, as PNG bytes.
+    ///
+    /// - Throws: ``MPOSError/notFound`` for an unknown transaction or one without a signature,
+    ///   ``MPOSError/notLoggedIn``, ``MPOSError/gatewayUnreachable``.
+    public func signature(transactionID: TransactionID) async throws(MPOSError) -> Data {
+        guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+        let response = try await client.call(GatewayRoutes.signature, id: transactionID.rawValue)
+        return try client.decode(response, as: SignatureImage.self).png
     }
 }

@@ -198,7 +198,8 @@ extension PaymentTerminal {
         else { return }
         // Counted while the reader answers: a later abort may find the payment already ending.
         nexo.abortsInFlight += 1
-        let accepted = await cancel()
+        // Nexo answers no abort: one refused at PIN entry simply leaves the payment running.
+        let accepted = (try? await cancel()) ?? false
         nexo.abortsInFlight -= 1
         if accepted { nexo.abortAccepted = true }
     }
