@@ -43,7 +43,8 @@ import Testing
     @Test func aRefundCarriesTheGatewaysBatchAndMessage() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
-        let sale = try await terminal.sale(PaymentParameters(amount: 30_00, currency: .eur))
+        // 31.00: 30.00 is the sandbox's amount that asks for a signature.
+        let sale = try await terminal.sale(PaymentParameters(amount: 31_00, currency: .eur))
         let refund = try await terminal.refund(transactionID: try #require(sale.transactionID), amount: 10_00)
         #expect(refund.status == .approved)
         // The batch is still open: the refund settles with the sale.

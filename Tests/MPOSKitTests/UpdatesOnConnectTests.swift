@@ -31,8 +31,6 @@ import Testing
         await terminal.updates.setUpdatesOnConnect(.required)
         #expect(await terminal.updates.updatesOnConnect == .required)
         let updates = terminal.events.subscribe([.update])
-        let seen = Locked<[ReaderUpdateEvent]>([])
-        let collecting = Task { for await case .readerUpdate(let event) in updates { seen.withLock { $0.append(event) } } }
 
         try await Self.connect(terminal, sandbox)
         // Connect returned with both required images on the reader.
@@ -40,13 +38,20 @@ import Testing
         #expect(active.firmware == "2.0.0")
         #expect(active.configuration == "EMV-2027.01")
         #expect(try await terminal.updates.check().hasUpdates == false)
-        while !seen.withLock({ $0.contains(.finished(firmware, succeeded: true)) }) { await Task.yield() }
-        let events = seen.withLock { $0 }
+        // The events connect sent, read from the subscription's buffer.
+        var events: [ReaderUpdateEvent] = []
+        for await case .readerUpdate(let event) in updates {
+            events.append(event)
+            if events.contains(.finished(firmware, succeeded: true)),
+                events.contains(.finished(configuration, succeeded: true))
+            {
+                break
+            }
+        }
         #expect(events.contains(.started(firmware)))
         #expect(events.contains(.started(configuration)) && events.contains(.finished(configuration, succeeded: true)))
         #expect(events.contains { if case .progress(_, 100) = $0 { true } else { false } })
         #expect(try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur)).status == .approved)
-        collecting.cancel()
         try await sandbox.close(terminal)
     }
 

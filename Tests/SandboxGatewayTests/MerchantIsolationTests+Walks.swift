@@ -150,6 +150,17 @@ extension MerchantIsolationTests {
             #expect(reply.status == 404)
             #expect(try await w.outbox().messages.isEmpty)
         }
+        walk(GatewayRoutes.uploadSignature.route) { w async throws in
+            // B cannot put a signature on A's transaction, nor learn that it exists.
+            let png = Data(SignatureImage.pngSignature + [0, 0, 0, 0])
+            let reply = try await w.send(
+                .put, GatewayRoutes.uploadSignature.path(id: w.a.transactionID), json: SignatureImage(png: png))
+            #expect(reply.status == 404)
+        }
+        walk(GatewayRoutes.signature.route) { w async throws in
+            let reply = try await w.send(.get, GatewayRoutes.signature.path(id: w.a.transactionID), json: none)
+            #expect(reply.status == 404)
+        }
         walk(GatewayRoutes.closeBatch.route) { w async throws in
             // B has no open batch; A's open one must not be closed for it.
             #expect(try await w.send(.post, GatewayPaths.closeBatch, json: none).status == 409)

@@ -5,6 +5,7 @@ extension GatewayMigrations {
     static let reporting: [GatewayMigration] = [
         GatewayMigration("reporting-1-inventory", migrate: LedgerSchema.createInventory),
         GatewayMigration("reporting-2-covering-index", migrate: LedgerSchema.indexReports),
+        GatewayMigration("reporting-3-daily-totals", migrate: DailyTotals.create),
     ]
 }
 

@@ -71,4 +71,27 @@ public enum ReportingReference {
                 maximum: row["high"])
         }
     }
+
+    /// ``turnover(_:merchant:currency:from:to:labelLength:)`` from the figures the database
+    /// keeps per day (``DailyTotals``), for a range of whole UTC days `[fromDay, toDay)`
+    /// (`yyyy-MM-dd`): what a person would write against that table.
+    public static func turnoverFromDailyTotals(
+        _ db: Database, merchant: String, currency: String, fromDay: String, toDay: String, labelLength: Int
+    ) throws -> [Figures] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT substr(day, 1, ?) AS label, SUM(n) AS n, SUM(total) AS total, MIN(low) AS low,
+                  MAX(high) AS high
+                FROM payment_daily_total
+                WHERE merchant_id = ? AND currency = ? AND day >= ? AND day < ?
+                  AND status IN ('approved', 'partiallyApproved', 'refunded')
+                GROUP BY label ORDER BY label
+                """, arguments: [labelLength, merchant, currency, fromDay, toDay]
+        ).map { row in
+            Figures(
+                label: row["label"], count: row["n"], turnover: row["total"], minimum: row["low"],
+                maximum: row["high"])
+        }
+    }
 }

@@ -80,14 +80,45 @@ enum StatisticsByDayQuery {
             """
     }
 
-    /// Runs the query and folds its days into `aggregator`.
+    /// Folds the figures of `[from, to)` into `aggregator`: the whole UTC days inside it from
+    /// ``DailyTotals`` (a few rows per day), the part-days at either end from the ledger's rows.
     /// - Throws: ``LedgerValueError`` for a status the gateway does not write; GRDB's errors.
     static func fold(
         _ db: Database, into aggregator: inout StatisticsAggregator, merchant: String, currency: String,
         from: Date, to: Date
     ) throws {
+        guard let whole = wholeDays(from: from, to: to) else {
+            return try foldRows(db, into: &aggregator, merchant: merchant, currency: currency, from: from, to: to)
+        }
+        if from < whole.start {
+            try foldRows(db, into: &aggregator, merchant: merchant, currency: currency, from: from, to: whole.start)
+        }
+        let statuses = aggregator.nestByStatus ? "" : "AND status IN ('approved', 'partiallyApproved', 'refunded')"
+        let totals = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT day, status, n, total, low, high FROM payment_daily_total
+                WHERE merchant_id = ? AND currency = ? AND day >= ? AND day < ? \(statuses)
+                """,
+            arguments: [merchant, currency, dayLabel(whole.start), dayLabel(whole.end)])
+        try fold(totals, into: &aggregator, currency: currency)
+        if whole.end < to {
+            try foldRows(db, into: &aggregator, merchant: merchant, currency: currency, from: whole.end, to: to)
+        }
+    }
+
+    /// Runs the query over the ledger's rows and folds its days into `aggregator`.
+    static func foldRows(
+        _ db: Database, into aggregator: inout StatisticsAggregator, merchant: String, currency: String,
+        from: Date, to: Date
+    ) throws {
         let rows = try Row.fetchCursor(
             db, sql: sql(nestByStatus: aggregator.nestByStatus), arguments: [merchant, currency, from, to])
+        try fold(rows, into: &aggregator, currency: currency)
+    }
+
+    /// Folds rows of `day`, `status`, `n`, `total`, `low` and `high` into `aggregator`.
+    static func fold(_ rows: RowCursor, into aggregator: inout StatisticsAggregator, currency: String) throws {
         var days: [String: Date] = [:]
         while let row = try rows.next() {
             let status = try LedgerValueError.decode(row, "status") { FinancialStatus(rawValue: $0) }
@@ -105,6 +136,22 @@ enum StatisticsByDayQuery {
                 figures, currency: currency, status: status, at: day,
                 counts: countingStatuses.contains(status))
         }
+    }
+
+    /// The whole UTC days inside `[from, to)`: from the first midnight at or after `from` to
+    /// the last at or before `to`; nil when there is no whole day.
+    static func wholeDays(from: Date, to: Date) -> (start: Date, end: Date)? {
+        let calendar = StatisticsPeriod.utc
+        let first = calendar.startOfDay(for: from)
+        let start = first == from ? first : calendar.date(byAdding: .day, value: 1, to: first)!
+        let end = calendar.startOfDay(for: to)
+        return start < end ? (start, end) : nil
+    }
+
+    /// `yyyy-MM-dd` of a UTC midnight.
+    static func dayLabel(_ date: Date) -> String {
+        let parts = StatisticsPeriod.utc.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
     }
 
     /// The first instant of the UTC day a stored `yyyy-MM-dd` names.
