@@ -97,12 +97,13 @@ enum ReportBenchmarks {
                         return record.id
                     },
                     raw: {
+                        // The same JSON body, built by hand-written SQL (json_object).
                         nextRaw += 1
-                        let row = try await store.writer.read { db in
-                            try ReportingReference.transaction(
-                                db, merchant: merchant, id: ids[nextRaw % ids.count])
+                        let id = ids[nextRaw % ids.count]
+                        let json = try await store.writer.read { db in
+                            try ReportingReference.transactionJSON(db, merchant: merchant, id: id)
                         }
-                        return row?["id"] ?? ""
+                        return json == nil ? "" : id
                     })
             default:
                 let byDay = name.hasSuffix("day_of_month")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GatewayAPI
 import MPOSCore
 import MPOSTestSupport
 import Testing
@@ -90,6 +91,36 @@ private struct SmallLedger {
         #expect(
             try await ledger.store.writer.read { db in
                 try ReportingReference.transaction(db, merchant: "m_other1", id: id)
+            } == nil)
+    }
+
+    @Test func theTransactionsJSONBuiltInSQLIsTheAPIsBody() async throws {
+        let ledger = try SmallLedger(count: 400)
+        defer { ledger.remove() }
+        let ids = try await ledger.store.writer.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM payment_transaction WHERE merchant_id = ? ORDER BY seq",
+                arguments: [SmallLedger.merchant])
+        }
+        for id in ids.enumerated().filter({ $0.offset % 13 == 0 }).map(\.element) {
+            let (record, json) = try await ledger.store.writer.read { db in
+                (
+                    try PaymentService.fetchOriginal(db, merchant: SmallLedger.merchant, id: id),
+                    try #require(try ReportingReference.transactionJSON(db, merchant: SmallLedger.merchant, id: id))
+                )
+            }
+            let api = try JSONSerialization.jsonObject(with: GatewayJSON.encoder.encode(record.apiTransaction))
+            // Nulls are left out of the API's body; json_object writes them.
+            let fromSQL = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+            let present = fromSQL.filter { !($0.value is NSNull) }.mapValues { value -> Any in
+                guard let nested = value as? [String: Any] else { return value }
+                return nested.filter { !($0.value is NSNull) }
+            }
+            #expect(NSDictionary(dictionary: present) == api as! NSDictionary, "\(id): \(json)")
+        }
+        #expect(
+            try await ledger.store.writer.read { db in
+                try ReportingReference.transactionJSON(db, merchant: "m_other1", id: ids[0])
             } == nil)
     }
 

@@ -94,4 +94,35 @@ public enum ReportingReference {
                 maximum: row["high"])
         }
     }
+
+    /// One transaction as the API's JSON, built by SQLite (`json_object`) from its row: the same
+    /// answer as `GET /v1/transactions/{id}`'s body, field for field, by hand-written SQL. Nil
+    /// when `merchant` has no transaction `id`.
+    public static func transactionJSON(_ db: Database, merchant: String, id: String) throws -> String? {
+        try String.fetchOne(
+            db,
+            sql: """
+                SELECT json_object(
+                  'id', id, 'originalID', original_id, 'kind', kind, 'status', status,
+                  'requestedAmount', amount_requested, 'approvedAmount', amount_approved,
+                  'tipAmount', amount_tip, 'totalAmount', amount_approved + amount_tip, 'currency', currency,
+                  'authorizationCode', auth_code, 'responseCode', response_code,
+                  'issuerAuthenticationData', issuer_authentication_data, 'acquirerMessage', acquirer_message,
+                  'batchID', CAST(batch_id AS TEXT),
+                  'card', CASE WHEN masked_pan IS NULL THEN NULL ELSE json_object(
+                    'scheme', coalesce(brand, 'unknown'), 'maskedPAN', masked_pan, 'cardholderName', cardholder_name,
+                    'expiryMonth', CAST(substr(expiry, 3, 2) AS INTEGER),
+                    'expiryYear', 2000 + CAST(substr(expiry, 1, 2) AS INTEGER)) END,
+                  'entryMode', entry_mode, 'cvm', cvm,
+                  'emv', CASE WHEN aid IS NULL THEN NULL ELSE json_object(
+                    'aid', aid, 'applicationLabel', application_label, 'tvr', tvr, 'tsi', tsi) END,
+                  'customerReference', customer_reference, 'externalID', external_id,
+                  'statementDescriptor', descriptor,
+                  'createdAt', replace(substr(created_at, 1, 19), ' ', 'T') || 'Z',
+                  'receipt', json_object(
+                    'receiptNumber', seq,
+                    'signatureRequired', json(CASE WHEN cvm IN ('signature', 'pinAndSignature') THEN 'true' ELSE 'false' END)))
+                FROM payment_transaction WHERE id = ? AND merchant_id = ?
+                """, arguments: [id, merchant])
+    }
 }
