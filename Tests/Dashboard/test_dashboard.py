@@ -197,6 +197,20 @@ class DashboardInBrowser(unittest.TestCase):
         self.shot("transactions-phone")
         self.driver.set_window_size(1280, 1000)
 
+    def test_mpos_dashboard_prints_a_link_that_logs_in_once(self):
+        self.driver.delete_all_cookies()
+        link = subprocess.run(
+            [MPOS, "dashboard", "--gateway", self.base, "--user", self.user, "--password", self.password],
+            check=True, capture_output=True, text=True, timeout=60).stdout.strip()
+        self.assertTrue(link.startswith(self.base + "/dashboard/login/link?token=dl_"), link)
+        self.driver.get(link)
+        self.assertTrue(self.driver.current_url.endswith("/dashboard/transactions"), self.driver.current_url)
+        self.assertIn(self.sale_id, self.driver.page_source)
+        self.driver.delete_all_cookies()
+        self.driver.get(link)
+        self.assertIn("This login link is unknown, expired or already used.", self.driver.page_source)
+        self.shot("login-link-used")
+
 
 if __name__ == "__main__":
     unittest.main()
