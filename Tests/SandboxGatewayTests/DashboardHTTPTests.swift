@@ -25,6 +25,13 @@ struct DashboardBrowser {
         return try await harness.send(.post, path, body: Data(body.utf8), headers: headers)
     }
 
+    /// A browser with the bootstrap user logged in.
+    static func signedIn(_ harness: GatewayHarness) async throws -> DashboardBrowser {
+        var browser = DashboardBrowser(harness: harness)
+        #expect(try await browser.logIn(user: harness.credentials.user, password: harness.credentials.password).status == 303)
+        return browser
+    }
+
     /// Logs in through the form; keeps the session cookie when it succeeds.
     mutating func logIn(user: String, password: String) async throws -> GatewayHarness.Reply {
         let form = try await get("/dashboard/login")
@@ -119,8 +126,7 @@ extension GatewayHarness {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
             let id = try await harness.cardSale(12_00, token: token)
-            var browser = DashboardBrowser(harness: harness)
-            _ = try await browser.logIn(user: harness.credentials.user, password: harness.credentials.password)
+            let browser = try await DashboardBrowser.signedIn(harness)
             let page = try await browser.get("/dashboard/transactions/\(id)")
             let key = DashboardBrowser.hidden("idempotencyKey", in: page)
             let missing = try await browser.post("/dashboard/transactions/\(id)/refund", [("idempotencyKey", key)])
@@ -138,8 +144,7 @@ extension GatewayHarness {
 
     @Test func logoutEndsTheSessionInTheDatabase() async throws {
         try await GatewayHarness.with { harness in
-            var browser = DashboardBrowser(harness: harness)
-            _ = try await browser.logIn(user: harness.credentials.user, password: harness.credentials.password)
+            let browser = try await DashboardBrowser.signedIn(harness)
             let page = try await browser.get("/dashboard/transactions")
             let out = try await browser.post("/dashboard/logout", [("csrf", DashboardBrowser.hidden("csrf", in: page))])
             #expect(out.status == 303)
@@ -214,8 +219,7 @@ extension GatewayHarness {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
             let id = try await harness.cardSale(21_00, token: token)
-            var browser = DashboardBrowser(harness: harness)
-            _ = try await browser.logIn(user: harness.credentials.user, password: harness.credentials.password)
+            let browser = try await DashboardBrowser.signedIn(harness)
             let page = try await browser.get("/dashboard/transactions/\(id)")
             let fields = [
                 ("csrf", DashboardBrowser.hidden("csrf", in: page)),
@@ -235,8 +239,7 @@ extension GatewayHarness {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
             let id = try await harness.cardSale(40_00, token: token)
-            var browser = DashboardBrowser(harness: harness)
-            _ = try await browser.logIn(user: harness.credentials.user, password: harness.credentials.password)
+            let browser = try await DashboardBrowser.signedIn(harness)
             let before = DashboardBrowser.text(try await browser.get("/dashboard/statistics"))
             #expect(before.contains("data-value=\"4000\""))
             let page = try await browser.get("/dashboard/transactions/\(id)")
@@ -254,8 +257,7 @@ extension GatewayHarness {
             let token = try await harness.login()
             let wanted = try await harness.cardSale(77_00, token: token)
             let other = try await harness.cardSale(12_00, token: token)
-            var browser = DashboardBrowser(harness: harness)
-            _ = try await browser.logIn(user: harness.credentials.user, password: harness.credentials.password)
+            let browser = try await DashboardBrowser.signedIn(harness)
             let page = DashboardBrowser.text(try await browser.get("/dashboard/transactions?q=77"))
             #expect(page.contains(wanted) && !page.contains(other))
             #expect(page.contains("1 transactions"))
@@ -290,8 +292,7 @@ extension GatewayHarness {
                         ])
                 }
             }
-            var browser = DashboardBrowser(harness: harness)
-            _ = try await browser.logIn(user: harness.credentials.user, password: harness.credentials.password)
+            let browser = try await DashboardBrowser.signedIn(harness)
             let page = DashboardBrowser.text(try await browser.get("/dashboard/webhooks"))
             #expect(page.contains("tx_delivered</a></td><td>1</td><td class=\"delivered\">"))
             #expect(page.contains("tx_retried</a></td><td>1</td><td class=\"retried\">"))

@@ -12,7 +12,7 @@ extension Dashboard {
         let now = environment.now
         // `to` is exclusive: one second past now keeps a payment made this instant.
         let groups = try await reporting.statistics(
-            merchant: session.merchantID, from: now.addingTimeInterval(-StatisticsPage.span(of: period)),
+            merchant: session.merchantID, from: now.addingTimeInterval(-StatisticsPage.lookBack(for: period)),
             to: now.addingTimeInterval(1), period: period, nestByStatus: false, currency: currency.code)
         return DashboardHTTP.page(StatisticsPage.render(session: session, period: period, currency: currency, groups: groups))
     }

@@ -4,7 +4,7 @@ import MPOSCore
 /// Turnover and counts per period as two charts with the figures in a table beside them.
 enum StatisticsPage {
     /// How far back each grouping looks, in days.
-    static func span(of period: StatisticsPeriod) -> TimeInterval {
+    static func lookBack(for period: StatisticsPeriod) -> TimeInterval {
         let days: Double =
             switch period {
             case .day: 31
