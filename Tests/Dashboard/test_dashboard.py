@@ -189,6 +189,12 @@ class DashboardInBrowser(unittest.TestCase):
         self.driver.get(self.base + "/dashboard/transactions/" + self.sale_id)
         self.assertNotIn("Voided", self.driver.page_source)
 
+        for name in ("readers", "webhooks"):
+            self.driver.get(self.base + "/dashboard/" + name)
+            self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text,
+                             {"readers": "Readers", "webhooks": "Webhook deliveries"}[name])
+            self.shot(name)
+
         # The pages fit a phone's width.
         self.driver.set_window_size(390, 844)
         self.driver.get(self.base + "/dashboard/transactions")

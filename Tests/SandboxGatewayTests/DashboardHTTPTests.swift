@@ -301,3 +301,24 @@ extension GatewayHarness {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(2))) struct DashboardReadersPageTests {
+    @Test func theReadersPageListsOnlyTheMerchantsReadersWithPendingUpdatesAndDeadline() async throws {
+        try await GatewayHarness.with { harness in
+            let deadline = harness.clock.now().addingTimeInterval(10 * 24 * 3600)
+            _ = try await UpdateTestSupport.published(harness, version: "2.0", deadline: GatewayJSONDate.string(deadline))
+            _ = try await UpdateTestSupport.initialize(harness, serial: "SN-OURS")
+            let other = try harness.gateway.environment.accounts.createMerchant(
+                name: "Other Shop", user: "other", email: "other@example.org")
+            let otherToken = try await harness.login(user: other.user, password: other.password)
+            _ = try await UpdateTestSupport.initialize(harness, token: otherToken, serial: "SN-THEIRS")
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let page = DashboardBrowser.text(try await browser.get("/dashboard/readers"))
+            #expect(page.contains("<td>SN-OURS</td><td>MPOS-1</td>"))
+            #expect(page.contains("<td>1.0.0</td><td>1</td>"))
+            #expect(page.contains("<li>firmware 2.0</li>"))
+            #expect(page.contains(String(GatewayJSONDate.string(deadline).prefix(10))))
+            #expect(!page.contains("SN-THEIRS"))
+        }
+    }
+}

@@ -10,17 +10,15 @@ extension Dashboard {
     func addDeliveryRoutes(to router: Router<GatewayRequestContext>) {
         router.get("/dashboard/webhooks") { request, _ in
             await page(request) { session in
-                let rows = try await environment.store.writer.read { db in
+                let deliveries = try await environment.store.writer.read { db in
                     try Row.fetchAll(
                         db,
                         sql: """
                             SELECT transaction_id, attempt, succeeded, status_code, attempted_at, next_attempt_at
                             FROM payment_webhook_delivery WHERE merchant_id = ? ORDER BY id DESC LIMIT ?
                             """,
-                        arguments: [session.merchantID, Self.deliveryPageSize])
-                }
-                let deliveries = rows.map { row in
-                    (transactionID: row["transaction_id"] as String, delivery: DashboardDelivery(row: row))
+                        arguments: [session.merchantID, Self.deliveryPageSize]
+                    ).map { row in DeliveriesPage.Entry(transactionID: row["transaction_id"], delivery: DashboardDelivery(row: row)) }
                 }
                 return DashboardHTTP.page(DeliveriesPage.render(session: session, deliveries: deliveries))
             }
@@ -39,7 +37,13 @@ extension DashboardDelivery {
 
 /// The webhook deliveries page.
 enum DeliveriesPage {
-    static func render(session: DashboardSession, deliveries: [(transactionID: String, delivery: DashboardDelivery)]) -> HTML {
+    /// One attempt and the transaction it was about.
+    struct Entry: Sendable {
+        var transactionID: String
+        var delivery: DashboardDelivery
+    }
+
+    static func render(session: DashboardSession, deliveries: [Entry]) -> HTML {
         let rows = deliveries.map { entry -> HTML in
             let d = entry.delivery
             return """
