@@ -1,3 +1,5 @@
+import MPOSCore
+
 /// A fragment of HTML whose text can only arrive escaped.
 ///
 /// The literal parts of a string literal are markup the programmer wrote; everything
@@ -32,21 +34,7 @@ public struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
     }
 
     /// Escapes the five characters that can end text or a quoted attribute.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    public static func escape(_ text: String) -> String { MarkupEscaping.escape(text) }
 
     /// Builds ``HTML`` from a string literal with interpolations.
     public struct Interpolation: StringInterpolationProtocol {
