@@ -76,6 +76,7 @@ public enum SandboxGateway {
         addPaymentRoutes(to: router, environment: environment)
         addReportingRoutes(to: router, environment: environment)
         addUpdateRoutes(to: router, environment: environment)
+        addDashboardRoutes(to: router, environment: environment)
         environment.configuration.additionalRoutes?(router, environment)
         return router
     }

@@ -15,7 +15,7 @@ struct MPOS: AsyncParsableCommand {
             VoidCommand.self, TipCommand.self, CashCommand.self, SEPACommand.self, TransactionsCommand.self, StatsCommand.self,
             OfflineCommand.self, JournalCommand.self,
             EMVCommand.self, ReaderCommand.self, PrinterCommand.self, PrintCommand.self, DrawerCommand.self,
-            GatewayCommand.self,
+            GatewayCommand.self, DashboardCommand.self,
             TerminalCommand.self, NexoCommand.self,
         ]
     )

@@ -23,12 +23,25 @@ public struct TransactionSearchRequest: Codable, Sendable, Hashable {
     public var from: Date?
     /// Created before.
     public var to: Date?
+    /// Only this kind of transaction.
+    public var kind: TransactionKind?
+    /// Requested amount at least this many minor units.
+    public var minAmount: Int64?
+    /// Requested amount at most this many minor units.
+    public var maxAmount: Int64?
+    /// The card number's last four digits (exactly 4 digits).
+    public var cardLastFour: String?
 
     /// Creates a search.
     public init(
         page: Int = 1, pageSize: Int = 20, order: SortOrder = .descending,
-        status: SearchStatusFilter = .all, text: String? = nil, from: Date? = nil, to: Date? = nil
+        status: SearchStatusFilter = .all, text: String? = nil, from: Date? = nil, to: Date? = nil,
+        kind: TransactionKind? = nil, minAmount: Int64? = nil, maxAmount: Int64? = nil, cardLastFour: String? = nil
     ) {
+        self.kind = kind
+        self.minAmount = minAmount
+        self.maxAmount = maxAmount
+        self.cardLastFour = cardLastFour
         self.page = page
         self.pageSize = pageSize
         self.order = order
@@ -39,7 +52,7 @@ public struct TransactionSearchRequest: Codable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case page, pageSize, order, status, text, from, to
+        case page, pageSize, order, status, text, from, to, kind, minAmount, maxAmount, cardLastFour
     }
 
     /// Decodes a search, filling in defaults for omitted fields.
@@ -52,6 +65,10 @@ public struct TransactionSearchRequest: Codable, Sendable, Hashable {
         self.text = try c.decodeIfPresent(String.self, forKey: .text)
         self.from = try c.decodeIfPresent(Date.self, forKey: .from)
         self.to = try c.decodeIfPresent(Date.self, forKey: .to)
+        self.kind = try c.decodeIfPresent(TransactionKind.self, forKey: .kind)
+        self.minAmount = try c.decodeIfPresent(Int64.self, forKey: .minAmount)
+        self.maxAmount = try c.decodeIfPresent(Int64.self, forKey: .maxAmount)
+        self.cardLastFour = try c.decodeIfPresent(String.self, forKey: .cardLastFour)
     }
 }
 

@@ -114,19 +114,5 @@ extension PaymentReceipt {
     }
 
     /// `text` with `& < > " '` replaced by entities.
-    static func escapeHTML(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escapeHTML(_ text: String) -> String { MarkupEscaping.escape(text) }
 }

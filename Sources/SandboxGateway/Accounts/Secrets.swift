@@ -12,6 +12,11 @@ enum Secrets {
         prefix + hex(randomBytes(32))
     }
 
+    /// A random idempotency key (`dash-` and 16 random bytes as hex), for forms that move money.
+    static func newIdempotencyKey() -> String {
+        "dash-" + hex(randomBytes(16))
+    }
+
     /// `count` bytes from the system's secure generator.
     static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()

@@ -13,11 +13,16 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
     router.on(GatewayRoutes.searchTransactions) { request, context in
         let merchant = try context.requireMerchant()
         let input = try await decodeBody(request, context: context, for: GatewayRoutes.searchTransactions)
-        let search = try mappedSync {
+        var search = try mappedSync {
             try TransactionSearch(
                 page: input.page, pageSize: input.pageSize,
                 order: input.order == .ascending ? "oldest" : "newest",
                 status: input.status.rawValue, text: input.text)
+        }
+        search.filters = try mappedSync {
+            try TransactionFilters(
+                kind: input.kind?.rawValue, minimumAmount: input.minAmount, maximumAmount: input.maxAmount,
+                cardLastFour: input.cardLastFour)
         }
         let page = try await mapped {
             try await reporting.search(merchant: merchant, search, from: input.from, to: input.to)

@@ -45,6 +45,8 @@ public struct TransactionSearch: Sendable, Hashable {
     public var status: StatusFilter
     /// The free text, trimmed; `nil` or empty matches everything.
     public var text: String?
+    /// Kind, amount range and card last four (``TransactionFilters``); none by default.
+    public var filters = TransactionFilters.none
 
     /// Validates and creates a search.
     /// - Throws: ``PaymentRuleViolation/Reason/invalidField`` for a page below 1 or a page size
@@ -101,6 +103,10 @@ public struct TransactionSearch: Sendable, Hashable {
                 arguments.append(whole)
             }
             clauses.append("(" + alternatives.joined(separator: " OR ") + ")")
+        }
+        for filter in filters.clauses() {
+            clauses.append(filter.sql)
+            arguments.append(filter.argument)
         }
         return (clauses.joined(separator: " AND "), StatementArguments(arguments))
     }

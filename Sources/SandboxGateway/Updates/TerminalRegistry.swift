@@ -134,9 +134,13 @@ public struct TerminalRegistry: Sendable {
     private static func answer(merchant: String, serial: String, now: Date, in db: Database) throws
         -> TerminalInitializeResponse
     {
-        guard let row = try reader(merchant: merchant, serial: serial, in: db),
-            let channel = UpdateChannel(rawValue: row["channel"])
-        else { throw GatewayError.internalError() }
+        guard let row = try reader(merchant: merchant, serial: serial, in: db) else { throw GatewayError.internalError() }
+        return try pending(for: row, now: now, in: db)
+    }
+
+    /// What an `update_reader` row has pending in the catalogue, as initialization answers it.
+    static func pending(for row: Row, now: Date, in db: Database) throws -> TerminalInitializeResponse {
+        guard let channel = UpdateChannel(rawValue: row["channel"]) else { throw GatewayError.internalError() }
         let reader = UpdatePending.Reader(
             firmwareVersion: row["firmware_version"], configurationVersion: row["configuration_version"],
             registeredAt: row["registered_at"])

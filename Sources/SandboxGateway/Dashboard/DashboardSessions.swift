@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// A merchant user's browser session on the dashboard.
+public struct DashboardSession: Sendable, Hashable {
+    /// The merchant every page and form is scoped to.
+    public var merchantID: String
+    /// The user who logged in.
+    public var userID: String
+    /// The per-session token every form must echo back.
+    public var csrfToken: String
+}
+
+/// Dashboard sessions and one-time login links in the gateway's database. Only SHA-256
+/// hashes of the cookie and link tokens are stored, so a copy of the database opens no session.
+public struct DashboardSessions: Sendable {
+    /// How long a browser session lasts after login.
+    public static let lifetime: TimeInterval = 8 * 3600
+    /// How long a one-time login link can be used.
+    public static let linkLifetime: TimeInterval = 5 * 60
+
+    let database: any DatabaseWriter
+    let now: @Sendable () -> Date
+
+    /// Opens a session for `userID` of `merchantID`; returns the cookie token and the session.
+    public func open(merchantID: String, userID: String) throws -> (token: String, session: DashboardSession) {
+        let token = Secrets.newToken(prefix: "ds_")
+        let session = DashboardSession(
+            merchantID: merchantID, userID: userID, csrfToken: Secrets.newToken(prefix: "csrf_"))
+        let now = now()
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM dashboard_session WHERE expires_at <= ?", arguments: [now])
+            try db.execute(
+                sql: """
+                    INSERT INTO dashboard_session (token_hash, merchant_id, user_id, csrf_token, created_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    Secrets.sha256Hex(token), merchantID, userID, session.csrfToken, now,
+                    now.addingTimeInterval(Self.lifetime),
+                ])
+        }
+        return (token, session)
+    }
+
+    /// The live session of the cookie token `token`, or `nil` when unknown or expired.
+    public func resolve(_ token: String) throws -> DashboardSession? {
+        let now = now()
+        let row = try database.read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT merchant_id, user_id, csrf_token FROM dashboard_session WHERE token_hash = ? AND expires_at > ?",
+                arguments: [Secrets.sha256Hex(token), now])
+        }
+        return row.map { DashboardSession(merchantID: $0["merchant_id"], userID: $0["user_id"], csrfToken: $0["csrf_token"]) }
+    }
+
+    /// Ends the session of `token`.
+    public func close(_ token: String) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM dashboard_session WHERE token_hash = ?", arguments: [Secrets.sha256Hex(token)])
+        }
+    }
+
+    /// Issues a single-use login link token for `userID` of `merchantID`, valid for ``linkLifetime``.
+    public func issueLink(merchantID: String, userID: String) throws -> (token: String, expiresAt: Date) {
+        let token = Secrets.newToken(prefix: "dl_")
+        let expiresAt = now().addingTimeInterval(Self.linkLifetime)
+        try database.write { db in
+            try db.execute(
+                sql: "INSERT INTO dashboard_login_link (token_hash, merchant_id, user_id, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [Secrets.sha256Hex(token), merchantID, userID, expiresAt])
+        }
+        return (token, expiresAt)
+    }
+
+    /// Uses a login link: marks it used and returns whose it was, or `nil` when it is unknown,
+    /// expired or already used (in one write, so two concurrent uses cannot both succeed).
+    public func redeemLink(_ token: String) throws -> (merchantID: String, userID: String)? {
+        let now = now()
+        return try database.write { db in
+            let hash = Secrets.sha256Hex(token)
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT merchant_id, user_id FROM dashboard_login_link
+                        WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
+                        """,
+                    arguments: [hash, now])
+            else { return nil }
+            try db.execute(sql: "UPDATE dashboard_login_link SET used_at = ? WHERE token_hash = ?", arguments: [now, hash])
+            return (row["merchant_id"], row["user_id"])
+        }
+    }
+}

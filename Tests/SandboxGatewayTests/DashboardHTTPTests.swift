@@ -1,0 +1,324 @@
+import Foundation
+import GRDB
+import GatewayAPI
+import Hummingbird
+import MPOSCore
+import SandboxGateway
+import Testing
+
+/// A browser's part in the dashboard tests: keeps the session cookie, reads the forms' hidden
+/// tokens, posts forms.
+struct DashboardBrowser {
+    let harness: GatewayHarness
+    var session: String?
+
+    func get(_ path: String) async throws -> GatewayHarness.Reply {
+        var headers = HTTPFields()
+        if let session { headers[.cookie] = "mpos_dashboard=\(session)" }
+        return try await harness.send(.get, path, headers: headers)
+    }
+
+    func post(_ path: String, _ fields: [(String, String)], cookie: String? = nil) async throws -> GatewayHarness.Reply {
+        var headers = HTTPFields()
+        if let cookie = cookie ?? session.map({ "mpos_dashboard=\($0)" }) { headers[.cookie] = cookie }
+        let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        return try await harness.send(.post, path, body: Data(body.utf8), headers: headers)
+    }
+
+    /// A browser with the bootstrap user logged in.
+    static func signedIn(_ harness: GatewayHarness) async throws -> DashboardBrowser {
+        var browser = DashboardBrowser(harness: harness)
+        #expect(try await browser.logIn(user: harness.credentials.user, password: harness.credentials.password).status == 303)
+        return browser
+    }
+
+    /// Logs in through the form; keeps the session cookie when it succeeds.
+    mutating func logIn(user: String, password: String) async throws -> GatewayHarness.Reply {
+        let form = try await get("/dashboard/login")
+        let loginCookie = try #require(form.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+        let reply = try await post(
+            "/dashboard/login", [("csrf", Self.hidden("csrf", in: form)), ("user", user), ("password", password)],
+            cookie: loginCookie)
+        if reply.status == 303, let cookie = reply.header("Set-Cookie") {
+            session = Self.cookieValue(cookie)
+        }
+        return reply
+    }
+
+    static func cookieValue(_ setCookie: String) -> String? {
+        setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init)
+    }
+
+    /// The value of the first hidden input named `name` on the page.
+    static func hidden(_ name: String, in reply: GatewayHarness.Reply) -> String {
+        let html = String(decoding: reply.body, as: UTF8.self)
+        guard let start = html.range(of: "name=\"\(name)\" value=\"") else { return "" }
+        return String(html[start.upperBound...].prefix { $0 != "\"" })
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    static func text(_ reply: GatewayHarness.Reply) -> String { String(decoding: reply.body, as: UTF8.self) }
+}
+
+extension GatewayHarness {
+    /// A card sale of `amount` through the API; returns its id.
+    func cardSale(_ amount: Int64, token: String) async throws -> String {
+        let request = try PaymentHTTPTests.authorize(
+            SimulatedTerminal.card("visa-credit"), amount: amount, duplicateCheck: false)
+        let reply = try await PaymentHTTPTests.post(self, GatewayPaths.authorizeCard, request, token: token)
+        #expect(reply.status == 200)
+        return try reply.decode(Transaction.self).id.rawValue
+    }
+
+    /// The amounts of the refunds recorded against `id`, read from the ledger.
+    func refunds(of id: String) throws -> [Int64] {
+        try gateway.environment.store.writer.read { db in
+            try Int64.fetchAll(
+                db, sql: "SELECT amount_requested FROM payment_transaction WHERE original_id = ? AND kind = 'refund'",
+                arguments: [id])
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct DashboardSessionTests {
+    @Test func loginSetsAnHttpOnlySameSiteCookieAndOpensTheTransactions() async throws {
+        try await GatewayHarness.with { harness in
+            var browser = DashboardBrowser(harness: harness)
+            #expect(try await browser.get("/dashboard/transactions").header("Location") == "/dashboard/login")
+            let reply = try await browser.logIn(user: harness.credentials.user, password: harness.credentials.password)
+            #expect(reply.status == 303)
+            #expect(reply.header("Location") == "/dashboard/transactions")
+            let cookie = try #require(reply.header("Set-Cookie"))
+            #expect(cookie.contains("; HttpOnly") && cookie.contains("; SameSite=Strict") && cookie.contains("Path=/dashboard"))
+            #expect(!cookie.contains("Secure"))
+            let page = try await browser.get("/dashboard/transactions")
+            #expect(page.status == 200)
+            #expect(page.header("Content-Security-Policy")?.hasPrefix("default-src 'self'") == true)
+            #expect(DashboardBrowser.text(page).contains("0 transactions"))
+        }
+    }
+
+    @Test func aWrongPasswordIsRefusedWithNoSession() async throws {
+        try await GatewayHarness.with { harness in
+            var browser = DashboardBrowser(harness: harness)
+            let reply = try await browser.logIn(user: harness.credentials.user, password: "wrong-password-1")
+            #expect(reply.status == 401)
+            #expect(DashboardBrowser.text(reply).contains("Invalid user or password."))
+            #expect(browser.session == nil)
+        }
+    }
+
+    @Test func aLoginWithoutTheFormsTokenIsRefused() async throws {
+        try await GatewayHarness.with { harness in
+            let browser = DashboardBrowser(harness: harness)
+            let reply = try await browser.post(
+                "/dashboard/login", [("user", harness.credentials.user), ("password", harness.credentials.password)])
+            #expect(reply.status == 403)
+        }
+    }
+
+    @Test func aPostWithoutTheCSRFTokenIsRefusedAndMovesNoMoney() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let id = try await harness.cardSale(12_00, token: token)
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let page = try await browser.get("/dashboard/transactions/\(id)")
+            let key = DashboardBrowser.hidden("idempotencyKey", in: page)
+            let missing = try await browser.post("/dashboard/transactions/\(id)/refund", [("idempotencyKey", key)])
+            #expect(missing.status == 403)
+            let wrong = try await browser.post(
+                "/dashboard/transactions/\(id)/refund", [("csrf", "csrf_0"), ("idempotencyKey", key)])
+            #expect(wrong.status == 403)
+            let logout = try await browser.post("/dashboard/logout", [])
+            #expect(logout.status == 403)
+            let after = try await harness.send(.get, GatewayPaths.transaction(id: id), token: token)
+            #expect(try after.decode(Transaction.self).status == .approved)
+            #expect(try harness.refunds(of: id).isEmpty)
+        }
+    }
+
+    @Test func logoutEndsTheSessionInTheDatabase() async throws {
+        try await GatewayHarness.with { harness in
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let page = try await browser.get("/dashboard/transactions")
+            let out = try await browser.post("/dashboard/logout", [("csrf", DashboardBrowser.hidden("csrf", in: page))])
+            #expect(out.status == 303)
+            #expect(out.header("Set-Cookie")?.contains("Max-Age=0") == true)
+            #expect(try await browser.get("/dashboard/transactions").status == 303)
+        }
+    }
+
+    @Test func aOneTimeLinkLogsInOnceAndNeedsAUsersToken() async throws {
+        try await GatewayHarness.with { harness in
+            #expect(try await harness.send(.post, "/dashboard/login-links").status == 401)
+            let token = try await harness.login()
+            let reply = try await harness.send(.post, "/dashboard/login-links", token: token)
+            #expect(reply.status == 201)
+            let link = try reply.decode(DashboardLoginLink.self)
+            #expect(link.path.hasPrefix("/dashboard/login/link?token=dl_"))
+            let first = try await harness.send(.get, link.path)
+            #expect(first.status == 303)
+            let session = try #require(first.header("Set-Cookie").flatMap(DashboardBrowser.cookieValue))
+            let browser = DashboardBrowser(harness: harness, session: session)
+            #expect(try await browser.get("/dashboard/transactions").status == 200)
+            #expect(try await harness.send(.get, link.path).status == 401)
+        }
+    }
+
+    @Test func aOneTimeLinkExpires() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let link = try await harness.send(.post, "/dashboard/login-links", token: token).decode(DashboardLoginLink.self)
+            harness.clock.advance(by: DashboardSessions.linkLifetime + 1)
+            #expect(try await harness.send(.get, link.path).status == 401)
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct DashboardMerchantIsolationTests {
+    @Test func anotherMerchantsTransactionAnswersLikeAnUnknownOneOnEveryPageAndForm() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let theirs = try await harness.cardSale(31_00, token: token)
+            let other = try harness.gateway.environment.accounts.createMerchant(
+                name: "Other Shop", user: "other", email: "other@example.org")
+            var browser = DashboardBrowser(harness: harness)
+            _ = try await browser.logIn(user: other.user, password: other.password)
+            let list = try await browser.get("/dashboard/transactions?q=\(theirs)")
+            #expect(list.status == 200)
+            #expect(!DashboardBrowser.text(list).contains("/dashboard/transactions/\(theirs)"))
+            #expect(DashboardBrowser.text(list).contains("0 transactions"))
+            let stats = try await browser.get("/dashboard/statistics")
+            #expect(!DashboardBrowser.text(stats).contains("31.00"))
+            let unknown = String(theirs.dropLast(4)) + (theirs.hasSuffix("0000") ? "1111" : "0000")
+            for id in [theirs, unknown] {
+                let page = try await browser.get("/dashboard/transactions/\(id)")
+                #expect(page.status == 404)
+                #expect(DashboardBrowser.text(page).contains("No transaction \(id) for this merchant."))
+            }
+            let csrf = DashboardBrowser.hidden("csrf", in: list)
+            for action in ["refund", "void"] {
+                let reply = try await browser.post(
+                    "/dashboard/transactions/\(theirs)/\(action)", [("csrf", csrf), ("idempotencyKey", IdempotencyKey().rawValue)])
+                #expect(reply.status == 404)
+            }
+            let after = try await harness.send(
+                .get, GatewayPaths.transaction(id: theirs), token: token)
+            #expect(try after.decode(Transaction.self).status == .approved)
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct DashboardRefundTests {
+    @Test func aDoubleSubmittedRefundFormRefundsOnce() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let id = try await harness.cardSale(21_00, token: token)
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let page = try await browser.get("/dashboard/transactions/\(id)")
+            let fields = [
+                ("csrf", DashboardBrowser.hidden("csrf", in: page)),
+                ("idempotencyKey", DashboardBrowser.hidden("idempotencyKey", in: page)), ("amount", "500"),
+            ]
+            let first = try await browser.post("/dashboard/transactions/\(id)/refund", fields)
+            let second = try await browser.post("/dashboard/transactions/\(id)/refund", fields)
+            #expect(first.status == 303 && second.status == 303)
+            #expect(first.header("Location") == "/dashboard/transactions/\(id)?done=refund")
+            #expect(try harness.refunds(of: id) == [5_00])
+            let detail = DashboardBrowser.text(try await browser.get("/dashboard/transactions/\(id)?done=refund"))
+            #expect(detail.contains("Refunded."))
+        }
+    }
+
+    @Test func theStatisticsChartFollowsARefund() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let id = try await harness.cardSale(40_00, token: token)
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let before = DashboardBrowser.text(try await browser.get("/dashboard/statistics"))
+            #expect(before.contains("data-value=\"4000\""))
+            let page = try await browser.get("/dashboard/transactions/\(id)")
+            _ = try await browser.post(
+                "/dashboard/transactions/\(id)/refund",
+                [("csrf", DashboardBrowser.hidden("csrf", in: page)), ("idempotencyKey", DashboardBrowser.hidden("idempotencyKey", in: page)), ("amount", "1500")])
+            let after = DashboardBrowser.text(try await browser.get("/dashboard/statistics?period=month"))
+            #expect(after.contains("data-value=\"2500\""))
+            #expect(after.contains("25.00 EUR"))
+        }
+    }
+
+    @Test func searchFindsASaleByItsAmount() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let wanted = try await harness.cardSale(77_00, token: token)
+            let other = try await harness.cardSale(12_00, token: token)
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let page = DashboardBrowser.text(try await browser.get("/dashboard/transactions?q=77"))
+            #expect(page.contains(wanted) && !page.contains(other))
+            #expect(page.contains("1 transactions"))
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct DashboardWebhookPageTests {
+    @Test func theWebhookPageShowsOnlyTheMerchantsDeliveriesWithTheirOutcome() async throws {
+        try await GatewayHarness.with { harness in
+            let other = try harness.gateway.environment.accounts.createMerchant(
+                name: "Other Shop", user: "other", email: "other@example.org")
+            let now = harness.clock.now()
+            // (merchant, transaction, attempt, succeeded, next attempt planned)
+            let rows: [(String, String, Int, Bool, Bool)] = [
+                (harness.credentials.merchantID, "tx_delivered", 1, true, false),
+                (harness.credentials.merchantID, "tx_retried", 1, false, true),
+                (harness.credentials.merchantID, "tx_failed", 5, false, false),
+                (other.merchantID, "tx_someone_else", 1, true, false),
+            ]
+            try await harness.gateway.environment.store.writer.write { db in
+                for (merchant, transaction, attempt, succeeded, retrying) in rows {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO payment_webhook_delivery
+                              (merchant_id, event_id, transaction_id, url, attempt, status_code, succeeded, attempted_at, next_attempt_at)
+                            VALUES (?, ?, ?, 'http://127.0.0.1:9/hook', ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            merchant, "ev_" + transaction, transaction, attempt, succeeded ? 200 : 500, succeeded, now,
+                            retrying ? now.addingTimeInterval(60) : nil,
+                        ])
+                }
+            }
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let page = DashboardBrowser.text(try await browser.get("/dashboard/webhooks"))
+            #expect(page.contains("tx_delivered</a></td><td>1</td><td class=\"delivered\">"))
+            #expect(page.contains("tx_retried</a></td><td>1</td><td class=\"retried\">"))
+            #expect(page.contains("tx_failed</a></td><td>5</td><td class=\"failed\">"))
+            #expect(!page.contains("tx_someone_else"))
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct DashboardReadersPageTests {
+    @Test func theReadersPageListsOnlyTheMerchantsReadersWithPendingUpdatesAndDeadline() async throws {
+        try await GatewayHarness.with { harness in
+            let deadline = harness.clock.now().addingTimeInterval(10 * 24 * 3600)
+            _ = try await UpdateTestSupport.published(harness, version: "2.0", deadline: GatewayJSONDate.string(deadline))
+            _ = try await UpdateTestSupport.initialize(harness, serial: "SN-OURS")
+            let other = try harness.gateway.environment.accounts.createMerchant(
+                name: "Other Shop", user: "other", email: "other@example.org")
+            let otherToken = try await harness.login(user: other.user, password: other.password)
+            _ = try await UpdateTestSupport.initialize(harness, token: otherToken, serial: "SN-THEIRS")
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let page = DashboardBrowser.text(try await browser.get("/dashboard/readers"))
+            #expect(page.contains("<td>SN-OURS</td><td>MPOS-1</td>"))
+            #expect(page.contains("<td>1.0.0</td><td>1</td>"))
+            #expect(page.contains("<li>firmware 2.0</li>"))
+            #expect(page.contains(String(GatewayJSONDate.string(deadline).prefix(10))))
+            #expect(!page.contains("SN-THEIRS"))
+        }
+    }
+}
