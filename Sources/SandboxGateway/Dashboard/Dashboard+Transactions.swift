@@ -72,10 +72,10 @@ extension Dashboard {
     /// The first instant (UTC) of a `yyyy-MM-dd` query value, or `nil` when absent.
     static func day(_ text: String?, _ name: String) throws(GatewayError) -> Date? {
         guard let text else { return nil }
-        guard TransactionSearch.isDate(text), let date = ISO8601DateFormatter().date(from: text + "T00:00:00Z") else {
+        guard let day = TransactionSearch.utcDay(text) else {
             throw .invalid("\(name) must be a date written yyyy-MM-dd.")
         }
-        return date
+        return day.start
     }
 
     /// The messages a page shows after a form succeeded, by the `done` query value.
