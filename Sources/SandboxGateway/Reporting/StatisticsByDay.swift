@@ -94,16 +94,32 @@ enum StatisticsByDayQuery {
             try foldRows(db, into: &aggregator, merchant: merchant, currency: currency, from: from, to: whole.start)
         }
         let statuses = aggregator.nestByStatus ? "" : "AND status IN ('approved', 'partiallyApproved', 'refunded')"
+        let start = firstDay(of: aggregator.period)
         let totals = try Row.fetchCursor(
             db,
             sql: """
-                SELECT day, status, n, total, low, high FROM payment_daily_total
+                SELECT \(start) AS day, status, SUM(n) AS n, SUM(total) AS total, MIN(low) AS low, MAX(high) AS high
+                FROM payment_daily_total
                 WHERE merchant_id = ? AND currency = ? AND day >= ? AND day < ? \(statuses)
+                GROUP BY 1, status
                 """,
             arguments: [merchant, currency, dayLabel(whole.start), dayLabel(whole.end)])
         try fold(totals, into: &aggregator, currency: currency)
         if whole.end < to {
             try foldRows(db, into: &aggregator, merchant: merchant, currency: currency, from: whole.end, to: to)
+        }
+    }
+
+    /// The SQL for the first day of the period a `day` (`yyyy-MM-dd`) falls in: SQLite adds the
+    /// kept days up into months, quarters and years, so Swift folds a row per period and status
+    /// rather than per day. ISO weeks cross months and years, so a week's days come one by one.
+    static func firstDay(of period: StatisticsPeriod) -> String {
+        switch period {
+        case .day, .week: "day"
+        case .month: "substr(day, 1, 7) || '-01'"
+        case .quarter:
+            "substr(day, 1, 5) || printf('%02d', ((CAST(substr(day, 6, 2) AS INTEGER) - 1) / 3) * 3 + 1) || '-01'"
+        case .year: "substr(day, 1, 4) || '-01-01'"
         }
     }
 
