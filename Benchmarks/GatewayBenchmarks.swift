@@ -54,6 +54,21 @@ enum GatewayBenchmarks {
                 passwordHashRounds: 1_000, logLevel: .critical,
                 groupCommit: ProcessInfo.processInfo.environment["MPOS_GATEWAY_GROUP_COMMIT"] != "0"))
         defer { Task { await gateway.shutdown() } }
+        // What the reports' write-side structures cost an authorization: without the daily
+        // totals' triggers, and with the narrow (merchant, time) index instead of the covering one.
+        let environment = ProcessInfo.processInfo.environment
+        try await gateway.environment.store.writer.write { db in
+            if environment["MPOS_BENCH_WITHOUT_DAILY_TOTALS"] == "1" {
+                for trigger in ["insert", "update", "delete"] {
+                    try db.execute(sql: "DROP TRIGGER payment_daily_total_\(trigger)")
+                }
+            }
+            if environment["MPOS_BENCH_NARROW_TIME_INDEX"] == "1" {
+                try db.execute(sql: "DROP INDEX payment_transaction_merchant_time_covering")
+                try db.execute(
+                    sql: "CREATE INDEX payment_transaction_merchant_time ON payment_transaction (merchant_id, created_at)")
+            }
+        }
         guard let credentials = gateway.credentials else {
             throw BenchmarkInputMissing(name: "credentials", looked: [])
         }
