@@ -189,10 +189,10 @@ class DashboardInBrowser(unittest.TestCase):
         self.driver.get(self.base + "/dashboard/transactions/" + self.sale_id)
         self.assertNotIn("Voided", self.driver.page_source)
 
-        for name in ("readers", "webhooks"):
+        for name in ("readers", "offline", "webhooks"):
             self.driver.get(self.base + "/dashboard/" + name)
             self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text,
-                             {"readers": "Readers", "webhooks": "Webhook deliveries"}[name])
+                             {"readers": "Readers", "offline": "Offline forwards", "webhooks": "Webhook deliveries"}[name])
             self.shot(name)
 
         # The pages fit a phone's width.

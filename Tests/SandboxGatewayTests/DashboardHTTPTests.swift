@@ -3,8 +3,9 @@ import GRDB
 import GatewayAPI
 import Hummingbird
 import MPOSCore
-import SandboxGateway
+@testable import SandboxGateway
 import Testing
+import EMV
 
 /// A browser's part in the dashboard tests: keeps the session cookie, reads the forms' hidden
 /// tokens, posts forms.
@@ -320,5 +321,59 @@ extension GatewayHarness {
             #expect(page.contains(String(GatewayJSONDate.string(deadline).prefix(10))))
             #expect(!page.contains("SN-THEIRS"))
         }
+    }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct DashboardOfflinePageTests {
+    /// A sale the card approved offline at `storedAt`, forwarded to the gateway with `token`.
+    static func forward(
+        _ harness: GatewayHarness, card: String, amount: Int64, atc: UInt16, storedAt: Date, token: String
+    ) async throws -> Transaction {
+        let (data, emvData) = try SimulatedTerminal.offlineApproval(
+            card: SimulatedTerminal.card(card), amount: amount, atc: atc, date: storedAt)
+        var stored = AuthorizeCardRequest(
+            kind: .sale, parameters: PaymentParameters(amount: amount, currency: .eur),
+            emvData: Hex.encode(emvData), encryptedCardData: Hex.encode(data.encryptedCardData),
+            ksn: Hex.encode(data.ksn), maskedPAN: data.maskedPAN, entryMode: data.entryMode, cvm: data.cvm)
+        stored.offlineStoredAt = storedAt
+        return try await ReplayedCryptogramTests.post(harness, stored, token: token)
+    }
+
+    @Test func theOfflinePageListsTheMerchantsForwardedSalesWithHowLateTheyArrived() async throws {
+        try await GatewayHarness.with { harness in
+            let now = harness.clock.now()
+            let token = try await harness.login()
+            // Approved by the card three hours and five minutes before it reached the gateway.
+            let late = try await Self.forward(
+                harness, card: "visa-credit", amount: 15_00, atc: 30, storedAt: now.addingTimeInterval(-11_100),
+                token: token)
+            #expect(late.status == .approved)
+            // A sale taken online is not an offline forward.
+            let online = try await ReplayedCryptogramTests.post(
+                harness, try ReplayedCryptogramTests.sale("visa-credit", amount: 16_00, atc: 31), token: token)
+            // Another merchant's forward stays its own.
+            let other = try harness.gateway.environment.accounts.createMerchant(
+                name: "Other Shop", user: "other", email: "other@example.org")
+            let otherToken = try await harness.login(user: other.user, password: other.password)
+            let theirs = try await Self.forward(
+                harness, card: "mastercard-2series", amount: 9_00, atc: 12, storedAt: now.addingTimeInterval(-60),
+                token: otherToken)
+
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let page = DashboardBrowser.text(try await browser.get("/dashboard/offline"))
+            #expect(page.contains(">\(late.id.rawValue)</a></td><td>15.00 EUR</td><td>approved</td>"))
+            #expect(page.contains("<td>3 h 05 min</td>"))
+            #expect(!page.contains(online.id.rawValue))
+            #expect(!page.contains(theirs.id.rawValue))
+            #expect(page.contains("href=\"/dashboard/offline\""))
+        }
+    }
+
+    @Test func delaysReadInTheLargestUnitThatFits() {
+        #expect(OfflinePage.delay(42) == "42 s")
+        #expect(OfflinePage.delay(12 * 60 + 59) == "12 min")
+        #expect(OfflinePage.delay(3 * 3_600 + 5 * 60) == "3 h 05 min")
+        #expect(OfflinePage.delay(2 * 86_400 + 4 * 3_600 + 59) == "2 d 4 h")
+        #expect(OfflinePage.delay(-5) == "0 s")
     }
 }

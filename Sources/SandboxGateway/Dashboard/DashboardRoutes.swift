@@ -19,6 +19,7 @@ public func addDashboardRoutes(to router: Router<GatewayRequestContext>, environ
     dashboard.addLoginRoutes(to: router)
     dashboard.addTransactionRoutes(to: router)
     dashboard.addDeliveryRoutes(to: router)
+    dashboard.addOfflineRoutes(to: router)
     dashboard.addReaderRoutes(to: router)
     router.get("/dashboard/statistics") { request, _ in
         await dashboard.page(request) { session in try await dashboard.statistics(request, session) }

@@ -11,5 +11,6 @@ extension GatewayMigrations {
         GatewayMigration("payments-6-card-spend-by-day", migrate: LedgerSchema.spendByDay),
         GatewayMigration("payments-7-cryptogram-counters", migrate: ReplayGuard.createTables),
         GatewayMigration("payments-8-signatures", migrate: PaymentService.createSignatureTable),
+        GatewayMigration("payments-9-offline-forwards", migrate: OfflineForwards.createTable),
     ]
 }

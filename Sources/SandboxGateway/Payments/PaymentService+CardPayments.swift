@@ -74,6 +74,7 @@ extension PaymentService {
             basketLines: command.basketLines,
             reader: request.reader.map { (device: $0, takenAt: request.offlineStoredAt ?? time) })
         prepared.forwardedOffline = request.offlineStoredAt != nil
+        prepared.offlineStoredAt = request.offlineStoredAt
         prepared.callbackURL = callback
         return prepared
     }

@@ -24,6 +24,8 @@ public struct PreparedAuthorization: Sendable {
     /// Whether it is a sale the card approved offline, forwarded later: its counter may be
     /// below one the card sent online since, so only its KSN must be new.
     var forwardedOffline = false
+    /// When the card approved a forwarded offline sale (the terminal's `offlineStoredAt`).
+    var offlineStoredAt: Date?
     let decide: @Sendable (_ spentSoFar: Int64) -> IssuerAnswer
     /// The basket's receipt lines, stored with the row.
     var basketLines: [ReceiptLine] = []
@@ -69,6 +71,10 @@ public struct PreparedAuthorization: Sendable {
             row.batchId = try PaymentService.openBatch(db, merchant: merchant, now: time)
         }
         try row.insertCached(db)
+        if let offlineStoredAt {
+            try OfflineForwards.record(
+                db, transactionID: row.id, merchant: merchant, storedAt: offlineStoredAt, arrivedAt: time)
+        }
         try LedgerBasket.insert(basketLines, transactionID: row.id, db)
         return (row, try WebhookNotifier.config(db, merchant: merchant))
     }
