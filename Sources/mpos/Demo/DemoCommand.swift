@@ -18,7 +18,9 @@ struct DemoCommand: AsyncParsableCommand {
             Starts the sandbox gateway on a temporary database and a simulated reader on \
             127.0.0.1 (both on free ports), logs in with the sandbox credentials, connects over \
             TCP, sells 12.34 EUR printing the reader's prompts, prints the customer receipt, \
-            refunds the sale, shows a search and the statistics, and shuts everything down.
+            refunds the sale, shows a search and the statistics, and shuts everything down. With \
+            --keep-serving it then prints a one-time link to the sandbox's dashboard and serves \
+            until Ctrl-C.
             """
     )
 
@@ -27,6 +29,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(help: "Milliseconds between the cardholder's steps, so prompts show.")
     var delayMs: Int = 150
+
+    @Flag(
+        help: "After the demo, keep its sandbox up and print a one-time link to its dashboard; Ctrl-C ends it.")
+    var keepServing = false
 
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mpos-demo-\(UUID().uuidString)")
@@ -116,6 +122,22 @@ struct DemoCommand: AsyncParsableCommand {
         await terminal.disconnect()
         await server.close()
         serving.cancel()
+        if keepServing {
+            // Caught before the link is printed, so a signal sent as soon as it shows is not lost.
+            let signals = TerminationSignals()
+            do {
+                let link = try await DashboardCommand.loginLink(
+                    base: gateway.baseURL, user: credentials.user, password: credentials.password)
+                CLIOutput.line("\nsee it in your browser: \(link)")
+                CLIOutput.line("(a one-time link for 5 minutes; the sandbox serves until Ctrl-C)")
+                _ = await signals.wait()
+            } catch {
+                await gateway.shutdown()
+                throw CLIFailure("the dashboard link could not be made: \(error)")
+            }
+        } else {
+            CLIOutput.line("\nsee it in your browser: mpos demo --keep-serving keeps the sandbox up and prints a link")
+        }
         await gateway.shutdown()
         CLIOutput.line("\ndone")
     }
