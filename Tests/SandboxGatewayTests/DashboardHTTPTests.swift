@@ -322,6 +322,116 @@ extension GatewayHarness {
             #expect(!page.contains("SN-THEIRS"))
         }
     }
+
+    /// A browser's multipart body for the publish form.
+    static func multipart(_ fields: [(String, String)], image: [UInt8]?, boundary: String) -> Data {
+        var body = Data()
+        for (name, value) in fields {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
+        }
+        if let image {
+            body.append(
+                Data(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"cfg.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8))
+            body.append(Data(image))
+            body.append(Data("\r\n".utf8))
+        }
+        body.append(Data("--\(boundary)--\r\n".utf8))
+        return body
+    }
+
+    static func publish(
+        _ browser: DashboardBrowser, csrf: String?, version: String, deadline: String
+    ) async throws -> GatewayHarness.Reply {
+        let boundary = "----mposkit\(version)"
+        var fields = [("model", "MPOS-1"), ("kind", "configuration"), ("version", version), ("channel", "production"),
+            ("deadline", deadline)]
+        if let csrf { fields.insert(("csrf", csrf), at: 0) }
+        // Bytes that hold CR LF and dashes, as binary images do.
+        let image = (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 31) } + Array("\r\n--".utf8)
+        var headers = HTTPFields()
+        headers[.cookie] = "mpos_dashboard=\(browser.session ?? "")"
+        headers[.contentType] = "multipart/form-data; boundary=\(boundary)"
+        return try await browser.harness.send(
+            .post, "/dashboard/readers/publish", body: Self.multipart(fields, image: image, boundary: boundary),
+            headers: headers)
+    }
+
+    @Test func theSandboxsOwnerPublishesAnUpdateWithADeadlineFromThePage() async throws {
+        try await GatewayHarness.with { harness in
+            _ = try await UpdateTestSupport.initialize(harness, serial: "SN-OURS")
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let before = try await browser.get("/dashboard/readers")
+            #expect(DashboardBrowser.text(before).contains("enctype=\"multipart/form-data\""))
+            let csrf = DashboardBrowser.hidden("csrf", in: before)
+
+            // Without the form's token nothing is published.
+            #expect(try await Self.publish(browser, csrf: nil, version: "EMV-9", deadline: "2030-01-15").status == 403)
+            let published = try await Self.publish(browser, csrf: csrf, version: "EMV-9", deadline: "2030-01-15")
+            #expect(published.status == 303, "\(DashboardBrowser.text(published))")
+            #expect(published.header("Location") == "/dashboard/readers?published=EMV-9")
+            let images = try await UpdateCatalogueService(
+                database: harness.gateway.environment.store.writer, now: { harness.clock.now() }
+            ).images()
+            let image = try #require(images.first { $0.version == "EMV-9" })
+            #expect(image.kind == .configuration && image.model == "MPOS-1" && image.size == 5_004)
+            #expect(image.deadline == ISO8601DateFormatter().date(from: "2030-01-15T00:00:00Z"))
+            // The reader now has it pending, with its deadline.
+            let after = DashboardBrowser.text(try await browser.get("/dashboard/readers?published=EMV-9"))
+            #expect(after.contains("Published EMV-9.") && after.contains("<li>configuration EMV-9</li>"))
+            #expect(after.contains("2030-01-15"))
+            // A malformed field is refused with its reason.
+            let bad = try await Self.publish(browser, csrf: csrf, version: "EMV-10", deadline: "15.01.2030")
+            #expect(bad.status == 400 && DashboardBrowser.text(bad).contains("yyyy-MM-dd"))
+        }
+    }
+
+    @Test func anotherMerchantNeitherSeesThePublishFormNorPublishes() async throws {
+        try await GatewayHarness.with { harness in
+            let other = try harness.gateway.environment.accounts.createMerchant(
+                name: "Other Shop", user: "other", email: "other@example.org", password: "Other2026pass")
+            var browser = DashboardBrowser(harness: harness)
+            #expect(try await browser.logIn(user: other.user, password: "Other2026pass").status == 303)
+            let page = try await browser.get("/dashboard/readers")
+            #expect(!DashboardBrowser.text(page).contains("/dashboard/readers/publish"))
+            let reply = try await Self.publish(
+                browser, csrf: DashboardBrowser.hidden("csrf", in: page), version: "EMV-9", deadline: "")
+            #expect(reply.status == 403)
+            let images = try await UpdateCatalogueService(
+                database: harness.gateway.environment.store.writer, now: { harness.clock.now() }
+            ).images()
+            #expect(images.isEmpty)
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct MultipartFormTests {
+    @Test func aBrowsersFormReadsAsItsFieldsAndFile() throws {
+        let body = DashboardReadersPageTests.multipart(
+            [("csrf", "t0k"), ("version", "2.0")], image: [0, 13, 10, 45, 45, 255], boundary: "XyZ")
+        let form = try MultipartForm(body: Array(body), boundary: "XyZ")
+        #expect(form["csrf"]?.text == "t0k" && form["version"]?.text == "2.0")
+        #expect(form["image"]?.filename == "cfg.bin" && form["image"]?.data == [0, 13, 10, 45, 45, 255])
+        #expect(form["missing"] == nil)
+    }
+
+    @Test func theBoundaryComesFromTheContentType() {
+        #expect(MultipartForm.boundary(contentType: "multipart/form-data; boundary=abc") == "abc")
+        #expect(MultipartForm.boundary(contentType: "multipart/form-data; charset=utf-8; boundary=\"a b\"") == "a b")
+        #expect(MultipartForm.boundary(contentType: "application/x-www-form-urlencoded") == nil)
+        #expect(MultipartForm.boundary(contentType: "multipart/form-data") == nil)
+        #expect(MultipartForm.boundary(contentType: nil) == nil)
+    }
+
+    @Test func aBodyThatIsNotSuchAFormIsRefused() {
+        let good = Array(DashboardReadersPageTests.multipart([("a", "1")], image: nil, boundary: "B"))
+        for body in [
+            Array("hello".utf8), Array(good.dropLast(8)), Array("--B\r\nNo-Disposition: x\r\n\r\nv\r\n--B--".utf8),
+            Array("--B\r\nContent-Disposition: form-data; name=\"a\"\r\nv\r\n--B--".utf8),
+        ] {
+            #expect(throws: GatewayError.self) { try MultipartForm(body: body, boundary: "B") }
+        }
+    }
 }
 
 @Suite(.timeLimit(.minutes(2))) struct DashboardOfflinePageTests {

@@ -86,7 +86,7 @@ struct GatewayHarness {
         if let token { headers[.authorization] = "Bearer \(token)" }
         if let apiKey { headers[HTTPFieldName(GatewayHeaders.apiKey)!] = apiKey }
         if let idempotencyKey { headers[HTTPFieldName(GatewayHeaders.idempotencyKey)!] = idempotencyKey }
-        if body != nil { headers[.contentType] = "application/json" }
+        if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
         let request = TestClient.Request(
             path, method: method, authority: "127.0.0.1:\(gateway.port)", headers: headers,
             body: body.map { ByteBuffer(bytes: $0) })

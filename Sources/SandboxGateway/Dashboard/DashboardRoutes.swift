@@ -86,7 +86,9 @@ struct Dashboard: Sendable {
             return try await mapped(work)
         } catch let error as GatewayError {
             return DashboardHTTP.page(
-                DashboardLayout.message(error.status.reasonPhrase, error.body.message, session: session),
+                DashboardLayout.message(
+                    error.status.reasonPhrase.isEmpty ? "Refused" : error.status.reasonPhrase, error.body.message,
+                    session: session),
                 status: error.status)
         } catch {
             return DashboardHTTP.page(
