@@ -89,7 +89,7 @@ struct PaymentEngine: Sendable {
     private(set) var authorization: AuthorizationRequest?
     var host: Transaction?
     var hostRefusal: GatewayErrorBody?
-    private var outcome: TransactionOutcome?
+    private(set) var outcome: TransactionOutcome?
     var recovered = false
     var readerGone = false
     /// The lookup-then-resend rule for the authorisation.
@@ -107,16 +107,16 @@ struct PaymentEngine: Sendable {
     /// The cards the connected reader's model must not take (the terminal catalogue's blacklist).
     var blacklist: [TerminalCatalogue.BlacklistedCard] = []
     /// Set when the card was refused by the blacklist: declined without asking the gateway.
-    private(set) var blacklisted: MPOSError?
+    var blacklisted: MPOSError?
     /// Set when the merchant gave no signature decision within the timeout.
     private(set) var signatureTimedOut = false
     /// Between the reader's signature prompt and the merchant's decision.
     private var awaitingSignature = false
     /// What the cardholder drew on the reader's pad, when it has one.
-    private var signature: CardholderSignature?
+    private(set) var signature: CardholderSignature?
     /// Set when the card was told the terminal could not go online (it decides itself).
     var offline = false
-    private var offlineID: UUID?
+    private(set) var offlineID: UUID?
     /// Why the sale could not be taken offline, reported when the card finishes.
     var onlineRequired: MPOSError?
 
@@ -332,37 +332,6 @@ struct PaymentEngine: Sendable {
                 "The reader ended the transaction with status \(outcome.status.rawValue)."))
     }
 
-    /// The blacklist entry the identified card matches, if any.
-    func blacklistEntry(for card: AuthorizationRequest) -> TerminalCatalogue.BlacklistedCard? {
-        // The digits the masked number shows (5 of a 15-digit card, 6 of most others).
-        let scheme = CardScheme(iin: String(card.maskedPAN.prefix { $0.isASCII && $0.isNumber })).rawValue
-        let aid = card.aid.map { Hex.encode($0) }
-        return blacklist.first { $0.matches(scheme: scheme, maskedPAN: card.maskedPAN, aid: aid) }
-    }
-
-    /// Declines a card the reader's model must not take, as soon as the reader identified it:
-    /// the card is told the host declined (57, not permitted), and nothing reaches the gateway.
-    mutating func refuseBlacklisted(_ card: AuthorizationRequest, _ entry: TerminalCatalogue.BlacklistedCard) -> [Effect] {
-        let what: String =
-            switch entry {
-            case .scheme(let scheme): "\(scheme) cards"
-            case .bin(let prefix): "cards starting \(prefix)"
-            case .aid(let aid): "the application \(aid)"
-            }
-        blacklisted = MPOSError.cardNotAccepted.withMessage(
-            "The terminal catalogue bars \(what) on this reader's model; nothing was sent to the gateway.")
-        phase = .completing
-        self.entry.maskedPAN = card.maskedPAN
-        return [
-            .journal(self.entry),
-            .sendToReader(
-                .hostResponse(
-                    HostResponse(
-                        transactionID: readerTransactionID, approved: false, authorizationResponseCode: "57",
-                        authorizationCode: nil, issuerAuthenticationData: [], issuerScripts: []))),
-        ]
-    }
-
     /// The statuses of a transaction the cardholder or a timeout ended: cancelled, not declined.
     static let cancellations: Set<ReaderStatusCode> = [
         .userCancelled, .cardCancelled, .requestPaymentTimeout, .inputTimeout,
@@ -397,51 +366,5 @@ struct PaymentEngine: Sendable {
         effects.append(.emit(.completed(status)))
         effects.append(.finish(result(status, error: error, reversed: reversed)))
         return effects
-    }
-
-    /// The merchant copy to sign: the payment as the host approved it, verified by signature.
-    func signatureRequest() -> SignatureRequest {
-        var approved = result(.approved, error: nil, reversed: false)
-        if approved.cvm != .pinAndSignature { approved.cvm = .signature }
-        return SignatureRequest(receipt: PaymentReceipt(approved))
-    }
-
-    func result(_ status: PaymentStatus, error: MPOSError?, reversed: Bool) -> PaymentResult {
-        var emv: EMVReceiptSummary?
-        let tree = outcome.flatMap { try? TLVTree(decoding: $0.emvData) }
-        if let authorization {
-            // TVR and TSI as the card left them; the request's values when the card never finished.
-            let request = try? TLVTree(decoding: authorization.emvData)
-            emv = EMVReceiptSummary(
-                aid: authorization.aid.map { Hex.encode($0) },
-                applicationLabel: authorization.applicationLabel,
-                transactionCertificate: outcome?.cryptogramType == .tc
-                    ? tree?[0x9F26].map { Hex.encode($0) } : nil,
-                tvr: (tree?[0x95] ?? request?[0x95]).map { Hex.encode($0) },
-                tsi: (tree?[0x9B] ?? request?[0x9B]).map { Hex.encode($0) },
-                applicationPreferredName: request?[0x9F12].flatMap { String(bytes: $0, encoding: .utf8) })
-        }
-        let hostExpiry = host?.card.flatMap { card -> (month: Int, year: Int)? in
-            guard let month = card.expiryMonth, let year = card.expiryYear else { return nil }
-            return (month, year)
-        }
-        let expiry = hostExpiry ?? CardSummary.expiryParts(yymm: authorization?.expiry)
-        return PaymentResult(
-            status: status, kind: host?.kind ?? kind.transactionKind, requestedAmount: parameters.amount,
-            approvedAmount: status == .approved
-                ? (host?.approvedAmount ?? parameters.amount)
-                : status == .approvedOffline ? parameters.amount : 0,
-            currency: parameters.currency, transactionID: host?.id, idempotencyKey: key,
-            authorizationCode: status == .approved ? host?.authorizationCode : nil,
-            responseCode: host?.responseCode,
-            cvm: outcome?.cvm ?? authorization?.cvm,
-            entryMode: outcome?.entryMode ?? authorization?.entryMode,
-            maskedPAN: host?.card?.maskedPAN ?? authorization?.maskedPAN, scheme: host?.card?.scheme,
-            emv: emv, pinVerified: outcome?.pinVerified ?? false, reversed: reversed, recovered: recovered,
-            error: error, merchantName: merchantName, date: host?.createdAt ?? entry.createdAt,
-            basket: parameters.basket, offlineID: offlineID, batchID: host?.batchID,
-            acquirerMessage: host?.acquirerMessage,
-            cardholderName: host?.card?.cardholderName ?? authorization?.cardholderName,
-            expiryMonth: expiry?.month, expiryYear: expiry?.year, signature: status == .approved ? signature : nil)
     }
 }
