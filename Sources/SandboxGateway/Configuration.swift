@@ -20,6 +20,9 @@ public struct SandboxGatewayConfiguration: Sendable {
     /// How long idempotency keys and their stored responses are kept; never less than
     /// 24 hours whatever is set here.
     public var idempotencyKeyRetention: TimeInterval
+    /// How long a graceful shutdown waits for the requests in flight before cancelling
+    /// them (10 seconds).
+    public var shutdownGracePeriod: Duration = .seconds(10)
     /// How long an access token lives without use (sliding), 15 minutes by default.
     public var sessionLifetime: TimeInterval
     /// How long a client token lives by default, 15 minutes.

@@ -3,6 +3,7 @@ import GatewayAPI
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// SandboxGateway: a real payment gateway for development, an HTTP server (Hummingbird)
 /// over a SQLite database (GRDB) speaking the ``GatewayAPI`` contract.
@@ -41,10 +42,13 @@ public enum SandboxGateway {
             },
             logger: logger
         )
-        // Unstructured: the server runs until `RunningGateway.stop()`, which cancels and awaits it.
+        // The server runs in a service group of its own, so that `RunningGateway.shutdown()`
+        // can stop it gracefully: no new connections, the requests in flight answered.
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        // Unstructured: the server runs until `RunningGateway.shutdown()`, which stops and awaits it.
         let task = Task {
             defer { continuation.finish() }
-            try await app.run()
+            try await group.run()
         }
         var boundPort: Int?
         for await port in ports {
@@ -57,7 +61,7 @@ public enum SandboxGateway {
         }
         return RunningGateway(
             port: boundPort, host: configuration.host, credentials: credentials,
-            environment: environment, task: task)
+            environment: environment, group: group, task: task)
     }
 
     /// The router with every domain's routes and the error and authentication middleware.
@@ -95,12 +99,14 @@ public final class RunningGateway: Sendable {
     public let environment: GatewayEnvironment
     /// The gateway's instance id, created with its database: the same on every start.
     public var instanceID: String { environment.store.instanceID }
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     init(
         port: Int, host: String, credentials: SandboxCredentials?, environment: GatewayEnvironment,
-        task: Task<Void, any Error>
+        group: ServiceGroup, task: Task<Void, any Error>
     ) {
+        self.group = group
         self.port = port
         self.baseURL = URL(string: "\(environment.configuration.scheme)://\(host):\(port)")!
         self.credentials = credentials
@@ -116,10 +122,19 @@ public final class RunningGateway: Sendable {
         try await environment.idempotency.purgeExpired()
     }
 
-    /// Stops accepting connections and waits for the server to stop.
+    /// Stops gracefully: accepts no new connection, answers the requests in flight, closes
+    /// idle keep-alive connections, and returns once the server has stopped. Requests still
+    /// running after the configuration's `shutdownGracePeriod` are cancelled.
     public func shutdown() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
+        let task = self.task
+        let grace = environment.configuration.shutdownGracePeriod
+        let deadline = Task {
+            try await Task.sleep(for: grace)
+            task.cancel()
+        }
         _ = try? await task.value
+        deadline.cancel()
     }
 
     /// Waits until the server stops (after ``shutdown()`` or a fatal server error).
