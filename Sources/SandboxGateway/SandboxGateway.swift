@@ -21,7 +21,15 @@ public enum SandboxGateway {
     ///   as it is (an unreadable card-fingerprint secret), or the bind error when the port is taken.
     public static func start(_ configuration: SandboxGatewayConfiguration) async throws -> RunningGateway {
         let store = try GatewayStore(path: configuration.databasePath)
-        let environment = try await GatewayEnvironment(configuration: configuration, store: store)
+        let environment: GatewayEnvironment
+        do {
+            environment = try await GatewayEnvironment(configuration: configuration, store: store)
+        } catch {
+            // Closed now rather than whenever the last read lets go of the pool, so that the
+            // file is free for whoever repairs it.
+            try? await store.database.close()
+            throw error
+        }
         let credentials = try await environment.accounts.bootstrapIfEmpty()
         try await environment.idempotency.purgeExpired()
 
