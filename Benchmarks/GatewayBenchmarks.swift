@@ -57,7 +57,7 @@ enum GatewayBenchmarks {
         // What the reports' write-side structures cost an authorization: without the daily
         // totals' triggers, and with the narrow (merchant, time) index instead of the covering one.
         let environment = ProcessInfo.processInfo.environment
-        try await gateway.environment.store.writer.write { db in
+        try await gateway.environment.store.database.write { db in
             if environment["MPOS_BENCH_WITHOUT_DAILY_TOTALS"] == "1" {
                 for trigger in ["insert", "update", "delete"] {
                     try db.execute(sql: "DROP TRIGGER payment_daily_total_\(trigger)")
@@ -129,18 +129,18 @@ enum GatewayBenchmarks {
 
     /// Single-row INSERT transactions per second with the gateway's pragmas.
     static func durableCommitRate(path: String) throws -> Double {
-        let store = try GatewayStore(path: path)
-        try store.writer.write { db in
+        let pool = try SQLiteGatewayDatabase(path: path).pool
+        try pool.write { db in
             try db.execute(sql: "CREATE TABLE bench_commit (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
         }
         for i in 0..<50 {
-            try store.writer.write { db in
+            try pool.write { db in
                 try db.execute(sql: "INSERT INTO bench_commit (payload) VALUES (?)", arguments: ["w\(i)"])
             }
         }
         let start = monotonicNanoseconds()
         for i in 0..<commits {
-            try store.writer.write { db in
+            try pool.write { db in
                 try db.execute(sql: "INSERT INTO bench_commit (payload) VALUES (?)", arguments: ["row \(i)"])
             }
         }

@@ -46,9 +46,9 @@ enum ReportBenchmarks {
         let selected = names.filter { $0.hasPrefix(prefix) }
         guard !prefix.isEmpty, !selected.isEmpty else { return false }
         let store = try await openFilledLedger()
-        let reporting = ReportingService(database: store.writer)
+        let reporting = ReportingService(database: store.database)
         let payments = PaymentService(
-            database: store.writer, writer: store.groupCommitWriter, issuer: UnusedIssuer(),
+            database: store.database, writer: store.groupCommitWriter, issuer: UnusedIssuer(),
             fingerprinter: CardFingerprinter(secret: Array(repeating: 1, count: 32)))
         let encoder = JSONEncoder()
         let (monthStart, monthEnd) = month
@@ -71,7 +71,7 @@ enum ReportBenchmarks {
                             + "\(body.count > 0)"
                     },
                     raw: {
-                        let answer = try await store.writer.read { db in
+                        let answer = try await store.database.read { db in
                             try ReportingReference.approvedPage(
                                 db, merchant: merchant, from: monthStart, to: monthEnd, limit: 20,
                                 offset: search.offset)
@@ -79,9 +79,9 @@ enum ReportBenchmarks {
                         return "\(answer.total) " + answer.ids.joined(separator: ",") + "true"
                     })
             case "report.transaction.one":
-                let ids = try await store.writer.read { db in
-                    try String.fetchAll(
-                        db,
+                let ids = try await store.database.read { db in
+                    try db.fetchValues(
+                        String.self,
                         sql: "SELECT id FROM payment_transaction WHERE merchant_id = ? AND seq % 4999 = 0",
                         arguments: [merchant])
                 }
@@ -100,7 +100,7 @@ enum ReportBenchmarks {
                         // The same JSON body, built by hand-written SQL (json_object).
                         nextRaw += 1
                         let id = ids[nextRaw % ids.count]
-                        let json = try await store.writer.read { db in
+                        let json = try await store.database.read { db in
                             try ReportingReference.transactionJSON(db, merchant: merchant, id: id)
                         }
                         return json == nil ? "" : id
@@ -131,7 +131,7 @@ enum ReportBenchmarks {
                     raw: {
                         // Hand-written over the figures the database keeps per day, as the
                         // service reads them; the ranges are whole UTC days.
-                        try await store.writer.read { db in
+                        try await store.database.read { db in
                             try ReportingReference.turnoverFromDailyTotals(
                                 db, merchant: merchant, currency: "EUR",
                                 fromDay: utcDay(from), toDay: utcDay(to),
@@ -141,7 +141,7 @@ enum ReportBenchmarks {
                     },
                     reference: {
                         // The same answer from every row, once, so the kept figures are checked too.
-                        try await store.writer.read { db in
+                        try await store.database.read { db in
                             try ReportingReference.turnover(
                                 db, merchant: merchant, currency: "EUR", from: from, to: to,
                                 labelLength: byDay ? 10 : 7)
@@ -223,12 +223,14 @@ enum ReportBenchmarks {
             let plan = SyntheticLedger.Plan(
                 merchant: merchant, otherMerchants: (1...6).map { "m_other\($0)" }, count: rows, start: start,
                 duration: end.timeIntervalSince(start) - 1)
-            _ = try await store.writer.write { db in
+            _ = try await store.database.write { db in
                 var random = SplitMix64(seed: 35)
                 return try SyntheticLedger.fill(db, plan, using: &random)
             }
-            try await store.writer.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            if let pool = store.sqlitePool {
+                try await pool.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                }
             }
         }
         try FileManager.default.moveItem(atPath: filling, toPath: path)

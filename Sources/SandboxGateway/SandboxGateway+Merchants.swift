@@ -10,7 +10,7 @@ extension SandboxGateway {
     /// merchant sees only its own transactions, reports, inventory, outbox and webhooks.
     ///
     /// ```swift
-    /// let second = try SandboxGateway.addMerchant(.init(databasePath: "/tmp/sandbox.sqlite"), name: "Team B")
+    /// let second = try await SandboxGateway.addMerchant(.init(databasePath: "/tmp/sandbox.sqlite"), name: "Team B")
     /// print(second.user, second.password, second.apiKey)
     /// ```
     ///
@@ -18,9 +18,9 @@ extension SandboxGateway {
     /// - Throws: database errors, or ``GatewayError`` when `name` is empty or longer than 100 characters.
     public static func addMerchant(
         _ configuration: SandboxGatewayConfiguration, name: String? = nil
-    ) throws -> SandboxCredentials {
+    ) async throws -> SandboxCredentials {
         let store = try GatewayStore(path: configuration.databasePath)
-        return try AccountService(store: store, configuration: configuration).addMerchant(name: name)
+        return try await AccountService(store: store, configuration: configuration).addMerchant(name: name)
     }
 }
 
@@ -31,8 +31,8 @@ extension SandboxGateway {
     /// - Throws: database errors, or ``GatewayError`` for limits out of range.
     public static func setOfflinePolicy(
         _ configuration: SandboxGatewayConfiguration, merchantID: String, _ terms: OfflinePolicyTerms
-    ) throws {
+    ) async throws {
         let store = try GatewayStore(path: configuration.databasePath)
-        try AccountService(store: store, configuration: configuration).setOfflinePolicy(merchantID: merchantID, terms)
+        try await AccountService(store: store, configuration: configuration).setOfflinePolicy(merchantID: merchantID, terms)
     }
 }

@@ -22,8 +22,16 @@ public enum SandboxGateway {
     ///   as it is (an unreadable card-fingerprint secret), or the bind error when the port is taken.
     public static func start(_ configuration: SandboxGatewayConfiguration) async throws -> RunningGateway {
         let store = try GatewayStore(path: configuration.databasePath)
-        let environment = try GatewayEnvironment(configuration: configuration, store: store)
-        let credentials = try environment.accounts.bootstrapIfEmpty()
+        let environment: GatewayEnvironment
+        do {
+            environment = try await GatewayEnvironment(configuration: configuration, store: store)
+        } catch {
+            // Closed now rather than whenever the last read lets go of the pool, so that the
+            // file is free for whoever repairs it.
+            try? await store.database.close()
+            throw error
+        }
+        let credentials = try await environment.accounts.bootstrapIfEmpty()
         try await environment.idempotency.purgeExpired()
 
         var logger = Logger(label: "mposkit.sandbox-gateway")

@@ -11,8 +11,8 @@ import Testing
 /// Accounts, warm-up and reset, receipts and inventory through MPOSKit, against the real
 /// sandbox gateway over HTTP (and the simulated reader over TCP where a sale is needed).
 @Suite(.serialized, .timeLimit(.minutes(2))) struct AccountEndToEndTests {
-    static func outbox(_ sandbox: Sandbox) throws -> [OutboxMessage] {
-        try sandbox.gateway.environment.accounts.outbox(merchantID: sandbox.credentials.merchantID).messages
+    static func outbox(_ sandbox: Sandbox) async throws -> [OutboxMessage] {
+        try await sandbox.gateway.environment.accounts.outbox(merchantID: sandbox.credentials.merchantID).messages
     }
 
     static func terminal(_ sandbox: Sandbox, password: String? = nil) throws -> PaymentTerminal {
@@ -46,9 +46,9 @@ import Testing
             try await terminal.accounts.forgotUserID(email: "not-an-address")
         }
         try await terminal.accounts.forgotUserID(email: "nobody@example.com")
-        #expect(try Self.outbox(sandbox).isEmpty)
+        #expect(try await Self.outbox(sandbox).isEmpty)
         try await terminal.accounts.forgotUserID(email: sandbox.credentials.email)
-        let mail = try #require(try Self.outbox(sandbox).first)
+        let mail = try #require(try await Self.outbox(sandbox).first)
         #expect(mail.channel == .email && mail.recipient == sandbox.credentials.email)
         #expect(mail.body.contains(sandbox.credentials.user))
         try await sandbox.close()
@@ -58,7 +58,7 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
         try await terminal.accounts.resetPassword(user: sandbox.credentials.user)
-        let mail = try #require(try Self.outbox(sandbox).first)
+        let mail = try #require(try await Self.outbox(sandbox).first)
         #expect(mail.recipient == sandbox.credentials.email)
         let temporary = try #require(
             mail.body.split(separator: "\n").first?.split(separator: ": ").last.map(String.init))
@@ -127,7 +127,7 @@ import Testing
 
         // The gateway ends the session on its side: warm-up notices and logs in again.
         let token = try #require(await terminal.client.token)
-        try sandbox.gateway.environment.accounts.logout(token: token)
+        try await sandbox.gateway.environment.accounts.logout(token: token)
         let third = try await terminal.warmUp()
         #expect(third.loggedIn)
         #expect(try await terminal.reports.searchTransactions().totalCount == 0)
@@ -149,7 +149,7 @@ import Testing
             try await terminal.sale(PaymentParameters(amount: 5_00, currency: .eur))
         }
         // The gateway was told: the old token no longer opens anything.
-        let resolved = try sandbox.gateway.environment.accounts.resolveBearer(token)
+        let resolved = try await sandbox.gateway.environment.accounts.resolveBearer(token)
         #expect((try? resolved.get()) == nil)
         // The subscription ended, after reporting the disconnection.
         var seen: [TerminalEvent] = []
@@ -232,7 +232,7 @@ import Testing
 
         try await terminal.receipts.send(transactionID: id, to: .email("anna@example.com"))
         try await terminal.receipts.send(transactionID: id, to: .phone("+49 151 1234 5678"))
-        let messages = try Self.outbox(sandbox)
+        let messages = try await Self.outbox(sandbox)
         let mail = try #require(messages.first { $0.channel == .email })
         let sms = try #require(messages.first { $0.channel == .sms })
         #expect(mail.recipient == "anna@example.com" && sms.recipient == "+49 151 1234 5678")
@@ -247,7 +247,7 @@ import Testing
             try await terminal.receipts.send(
                 transactionID: TransactionID(rawValue: "txn_does_not_exist")!, to: .email("anna@example.com"))
         }
-        #expect(try Self.outbox(sandbox).count == 2)
+        #expect(try await Self.outbox(sandbox).count == 2)
         try await sandbox.close(terminal)
     }
 

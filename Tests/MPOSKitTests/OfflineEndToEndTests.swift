@@ -215,7 +215,7 @@ import Testing
         let database = SandboxGatewayConfiguration(
             port: 0, databasePath: sandbox.directory.appendingPathComponent("gateway.sqlite").path,
             passwordHashRounds: 1_000, logLevel: .error)
-        try SandboxGateway.setOfflinePolicy(
+        try await SandboxGateway.setOfflinePolicy(
             database, merchantID: sandbox.credentials.merchantID,
             OfflinePolicyTerms(maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
         let (terminal, outage) = try await OfflineEndToEndTests.terminal(sandbox)

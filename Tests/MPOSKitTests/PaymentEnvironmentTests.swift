@@ -69,7 +69,7 @@ import Testing
         await #expect(throws: MPOSError.self) {
             try await terminal.sale(PaymentParameters(amount: 12_34, currency: .eur))
         }
-        let charged = try await ReportingService(database: sandbox.gateway.environment.store.writer).search(
+        let charged = try await ReportingService(database: sandbox.gateway.environment.store.database).search(
             merchant: sandbox.credentials.merchantID, TransactionSearch())
         #expect(charged.total == 0)
         await transport.shutdown()

@@ -11,8 +11,8 @@ import Testing
 /// The ECP seed's reset "to help with changing users": another user logs in on the same
 /// terminal, and what the previous one left is never lost nor shown to another merchant.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct SwitchingUsersTests {
-    static func secondMerchant(_ sandbox: Sandbox) throws -> GatewayCredentials {
-        let other = try sandbox.gateway.environment.accounts.createMerchant(
+    static func secondMerchant(_ sandbox: Sandbox) async throws -> GatewayCredentials {
+        let other = try await sandbox.gateway.environment.accounts.createMerchant(
             name: "Evening Kiosk", user: "evening-kiosk", email: "evening@example.test", password: "Evening2026")
         return .login(user: other.user, password: other.password)
     }
@@ -23,7 +23,7 @@ import Testing
         let first = try await terminal.sale(PaymentParameters(amount: 7_00, currency: .eur))
         #expect(first.status == .approved)
 
-        let released = try await terminal.reset(switchingTo: try Self.secondMerchant(sandbox))
+        let released = try await terminal.reset(switchingTo: try await Self.secondMerchant(sandbox))
         #expect(released)
         #expect(await terminal.status.isLoggedIn == false)
         try await terminal.login()
@@ -46,7 +46,7 @@ import Testing
 
     @Test func unfinishedWorkStaysWithItsMerchantUntilItIsFinished() async throws {
         let sandbox = try await Sandbox()
-        let evening = try Self.secondMerchant(sandbox)
+        let evening = try await Self.secondMerchant(sandbox)
         let morning = GatewayCredentials.login(user: sandbox.credentials.user, password: sandbox.credentials.password)
         // The app dies with a sale sent and unanswered.
         let transport = DroppingTransport()

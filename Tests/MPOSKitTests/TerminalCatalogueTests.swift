@@ -81,7 +81,7 @@ import Testing
         #expect(refused.error?.message.contains("amex cards") == true)
         #expect(refused.transactionID == nil && refused.approvedAmount == 0)
         // Nothing reached the gateway, and the journal holds the attempt as finished.
-        let ledger = ReportingService(database: sandbox.gateway.environment.store.writer)
+        let ledger = ReportingService(database: sandbox.gateway.environment.store.database)
         #expect(try await ledger.search(merchant: sandbox.credentials.merchantID, TransactionSearch()).total == 0)
         #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty)
 

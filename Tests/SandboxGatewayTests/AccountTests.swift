@@ -264,7 +264,7 @@ struct AccountTests {
 
     @Test func everyQueryIsScopedToTheCallersMerchant() async throws {
         try await GatewayHarness.with { harness in
-            let other = try harness.gateway.environment.accounts.createMerchant(
+            let other = try await harness.gateway.environment.accounts.createMerchant(
                 name: "Other Shop", user: "other", email: "other@example.com", password: "otherpass1")
             _ = try await harness.send(.post, GatewayPaths.resetPassword, json: ResetPasswordRequest(user: "other"))
 

@@ -23,14 +23,14 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
 /// An authorisation writes its idempotency record, its decision and its ledger row in one
 /// transaction, which concurrent authorisations share.
 @Suite(.timeLimit(.minutes(2))) struct AuthorizationTransactionTests {
-    static func observeCommits(_ harness: GatewayHarness) -> CommitCounter {
+    static func observeCommits(_ harness: GatewayHarness) throws -> CommitCounter {
         let counter = CommitCounter()
-        harness.gateway.environment.store.writer.add(transactionObserver: counter, extent: .observerLifetime)
+        try harness.gateway.environment.store.sqliteWriter.add(transactionObserver: counter, extent: .observerLifetime)
         return counter
     }
 
     static func ledgerCount(_ harness: GatewayHarness) throws -> Int {
-        try harness.gateway.environment.store.writer.read { db in
+        try harness.gateway.environment.store.sqliteWriter.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM payment_transaction") ?? 0
         }
     }
@@ -40,7 +40,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             let token = try await harness.login()
             let request = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 3_21)
             let key = PaymentHTTPTests.key()
-            let commits = Self.observeCommits(harness)
+            let commits = try Self.observeCommits(harness)
             let first = try await PaymentHTTPTests.post(
                 harness, GatewayPaths.authorizeCard, request, token: token, key: key)
             #expect(first.status == 200)
@@ -48,7 +48,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             // Claim, ledger row and stored answer: one commit (it was three).
             #expect(commits.count == 1)
 
-            let stored = try harness.gateway.environment.store.writer.read { db in
+            let stored = try harness.gateway.environment.store.sqliteWriter.read { db in
                 try Row.fetchOne(
                     db, sql: "SELECT state, httpStatus, response FROM idempotencyKey WHERE key = ?",
                     arguments: [key])
@@ -72,7 +72,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             var garbled = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 2_02)
             garbled.encryptedCardData = String(repeating: "00", count: 48)
             let key = PaymentHTTPTests.key()
-            let commits = Self.observeCommits(harness)
+            let commits = try Self.observeCommits(harness)
             let first = try await PaymentHTTPTests.post(
                 harness, GatewayPaths.authorizeCard, garbled, token: token, key: key)
             #expect(first.status == 422 && first.error?.code == GatewayErrorCode.declinedValidation)
@@ -126,7 +126,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             #expect(replies.allSatisfy { $0.status == 200 })
             #expect(Set(replies.map(\.body)).count == 16)
             #expect(try Self.ledgerCount(harness) == 16)
-            let completed = try await harness.gateway.environment.store.writer.read { db in
+            let completed = try await harness.gateway.environment.store.sqliteWriter.read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM idempotencyKey WHERE state = 'completed'")
                     ?? 0
             }
@@ -150,6 +150,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
 
     /// Every card's running total against the sum over its ledger rows.
     static func expectSpendMatchesLedger(_ db: Database, cards: [String]) throws {
+        let db = SQLiteSession(db)
         for card in cards {
             let running = try PaymentService.spentSoFar(db, fingerprint: card, on: Self.rowDate)
             let summed = try PaymentService.spentSoFarFromLedger(db, fingerprint: card, on: Self.rowDate)
@@ -162,7 +163,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             "spend-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
-        try store.writer.write { db in
+        try store.sqliteWriter.write { db in
             var sale = Self.row(1, card: "a", kind: .sale, status: .approved, approved: 100_00)
             var auth = Self.row(2, card: "a", kind: .authorization, status: .approved, approved: 50_00)
             var other = Self.row(
@@ -181,7 +182,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
                 }
             }
             try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
-            #expect(try PaymentService.spentSoFar(db, fingerprint: "a", on: Self.rowDate) == 150_00)
+            #expect(try PaymentService.spentSoFar(SQLiteSession(db), fingerprint: "a", on: Self.rowDate) == 150_00)
             sale.amountTip = 5_00
             try sale.update(db)
             sale.amountRefunded = 20_00
@@ -195,7 +196,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             declined.amountApproved = 1_00
             try declined.update(db)
             try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
-            #expect(try PaymentService.spentSoFar(db, fingerprint: "a", on: Self.rowDate) == 86_00)
+            #expect(try PaymentService.spentSoFar(SQLiteSession(db), fingerprint: "a", on: Self.rowDate) == 86_00)
             _ = try sale.delete(db)
             try Self.expectSpendMatchesLedger(db, cards: ["a", "b", "c"])
         }
@@ -219,7 +220,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
         }
         try migrator.migrate(pool)
         try pool.read { db in
-            #expect(try PaymentService.spentSoFar(db, fingerprint: "a", on: Self.rowDate) == 15_00)
+            #expect(try PaymentService.spentSoFar(SQLiteSession(db), fingerprint: "a", on: Self.rowDate) == 15_00)
             try Self.expectSpendMatchesLedger(db, cards: ["a"])
         }
     }
@@ -232,7 +233,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             "indexes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
-        try store.writer.read { db in
+        try store.sqliteWriter.read { db in
             func indexes(_ table: String) throws -> Set<String> {
                 Set(
                     try String.fetchAll(
@@ -265,7 +266,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
         let store = try GatewayStore(path: directory.appendingPathComponent("ledger.sqlite").path)
         // Milliseconds that a binary fraction holds exactly, so the date reads back equal.
         let time = Date(timeIntervalSince1970: 1_700_000_000.125)
-        try store.writer.write { db in
+        try store.sqliteWriter.write { db in
             var row = LedgerTransaction(
                 id: "txn_0123456789abcdef01234567", merchantId: "m_1", kind: .sale, status: .approved,
                 amount: 12_34, currency: .eur, now: time)
@@ -277,7 +278,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             row.responseCode = "10"
             row.authCode = "ABC123"
             row.acquirerMessage = "Partially approved"
-            row.batchId = try PaymentService.openBatch(db, merchant: "m_1", now: time)
+            row.batchId = try PaymentService.openBatch(SQLiteSession(db), merchant: "m_1", now: time)
             row.cardFingerprint = "f"
             row.maskedPan = "411111******1111"
             row.brand = "visa"
@@ -308,7 +309,7 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             var cached = row
             cached.seq = nil
             cached.id = "txn_0123456789abcdef01234568"
-            try cached.insertCached(db)
+            try cached.insertCached(SQLiteSession(db))
             #expect(cached.seq == row.seq.map { $0 + 1 })
             #expect(try LedgerTransaction.filter(Column("id") == cached.id).fetchOne(db) == cached)
             let texts = try Row.fetchAll(

@@ -37,8 +37,8 @@ import Testing
         let plan = SyntheticLedger.Plan(
             merchant: "m_main", otherMerchants: ["m_other"], count: 2_000,
             start: Date(timeIntervalSince1970: 1_767_225_600), duration: 10 * 86_400)
-        try store.writer.write { db in
-            _ = try SyntheticLedger.fill(db, plan, using: &random)
+        try store.sqliteWriter.write { db in
+            _ = try SyntheticLedger.fill(SQLiteSession(db), plan, using: &random)
             try Self.expectAgreement(db, "the fill")
             let ids = try String.fetchAll(db, sql: "SELECT id FROM payment_transaction ORDER BY seq")
             let statuses = ["approved", "declined", "reversed", "refunded", "partiallyApproved"]
@@ -77,11 +77,9 @@ import Testing
             for period in StatisticsPeriod.allCases {
                 for nested in [false, true] {
                     var mixed = StatisticsAggregator(period: period, nestByStatus: nested)
-                    try StatisticsByDayQuery.fold(
-                        db, into: &mixed, merchant: "m_main", currency: "EUR", from: from, to: to)
+                    try StatisticsByDayQuery.fold(SQLiteSession(db), into: &mixed, merchant: "m_main", currency: "EUR", from: from, to: to)
                     var rowsOnly = StatisticsAggregator(period: period, nestByStatus: nested)
-                    try StatisticsByDayQuery.foldRows(
-                        db, into: &rowsOnly, merchant: "m_main", currency: "EUR", from: from, to: to)
+                    try StatisticsByDayQuery.foldRows(SQLiteSession(db), into: &rowsOnly, merchant: "m_main", currency: "EUR", from: from, to: to)
                     #expect(mixed.result == rowsOnly.result, "\(period) nested \(nested)")
                     #expect(!mixed.result.isEmpty)
                 }

@@ -78,7 +78,7 @@ extension GatewayHarness {
 
     /// The amounts of the refunds recorded against `id`, read from the ledger.
     func refunds(of id: String) throws -> [Int64] {
-        try gateway.environment.store.writer.read { db in
+        try gateway.environment.store.sqliteWriter.read { db in
             try Int64.fetchAll(
                 db, sql: "SELECT amount_requested FROM payment_transaction WHERE original_id = ? AND kind = 'refund'",
                 arguments: [id])
@@ -186,7 +186,7 @@ extension GatewayHarness {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()
             let theirs = try await harness.cardSale(31_00, token: token)
-            let other = try harness.gateway.environment.accounts.createMerchant(
+            let other = try await harness.gateway.environment.accounts.createMerchant(
                 name: "Other Shop", user: "other", email: "other@example.org")
             var browser = DashboardBrowser(harness: harness)
             _ = try await browser.logIn(user: other.user, password: other.password)
@@ -269,7 +269,7 @@ extension GatewayHarness {
 @Suite(.timeLimit(.minutes(2))) struct DashboardWebhookPageTests {
     @Test func theWebhookPageShowsOnlyTheMerchantsDeliveriesWithTheirOutcome() async throws {
         try await GatewayHarness.with { harness in
-            let other = try harness.gateway.environment.accounts.createMerchant(
+            let other = try await harness.gateway.environment.accounts.createMerchant(
                 name: "Other Shop", user: "other", email: "other@example.org")
             let now = harness.clock.now()
             // (merchant, transaction, attempt, succeeded, next attempt planned)
@@ -279,7 +279,7 @@ extension GatewayHarness {
                 (harness.credentials.merchantID, "tx_failed", 5, false, false),
                 (other.merchantID, "tx_someone_else", 1, true, false),
             ]
-            try await harness.gateway.environment.store.writer.write { db in
+            try await harness.gateway.environment.store.sqliteWriter.write { db in
                 for (merchant, transaction, attempt, succeeded, retrying) in rows {
                     try db.execute(
                         sql: """
@@ -309,7 +309,7 @@ extension GatewayHarness {
             let deadline = harness.clock.now().addingTimeInterval(10 * 24 * 3600)
             _ = try await UpdateTestSupport.published(harness, version: "2.0", deadline: GatewayJSONDate.string(deadline))
             _ = try await UpdateTestSupport.initialize(harness, serial: "SN-OURS")
-            let other = try harness.gateway.environment.accounts.createMerchant(
+            let other = try await harness.gateway.environment.accounts.createMerchant(
                 name: "Other Shop", user: "other", email: "other@example.org")
             let otherToken = try await harness.login(user: other.user, password: other.password)
             _ = try await UpdateTestSupport.initialize(harness, token: otherToken, serial: "SN-THEIRS")
@@ -371,7 +371,7 @@ extension GatewayHarness {
             #expect(published.status == 303, "\(DashboardBrowser.text(published))")
             #expect(published.header("Location") == "/dashboard/readers?published=EMV-9")
             let images = try await UpdateCatalogueService(
-                database: harness.gateway.environment.store.writer, now: { harness.clock.now() }
+                database: harness.gateway.environment.store.database, now: { harness.clock.now() }
             ).images()
             let image = try #require(images.first { $0.version == "EMV-9" })
             #expect(image.kind == .configuration && image.model == "MPOS-1" && image.size == 5_004)
@@ -388,7 +388,7 @@ extension GatewayHarness {
 
     @Test func anotherMerchantNeitherSeesThePublishFormNorPublishes() async throws {
         try await GatewayHarness.with { harness in
-            let other = try harness.gateway.environment.accounts.createMerchant(
+            let other = try await harness.gateway.environment.accounts.createMerchant(
                 name: "Other Shop", user: "other", email: "other@example.org", password: "Other2026pass")
             var browser = DashboardBrowser(harness: harness)
             #expect(try await browser.logIn(user: other.user, password: "Other2026pass").status == 303)
@@ -398,7 +398,7 @@ extension GatewayHarness {
                 browser, csrf: DashboardBrowser.hidden("csrf", in: page), version: "EMV-9", deadline: "")
             #expect(reply.status == 403)
             let images = try await UpdateCatalogueService(
-                database: harness.gateway.environment.store.writer, now: { harness.clock.now() }
+                database: harness.gateway.environment.store.database, now: { harness.clock.now() }
             ).images()
             #expect(images.isEmpty)
         }
@@ -462,7 +462,7 @@ extension GatewayHarness {
             let online = try await ReplayedCryptogramTests.post(
                 harness, try ReplayedCryptogramTests.sale("visa-credit", amount: 16_00, atc: 31), token: token)
             // Another merchant's forward stays its own.
-            let other = try harness.gateway.environment.accounts.createMerchant(
+            let other = try await harness.gateway.environment.accounts.createMerchant(
                 name: "Other Shop", user: "other", email: "other@example.org")
             let otherToken = try await harness.login(user: other.user, password: other.password)
             let theirs = try await Self.forward(

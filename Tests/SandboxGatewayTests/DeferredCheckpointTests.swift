@@ -17,20 +17,20 @@ import Testing
         let store = try GatewayStore(
             path: directory.appendingPathComponent("gateway.sqlite").path,
             checkpointThreshold: Int32(threshold))
-        try store.writer.writeWithoutTransaction { db in
+        try store.sqliteWriter.writeWithoutTransaction { db in
             try db.execute(sql: "CREATE TABLE filler (id INTEGER PRIMARY KEY, body BLOB NOT NULL)")
         }
         return store
     }
 
     /// Three pages of data and an index page or so per row: a commit of its own writes 3–5 frames.
-    static func insertRow(_ db: Database) throws {
+    static func insertRow(_ db: any SQLSession) throws {
         try db.execute(sql: "INSERT INTO filler (body) VALUES (zeroblob(3000))")
     }
 
     /// Frames in the log since it last restarted, which a checkpoint lets the next write do.
     static func logFrames(_ store: GatewayStore) throws -> Int {
-        try store.writer.writeWithoutTransaction { db in
+        try store.sqliteWriter.writeWithoutTransaction { db in
             // busy, log, checkpointed
             try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")?[1] ?? -1
         }
@@ -40,9 +40,9 @@ import Testing
         let directory = GatewayStoreTests.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.makeStore(in: directory)
-        let writer = store.groupCommitWriter
+        let writer = try #require(store.sqliteGroupCommitWriter)
         // The migrations' frames make the table's creation checkpoint in its commit.
-        let inlineBefore = store.checkpoints.counts.inline
+        let inlineBefore = try #require(store.checkpoints).counts.inline
 
         for _ in 0..<60 { try await writer.write { db in try Self.insertRow(db) } }
 
@@ -59,7 +59,7 @@ import Testing
         #expect(counts.deferred >= 5)
         #expect(counts.inline == inlineBefore)
         #expect(try logFrames(store) <= threshold + 8)
-        let rows = try await store.writer.read { db in
+        let rows = try await store.sqliteWriter.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM filler")
         }
         #expect(rows == 60)
@@ -71,9 +71,9 @@ import Testing
         let store = try Self.makeStore(in: directory)
         try await store.groupCommitWriter.write { db in try Self.insertRow(db) }
 
-        for _ in 0..<60 { try await store.writer.write { db in try Self.insertRow(db) } }
+        for _ in 0..<60 { try await store.sqliteWriter.write { db in try Self.insertRow(SQLiteSession(db)) } }
 
-        let counts = store.checkpoints.counts
+        let counts = try #require(store.checkpoints).counts
         #expect(counts.inline >= 5)
         #expect(try Self.logFrames(store) <= Self.threshold + 8)
     }
@@ -82,31 +82,31 @@ import Testing
         let directory = GatewayStoreTests.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.makeStore(in: directory)
-        let second = GroupCommitLedgerWriter(database: store.writer, checkpoints: store.checkpoints)
-        let inlineBefore = store.checkpoints.counts.inline
+        let second = GroupCommitLedgerWriter(database: try store.sqliteWriter, checkpoints: try #require(store.checkpoints))
+        let inlineBefore = try #require(store.checkpoints).counts.inline
 
         for index in 0..<60 {
-            let writer = index.isMultiple(of: 2) ? store.groupCommitWriter : second
+            let writer: any LedgerWriter = index.isMultiple(of: 2) ? store.groupCommitWriter : second
             try await writer.write { db in try Self.insertRow(db) }
         }
 
         // Both writers defer through the connection's one hook: none checkpoints in its commit.
         try await Self.expectEveryCheckpointDeferred(
-            store.checkpoints.counts, inlineBefore: inlineBefore, in: store)
+            try #require(store.checkpoints).counts, inlineBefore: inlineBefore, in: store)
     }
 
     @Test func aGroupWriterWithoutTheHookLeavesCheckpointsToSQLite() async throws {
         let directory = GatewayStoreTests.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.makeStore(in: directory)
-        let writer = GroupCommitLedgerWriter(database: store.writer)
+        let writer = GroupCommitLedgerWriter(database: try store.sqliteWriter)
 
         for _ in 0..<60 { try await writer.write { db in try Self.insertRow(db) } }
 
         #expect(writer.checkpointCounts == nil)
         // Its commits ran the store's hook outside a deferral: each checkpointed inline.
-        #expect(store.checkpoints.counts.inline >= 5)
-        #expect(store.checkpoints.counts.deferred == 0)
+        #expect(try #require(store.checkpoints).counts.inline >= 5)
+        #expect(try #require(store.checkpoints).counts.deferred == 0)
         #expect(try Self.logFrames(store) <= Self.threshold + 8)
     }
 }

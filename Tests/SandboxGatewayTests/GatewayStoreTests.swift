@@ -14,7 +14,7 @@ import Testing
     }
 
     static func writerPragma(_ store: GatewayStore, _ name: String) throws -> String? {
-        try store.writer.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
+        try store.sqliteWriter.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
     }
 
     @Test func theWriterCommitsDurablyInWALMode() throws {
@@ -41,7 +41,7 @@ import Testing
         let store = try GatewayStore(path: directory.appendingPathComponent("gateway.sqlite").path)
         // 2 is MEMORY; SQLite's default is 0 (the compile-time choice, a file here).
         #expect(try Self.writerPragma(store, "temp_store") == "2")
-        #expect(try store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA temp_store") } == "2")
+        #expect(try store.sqliteWriter.read { db in try String.fetchOne(db, sql: "PRAGMA temp_store") } == "2")
     }
 
     /// Small pages for a new database, since a synced commit's cost follows the bytes it
@@ -65,7 +65,7 @@ import Testing
         }
         let store = try GatewayStore(path: old)
         #expect(try Self.writerPragma(store, "page_size") == "4096")
-        #expect(try store.writer.read { db in try String.fetchOne(db, sql: "SELECT x FROM kept") } == "row")
-        #expect(try store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM merchant") } != nil)
+        #expect(try store.sqliteWriter.read { db in try String.fetchOne(db, sql: "SELECT x FROM kept") } == "row")
+        #expect(try store.sqliteWriter.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM merchant") } != nil)
     }
 }

@@ -27,7 +27,7 @@ import Testing
 
     /// The ledger rows and completed idempotency keys the payments left.
     static func committedRows(_ harness: GatewayHarness) throws -> (ledger: Int, keys: Int) {
-        try harness.gateway.environment.store.writer.read { db in
+        try harness.gateway.environment.store.sqliteWriter.read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM payment_transaction") ?? 0,
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM idempotencyKey WHERE state = 'completed'")
@@ -41,7 +41,7 @@ import Testing
             try await Self.takePayments(harness)
             let environment = harness.gateway.environment
             #expect(environment.ledgerWriter is DirectLedgerWriter)
-            #expect(environment.store.groupCommitWriter.committedGroups == 0)
+            #expect(try #require(environment.store.sqliteGroupCommitWriter).committedGroups == 0)
             let rows = try Self.committedRows(harness)
             #expect(rows.ledger == 3 && rows.keys == 3)
         }
@@ -53,7 +53,7 @@ import Testing
             let environment = harness.gateway.environment
             #expect(environment.ledgerWriter is GroupCommitLedgerWriter)
             // The card sale's one transaction, the void's claim, write and completion, the cash sale's.
-            #expect(environment.store.groupCommitWriter.committedGroups >= 3)
+            #expect(try #require(environment.store.sqliteGroupCommitWriter).committedGroups >= 3)
             let rows = try Self.committedRows(harness)
             #expect(rows.ledger == 3 && rows.keys == 3)
         }
@@ -64,7 +64,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try GatewayStore(path: directory.appendingPathComponent("a.sqlite").path)
         let second = try GatewayStore(path: directory.appendingPathComponent("b.sqlite").path)
-        #expect(first.groupCommitWriter !== second.groupCommitWriter)
-        #expect(first.checkpoints !== second.checkpoints)
+        #expect(try #require(first.sqliteGroupCommitWriter) !== (try #require(second.sqliteGroupCommitWriter)))
+        #expect(try #require(first.checkpoints) !== (try #require(second.checkpoints)))
     }
 }

@@ -195,7 +195,7 @@ struct IdempotencyTests {
     @Test func keysAreScopedToTheMerchant() async throws {
         let counter = WorkCounter()
         try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
-            _ = try harness.gateway.environment.accounts.createMerchant(
+            _ = try await harness.gateway.environment.accounts.createMerchant(
                 name: "Other", user: "other", email: "o@example.com", password: "otherpass1")
             let mine = try await harness.login()
             let theirs = try await harness.login(user: "other", password: "otherpass1")

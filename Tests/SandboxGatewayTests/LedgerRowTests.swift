@@ -27,7 +27,7 @@ import Testing
     @Test func everyColumnRoundTrips() throws {
         let ledger = try ScratchLedger()
         var row = Self.sale()
-        try ledger.pool.write { db in try row.insertCached(db) }
+        try ledger.pool.write { db in try row.insertCached(SQLiteSession(db)) }
         let read = try ledger.pool.read { db in try LedgerTransaction.fetchOne(db, key: ["id": row.id]) }
         #expect(read == row)
         #expect(read?.kind == .sale && read?.status == .partiallyApproved && read?.currency == .jpy)
@@ -54,7 +54,7 @@ import Testing
         let ledger = try ScratchLedger()
         var row = Self.sale()
         try ledger.pool.write { db in
-            try row.insertCached(db)
+            try row.insertCached(SQLiteSession(db))
             try db.execute(sql: "UPDATE payment_transaction SET status = 'settled'")
         }
         do {
@@ -74,7 +74,7 @@ import Testing
             try ledger.pool.write { db in
                 var fresh = Self.sale()
                 try db.execute(sql: "DELETE FROM payment_transaction")
-                try fresh.insertCached(db)
+                try fresh.insertCached(SQLiteSession(db))
                 try db.execute(sql: "UPDATE payment_transaction SET \(column) = ?", arguments: [value])
             }
             #expect(throws: LedgerValueError(column: column, value: value)) {

@@ -33,7 +33,7 @@ extension MerchantIsolationTests {
                 json: InstallConfirmation(serialNumber: "WALK-I", imageID: image.id))
             #expect(reply.status == 404, "B has no reader WALK-I")
             let installs = try await TerminalRegistry(
-                database: w.harness.gateway.environment.store.writer, now: w.harness.clock.dateProvider
+                database: w.harness.gateway.environment.store.database, now: w.harness.clock.dateProvider
             ).installs(merchant: w.a.credentials.merchantID, serialNumber: "WALK-I")
             #expect(installs.isEmpty)
         }

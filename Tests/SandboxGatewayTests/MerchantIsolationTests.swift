@@ -108,7 +108,7 @@ typealias RouteWalk = @Sendable (MerchantWalker) async throws -> Void
             for (index, route) in GatewayRoutes.all.enumerated() {
                 let walk = try #require(table[route.description], "\(route) is not covered by the walk")
                 // A fresh merchant per route, so every walk starts from a merchant with nothing.
-                let b = try harness.gateway.environment.accounts.createMerchant(
+                let b = try await harness.gateway.environment.accounts.createMerchant(
                     name: "Merchant B\(index)", user: "walker\(index)", email: "walker\(index)@example.org")
                 let token = try await harness.login(user: b.user, password: b.password)
                 try await walk(MerchantWalker(harness: harness, a: a, b: b, token: token))

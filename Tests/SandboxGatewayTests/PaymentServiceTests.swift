@@ -39,6 +39,8 @@ struct FakeIssuer: PaymentIssuer {
 struct ScratchLedger {
     let directory: URL
     let pool: DatabasePool
+    /// The pool as the gateway's domain code sees it.
+    let database: SQLiteGatewayDatabase
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -48,6 +50,7 @@ struct ScratchLedger {
         var migrator = DatabaseMigrator()
         LedgerSchema.register(in: &migrator)
         try migrator.migrate(pool)
+        database = SQLiteGatewayDatabase(pool: pool, instanceID: "gw_0000000000000000")
     }
 }
 
@@ -74,7 +77,7 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
         ledger = try ScratchLedger()
         let clock = self.clock
         service = PaymentService(
-            database: ledger.pool, writer: GroupCommitLedgerWriter(database: ledger.pool),
+            database: ledger.database, writer: GroupCommitLedgerWriter(database: ledger.pool),
             issuer: FakeIssuer(),
             fingerprinter: CardFingerprinter(secret: Array(repeating: 7, count: 32)), now: clock.dateProvider)
     }
@@ -242,17 +245,17 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
         try await writer.write { db in
             try db.execute(sql: "INSERT INTO s VALUES ('outer')")
             do {
-                try db.inCachedSavepoint {
+                try db.inSavepoint {
                     try db.execute(sql: "INSERT INTO s VALUES ('inner refused')")
                     throw Refused()
                 }
                 Issue.record("the savepoint did not throw")
             } catch is Refused {}
-            try db.inCachedSavepoint { try db.execute(sql: "INSERT INTO s VALUES ('inner kept')") }
+            try db.inSavepoint { try db.execute(sql: "INSERT INTO s VALUES ('inner kept')") }
         }
         do {
             try await writer.write { db in
-                try db.inCachedSavepoint {
+                try db.inSavepoint {
                     try db.execute(sql: "INSERT INTO s VALUES ('released, then undone')")
                 }
                 throw Refused()

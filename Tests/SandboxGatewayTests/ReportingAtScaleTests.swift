@@ -26,15 +26,15 @@ private struct SmallLedger {
             merchant: Self.merchant, otherMerchants: ["m_other1", "m_other2"], count: count,
             start: Self.start,
             duration: 90 * 86_400)
-        _ = try store.writer.write { db in try SyntheticLedger.fill(db, plan, using: &random) }
-        reporting = ReportingService(database: store.writer)
+        _ = try store.sqliteWriter.write { db in try SyntheticLedger.fill(SQLiteSession(db), plan, using: &random) }
+        reporting = ReportingService(database: store.database)
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
 
     /// Adds approved sales of `merchant` with the given ids and stored creation times.
     func insertSales(merchant: String, _ sales: [(id: String, time: String)]) async throws {
-        try await store.writer.write { db in
+        try await store.sqliteWriter.write { db in
             for sale in sales {
                 try db.execute(
                     sql: """
@@ -59,9 +59,8 @@ private struct SmallLedger {
             let search = try TransactionSearch(page: page, pageSize: 20, status: "approved")
             let served = try await ledger.reporting.search(
                 merchant: SmallLedger.merchant, search, from: from, to: to)
-            let expected = try await ledger.store.writer.read { db in
-                try ReportingReference.approvedPage(
-                    db, merchant: SmallLedger.merchant, from: from, to: to, limit: 20, offset: search.offset)
+            let expected = try await ledger.store.sqliteWriter.read { db in
+                try ReportingReference.approvedPage(SQLiteSession(db), merchant: SmallLedger.merchant, from: from, to: to, limit: 20, offset: search.offset)
             }
             #expect(expected.total > 400)
             #expect(served.total == expected.total)
@@ -73,40 +72,40 @@ private struct SmallLedger {
     @Test func oneTransactionIsTheHandWrittenQuerysRow() async throws {
         let ledger = try SmallLedger(count: 200)
         defer { ledger.remove() }
-        let ids = try await ledger.store.writer.read { db in
+        let ids = try await ledger.store.sqliteWriter.read { db in
             try String.fetchAll(
                 db, sql: "SELECT id FROM payment_transaction WHERE merchant_id = ?",
                 arguments: [SmallLedger.merchant])
         }
         let id = try #require(ids.dropFirst(100).first)
         let row = try #require(
-            try await ledger.store.writer.read { db in
-                try ReportingReference.transaction(db, merchant: SmallLedger.merchant, id: id)
+            try await ledger.store.sqliteWriter.read { db in
+                try ReportingReference.transaction(SQLiteSession(db), merchant: SmallLedger.merchant, id: id)
             })
         let record = try LedgerTransaction(row: row)
-        let served = try await ledger.store.writer.read { db in
-            try PaymentService.fetchOriginal(db, merchant: SmallLedger.merchant, id: id)
+        let served = try await ledger.store.sqliteWriter.read { db in
+            try PaymentService.fetchOriginal(SQLiteSession(db), merchant: SmallLedger.merchant, id: id)
         }
         #expect(served == record)
         #expect(
-            try await ledger.store.writer.read { db in
-                try ReportingReference.transaction(db, merchant: "m_other1", id: id)
+            try await ledger.store.sqliteWriter.read { db in
+                try ReportingReference.transaction(SQLiteSession(db), merchant: "m_other1", id: id)
             } == nil)
     }
 
     @Test func theTransactionsJSONBuiltInSQLIsTheAPIsBody() async throws {
         let ledger = try SmallLedger(count: 400)
         defer { ledger.remove() }
-        let ids = try await ledger.store.writer.read { db in
+        let ids = try await ledger.store.sqliteWriter.read { db in
             try String.fetchAll(
                 db, sql: "SELECT id FROM payment_transaction WHERE merchant_id = ? ORDER BY seq",
                 arguments: [SmallLedger.merchant])
         }
         for id in ids.enumerated().filter({ $0.offset % 13 == 0 }).map(\.element) {
-            let (record, json) = try await ledger.store.writer.read { db in
+            let (record, json) = try await ledger.store.sqliteWriter.read { db in
                 (
-                    try PaymentService.fetchOriginal(db, merchant: SmallLedger.merchant, id: id),
-                    try #require(try ReportingReference.transactionJSON(db, merchant: SmallLedger.merchant, id: id))
+                    try PaymentService.fetchOriginal(SQLiteSession(db), merchant: SmallLedger.merchant, id: id),
+                    try #require(try ReportingReference.transactionJSON(SQLiteSession(db), merchant: SmallLedger.merchant, id: id))
                 )
             }
             let api = try JSONSerialization.jsonObject(with: GatewayJSON.encoder.encode(record.apiTransaction))
@@ -119,8 +118,8 @@ private struct SmallLedger {
             #expect(NSDictionary(dictionary: present) == api as! NSDictionary, "\(id): \(json)")
         }
         #expect(
-            try await ledger.store.writer.read { db in
-                try ReportingReference.transactionJSON(db, merchant: "m_other1", id: ids[0])
+            try await ledger.store.sqliteWriter.read { db in
+                try ReportingReference.transactionJSON(SQLiteSession(db), merchant: "m_other1", id: ids[0])
             } == nil)
     }
 
@@ -134,9 +133,8 @@ private struct SmallLedger {
         let served = try await ledger.reporting.statistics(
             merchant: SmallLedger.merchant, from: from, to: to, period: period, nestByStatus: nested,
             currency: "EUR")
-        let expected = try await ledger.store.writer.read { db in
-            try ReportingReference.turnover(
-                db, merchant: SmallLedger.merchant, currency: "EUR", from: from, to: to,
+        let expected = try await ledger.store.sqliteWriter.read { db in
+            try ReportingReference.turnover(SQLiteSession(db), merchant: SmallLedger.merchant, currency: "EUR", from: from, to: to,
                 labelLength: labelLength)
         }
         #expect(expected.count == (period == .day ? 90 : 3))
@@ -164,7 +162,7 @@ private struct SmallLedger {
         defer { ledger.remove() }
         let from = ledger.date("2026-01-03T00:00:00Z")
         let to = ledger.date("2026-03-20T00:00:00Z")
-        let rows = try await ledger.store.writer.read { db in
+        let rows = try await ledger.store.sqliteWriter.read { db in
             try LedgerTransaction.fetchAll(
                 db,
                 sql: """
@@ -202,7 +200,7 @@ private struct SmallLedger {
         defer { ledger.remove() }
         let from = ledger.date("2026-02-01T00:00:00Z")
         let to = ledger.date("2026-03-01T00:00:00Z")
-        try await ledger.store.writer.read { db in
+        try await ledger.store.sqliteWriter.read { db in
             let search = try TransactionSearch(page: 50, pageSize: 20, status: "approved")
             let statements = ReportingService.searchStatements(merchant: "m_main", search, from: from, to: to)
             var pageArguments = statements.arguments

@@ -60,7 +60,7 @@ import Testing
         #expect(!byAmount.sql.contains("substr("))
         let byName = try TransactionSearch(text: "100%_x").condition(merchant: "m1")
         #expect(!byName.sql.contains("amount_major"))
-        #expect(byName.sql.contains("cardholder_name LIKE"))
+        #expect(byName.sql.contains("LOWER(cardholder_name) LIKE LOWER(?)"))
         #expect(TransactionSearch.escapeLike("100%_x") == "100\\%\\_x")
         #expect(try TransactionSearch(page: 3, pageSize: 10).offset == 20)
     }

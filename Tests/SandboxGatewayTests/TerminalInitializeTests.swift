@@ -117,7 +117,7 @@ import Testing
             let after = try reply.decode(TerminalInitializeResponse.self)
             #expect(after.pending == [config] && after.hasUpdates && !after.blocked && after.updateDeadline == nil)
             let installs = try await TerminalRegistry(
-                database: harness.gateway.environment.store.writer, now: harness.clock.dateProvider
+                database: harness.gateway.environment.store.database, now: harness.clock.dateProvider
             ).installs(merchant: harness.credentials.merchantID, serialNumber: "SN-1")
             #expect(installs.map(\.imageID) == [newest.id] && installs.map(\.at) == [harness.clock.now()])
             let done = try await harness.send(
@@ -158,7 +158,7 @@ import Testing
             let image = try await UpdateTestSupport.published(harness, version: "2.0")
             let first = try await UpdateTestSupport.initialize(harness)
             harness.clock.advance(by: Self.day)
-            let b = try harness.gateway.environment.accounts.addMerchant(name: "Team B")
+            let b = try await harness.gateway.environment.accounts.addMerchant(name: "Team B")
             let tokenB = try await harness.login(user: b.user, password: b.password)
             let second = try await UpdateTestSupport.initialize(harness, token: tokenB)
             #expect(second.registeredAt == harness.clock.now() && second.registeredAt != first.registeredAt)
@@ -170,7 +170,7 @@ import Testing
             #expect(!installed.hasUpdates)
             // B's install is B's reader's: A's reader of the same serial has none.
             let registry = TerminalRegistry(
-                database: harness.gateway.environment.store.writer, now: harness.clock.dateProvider)
+                database: harness.gateway.environment.store.database, now: harness.clock.dateProvider)
             #expect(try await registry.installs(merchant: b.merchantID, serialNumber: "SN-1").map(\.imageID) == [image.id])
             #expect(try await registry.installs(merchant: harness.credentials.merchantID, serialNumber: "SN-1").isEmpty)
             let foreign = try await harness.send(

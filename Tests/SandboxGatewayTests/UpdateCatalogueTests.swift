@@ -121,7 +121,7 @@ import Testing
             let anonymous = try await harness.send(
                 .post, GatewayPaths.updates + "?model=M&kind=firmware&version=1", body: bytes)
             #expect(anonymous.status == 401)
-            let second = try harness.gateway.environment.accounts.addMerchant(name: "Team B")
+            let second = try await harness.gateway.environment.accounts.addMerchant(name: "Team B")
             let other = try await UpdateTestSupport.publish(harness, version: "1", bytes: bytes, apiKey: second.apiKey)
             #expect(other.status == 403)
             // Far beyond the gateway's 64 KiB body limit, which still applies elsewhere.

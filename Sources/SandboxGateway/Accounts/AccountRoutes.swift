@@ -11,13 +11,13 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.login) { request, context in
         let body = try await decodeBody(request, context: context, for: GatewayRoutes.login)
         return try context.respond(
-            to: request, with: try accounts.login(user: body.user, password: body.password))
+            to: request, with: try await accounts.login(user: body.user, password: body.password))
     }
 
     router.on(GatewayRoutes.logout) { request, context in
         _ = try context.requireUser()
         if let value = request.headers[.authorization] {
-            try accounts.logout(token: String(value.dropFirst(GatewayHeaders.bearerPrefix.count)))
+            try await accounts.logout(token: String(value.dropFirst(GatewayHeaders.bearerPrefix.count)))
         }
         return GatewayResponse.noContent()
     }
@@ -27,7 +27,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
         guard GatewayValidation.isEmailAddress(body.email) else {
             throw GatewayError.invalid("'email' is not an e-mail address.")
         }
-        try accounts.forgotUserID(email: body.email)
+        try await accounts.forgotUserID(email: body.email)
         return try context.respond(
             to: request,
             with:
@@ -40,7 +40,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
         guard !body.user.isEmpty, body.user.unicodeScalars.count <= 128 else {
             throw GatewayError.invalid("'user' must have 1 to 128 characters.")
         }
-        try accounts.resetPassword(user: body.user)
+        try await accounts.resetPassword(user: body.user)
         return try context.respond(
             to: request,
             with:
@@ -51,7 +51,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.changePassword) { request, context in
         let body = try await decodeBody(request, context: context, for: GatewayRoutes.changePassword)
         let caller = try context.requireUser()
-        try accounts.changePassword(merchantID: caller.merchantID, userID: caller.userID, request: body)
+        try await accounts.changePassword(merchantID: caller.merchantID, userID: caller.userID, request: body)
         return try context.respond(to: request, with: Acknowledgement(message: "The password was changed."))
     }
 
@@ -60,12 +60,12 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
         return try context.respond(
             to: request,
             with:
-                try accounts.merchantInfo(merchantID: merchantID, userID: context.principal?.userID))
+                try await accounts.merchantInfo(merchantID: merchantID, userID: context.principal?.userID))
     }
 
     router.on(GatewayRoutes.outbox) { request, context in
         let merchantID = try context.requireMerchant(allowingAPIKey: true)
-        return try context.respond(to: request, with: try accounts.outbox(merchantID: merchantID))
+        return try context.respond(to: request, with: try await accounts.outbox(merchantID: merchantID))
     }
 
     router.on(GatewayRoutes.mintClientToken) { request, context in
@@ -89,7 +89,7 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
         return try context.respond(
             to: request,
             with:
-                try accounts.mintClientToken(merchantID: principal.merchantID, lifetime: lifetime),
+                try await accounts.mintClientToken(merchantID: principal.merchantID, lifetime: lifetime),
             status: .created)
     }
 }
@@ -98,13 +98,13 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
 func addMerchantAdminRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
     router.on(GatewayRoutes.createMerchant) { request, context in
         // The first merchant owns the sandbox; the merchants it adds must not add more.
-        _ = try context.requireFirstMerchantAPIKey(
+        _ = try await context.requireFirstMerchantAPIKey(
             environment.accounts, passive: "Merchants are added", active: "adds merchants")
         var request = request
         let body = try await decodeBody(
             &request, context: context, for: GatewayRoutes.createMerchant, emptyAs: "{}"
         ).value
-        let created = try environment.accounts.addMerchant(name: body.name)
+        let created = try await environment.accounts.addMerchant(name: body.name)
         return try context.respond(
             to: request,
             with: MerchantCredentials(

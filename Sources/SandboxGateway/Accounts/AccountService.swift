@@ -41,7 +41,7 @@ public struct AccountService: Sendable {
         name: String, user: String, email: String, password: String? = nil,
         currency: Currency = .eur, country: String = "DE", categoryCode: String = "5999",
         address: String? = "Sandboxstraße 1, 10115 Berlin"
-    ) throws -> SandboxCredentials {
+    ) async throws -> SandboxCredentials {
         let password = password ?? Secrets.newPassword()
         if let problem = Self.passwordPolicyProblem(password, user: user) {
             throw GatewayError(code: GatewayErrorCode.passwordPolicy, problem)
@@ -50,8 +50,8 @@ public struct AccountService: Sendable {
         let apiKey = Secrets.newToken(prefix: "sk_sandbox_")
         let hash = try PasswordHasher.hash(password, rounds: configuration.passwordHashRounds)
         let now = self.now
-        try store.writer.write { db in
-            if try Row.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [user]) != nil {
+        try await store.database.write { db in
+            if try db.fetchOne(sql: "SELECT 1 FROM \"user\" WHERE id = ?", arguments: [user]) != nil {
                 throw GatewayError.invalid("The user id is taken.")
             }
             try db.execute(
@@ -62,7 +62,7 @@ public struct AccountService: Sendable {
                 arguments: [merchantID, name, currency.code, country, categoryCode, address, now])
             try db.execute(
                 sql: """
-                    INSERT INTO user (id, merchantId, email, passwordHash, failedLogins, createdAt)
+                    INSERT INTO "user" (id, merchantId, email, passwordHash, failedLogins, createdAt)
                     VALUES (?, ?, ?, ?, 0, ?)
                     """,
                 arguments: [user, merchantID, email, hash, now])
@@ -76,23 +76,26 @@ public struct AccountService: Sendable {
 
     /// On an empty database, creates the sandbox merchant and returns its credentials;
     /// `nil` when a merchant exists already.
-    func bootstrapIfEmpty() throws -> SandboxCredentials? {
-        let count = try store.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM merchant") ?? 0 }
+    func bootstrapIfEmpty() async throws -> SandboxCredentials? {
+        let count = try await store.database.read { db in try db.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM merchant") ?? 0 }
         guard count == 0 else { return nil }
-        return try createMerchant(name: "MPOSKit Sandbox Shop", user: "sandbox", email: "sandbox@example.com")
+        return try await createMerchant(name: "MPOSKit Sandbox Shop", user: "sandbox", email: "sandbox@example.com")
     }
 
     /// The merchant's information as the API reports it.
-    public func merchantInfo(merchantID: String, userID: String?) throws -> MerchantInfo {
-        let row = try store.writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM merchant WHERE id = ?", arguments: [merchantID])
+    public func merchantInfo(merchantID: String, userID: String?) async throws -> MerchantInfo {
+        let instanceID = store.instanceID
+        let info = try await store.database.read { db in
+            try db.fetchOne(sql: "SELECT * FROM merchant WHERE id = ?", arguments: [merchantID]).map { row in
+                let code: String = row["currency"]
+                return MerchantInfo(
+                    id: row["id"], name: row["name"], currency: Currency(code: code) ?? .eur,
+                    country: row["country"], categoryCode: row["categoryCode"], address: row["address"],
+                    userID: userID, gatewayInstanceID: instanceID, environment: .sandbox)
+            }
         }
-        guard let row else { throw GatewayError.notFound("No such merchant.") }
-        let code: String = row["currency"]
-        return MerchantInfo(
-            id: row["id"], name: row["name"], currency: Currency(code: code) ?? .eur,
-            country: row["country"], categoryCode: row["categoryCode"], address: row["address"],
-            userID: userID, gatewayInstanceID: store.instanceID, environment: .sandbox)
+        guard let info else { throw GatewayError.notFound("No such merchant.") }
+        return info
     }
 
     // MARK: Login and tokens
@@ -101,30 +104,32 @@ public struct AccountService: Sendable {
     ///
     /// - Throws: 4010 for an unknown user or a wrong password, 4013 while the user is locked
     ///   (5 failures in a row lock for 15 minutes).
-    public func login(user: String, password: String) throws -> Session {
+    public func login(user: String, password: String) async throws -> Session {
         let now = self.now
-        let row = try store.writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [user])
+        let found = try await store.database.read { db in
+            try db.fetchOne(sql: "SELECT * FROM \"user\" WHERE id = ?", arguments: [user]).map { row in
+                (merchantID: row["merchantId"] as String, lockedUntil: row["lockedUntil"] as Date?,
+                 passwordHash: row["passwordHash"] as String)
+            }
         }
-        guard let row else { throw GatewayError.unauthorized("Invalid user or password.") }
-        let merchantID: String = row["merchantId"]
-        if let lockedUntil: Date = row["lockedUntil"], lockedUntil > now {
+        guard let found else { throw GatewayError.unauthorized("Invalid user or password.") }
+        let merchantID = found.merchantID
+        if let lockedUntil = found.lockedUntil, lockedUntil > now {
             throw GatewayError(
                 code: GatewayErrorCode.locked,
                 "Too many failed logins; the user is locked for \(Int(lockedUntil.timeIntervalSince(now).rounded(.up))) more seconds.")
         }
-        guard PasswordHasher.verify(password, against: row["passwordHash"]) else {
-            let locked: Bool = try store.writer.write { db in
-                let failures = (try Int.fetchOne(
-                    db, sql: "SELECT failedLogins FROM user WHERE id = ?", arguments: [user]) ?? 0) + 1
+        guard PasswordHasher.verify(password, against: found.passwordHash) else {
+            let locked: Bool = try await store.database.write { db in
+                let failures = (try db.fetchValue(Int.self, sql: "SELECT failedLogins FROM \"user\" WHERE id = ?", arguments: [user]) ?? 0) + 1
                 if failures >= configuration.maximumFailedLogins {
                     try db.execute(
-                        sql: "UPDATE user SET failedLogins = 0, lockedUntil = ? WHERE id = ?",
+                        sql: "UPDATE \"user\" SET failedLogins = 0, lockedUntil = ? WHERE id = ?",
                         arguments: [now.addingTimeInterval(configuration.lockoutDuration), user])
                     return true
                 }
                 try db.execute(
-                    sql: "UPDATE user SET failedLogins = ?, lockedUntil = NULL WHERE id = ?",
+                    sql: "UPDATE \"user\" SET failedLogins = ?, lockedUntil = NULL WHERE id = ?",
                     arguments: [failures, user])
                 return false
             }
@@ -137,9 +142,9 @@ public struct AccountService: Sendable {
         }
         let token = Secrets.newToken(prefix: "at_")
         let expiresAt = now.addingTimeInterval(configuration.sessionLifetime)
-        try store.writer.write { db in
+        try await store.database.write { db in
             try db.execute(
-                sql: "UPDATE user SET failedLogins = 0, lockedUntil = NULL WHERE id = ?", arguments: [user])
+                sql: "UPDATE \"user\" SET failedLogins = 0, lockedUntil = NULL WHERE id = ?", arguments: [user])
             try db.execute(sql: "DELETE FROM accessToken WHERE expiresAt <= ?", arguments: [now])
             try db.execute(
                 sql: """
@@ -151,18 +156,18 @@ public struct AccountService: Sendable {
         accessTokens.remove { _, entry in entry.expiresAt <= now }
         return Session(
             accessToken: token, expiresAt: expiresAt,
-            merchant: try merchantInfo(merchantID: merchantID, userID: user),
-            offlinePolicy: try offlinePolicy(merchantID: merchantID), gatewayTime: self.now)
+            merchant: try await merchantInfo(merchantID: merchantID, userID: user),
+            offlinePolicy: try await offlinePolicy(merchantID: merchantID), gatewayTime: self.now)
     }
 
     /// Ends the session of `token` (an access token).
-    public func logout(token: String) throws {
-        try endSession(hash: Secrets.sha256Hex(token))
+    public func logout(token: String) async throws {
+        try await endSession(hash: Secrets.sha256Hex(token))
     }
 
     /// Deletes the session whose token hashes to `hash`, then forgets it in the cache.
-    private func endSession(hash: String) throws {
-        try store.writer.write { db in
+    private func endSession(hash: String) async throws {
+        try await store.database.write { db in
             try db.execute(sql: "DELETE FROM accessToken WHERE tokenHash = ?", arguments: [hash])
         }
         accessTokens.remove(hash: hash)
@@ -172,13 +177,13 @@ public struct AccountService: Sendable {
     /// lifetime on every use) or a client token (fixed expiry).
     ///
     /// - Returns: the principal, or the error to answer with (4011 expired, 4010 unknown).
-    public func resolveBearer(_ token: String) throws -> Result<GatewayPrincipal, GatewayError> {
+    public func resolveBearer(_ token: String) async throws -> Result<GatewayPrincipal, GatewayError> {
         let hash = Secrets.sha256Hex(token)
         let now = self.now
         // Read before the lookup: a session ended after this point is not cached again.
         let generation = (access: accessTokens.generation, client: clientTokens.generation)
         if let cached = accessTokens[hash] {
-            return try session(cached, hash: hash, now: now, generation: generation.access)
+            return try await session(cached, hash: hash, now: now, generation: generation.access)
         }
         if let cached = clientTokens[hash] {
             return Self.clientPrincipal(merchantID: cached.merchantID, expiresAt: cached.expiresAt, now: now)
@@ -186,16 +191,14 @@ public struct AccountService: Sendable {
         // Not seen yet: a read resolves the token (WAL readers run concurrently and never wait
         // for an fsync), and the caches answer the token's next uses.
         enum Found { case access(AccessTokenEntry), client(ClientTokenEntry), none }
-        let found: Found = try store.writer.read { db in
-            if let row = try Row.fetchOne(
-                db, sql: "SELECT merchantId, userId, expiresAt FROM accessToken WHERE tokenHash = ?",
+        let found: Found = try await store.database.read { db in
+            if let row = try db.fetchOne(sql: "SELECT merchantId, userId, expiresAt FROM accessToken WHERE tokenHash = ?",
                 arguments: [hash])
             {
                 return .access(
                     AccessTokenEntry(merchantID: row["merchantId"], userID: row["userId"], expiresAt: row["expiresAt"]))
             }
-            if let row = try Row.fetchOne(
-                db, sql: "SELECT merchantId, expiresAt FROM clientToken WHERE tokenHash = ?", arguments: [hash])
+            if let row = try db.fetchOne(sql: "SELECT merchantId, expiresAt FROM clientToken WHERE tokenHash = ?", arguments: [hash])
             {
                 return .client(ClientTokenEntry(merchantID: row["merchantId"], expiresAt: row["expiresAt"]))
             }
@@ -203,7 +206,7 @@ public struct AccountService: Sendable {
         }
         switch found {
         case .access(let entry):
-            return try session(entry, hash: hash, now: now, generation: generation.access)
+            return try await session(entry, hash: hash, now: now, generation: generation.access)
         case .client(let entry):
             clientTokens.insert(entry, for: hash, now: now, unlessRemovedSince: generation.client)
             return Self.clientPrincipal(merchantID: entry.merchantID, expiresAt: entry.expiresAt, now: now)
@@ -218,18 +221,17 @@ public struct AccountService: Sendable {
     /// `entry` was looked up.
     private func session(
         _ entry: AccessTokenEntry, hash: String, now: Date, generation: UInt64
-    ) throws -> Result<GatewayPrincipal, GatewayError> {
+    ) async throws -> Result<GatewayPrincipal, GatewayError> {
         guard entry.expiresAt > now else {
-            try endSession(hash: hash)
+            try await endSession(hash: hash)
             return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The access token has expired; log in again."))
         }
         var entry = entry
         let extended = now.addingTimeInterval(configuration.sessionLifetime)
         if extended.timeIntervalSince(entry.expiresAt) > Self.slidingExpiryGranularity {
-            let changed = try store.writer.write { db in
+            let changed = try await store.database.write { db in
                 try db.execute(
                     sql: "UPDATE accessToken SET expiresAt = ? WHERE tokenHash = ?", arguments: [extended, hash])
-                return db.changesCount
             }
             // Ended meanwhile (a logout, a password reset): the session is gone.
             guard changed > 0 else { return .failure(.unauthorized("Unknown token.")) }
@@ -252,22 +254,21 @@ public struct AccountService: Sendable {
     static let slidingExpiryGranularity: TimeInterval = 60
 
     /// Resolves an API key.
-    public func resolveAPIKey(_ key: String) throws -> GatewayPrincipal? {
+    public func resolveAPIKey(_ key: String) async throws -> GatewayPrincipal? {
         let hash = Secrets.sha256Hex(key)
-        let merchantID = try store.writer.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT merchantId FROM apiKey WHERE keyHash = ? AND revokedAt IS NULL", arguments: [hash])
+        let merchantID = try await store.database.read { db in
+            try db.fetchValue(String.self, sql: "SELECT merchantId FROM apiKey WHERE keyHash = ? AND revokedAt IS NULL", arguments: [hash])
         }
         return merchantID.map { GatewayPrincipal(merchantID: $0, userID: nil, kind: .apiKey) }
     }
 
     /// Mints a client token for the merchant; `lifetime` is clamped to 60...3600 seconds.
-    public func mintClientToken(merchantID: String, lifetime: TimeInterval?) throws -> ClientToken {
+    public func mintClientToken(merchantID: String, lifetime: TimeInterval?) async throws -> ClientToken {
         let seconds = min(max(lifetime ?? configuration.clientTokenLifetime, 60), 3600)
         let token = Secrets.newToken(prefix: "ct_")
         let now = self.now
         let expiresAt = now.addingTimeInterval(seconds)
-        try store.writer.write { db in
+        try await store.database.write { db in
             try db.execute(sql: "DELETE FROM clientToken WHERE expiresAt <= ?", arguments: [now])
             try db.execute(
                 sql: "INSERT INTO clientToken (tokenHash, merchantId, expiresAt, createdAt) VALUES (?, ?, ?, ?)",
@@ -290,14 +291,15 @@ public struct AccountService: Sendable {
     }
 
     /// Writes the user ids registered for `email` to the outbox (nothing if there are none).
-    public func forgotUserID(email: String) throws {
-        let rows = try store.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, merchantId, email FROM user WHERE email = ? COLLATE NOCASE", arguments: [email])
+    public func forgotUserID(email: String) async throws {
+        let users = try await store.database.read { db in
+            try db.fetchAll(sql: "SELECT id, merchantId, email FROM \"user\" WHERE LOWER(email) = LOWER(?)", arguments: [email])
+                .map { row in (id: row["id"] as String, merchantID: row["merchantId"] as String, email: row["email"] as String) }
         }
-        for row in rows {
-            let user: String = row["id"]
-            try writeOutbox(
-                merchantID: row["merchantId"], channel: .email, recipient: row["email"],
+        for found in users {
+            let user = found.id
+            try await writeOutbox(
+                merchantID: found.merchantID, channel: .email, recipient: found.email,
                 subject: "Your MPOSKit sandbox user id",
                 body: "The user id registered for this address is: \(user)")
         }
@@ -305,21 +307,23 @@ public struct AccountService: Sendable {
 
     /// Replaces the user's password with a random temporary one, mails it, ends the user's
     /// sessions and lifts a lockout. Nothing happens for an unknown user.
-    public func resetPassword(user: String) throws {
-        guard let row = try store.writer.read({ db in
-            try Row.fetchOne(db, sql: "SELECT merchantId, email FROM user WHERE id = ?", arguments: [user])
+    public func resetPassword(user: String) async throws {
+        guard let row = try await store.database.read({ db in
+            try db.fetchOne(sql: "SELECT merchantId, email FROM \"user\" WHERE id = ?", arguments: [user]).map { row in
+                (merchantID: row["merchantId"] as String, email: row["email"] as String)
+            }
         }) else { return }
         let password = Secrets.newPassword()
         let hash = try PasswordHasher.hash(password, rounds: configuration.passwordHashRounds)
-        try store.writer.write { db in
+        try await store.database.write { db in
             try db.execute(
-                sql: "UPDATE user SET passwordHash = ?, failedLogins = 0, lockedUntil = NULL WHERE id = ?",
+                sql: "UPDATE \"user\" SET passwordHash = ?, failedLogins = 0, lockedUntil = NULL WHERE id = ?",
                 arguments: [hash, user])
             try db.execute(sql: "DELETE FROM accessToken WHERE userId = ?", arguments: [user])
         }
         accessTokens.remove { _, entry in entry.userID == user }
-        try writeOutbox(
-            merchantID: row["merchantId"], channel: .email, recipient: row["email"],
+        try await writeOutbox(
+            merchantID: row.merchantID, channel: .email, recipient: row.email,
             subject: "Your MPOSKit sandbox password was reset",
             body: "Your temporary password is: \(password)\nLog in and change it.")
     }
@@ -328,12 +332,13 @@ public struct AccountService: Sendable {
     ///
     /// - Throws: 4010 for a wrong old password, 4003 when the confirmation differs or the
     ///   policy is not met.
-    public func changePassword(merchantID: String, userID: String, request: ChangePasswordRequest) throws {
-        guard let row = try store.writer.read({ db in
-            try Row.fetchOne(
-                db, sql: "SELECT passwordHash FROM user WHERE id = ? AND merchantId = ?", arguments: [userID, merchantID])
+    public func changePassword(merchantID: String, userID: String, request: ChangePasswordRequest) async throws {
+        guard let passwordHash = try await store.database.read({ db in
+            try db.fetchValue(
+                String.self, sql: "SELECT passwordHash FROM \"user\" WHERE id = ? AND merchantId = ?",
+                arguments: [userID, merchantID])
         }) else { throw GatewayError.unauthorized() }
-        guard PasswordHasher.verify(request.oldPassword, against: row["passwordHash"]) else {
+        guard PasswordHasher.verify(request.oldPassword, against: passwordHash) else {
             throw GatewayError.unauthorized("The old password is wrong.")
         }
         guard request.newPassword == request.confirmation else {
@@ -346,9 +351,9 @@ public struct AccountService: Sendable {
             throw GatewayError(code: GatewayErrorCode.passwordPolicy, "The new password must differ from the old one.")
         }
         let hash = try PasswordHasher.hash(request.newPassword, rounds: configuration.passwordHashRounds)
-        try store.writer.write { db in
+        try await store.database.write { db in
             try db.execute(
-                sql: "UPDATE user SET passwordHash = ? WHERE id = ? AND merchantId = ?",
+                sql: "UPDATE \"user\" SET passwordHash = ? WHERE id = ? AND merchantId = ?",
                 arguments: [hash, userID, merchantID])
         }
     }
@@ -360,11 +365,11 @@ public struct AccountService: Sendable {
     @discardableResult
     public func writeOutbox(
         merchantID: String, channel: MessageChannel, recipient: String, subject: String, body: String
-    ) throws -> OutboxMessage {
+    ) async throws -> OutboxMessage {
         let message = OutboxMessage(
             id: Secrets.newID(prefix: "msg_"), channel: channel, recipient: recipient,
             subject: subject, body: body, createdAt: now)
-        try store.writer.write { db in
+        try await store.database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO outbox (id, merchantId, channel, recipient, subject, body, createdAt)
@@ -378,19 +383,19 @@ public struct AccountService: Sendable {
     }
 
     /// The merchant's outbox, newest first (at most 200 messages).
-    public func outbox(merchantID: String) throws -> OutboxList {
-        let rows = try store.writer.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT * FROM outbox WHERE merchantId = ? ORDER BY createdAt DESC, rowid DESC LIMIT 200",
-                arguments: [merchantID])
-        }
-        return OutboxList(
-            messages: rows.map { row in
+    public func outbox(merchantID: String) async throws -> OutboxList {
+        let messages = try await store.database.read { db in
+            try db.fetchAll(
+                sql: "SELECT * FROM outbox WHERE merchantId = ? ORDER BY createdAt DESC, \(db.dialect.rowOrder) DESC LIMIT 200",
+                arguments: [merchantID]
+            ).map { row in
                 let channel: String = row["channel"]
                 return OutboxMessage(
                     id: row["id"], channel: MessageChannel(rawValue: channel) ?? .email,
                     recipient: row["recipient"], subject: row["subject"], body: row["body"],
                     createdAt: row["createdAt"])
-            })
+            }
+        }
+        return OutboxList(messages: messages)
     }
 }

@@ -11,14 +11,14 @@ extension GatewayRequestContext {
     /// - Throws: 4010 without credentials, 4030 for a token or another merchant's key.
     func requireFirstMerchantAPIKey(
         _ accounts: AccountService, passive: String, active: String
-    ) throws -> String {
+    ) async throws -> String {
         guard let principal, principal.kind == .apiKey else {
             if principal != nil {
                 throw GatewayError.forbidden("\(passive) with the \(GatewayHeaders.apiKey) header.")
             }
             throw authenticationFailure ?? .unauthorized("The \(GatewayHeaders.apiKey) header is required.")
         }
-        guard try accounts.isFirstMerchant(principal.merchantID) else {
+        guard try await accounts.isFirstMerchant(principal.merchantID) else {
             throw GatewayError.forbidden("Only the API key of the sandbox's first merchant \(active).")
         }
         return principal.merchantID

@@ -19,7 +19,7 @@ struct GatewayAuthMiddleware: RouterMiddleware {
         context.bodyLimit = environment.configuration.bodyLimit
         if let value = request.headers[.authorization] {
             if let token = ASCIIText.credentials(value, scheme: GatewayHeaders.bearerPrefix) {
-                switch try environment.accounts.resolveBearer(token) {
+                switch try await environment.accounts.resolveBearer(token) {
                 case .success(let principal): context.principal = principal
                 case .failure(let error): context.authenticationFailure = error
                 }
@@ -27,7 +27,7 @@ struct GatewayAuthMiddleware: RouterMiddleware {
                 context.authenticationFailure = .unauthorized("Use 'Authorization: Bearer <token>'.")
             }
         } else if let name = HTTPFieldName(GatewayHeaders.apiKey), let key = request.headers[name] {
-            if let principal = try environment.accounts.resolveAPIKey(key) {
+            if let principal = try await environment.accounts.resolveAPIKey(key) {
                 context.principal = principal
             } else {
                 context.authenticationFailure = .unauthorized("Unknown API key.")

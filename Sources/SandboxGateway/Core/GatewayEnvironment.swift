@@ -22,13 +22,13 @@ public struct GatewayEnvironment: Sendable {
     public var now: Date { configuration.now() }
 
     /// - Throws: ``GatewayStartupError`` when the card-fingerprint secret cannot be read.
-    init(configuration: SandboxGatewayConfiguration, store: GatewayStore) throws {
+    init(configuration: SandboxGatewayConfiguration, store: GatewayStore) async throws {
         self.configuration = configuration
         self.store = store
         self.ledgerWriter =
-            configuration.groupCommit ? store.groupCommitWriter : DirectLedgerWriter(database: store.writer)
+            configuration.groupCommit ? store.groupCommitWriter : DirectLedgerWriter(database: store.database)
         self.accounts = AccountService(store: store, configuration: configuration)
         self.idempotency = IdempotencyStore(store: store, configuration: configuration, writer: ledgerWriter)
-        self.cardFingerprinter = try CardFingerprinter.stored(in: store, path: configuration.databasePath)
+        self.cardFingerprinter = try await CardFingerprinter.stored(in: store, path: configuration.databasePath)
     }
 }

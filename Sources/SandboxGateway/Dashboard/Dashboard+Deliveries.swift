@@ -10,10 +10,8 @@ extension Dashboard {
     func addDeliveryRoutes(to router: Router<GatewayRequestContext>) {
         router.get("/dashboard/webhooks") { request, _ in
             await page(request) { session in
-                let deliveries = try await environment.store.writer.read { db in
-                    try Row.fetchAll(
-                        db,
-                        sql: """
+                let deliveries = try await environment.store.database.read { db in
+                    try db.fetchAll(sql: """
                             SELECT transaction_id, attempt, succeeded, status_code, attempted_at, next_attempt_at
                             FROM payment_webhook_delivery WHERE merchant_id = ? ORDER BY id DESC LIMIT ?
                             """,

@@ -15,7 +15,7 @@ extension Dashboard {
     /// Login (with the merchant's users and passwords), logout, one-time links.
     func addLoginRoutes(to router: Router<GatewayRequestContext>) {
         router.get("/dashboard/login") { request, _ in
-            if session(request) != nil { return DashboardHTTP.redirect("/dashboard/transactions") }
+            if await session(request) != nil { return DashboardHTTP.redirect("/dashboard/transactions") }
             return loginForm(problem: nil, status: .ok)
         }
         router.post("/dashboard/login") { request, _ in
@@ -31,35 +31,35 @@ extension Dashboard {
                 let user = fields["user"] ?? ""
                 let apiSession: Session
                 do {
-                    apiSession = try environment.accounts.login(user: user, password: fields["password"] ?? "")
+                    apiSession = try await environment.accounts.login(user: user, password: fields["password"] ?? "")
                 } catch let error as GatewayError {
                     return loginForm(problem: error.body.message, status: error.status)
                 }
                 // The dashboard keeps its own session; the API token login made is not needed.
-                try environment.accounts.logout(token: apiSession.accessToken)
-                return try startSession(merchantID: apiSession.merchant.id, userID: user)
+                try await environment.accounts.logout(token: apiSession.accessToken)
+                return try await startSession(merchantID: apiSession.merchant.id, userID: user)
             }
         }
         router.get("/dashboard/login/link") { request, _ in
             await answering(nil) {
                 guard let token = request.uri.queryParameters.get("token"),
-                    let owner = try sessions.redeemLink(token)
+                    let owner = try await sessions.redeemLink(token)
                 else {
                     throw GatewayError.unauthorized("This login link is unknown, expired or already used.")
                 }
-                return try startSession(merchantID: owner.merchantID, userID: owner.userID)
+                return try await startSession(merchantID: owner.merchantID, userID: owner.userID)
             }
         }
         router.post("/dashboard/logout") { request, _ in
             await form(request) { _, _ in
-                if let token = DashboardHTTP.sessionToken(request) { try sessions.close(token) }
+                if let token = DashboardHTTP.sessionToken(request) { try await sessions.close(token) }
                 return DashboardHTTP.redirect(
                     "/dashboard/login", setCookie: DashboardHTTP.sessionCookie("", secure: secure, maxAge: 0))
             }
         }
         router.post("/dashboard/login-links") { request, context in
             let (merchantID, userID) = try context.requireUser()
-            let link = try sessions.issueLink(merchantID: merchantID, userID: userID)
+            let link = try await sessions.issueLink(merchantID: merchantID, userID: userID)
             return try context.respond(
                 to: request,
                 with: DashboardLoginLink(
@@ -69,8 +69,8 @@ extension Dashboard {
     }
 
     /// Opens a session and sends the browser to the transactions with its cookie.
-    func startSession(merchantID: String, userID: String) throws -> Response {
-        let opened = try sessions.open(merchantID: merchantID, userID: userID)
+    func startSession(merchantID: String, userID: String) async throws -> Response {
+        let opened = try await sessions.open(merchantID: merchantID, userID: userID)
         return DashboardHTTP.redirect(
             "/dashboard/transactions", setCookie: DashboardHTTP.sessionCookie(opened.token, secure: secure))
     }

@@ -12,10 +12,8 @@ extension Dashboard {
     func addOfflineRoutes(to router: Router<GatewayRequestContext>) {
         router.get("/dashboard/offline") { request, _ in
             await page(request) { session in
-                let forwards = try await environment.store.writer.read { db in
-                    try Row.fetchAll(
-                        db,
-                        sql: """
+                let forwards = try await environment.store.database.read { db in
+                    try db.fetchAll(sql: """
                             SELECT f.transaction_id, f.stored_at, f.arrived_at, t.amount_requested, t.currency, t.status
                             FROM payment_offline_forward f JOIN payment_transaction t ON t.id = f.transaction_id
                             WHERE f.merchant_id = ? AND t.merchant_id = ?

@@ -9,9 +9,8 @@ extension Dashboard {
         router.get("/dashboard/readers") { request, _ in
             await page(request) { session in
                 let now = environment.now
-                let readers = try await environment.store.writer.read { db in
-                    try Row.fetchAll(
-                        db, sql: "SELECT * FROM update_reader WHERE merchant_id = ? ORDER BY serial_number",
+                let readers = try await environment.store.database.read { db in
+                    try db.fetchAll(sql: "SELECT * FROM update_reader WHERE merchant_id = ? ORDER BY serial_number",
                         arguments: [session.merchantID]
                     ).map { row in
                         ReadersPage.Reader(
@@ -20,7 +19,7 @@ extension Dashboard {
                             lastSeen: row["last_seen_at"], updates: try TerminalRegistry.pending(for: row, now: now, in: db))
                     }
                 }
-                let publishes = try environment.accounts.isFirstMerchant(session.merchantID)
+                let publishes = try await environment.accounts.isFirstMerchant(session.merchantID)
                 return DashboardHTTP.page(
                     ReadersPage.render(
                         session: session, readers: readers, publishes: publishes,
@@ -28,7 +27,7 @@ extension Dashboard {
             }
         }
         router.post("/dashboard/readers/publish") { request, _ in
-            guard let session = session(request) else {
+            guard let session = await session(request) else {
                 return DashboardHTTP.page(
                     DashboardLayout.message("Forbidden", "Log in again, then send the form.", session: nil),
                     status: .forbidden)
@@ -59,14 +58,14 @@ extension Dashboard {
                     "Forbidden", "The form's security token is missing or stale; reload the page.", session: session),
                 status: .forbidden)
         }
-        guard try environment.accounts.isFirstMerchant(session.merchantID) else {
+        guard try await environment.accounts.isFirstMerchant(session.merchantID) else {
             throw GatewayError.forbidden("Only the sandbox's first merchant publishes updates: the catalogue is the whole sandbox's.")
         }
         let publication = try ReadersPage.publication(form)
         guard let file = form["image"], file.filename != nil, !file.data.isEmpty else {
             throw GatewayError.invalid("Choose the image file to publish.")
         }
-        let catalogue = UpdateCatalogueService(database: environment.store.writer, now: environment.configuration.now)
+        let catalogue = UpdateCatalogueService(database: environment.store.database, now: environment.configuration.now)
         let image = try await catalogue.publish(publication, content: Data(file.data))
         return DashboardHTTP.redirect("/dashboard/readers?published=\(DashboardHTTP.query(image.version))")
     }

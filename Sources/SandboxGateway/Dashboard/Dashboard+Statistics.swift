@@ -8,7 +8,7 @@ extension Dashboard {
         guard let period = StatisticsPeriod(rawValue: name) else {
             throw GatewayError.invalid("period must be one of day, week, month, quarter, year.")
         }
-        let currency = try environment.accounts.merchantInfo(merchantID: session.merchantID, userID: nil).currency
+        let currency = try await environment.accounts.merchantInfo(merchantID: session.merchantID, userID: nil).currency
         let now = environment.now
         // `to` is exclusive: one second past now keeps a payment made this instant.
         let groups = try await reporting.statistics(

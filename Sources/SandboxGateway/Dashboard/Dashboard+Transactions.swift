@@ -116,12 +116,12 @@ extension Dashboard {
     func detail(session: DashboardSession, id: String, notice: String?) async throws -> HTML {
         let merchant = session.merchantID
         let row = try await mapped { try await payments.transaction(merchant: merchant, id: id) }
-        let (followUps, deliveries) = try await environment.store.writer.read { db in
-            let followUps = try LedgerTransaction.filter(Column("merchant_id") == merchant && Column("original_id") == id)
-                .order(Column("seq")).fetchAll(db)
-            let deliveries = try Row.fetchAll(
-                db,
-                sql: """
+        let (followUps, deliveries) = try await environment.store.database.read { db in
+            let followUps = try db.fetchAll(
+                LedgerTransaction.self,
+                sql: "SELECT * FROM payment_transaction WHERE merchant_id = ? AND original_id = ? ORDER BY seq",
+                arguments: [merchant, id])
+            let deliveries = try db.fetchAll(sql: """
                     SELECT attempt, succeeded, status_code, attempted_at, next_attempt_at FROM payment_webhook_delivery
                     WHERE merchant_id = ? AND transaction_id = ? ORDER BY id
                     """,

@@ -36,7 +36,7 @@ struct Dashboard: Sendable {
 
     init(environment: GatewayEnvironment) {
         self.environment = environment
-        let pool = environment.store.writer
+        let pool = environment.store.database
         sessions = DashboardSessions(database: pool, now: environment.configuration.now)
         payments = PaymentDomain(environment: environment).payments
         reporting = ReportingService(database: pool, now: environment.configuration.now)
@@ -46,14 +46,14 @@ struct Dashboard: Sendable {
     var secure: Bool { environment.configuration.tls != nil }
 
     /// The session of the request's cookie.
-    func session(_ request: Request) -> DashboardSession? {
+    func session(_ request: Request) async -> DashboardSession? {
         guard let token = DashboardHTTP.sessionToken(request) else { return nil }
-        return try? sessions.resolve(token)
+        return try? await sessions.resolve(token)
     }
 
     /// A GET page: to the login form without a session; refusals as HTML pages.
     func page(_ request: Request, _ render: (DashboardSession) async throws -> Response) async -> Response {
-        guard let session = session(request) else { return DashboardHTTP.redirect("/dashboard/login") }
+        guard let session = await session(request) else { return DashboardHTTP.redirect("/dashboard/login") }
         return await answering(session) { try await render(session) }
     }
 
@@ -62,7 +62,7 @@ struct Dashboard: Sendable {
     func form(
         _ request: Request, _ handle: (DashboardSession, [String: String]) async throws -> Response
     ) async -> Response {
-        guard let session = session(request) else {
+        guard let session = await session(request) else {
             return DashboardHTTP.page(
                 DashboardLayout.message("Forbidden", "Log in again, then send the form.", session: nil),
                 status: .forbidden)

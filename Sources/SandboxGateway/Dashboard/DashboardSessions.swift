@@ -19,16 +19,16 @@ public struct DashboardSessions: Sendable {
     /// How long a one-time login link can be used.
     public static let linkLifetime: TimeInterval = 5 * 60
 
-    let database: any DatabaseWriter
+    let database: any GatewayDatabase
     let now: @Sendable () -> Date
 
     /// Opens a session for `userID` of `merchantID`; returns the cookie token and the session.
-    public func open(merchantID: String, userID: String) throws -> (token: String, session: DashboardSession) {
+    public func open(merchantID: String, userID: String) async throws -> (token: String, session: DashboardSession) {
         let token = Secrets.newToken(prefix: "ds_")
         let session = DashboardSession(
             merchantID: merchantID, userID: userID, csrfToken: Secrets.newToken(prefix: "csrf_"))
         let now = now()
-        try database.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM dashboard_session WHERE expires_at <= ?", arguments: [now])
             try db.execute(
                 sql: """
@@ -44,29 +44,28 @@ public struct DashboardSessions: Sendable {
     }
 
     /// The live session of the cookie token `token`, or `nil` when unknown or expired.
-    public func resolve(_ token: String) throws -> DashboardSession? {
+    public func resolve(_ token: String) async throws -> DashboardSession? {
         let now = now()
-        let row = try database.read { db in
-            try Row.fetchOne(
-                db,
+        return try await database.read { db in
+            try db.fetchOne(
                 sql: "SELECT merchant_id, user_id, csrf_token FROM dashboard_session WHERE token_hash = ? AND expires_at > ?",
-                arguments: [Secrets.sha256Hex(token), now])
+                arguments: [Secrets.sha256Hex(token), now]
+            ).map { DashboardSession(merchantID: $0["merchant_id"], userID: $0["user_id"], csrfToken: $0["csrf_token"]) }
         }
-        return row.map { DashboardSession(merchantID: $0["merchant_id"], userID: $0["user_id"], csrfToken: $0["csrf_token"]) }
     }
 
     /// Ends the session of `token`.
-    public func close(_ token: String) throws {
-        try database.write { db in
+    public func close(_ token: String) async throws {
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM dashboard_session WHERE token_hash = ?", arguments: [Secrets.sha256Hex(token)])
         }
     }
 
     /// Issues a single-use login link token for `userID` of `merchantID`, valid for ``linkLifetime``.
-    public func issueLink(merchantID: String, userID: String) throws -> (token: String, expiresAt: Date) {
+    public func issueLink(merchantID: String, userID: String) async throws -> (token: String, expiresAt: Date) {
         let token = Secrets.newToken(prefix: "dl_")
         let expiresAt = now().addingTimeInterval(Self.linkLifetime)
-        try database.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "INSERT INTO dashboard_login_link (token_hash, merchant_id, user_id, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [Secrets.sha256Hex(token), merchantID, userID, expiresAt])
@@ -76,14 +75,12 @@ public struct DashboardSessions: Sendable {
 
     /// Uses a login link: marks it used and returns whose it was, or `nil` when it is unknown,
     /// expired or already used (in one write, so two concurrent uses cannot both succeed).
-    public func redeemLink(_ token: String) throws -> (merchantID: String, userID: String)? {
+    public func redeemLink(_ token: String) async throws -> (merchantID: String, userID: String)? {
         let now = now()
-        return try database.write { db in
+        return try await database.write { db in
             let hash = Secrets.sha256Hex(token)
             guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
+                let row = try db.fetchOne(sql: """
                         SELECT merchant_id, user_id FROM dashboard_login_link
                         WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
                         """,

@@ -74,6 +74,9 @@ extension SQLSession {
     @discardableResult
     public func execute(sql: String) throws -> Int { try execute(sql: sql, arguments: StatementArguments()) }
 
+    /// Runs one query without arguments and returns all its rows.
+    public func fetchAll(sql: String) throws -> [Row] { try fetchAll(sql: sql, arguments: StatementArguments()) }
+
     /// Runs one query and returns its first row, or nil.
     public func fetchOne(sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
         try fetchAll(sql: sql, arguments: arguments).first

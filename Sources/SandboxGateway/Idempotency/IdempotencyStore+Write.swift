@@ -29,7 +29,7 @@ extension IdempotencyStore {
     ///   replay or a stored error).
     public func idempotentWrite<Effect: Sendable>(
         key: IdempotencyKey, merchant: String, body: Data, scope: String = "",
-        _ write: @escaping @Sendable (Database) throws -> (HTTPResponse.Status, Data, Effect)
+        _ write: @escaping @Sendable (any SQLSession) throws -> (HTTPResponse.Status, Data, Effect)
     ) async throws -> (response: Response, effect: Effect?) {
         let requestHash = Self.requestHash(scope: scope, body: body)
         let now = configuration.now()
@@ -49,17 +49,17 @@ extension IdempotencyStore {
             }
             let answer: (status: Int, data: Data, effect: Effect?)
             do {
-                let done = try db.inCachedSavepoint { try write(db) }
+                let done = try db.inSavepoint { try write(db) }
                 answer = (done.0.code, done.1, done.2)
             } catch let error as GatewayError {
                 answer = (error.status.code, try GatewayResponse.jsonData(error.body), nil)
             }
-            try db.cachedStatement(
+            try db.execute(
                 sql: """
                     INSERT INTO idempotencyKey (merchantId, key, requestSHA256, state, httpStatus, response, createdAt)
                     VALUES (?, ?, ?, 'completed', ?, ?, ?)
-                    """
-            ).execute(arguments: [merchant, keyText, requestHash, answer.status, answer.data, createdAt])
+                    """,
+                arguments: [merchant, keyText, requestHash, answer.status, answer.data, createdAt])
             return .answered(answer.status, answer.data, answer.effect)
         }
         switch outcome {
@@ -78,7 +78,7 @@ extension IdempotencyStore {
     /// caller's merchant, scoped to the request's method and path.
     public func idempotentWrite<Effect: Sendable>(
         request: Request, context: GatewayRequestContext, body: Data,
-        _ write: @escaping @Sendable (Database) throws -> (HTTPResponse.Status, Data, Effect)
+        _ write: @escaping @Sendable (any SQLSession) throws -> (HTTPResponse.Status, Data, Effect)
     ) async throws -> (response: Response, effect: Effect?) {
         let merchant = try context.requireMerchant()
         let key = try context.requireIdempotencyKey(request)
@@ -112,14 +112,14 @@ extension IdempotencyStore {
     /// Looks `key` up inside a write: its stored answer, a conflict (another request) or
     /// "in progress"; nil when it is unknown or expired (an expired record is deleted).
     static func existingKey(
-        _ db: Database, merchant: String, key: String, requestHash: String, retentionStart: Date
+        _ db: any SQLSession, merchant: String, key: String, requestHash: String, retentionStart: Date
     ) throws -> ExistingKey? {
-        // Cached statements: this runs for every request, inside the serialized writer.
-        let lookup = try db.cachedStatement(
-            sql:
-                "SELECT requestSHA256, state, httpStatus, response, createdAt FROM idempotencyKey WHERE merchantId = ? AND key = ?"
-        )
-        guard let row = try Row.fetchOne(lookup, arguments: [merchant, key]) else { return nil }
+        guard
+            let row = try db.fetchOne(
+                sql:
+                    "SELECT requestSHA256, state, httpStatus, response, createdAt FROM idempotencyKey WHERE merchantId = ? AND key = ?",
+                arguments: [merchant, key])
+        else { return nil }
         let createdAt: Date = row["createdAt"]
         guard createdAt > retentionStart else {
             try db.execute(

@@ -84,7 +84,7 @@ public struct IdempotencyStore: Sendable {
             }
             throw error
         }
-        try await writer.write { db in
+        _ = try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE idempotencyKey SET state = 'completed', httpStatus = ?, response = ?
@@ -113,21 +113,20 @@ public struct IdempotencyStore: Sendable {
     /// progress).
     public func attempt(key: IdempotencyKey, merchant: String) async throws -> Response {
         let retentionStart = configuration.now().addingTimeInterval(-configuration.effectiveKeyRetention)
-        let row = try store.writer.read { db in
-            try Row.fetchOne(
-                db,
+        let row = try await store.database.read { db in
+            try db.fetchOne(
                 sql:
                     "SELECT state, httpStatus, response FROM idempotencyKey WHERE merchantId = ? AND key = ? AND createdAt > ?",
-                arguments: [merchant, key.rawValue, retentionStart])
+                arguments: [merchant, key.rawValue, retentionStart]
+            ).map { row in (state: row["state"] as String, status: row["httpStatus"] as Int?, response: row["response"] as Data?) }
         }
         guard let row else { throw GatewayError.notFound("No request is known with this idempotency key.") }
-        let state: String = row["state"]
-        guard state == "completed" else {
+        guard row.state == "completed", let status = row.status, let response = row.response else {
             throw GatewayError(
                 code: GatewayErrorCode.idempotencyInProgress,
                 "The request with this idempotency key is still being processed.")
         }
-        return Self.replayResponse(status: row["httpStatus"], data: row["response"])
+        return Self.replayResponse(status: status, data: response)
     }
 
     /// Deletes keys older than the retention (at least 24 hours) by the injected clock.
@@ -136,10 +135,9 @@ public struct IdempotencyStore: Sendable {
     @discardableResult
     public func purgeExpired() async throws -> Int {
         let retentionStart = configuration.now().addingTimeInterval(-configuration.effectiveKeyRetention)
-        return try await store.writer.write { db in
+        return try await store.database.write { db in
             try db.execute(
                 sql: "DELETE FROM idempotencyKey WHERE createdAt <= ?", arguments: [retentionStart])
-            return db.changesCount
         }
     }
 

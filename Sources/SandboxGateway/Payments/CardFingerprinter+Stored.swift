@@ -11,10 +11,11 @@ extension CardFingerprinter {
     /// - Throws: ``GatewayStartupError/cardFingerprintSecretUnreadable`` when the secret is
     ///   missing, not a blob or shorter than 16 bytes: a fresh one would silently change every
     ///   card's fingerprint, and with it the duplicate check and the spend limits.
-    static func stored(in store: GatewayStore, path: String) throws -> CardFingerprinter {
-        let value = try store.writer.read { db in
-            try DatabaseValue.fetchOne(
-                db, sql: "SELECT value FROM payment_secret WHERE name = 'card_fingerprint'")
+    static func stored(in store: GatewayStore, path: String) async throws -> CardFingerprinter {
+        let value = try await store.database.read { db in
+            try db.fetchColumn(
+                sql: "SELECT value FROM payment_secret WHERE name = 'card_fingerprint'", arguments: []
+            ).first
         }
         let found: String
         switch value?.storage {

@@ -19,17 +19,17 @@ enum LedgerBasket {
     }
 
     /// Stores `lines` for `transactionID` in the caller's transaction.
-    static func insert(_ lines: [ReceiptLine], transactionID: String, _ db: Database) throws {
+    static func insert(_ lines: [ReceiptLine], transactionID: String, _ db: any SQLSession) throws {
         // Most payments have no basket: no statement lookup on the writer's path for them.
         guard !lines.isEmpty else { return }
-        let statement = try db.cachedStatement(
-            sql: """
-                INSERT INTO payment_basket_line
-                    (transaction_id, position, description, quantity, unit_price, total, tax_basis_points)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
         for (position, line) in lines.enumerated() {
-            try statement.execute(arguments: [
+            try db.execute(
+                sql: """
+                    INSERT INTO payment_basket_line
+                        (transaction_id, position, description, quantity, unit_price, total, tax_basis_points)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
                 transactionID, position, line.description, line.quantity, line.unitPrice, line.total,
                 line.taxBasisPoints,
             ])
@@ -37,16 +37,15 @@ enum LedgerBasket {
     }
 
     /// The lines stored for `transactionID`, in order.
-    static func lines(transactionID: String, _ db: Database) throws -> [ReceiptLine] {
-        try Row.fetchAll(
-            db,
-            sql: """
+    static func lines(transactionID: String, _ db: any SQLSession) throws -> [ReceiptLine] {
+        try db.fetchAll(sql: """
                 SELECT description, quantity, unit_price, total, tax_basis_points FROM payment_basket_line
                 WHERE transaction_id = ? ORDER BY position
                 """, arguments: [transactionID]
         ).map {
             ReceiptLine(
-                description: $0[0], quantity: $0[1], unitPrice: $0[2], total: $0[3], taxBasisPoints: $0[4])
+                description: $0["description"], quantity: $0["quantity"], unitPrice: $0["unit_price"],
+                total: $0["total"], taxBasisPoints: $0["tax_basis_points"])
         }
     }
 }

@@ -206,7 +206,7 @@ public struct LedgerInventory: Codable, Sendable, Hashable, FetchableRecord, Per
 
 extension WebhookAttempt {
     /// Inserts the attempt into `payment_webhook_delivery`.
-    func insert(_ db: Database) throws {
+    func insert(_ db: any SQLSession) throws {
         try db.execute(
             sql: """
                 INSERT INTO payment_webhook_delivery

@@ -77,22 +77,22 @@ extension LedgerTransaction {
         for column in storedColumns { container[column.name] = column.value }
     }
 
-    /// The insert of every stored column, named as ``storedColumns`` names them.
+    /// The insert of every stored column but ``seq`` (the database numbers the row), named as
+    /// ``storedColumns`` names them, returning the number given.
     private static let insertSQL: String = {
         let blank = LedgerTransaction(
             id: "", merchantId: "", kind: .sale, status: .pending, amount: 0, currency: .eur,
             now: Date(timeIntervalSince1970: 0))
-        let names = blank.storedColumns.map(\.name)
+        let names = blank.storedColumns.dropFirst().map(\.name)
         return "INSERT INTO payment_transaction (\(names.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ") RETURNING seq"
     }()
 
     /// Inserts the row through one cached statement and sets ``seq``: every card
     /// authorization does so inside the serialized writer, where GRDB's generic insert cost
     /// several times the SQLite work (docs/performance.md).
-    mutating func insertCached(_ db: Database) throws {
-        try db.cachedStatement(sql: Self.insertSQL).execute(
-            arguments: StatementArguments(storedColumns.map(\.value)))
-        seq = db.lastInsertedRowID
+    mutating func insertCached(_ db: any SQLSession) throws {
+        seq = try db.fetchValue(
+            Int64.self, sql: Self.insertSQL, arguments: StatementArguments(storedColumns.dropFirst().map(\.value)))
     }
 }

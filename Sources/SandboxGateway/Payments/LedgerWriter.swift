@@ -6,24 +6,24 @@ import Synchronization
 /// are grouped), so a body that throws changes nothing.
 public protocol LedgerWriter: Sendable {
     /// Runs `body` in a write transaction and returns its result once durably committed.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
 }
 
-/// One SQLite transaction per write: the simplest writer.
+/// One transaction per write: the simplest writer.
 public struct DirectLedgerWriter: LedgerWriter {
     /// The database.
-    public let database: any DatabaseWriter
+    public let database: any GatewayDatabase
 
     /// Creates a writer over `database`.
-    public init(database: any DatabaseWriter) { self.database = database }
+    public init(database: any GatewayDatabase) { self.database = database }
 
     /// Runs `body` in its own transaction.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await database.write(body)
     }
 }
 
-/// Group commit: writes that arrive while a commit is in flight are run together in the next
+/// Group commit on SQLite: writes that arrive while a commit is in flight are run together in the next
 /// transaction, each in a savepoint of its own, so many concurrent payments share one fsync.
 ///
 /// A body that throws rolls back to its savepoint and its caller gets the error; the other
@@ -39,7 +39,7 @@ public struct DirectLedgerWriter: LedgerWriter {
 public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
     /// One queued body: runs it in a savepoint, records a failed commit, resumes its caller.
     private struct Job: Sendable {
-        let run: @Sendable (Database) -> Void
+        let run: @Sendable (SQLiteSession) -> Void
         let commitFailed: @Sendable (any Error) -> Void
         let resume: @Sendable () -> Void
     }
@@ -82,13 +82,13 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
     var checkpointCounts: (deferred: Int, inline: Int)? { checkpoints?.counts }
 
     /// Queues `body` for the next group and waits for its commit.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let box = ResultBox<T>(continuation)
             let job = Job(
-                run: { db in
+                run: { session in
                     do {
-                        box.set(.success(try db.inCachedSavepoint { try body(db) }))
+                        box.set(.success(try session.db.inCachedSavepoint { try body(session) }))
                     } catch { box.set(.failure(error)) }
                 },
                 commitFailed: { box.set(.failure($0)) },
@@ -103,15 +103,16 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
         }
     }
 
-    /// Runs `group` in one transaction on `db`.
+    /// Runs `group` in one transaction on `db`, every body on the same session.
     private func commit(_ group: [Job], _ db: Database) throws {
         try db.beginCachedImmediateTransaction()
+        let session = SQLiteSession(db)
         for job in group {
             // A job whose failure ended the transaction (SQLite does so for some I/O errors)
             // leaves the others nothing to run in: the commit below then fails and every job
             // of the group hears of it, instead of the rest each committing on their own.
             guard db.isInsideTransaction else { break }
-            job.run(db)
+            job.run(session)
         }
         try db.commitCachedTransaction()
     }

@@ -22,7 +22,7 @@ enum OfflineForwards {
 
     /// Records that `transactionID` was stored offline at `storedAt` and arrived at `arrivedAt`.
     static func record(
-        _ db: Database, transactionID: String, merchant: String, storedAt: Date, arrivedAt: Date
+        _ db: any SQLSession, transactionID: String, merchant: String, storedAt: Date, arrivedAt: Date
     ) throws {
         try db.execute(
             sql: """

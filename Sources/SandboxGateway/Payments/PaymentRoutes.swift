@@ -101,7 +101,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let merchant = try context.requireMerchant()
         let id = try transactionID(context)
         let (row, lines) = try await mapped { try await service.receiptRecord(merchant: merchant, id: id) }
-        let info = try environment.accounts.merchantInfo(merchantID: merchant, userID: nil)
+        let info = try await environment.accounts.merchantInfo(merchantID: merchant, userID: nil)
         return try context.respond(to: request, with: row.receiptData(merchant: info, lines: lines))
     }
 
@@ -142,9 +142,9 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
                 "address is not a phone number (6 to 15 digits; + ( ) - and spaces between them).")
         default: break
         }
-        let info = try environment.accounts.merchantInfo(merchantID: merchant, userID: nil)
+        let info = try await environment.accounts.merchantInfo(merchantID: merchant, userID: nil)
         let receipt = row.receiptData(merchant: info, lines: lines)
-        try environment.accounts.writeOutbox(
+        try await environment.accounts.writeOutbox(
             merchantID: merchant, channel: input.channel, recipient: address,
             subject: input.channel == .email ? "Your receipt from \(info.name)" : "",
             body: ReceiptText.render(receipt))

@@ -10,9 +10,7 @@ extension PaymentService {
         let batch = try await closeBatch(merchant: merchant)
         let batchID = batch.id!
         let totals = try await database.read { db -> [BatchTotal] in
-            try Row.fetchAll(
-                db,
-                sql: """
+            try db.fetchAll(sql: """
                     SELECT currency,
                       SUM(CASE WHEN kind IN ('sale','capture','cash','sepa') THEN 1 ELSE 0 END) AS sale_count,
                       SUM(CASE WHEN kind IN ('sale','capture','cash','sepa') THEN amount_captured + amount_tip ELSE 0 END) AS sale_amount,

@@ -134,18 +134,16 @@ extension PaymentService {
     ///
     /// The card's spend on the UTC day of `date`, as the triggers keep it in
     /// `payment_card_spend` (spend counts per day: docs/test-cards.md).
-    static func spentSoFar(_ db: Database, fingerprint: String, on date: Date) throws -> Int64 {
-        let statement = try db.cachedStatement(
-            sql: "SELECT spent FROM payment_card_spend WHERE card_fingerprint = ? AND day = ?")
-        return try Int64.fetchOne(statement, arguments: [fingerprint, utcDay(date)]) ?? 0
+    static func spentSoFar(_ db: any SQLSession, fingerprint: String, on date: Date) throws -> Int64 {
+        try db.fetchValue(
+            Int64.self, sql: "SELECT spent FROM payment_card_spend WHERE card_fingerprint = ? AND day = ?",
+            arguments: [fingerprint, utcDay(date)]) ?? 0
     }
 
     /// The same figure summed from the ledger itself, to check the running total against.
-    static func spentSoFarFromLedger(_ db: Database, fingerprint: String, on date: Date) throws -> Int64 {
-        try Int64.fetchOne(
-            db,
-            sql: """
-                SELECT COALESCE(SUM(amount_approved + amount_tip - amount_refunded), 0) FROM payment_transaction
+    static func spentSoFarFromLedger(_ db: any SQLSession, fingerprint: String, on date: Date) throws -> Int64 {
+        try db.fetchValue(Int64.self, sql: """
+                SELECT COALESCE(SUM(amount_approved + amount_tip - amount_refunded), 0) AS spent FROM payment_transaction
                 WHERE card_fingerprint = ? AND kind IN ('sale', 'authorization', 'preAuthorization')
                   AND status IN ('approved', 'partiallyApproved', 'refunded') AND substr(created_at, 1, 10) = ?
                 """, arguments: [fingerprint, utcDay(date)]) ?? 0

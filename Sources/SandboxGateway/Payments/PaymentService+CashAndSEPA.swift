@@ -30,7 +30,7 @@ extension PaymentService {
         let result = try await writer.write { [row] db in
             var row = row
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
-            try row.insert(db)
+            try row.insertCached(db)
             try LedgerBasket.insert(command.basketLines, transactionID: row.id, db)
             return (row, try WebhookNotifier.config(db, merchant: merchant))
         }
@@ -90,8 +90,8 @@ extension PaymentService {
             }
             var row = row
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
-            try row.insert(db)
-            try mandate.insert(db)
+            try row.insertCached(db)
+            try db.insert(mandate)
             try LedgerBasket.insert(command.basketLines, transactionID: row.id, db)
             return (row, try WebhookNotifier.config(db, merchant: merchant))
         }

@@ -7,21 +7,22 @@ import MPOSCore
 
 /// Follow-ups on a recorded transaction: capture, tip adjustment, void, reversal and refund.
 extension PaymentService {
-    static func isBatchOpen(_ db: Database, _ id: Int64?) throws -> Bool {
+    static func isBatchOpen(_ db: any SQLSession, _ id: Int64?) throws -> Bool {
         guard let id else { return false }
-        return try String.fetchOne(db, sql: "SELECT status FROM payment_batch WHERE id = ?", arguments: [id])
+        return try db.fetchValue(String.self, sql: "SELECT status FROM payment_batch WHERE id = ?", arguments: [id])
             == "open"
     }
 
-    static func fetchOriginal(_ db: Database, merchant: String, id: String) throws -> LedgerTransaction {
+    static func fetchOriginal(_ db: any SQLSession, merchant: String, id: String) throws -> LedgerTransaction {
         guard
-            let row = try LedgerTransaction.filter(Column("id") == id && Column("merchant_id") == merchant)
-                .fetchOne(db)
+            let row = try db.fetchOne(
+                LedgerTransaction.self, sql: "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?",
+                arguments: [id, merchant])
         else { throw PaymentRuleViolation(.notFound, "No transaction \(id.prefix(64)) for this merchant.") }
         return row
     }
 
-    static func summary(_ db: Database, _ row: LedgerTransaction) throws -> PaymentRules.Original {
+    static func summary(_ db: any SQLSession, _ row: LedgerTransaction) throws -> PaymentRules.Original {
         PaymentRules.Original(
             kind: row.kind, status: row.status,
             approvedAmount: row.amountApproved,
@@ -60,15 +61,15 @@ extension PaymentService {
     /// and build the follow-up row, saves both and sends webhooks for both.
     private func followUp(
         merchant: String, id: String,
-        change: @escaping @Sendable (Database, inout LedgerTransaction, Date) throws -> LedgerTransaction
+        change: @escaping @Sendable (any SQLSession, inout LedgerTransaction, Date) throws -> LedgerTransaction
     ) async throws -> (followUp: LedgerTransaction, original: LedgerTransaction) {
         let time = now()
         let result = try await writer.write { db in
             var original = try Self.fetchOriginal(db, merchant: merchant, id: id)
             var row = try change(db, &original, time)
             original.updatedAt = time
-            try original.update(db)
-            try row.insert(db)
+            try db.update(original, key: ["seq"])
+            try row.insertCached(db)
             return (row, original, try WebhookNotifier.config(db, merchant: merchant))
         }
         await webhooks?.notify([result.0, result.1], config: result.2)

@@ -8,17 +8,21 @@ import MPOSCore
 /// Reads of the ledger, settlement batches and receipt addresses.
 extension PaymentService {
     /// The merchant's open batch, opened now if there is none.
-    static func openBatch(_ db: Database, merchant: String, now: Date) throws -> Int64 {
-        let open = try db.cachedStatement(
-            sql: "SELECT id FROM payment_batch WHERE merchant_id = ? AND status = 'open'")
-        if let id = try Int64.fetchOne(open, arguments: [merchant]) {
+    static func openBatch(_ db: any SQLSession, merchant: String, now: Date) throws -> Int64 {
+        if let id = try db.fetchValue(
+            Int64.self, sql: "SELECT id FROM payment_batch WHERE merchant_id = ? AND status = 'open'",
+            arguments: [merchant])
+        {
             return id
         }
-        var batch = LedgerBatch(
-            id: nil, merchantId: merchant, status: "open", openedAt: now, closedAt: nil, transactionCount: 0,
-            netAmount: 0)
-        try batch.insert(db)
-        return batch.id!
+        let opened = try db.fetchValue(
+            Int64.self,
+            sql: """
+                INSERT INTO payment_batch (merchant_id, status, opened_at, closed_at, transaction_count, net_amount)
+                VALUES (?, 'open', ?, NULL, 0, 0) RETURNING id
+                """, arguments: [merchant, now])
+        guard let opened else { throw LedgerValueError(column: "batch_id", value: "none returned") }
+        return opened
     }
 
     // MARK: Reads, batches, receipts
@@ -40,8 +44,10 @@ extension PaymentService {
     /// The follow-ups of a transaction, oldest first.
     public func followUps(merchant: String, id: String) async throws -> [LedgerTransaction] {
         try await database.read { db in
-            try LedgerTransaction.filter(Column("merchant_id") == merchant && Column("original_id") == id)
-                .order(Column("seq")).fetchAll(db)
+            try db.fetchAll(
+                LedgerTransaction.self,
+                sql: "SELECT * FROM payment_transaction WHERE merchant_id = ? AND original_id = ? ORDER BY seq",
+                arguments: [merchant, id])
         }
     }
 
@@ -52,14 +58,11 @@ extension PaymentService {
         let time = now()
         return try await writer.write { db in
             guard
-                var batch = try LedgerBatch.filter(
-                    Column("merchant_id") == merchant && Column("status") == "open"
-                )
-                .fetchOne(db)
+                var batch = try db.fetchOne(
+                    LedgerBatch.self, sql: "SELECT * FROM payment_batch WHERE merchant_id = ? AND status = 'open'",
+                    arguments: [merchant])
             else { throw PaymentRuleViolation(.conflict, "There is no open batch to close.") }
-            let row = try Row.fetchOne(
-                db,
-                sql: """
+            let row = try db.fetchOne(sql: """
                     SELECT COUNT(*) AS n,
                       COALESCE(SUM(CASE WHEN kind = 'refund' THEN -amount_captured
                                         WHEN kind IN ('sale','capture','cash','sepa') THEN amount_captured + amount_tip
@@ -71,7 +74,7 @@ extension PaymentService {
             batch.netAmount = row["net"]
             batch.status = "closed"
             batch.closedAt = time
-            try batch.update(db)
+            try db.update(batch, key: ["id"])
             return batch
         }
     }

@@ -43,7 +43,7 @@ extension PaymentService {
     public func signature(merchant: String, id: String) async throws -> Data? {
         try await database.read { db in
             _ = try Self.fetchOriginal(db, merchant: merchant, id: id)
-            return try Data.fetchOne(db, sql: "SELECT png FROM payment_signature WHERE transaction_id = ?", arguments: [id])
+            return try db.fetchValue(Data.self, sql: "SELECT png FROM payment_signature WHERE transaction_id = ?", arguments: [id])
         }
     }
 }

@@ -11,7 +11,7 @@ import MPOSCore
 /// Routes stay thin: they decode, call one method here and encode the result.
 public struct PaymentService: Sendable {
     /// The ledger's database (reads).
-    public let database: any DatabaseReader
+    public let database: any GatewayDatabase
     /// How writes reach the database.
     public let writer: any LedgerWriter
     /// The issuer.
@@ -27,7 +27,7 @@ public struct PaymentService: Sendable {
 
     /// Creates the service.
     public init(
-        database: any DatabaseReader, writer: any LedgerWriter, issuer: any PaymentIssuer,
+        database: any GatewayDatabase, writer: any LedgerWriter, issuer: any PaymentIssuer,
         fingerprinter: CardFingerprinter, webhooks: WebhookNotifier? = nil,
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "sandbox.payments")
     ) {

@@ -45,7 +45,7 @@ public struct PreparedAuthorization: Sendable {
     /// - Throws: ``PaymentRuleViolation`` for a duplicate; ``GatewayError`` 4221 when the
     ///   reader is past an update's deadline and its grace period, and what else
     ///   ``TerminalRegistry`` refuses a reader for (4001, 4092); database errors.
-    public func record(_ db: Database) throws -> (
+    public func record(_ db: any SQLSession) throws -> (
         transaction: LedgerTransaction, webhook: LedgerWebhookConfig?
     ) {
         if let reader {
@@ -81,18 +81,16 @@ public struct PreparedAuthorization: Sendable {
 
     /// Throws when the same card paid the same amount at this merchant within the window.
     ///
-    /// One cached statement reading the four columns the rule needs: it runs for every
+    /// One statement (cached by the session) reading the four columns the rule needs: it runs for every
     /// authorization (the duplicate check is on by default) inside the serialized writer, where
     /// compiling a query over every ledger column each time was most of the write's time.
-    private func checkDuplicate(_ db: Database, amount: Int64, currency: Currency) throws {
+    private func checkDuplicate(_ db: any SQLSession, amount: Int64, currency: Currency) throws {
         let since = time.addingTimeInterval(-PaymentRules.duplicateWindow)
-        let statement = try db.cachedStatement(
+        let recent = try db.fetchAll(
             sql: """
                 SELECT amount_requested, currency, status, created_at FROM payment_transaction
                 WHERE merchant_id = ? AND card_fingerprint = ? AND created_at >= ? AND amount_requested = ?
-                """)
-        let recent = try Row.fetchAll(
-            statement, arguments: [merchant, fingerprint, SQLiteTimestamp.string(from: since), amount]
+                """, arguments: [merchant, fingerprint, SQLiteTimestamp.string(from: since), amount]
         ).map { row in
             PaymentRules.RecentPayment(
                 cardFingerprint: fingerprint, amount: row["amount_requested"], currency: row["currency"],

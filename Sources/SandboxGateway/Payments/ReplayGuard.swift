@@ -38,20 +38,20 @@ enum ReplayGuard {
     ///   online with a higher counter (a customer who comes back once the gateway answers
     ///   again), and its TC is no less genuine for arriving late; its KSN must still be new.
     static func replayReason(
-        _ db: Database, fingerprint: String, counters: CryptogramCounters, inOrder: Bool = true
+        _ db: any SQLSession, fingerprint: String, counters: CryptogramCounters, inOrder: Bool = true
     ) throws -> String? {
         let ksnSeen =
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM payment_ksn_seen WHERE ksn = ?)"),
+            try db.fetchValue(
+                Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM payment_ksn_seen WHERE ksn = ?) AS seen",
                 arguments: [Data(counters.ksn)]) ?? false
         var highest: UInt16?
         if inOrder, counters.atc != nil, let date = counters.transactionDate {
-            highest = try Int.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT highest_atc FROM payment_card_counter
-                        WHERE card_fingerprint = ? AND psn = ? AND transaction_date = ?
-                        """),
+            highest = try db.fetchValue(
+                Int.self,
+                sql: """
+                    SELECT highest_atc FROM payment_card_counter
+                    WHERE card_fingerprint = ? AND psn = ? AND transaction_date = ?
+                    """,
                 arguments: [fingerprint, Int(counters.panSequenceNumber), date]
             ).map { UInt16(truncatingIfNeeded: $0) }
         }
@@ -59,18 +59,18 @@ enum ReplayGuard {
     }
 
     /// Remembers a fresh request's KSN and raises its card application's highest ATC.
-    static func remember(_ db: Database, fingerprint: String, counters: CryptogramCounters) throws {
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO payment_ksn_seen (ksn) VALUES (?)")
-            .execute(arguments: [Data(counters.ksn)])
+    static func remember(_ db: any SQLSession, fingerprint: String, counters: CryptogramCounters) throws {
+        try db.execute(
+            sql: "INSERT INTO payment_ksn_seen (ksn) VALUES (?) ON CONFLICT DO NOTHING", arguments: [Data(counters.ksn)])
         guard let atc = counters.atc, let date = counters.transactionDate else { return }
-        try db.cachedStatement(
+        try db.execute(
             sql: """
                 INSERT INTO payment_card_counter (card_fingerprint, psn, transaction_date, highest_atc)
                 VALUES (?, ?, ?, ?)
                 ON CONFLICT (card_fingerprint, psn, transaction_date)
-                DO UPDATE SET highest_atc = max(highest_atc, excluded.highest_atc)
-                """
-        ).execute(arguments: [fingerprint, Int(counters.panSequenceNumber), date, Int(atc)])
+                DO UPDATE SET highest_atc = \(db.dialect.greatest("payment_card_counter.highest_atc", "excluded.highest_atc"))
+                """,
+            arguments: [fingerprint, Int(counters.panSequenceNumber), date, Int(atc)])
     }
 
     /// The issuer's answer to a replay: declined with ``CryptogramReplay/responseCode`` and

@@ -23,24 +23,22 @@ public enum ReportingReference {
     /// The approved transactions of `merchant` created in `[from, to)`, newest first: how
     /// many, and the ids of the `limit` after skipping `offset`.
     public static func approvedPage(
-        _ db: Database, merchant: String, from: Date, to: Date, limit: Int, offset: Int
+        _ db: any SQLSession, merchant: String, from: Date, to: Date, limit: Int, offset: Int
     ) throws -> (total: Int, ids: [String]) {
         let filter = """
             FROM payment_transaction WHERE merchant_id = ? AND created_at >= ? AND created_at < ?
               AND status IN ('approved', 'partiallyApproved')
             """
         let total =
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) \(filter)", arguments: [merchant, from, to]) ?? 0
-        let ids = try String.fetchAll(
-            db, sql: "SELECT id \(filter) ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
+            try db.fetchValue(Int.self, sql: "SELECT COUNT(*) \(filter)", arguments: [merchant, from, to]) ?? 0
+        let ids = try db.fetchValues(String.self, sql: "SELECT id \(filter) ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
             arguments: [merchant, from, to, limit, offset])
         return (total, ids)
     }
 
     /// The whole row of one transaction of `merchant`.
-    public static func transaction(_ db: Database, merchant: String, id: String) throws -> Row? {
-        try Row.fetchOne(
-            db, sql: "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?",
+    public static func transaction(_ db: any SQLSession, merchant: String, id: String) throws -> Row? {
+        try db.fetchOne(sql: "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?",
             arguments: [id, merchant])
     }
 
@@ -48,11 +46,9 @@ public enum ReportingReference {
     /// partly approved and refunded sales, captures, cash and SEPA payments with their tips,
     /// refunds subtracted.
     public static func turnover(
-        _ db: Database, merchant: String, currency: String, from: Date, to: Date, labelLength: Int
+        _ db: any SQLSession, merchant: String, currency: String, from: Date, to: Date, labelLength: Int
     ) throws -> [Figures] {
-        try Row.fetchAll(
-            db,
-            sql: """
+        try db.fetchAll(sql: """
                 SELECT substr(created_at, 1, ?) AS label, COUNT(*) AS n, SUM(amount) AS total,
                   MIN(amount) AS low, MAX(amount) AS high
                 FROM (
@@ -62,7 +58,7 @@ public enum ReportingReference {
                   WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at < ?
                     AND kind IN ('sale', 'capture', 'cash', 'sepa', 'refund')
                     AND status IN ('approved', 'partiallyApproved', 'refunded')
-                )
+                ) AS ledger
                 GROUP BY label ORDER BY label
                 """, arguments: [labelLength, merchant, currency, from, to]
         ).map { row in
@@ -76,11 +72,9 @@ public enum ReportingReference {
     /// keeps per day (``DailyTotals``), for a range of whole UTC days `[fromDay, toDay)`
     /// (`yyyy-MM-dd`): what a person would write against that table.
     public static func turnoverFromDailyTotals(
-        _ db: Database, merchant: String, currency: String, fromDay: String, toDay: String, labelLength: Int
+        _ db: any SQLSession, merchant: String, currency: String, fromDay: String, toDay: String, labelLength: Int
     ) throws -> [Figures] {
-        try Row.fetchAll(
-            db,
-            sql: """
+        try db.fetchAll(sql: """
                 SELECT substr(day, 1, ?) AS label, SUM(n) AS n, SUM(total) AS total, MIN(low) AS low,
                   MAX(high) AS high
                 FROM payment_daily_total
@@ -95,13 +89,14 @@ public enum ReportingReference {
         }
     }
 
-    /// One transaction as the API's JSON, built by SQLite (`json_object`) from its row: the same
+    /// One transaction as the API's JSON, built by the database (`json_object`, PostgreSQL's `json_build_object`) from its row: the same
     /// answer as `GET /v1/transactions/{id}`'s body, field for field, by hand-written SQL. Nil
     /// when `merchant` has no transaction `id`.
-    public static func transactionJSON(_ db: Database, merchant: String, id: String) throws -> String? {
-        try String.fetchOne(
-            db,
-            sql: """
+    public static func transactionJSON(_ db: any SQLSession, merchant: String, id: String) throws -> String? {
+        let sql: String
+        switch db.dialect {
+        case .sqlite:
+            sql = """
                 SELECT json_object(
                   'id', id, 'originalID', original_id, 'kind', kind, 'status', status,
                   'requestedAmount', amount_requested, 'approvedAmount', amount_approved,
@@ -123,6 +118,32 @@ public enum ReportingReference {
                     'receiptNumber', seq,
                     'signatureRequired', json(CASE WHEN cvm IN ('signature', 'pinAndSignature') THEN 'true' ELSE 'false' END)))
                 FROM payment_transaction WHERE id = ? AND merchant_id = ?
-                """, arguments: [id, merchant])
+                """
+        case .postgres:
+            sql = """
+                SELECT CAST(json_build_object(
+                  'id', id, 'originalID', original_id, 'kind', kind, 'status', status,
+                  'requestedAmount', amount_requested, 'approvedAmount', amount_approved,
+                  'tipAmount', amount_tip, 'totalAmount', amount_approved + amount_tip, 'currency', currency,
+                  'authorizationCode', auth_code, 'responseCode', response_code,
+                  'issuerAuthenticationData', issuer_authentication_data, 'acquirerMessage', acquirer_message,
+                  'batchID', CAST(batch_id AS TEXT),
+                  'card', CASE WHEN masked_pan IS NULL THEN NULL ELSE json_build_object(
+                    'scheme', coalesce(brand, 'unknown'), 'maskedPAN', masked_pan, 'cardholderName', cardholder_name,
+                    'expiryMonth', CAST(substr(expiry, 3, 2) AS INTEGER),
+                    'expiryYear', 2000 + CAST(substr(expiry, 1, 2) AS INTEGER)) END,
+                  'entryMode', entry_mode, 'cvm', cvm,
+                  'emv', CASE WHEN aid IS NULL THEN NULL ELSE json_build_object(
+                    'aid', aid, 'applicationLabel', application_label, 'tvr', tvr, 'tsi', tsi) END,
+                  'customerReference', customer_reference, 'externalID', external_id,
+                  'statementDescriptor', descriptor,
+                  'createdAt', replace(substr(created_at, 1, 19), ' ', 'T') || 'Z',
+                  'receipt', json_build_object(
+                    'receiptNumber', seq,
+                    'signatureRequired', cvm IN ('signature', 'pinAndSignature'))) AS text)
+                FROM payment_transaction WHERE id = ? AND merchant_id = ?
+                """
+        }
+        return try db.fetchValue(String.self, sql: sql, arguments: [id, merchant])
     }
 }

@@ -7,7 +7,7 @@ import MPOSCore
 /// Registers the reporting routes (``GatewayRoutes/reporting``): transaction search,
 /// statistics, the inventory file and the webhook configuration and delivery log.
 public func addReportingRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
-    let pool = environment.store.writer
+    let pool = environment.store.database
     let reporting = ReportingService(database: pool, now: environment.configuration.now)
 
     router.on(GatewayRoutes.searchTransactions) { request, context in
@@ -39,9 +39,13 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
     router.on(GatewayRoutes.statistics) { request, context in
         let merchant = try context.requireMerchant()
         let input = try await decodeBody(request, context: context, for: GatewayRoutes.statistics)
-        let currency =
-            try input.currency.map { requested in try mappedSync { try PaymentRules.currency(code: requested.code) } }
-            ?? environment.accounts.merchantInfo(merchantID: merchant, userID: nil).currency
+        let requested = try input.currency.map { requested in try mappedSync { try PaymentRules.currency(code: requested.code) } }
+        let currency: Currency
+        if let requested {
+            currency = requested
+        } else {
+            currency = try await environment.accounts.merchantInfo(merchantID: merchant, userID: nil).currency
+        }
         guard let period = StatisticsPeriod(rawValue: input.grouping.rawValue) else {
             throw GatewayError.invalid("Unknown grouping.")
         }
@@ -105,7 +109,10 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
 
     router.on(GatewayRoutes.getWebhookConfig) { request, context in
         let merchant = try context.requireMerchant()
-        let config = try await pool.read { db in try LedgerWebhookConfig.fetchOne(db, key: merchant) }
+        let config = try await pool.read { db in
+            try db.fetchOne(
+                LedgerWebhookConfig.self, sql: "SELECT * FROM payment_webhook_config WHERE merchant_id = ?", arguments: [merchant])
+        }
         return try context.respond(to: request, with: config.apiResponse)
     }
 
@@ -123,18 +130,19 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
         }
         let now = environment.configuration.now()
         let saved = try await pool.write { db -> LedgerWebhookConfig? in
-            let current = try LedgerWebhookConfig.fetchOne(db, key: merchant)
+            let current = try db.fetchOne(
+                LedgerWebhookConfig.self, sql: "SELECT * FROM payment_webhook_config WHERE merchant_id = ?", arguments: [merchant])
             guard let url = input.callbackURL else {
                 guard var current else { return nil }
                 current.enabled = false
                 current.updatedAt = now
-                try current.update(db)
+                try db.update(current, key: ["merchant_id"])
                 return current
             }
             let config = LedgerWebhookConfig(
                 merchantId: merchant, url: url, secret: input.secret ?? current?.secret ?? "", enabled: true,
                 updatedAt: now)
-            try config.save(db)
+            if current == nil { try db.insert(config) } else { try db.update(config, key: ["merchant_id"]) }
             return config
         }
         return try context.respond(to: request, with: saved.apiResponse)
@@ -143,9 +151,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
     router.on(GatewayRoutes.webhookDeliveries) { request, context in
         let merchant = try context.requireMerchant()
         let deliveries = try await pool.read { db -> [WebhookDelivery] in
-            try Row.fetchAll(
-                db,
-                sql:
+            try db.fetchAll(sql:
                     "SELECT * FROM payment_webhook_delivery WHERE merchant_id = ? ORDER BY id DESC LIMIT 200",
                 arguments: [merchant]
             ).compactMap { row -> WebhookDelivery? in

@@ -3,15 +3,15 @@ import GRDB
 import MPOSCore
 
 /// Reporting over the ledger: transaction search, receipt data, statistics and the inventory
-/// file. Reads run on the pool's readers, concurrently with payments.
+/// file. Reads run on the database's readers, concurrently with payments.
 public struct ReportingService: Sendable {
     /// The ledger database.
-    public let database: any DatabaseWriter
+    public let database: any GatewayDatabase
     /// The current time.
     public let now: @Sendable () -> Date
 
     /// Creates the service.
-    public init(database: any DatabaseWriter, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(database: any GatewayDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now
     }
@@ -33,10 +33,10 @@ public struct ReportingService: Sendable {
     {
         let statements = Self.searchStatements(merchant: merchant, search, from: from, to: to)
         return try await database.read { db in
-            let total = try Int.fetchOne(db, sql: statements.count, arguments: statements.arguments) ?? 0
+            let total = try db.fetchValue(Int.self, sql: statements.count, arguments: statements.arguments) ?? 0
             var pageArguments = statements.arguments
             pageArguments += [search.pageSize, search.offset]
-            let rows = try LedgerTransaction.fetchAll(db, sql: statements.page, arguments: pageArguments)
+            let rows = try db.fetchAll(LedgerTransaction.self, sql: statements.page, arguments: pageArguments)
             return Page(transactions: rows, total: total)
         }
     }
@@ -89,8 +89,7 @@ public struct ReportingService: Sendable {
         let sha256 = InventoryCSV.sha256Hex(content)
         return try await database.write { db in
             let current =
-                try Int.fetchOne(
-                    db, sql: "SELECT MAX(version) FROM payment_inventory WHERE merchant_id = ?",
+                try db.fetchValue(Int.self, sql: "SELECT MAX(version) AS version FROM payment_inventory WHERE merchant_id = ?",
                     arguments: [merchant]) ?? 0
             guard version > current else {
                 throw PaymentRuleViolation(
@@ -99,7 +98,7 @@ public struct ReportingService: Sendable {
             let record = LedgerInventory(
                 merchantId: merchant, version: version, content: Data(content), sha256: sha256,
                 columns: summary.columns.joined(separator: ","), rowCount: summary.rowCount, uploadedAt: time)
-            try record.insert(db)
+            try db.insert(record)
             return record
         }
     }
@@ -107,11 +106,17 @@ public struct ReportingService: Sendable {
     /// The merchant's latest inventory, or a given version.
     public func inventory(merchant: String, version: Int? = nil) async throws -> LedgerInventory {
         try await database.read { db in
-            let request =
-                version.map {
-                    LedgerInventory.filter(Column("merchant_id") == merchant && Column("version") == $0)
-                } ?? LedgerInventory.filter(Column("merchant_id") == merchant).order(Column("version").desc)
-            guard let record = try request.fetchOne(db) else {
+            let found =
+                try version.map {
+                    try db.fetchOne(
+                        LedgerInventory.self, sql: "SELECT * FROM payment_inventory WHERE merchant_id = ? AND version = ?",
+                        arguments: [merchant, $0])
+                }
+                ?? db.fetchOne(
+                    LedgerInventory.self,
+                    sql: "SELECT * FROM payment_inventory WHERE merchant_id = ? ORDER BY version DESC LIMIT 1",
+                    arguments: [merchant])
+            guard let record = found else {
                 throw PaymentRuleViolation(.notFound, "No inventory has been uploaded.")
             }
             return record

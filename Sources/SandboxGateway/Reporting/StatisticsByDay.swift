@@ -75,7 +75,7 @@ enum StatisticsByDayQuery {
               FROM payment_transaction
               WHERE merchant_id = ? AND currency = ? AND created_at >= ? AND created_at < ?
                 AND kind IN (\(kinds)) \(statuses)
-            )
+            ) AS ledger
             GROUP BY day, status
             """
     }
@@ -84,7 +84,7 @@ enum StatisticsByDayQuery {
     /// ``DailyTotals`` (a few rows per day), the part-days at either end from the ledger's rows.
     /// - Throws: ``LedgerValueError`` for a status the gateway does not write; GRDB's errors.
     static func fold(
-        _ db: Database, into aggregator: inout StatisticsAggregator, merchant: String, currency: String,
+        _ db: any SQLSession, into aggregator: inout StatisticsAggregator, merchant: String, currency: String,
         from: Date, to: Date
     ) throws {
         guard let whole = wholeDays(from: from, to: to) else {
@@ -94,9 +94,8 @@ enum StatisticsByDayQuery {
             try foldRows(db, into: &aggregator, merchant: merchant, currency: currency, from: from, to: whole.start)
         }
         let statuses = aggregator.nestByStatus ? "" : "AND status IN ('approved', 'partiallyApproved', 'refunded')"
-        let start = firstDay(of: aggregator.period)
-        let totals = try Row.fetchCursor(
-            db,
+        let start = firstDay(of: aggregator.period, dialect: db.dialect)
+        let totals = try db.fetchAll(
             sql: """
                 SELECT \(start) AS day, status, SUM(n) AS n, SUM(total) AS total, MIN(low) AS low, MAX(high) AS high
                 FROM payment_daily_total
@@ -113,30 +112,30 @@ enum StatisticsByDayQuery {
     /// The SQL for the first day of the period a `day` (`yyyy-MM-dd`) falls in: SQLite adds the
     /// kept days up into months, quarters and years, so Swift folds a row per period and status
     /// rather than per day. ISO weeks cross months and years, so a week's days come one by one.
-    static func firstDay(of period: StatisticsPeriod) -> String {
+    static func firstDay(of period: StatisticsPeriod, dialect: SQLDialect) -> String {
         switch period {
         case .day, .week: "day"
         case .month: "substr(day, 1, 7) || '-01'"
         case .quarter:
-            "substr(day, 1, 5) || printf('%02d', ((CAST(substr(day, 6, 2) AS INTEGER) - 1) / 3) * 3 + 1) || '-01'"
+            dialect.quarterStart("day")
         case .year: "substr(day, 1, 4) || '-01-01'"
         }
     }
 
     /// Runs the query over the ledger's rows and folds its days into `aggregator`.
     static func foldRows(
-        _ db: Database, into aggregator: inout StatisticsAggregator, merchant: String, currency: String,
+        _ db: any SQLSession, into aggregator: inout StatisticsAggregator, merchant: String, currency: String,
         from: Date, to: Date
     ) throws {
-        let rows = try Row.fetchCursor(
-            db, sql: sql(nestByStatus: aggregator.nestByStatus), arguments: [merchant, currency, from, to])
+        let rows = try db.fetchAll(
+            sql: sql(nestByStatus: aggregator.nestByStatus), arguments: [merchant, currency, from, to])
         try fold(rows, into: &aggregator, currency: currency)
     }
 
     /// Folds rows of `day`, `status`, `n`, `total`, `low` and `high` into `aggregator`.
-    static func fold(_ rows: RowCursor, into aggregator: inout StatisticsAggregator, currency: String) throws {
+    static func fold(_ rows: [Row], into aggregator: inout StatisticsAggregator, currency: String) throws {
         var days: [String: Date] = [:]
-        while let row = try rows.next() {
+        for row in rows {
             let status = try LedgerValueError.decode(row, "status") { FinancialStatus(rawValue: $0) }
             let label: String = row["day"]
             guard let day = days[label] ?? dayStart(label) else {

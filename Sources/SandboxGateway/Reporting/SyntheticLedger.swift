@@ -40,20 +40,19 @@ public enum SyntheticLedger {
     ]
     private static let brands = ["VISA", "MASTERCARD", "MAESTRO", "AMEX"]
 
-    /// Writes `plan` in one transaction through one prepared statement; returns the rows
+    /// Writes `plan` in one transaction through one statement the session caches; returns the rows
     /// written. Sales are approved (most), declined, partly approved or voided; refunds and
     /// voids name an earlier sale of the same merchant as their original.
-    public static func fill(_ db: Database, _ plan: Plan, using random: inout some RandomNumberGenerator)
+    public static func fill(_ db: any SQLSession, _ plan: Plan, using random: inout some RandomNumberGenerator)
         throws -> Int
     {
-        let insert = try db.makeStatement(
-            sql: """
+        let insert = """
                 INSERT INTO payment_transaction (
                   id, merchant_id, kind, status, original_id, amount_requested, amount_approved,
                   amount_captured, amount_tip, amount_major, currency, response_code, auth_code,
                   card_fingerprint, masked_pan, brand, cardholder_name, entry_mode, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+                """
         var recentSales: [String: [String]] = [:]
         let step = plan.duration / Double(max(plan.count, 1))
         for index in 0..<plan.count {
@@ -83,7 +82,7 @@ public enum SyntheticLedger {
             let card = Int.random(in: 0..<20_000, using: &random)
             let lastFour = String(1000 + card % 9000)
             let stamp = SQLiteTimestamp.string(from: time)
-            try insert.execute(arguments: [
+            try db.execute(sql: insert, arguments: [
                 id, merchant, kind, status,
                 kind == "sale" || kind == "authorization" || kind == "cash" ? nil : original,
                 requested, approved, status == "declined" || kind == "authorization" ? 0 : approved, tip,

@@ -53,8 +53,9 @@ public struct TransactionFilters: Sendable, Hashable {
         if let kind { out.append(("kind = ?", kind.rawValue)) }
         if let minimumAmount { out.append(("amount_requested >= ?", minimumAmount)) }
         if let maximumAmount { out.append(("amount_requested <= ?", maximumAmount)) }
-        // Masked numbers keep the last four digits at the end.
-        if let cardLastFour { out.append(("substr(masked_pan, -4) = ?", cardLastFour)) }
+        // Masked numbers keep the last four digits at the end; four digits hold no wildcard,
+        // and a suffix pattern reads the same on SQLite and PostgreSQL.
+        if let cardLastFour { out.append(("masked_pan LIKE ?", "%" + cardLastFour)) }
         return out
     }
 }

@@ -91,7 +91,7 @@ public struct TransactionSearch: Sendable, Hashable {
         case .all: break
         }
         if let text {
-            var alternatives = ["id = ?", "external_id = ?", "cardholder_name LIKE ? ESCAPE '\\'"]
+            var alternatives = ["id = ?", "external_id = ?", "LOWER(cardholder_name) LIKE LOWER(?) ESCAPE '\\'"]
             arguments += [text, text, "%" + Self.escapeLike(text) + "%"]
             if let day = Self.utcDay(text) {
                 // A range rather than `substr(created_at, …)`, so the time index can answer it.

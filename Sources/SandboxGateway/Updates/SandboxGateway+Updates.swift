@@ -20,7 +20,7 @@ extension SandboxGateway {
         _ configuration: SandboxGatewayConfiguration, _ publication: UpdatePublication, content: Data
     ) async throws -> UpdateImage {
         let store = try GatewayStore(path: configuration.databasePath)
-        return try await UpdateCatalogueService(database: store.writer, now: configuration.now)
+        return try await UpdateCatalogueService(database: store.database, now: configuration.now)
             .publish(publication, content: content)
     }
 }

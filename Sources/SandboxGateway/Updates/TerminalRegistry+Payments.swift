@@ -35,7 +35,7 @@ extension TerminalRegistry {
     ///   model or channel; 4221 (``GatewayErrorCode/terminalDeactivated``) when the reader was
     ///   past a deadline at `takenAt`.
     static func admitPayment(
-        merchant: String, reader: PaymentReader, takenAt: Date, now: Date, in db: Database
+        merchant: String, reader: PaymentReader, takenAt: Date, now: Date, in db: any SQLSession
     ) throws {
         try validate(reader)
         let request = reader

@@ -8,12 +8,12 @@ import GatewayAPI
 /// (``admitPayment(merchant:reader:takenAt:now:in:)``).
 public struct TerminalRegistry: Sendable {
     /// The gateway's database.
-    public let database: any DatabaseWriter
+    public let database: any GatewayDatabase
     /// The current time (the gateway's injected clock).
     public let now: @Sendable () -> Date
 
     /// Creates the registry.
-    public init(database: any DatabaseWriter, now: @escaping @Sendable () -> Date) {
+    public init(database: any GatewayDatabase, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.now = now
     }
@@ -58,7 +58,7 @@ public struct TerminalRegistry: Sendable {
 
     /// Registers a reader this merchant never saw, with the versions it reports, at `time`.
     static func register(
-        merchant: String, _ request: TerminalInitializeRequest, channel: UpdateChannel, at time: Date, in db: Database
+        merchant: String, _ request: TerminalInitializeRequest, channel: UpdateChannel, at time: Date, in db: any SQLSession
     ) throws {
         try db.execute(
             sql: """
@@ -86,8 +86,7 @@ public struct TerminalRegistry: Sendable {
                 throw GatewayError.notFound("No reader \(confirmation.serialNumber) was initialized by this merchant.")
             }
             guard
-                let image = try Row.fetchOne(
-                    db, sql: "SELECT * FROM update_image WHERE id = ?", arguments: [confirmation.imageID]
+                let image = try db.fetchOne(sql: "SELECT * FROM update_image WHERE id = ?", arguments: [confirmation.imageID]
                 ).flatMap(UpdateCatalogueService.image(from:))
             else { throw GatewayError.notFound("No update image \(confirmation.imageID).") }
             let model: String = reader["model"]
@@ -114,9 +113,7 @@ public struct TerminalRegistry: Sendable {
     /// The installs a reader confirmed, oldest first, as image ids and times.
     public func installs(merchant: String, serialNumber: String) async throws -> [(imageID: String, at: Date)] {
         try await database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
+            try db.fetchAll(sql: """
                     SELECT image_id, installed_at FROM update_install
                     WHERE merchant_id = ? AND serial_number = ? ORDER BY id
                     """, arguments: [merchant, serialNumber]
@@ -125,13 +122,12 @@ public struct TerminalRegistry: Sendable {
     }
 
     /// The reader's row, if this merchant registered it.
-    static func reader(merchant: String, serial: String, in db: Database) throws -> Row? {
-        try Row.fetchOne(
-            db, sql: "SELECT * FROM update_reader WHERE merchant_id = ? AND serial_number = ?",
+    static func reader(merchant: String, serial: String, in db: any SQLSession) throws -> Row? {
+        try db.fetchOne(sql: "SELECT * FROM update_reader WHERE merchant_id = ? AND serial_number = ?",
             arguments: [merchant, serial])
     }
 
-    private static func answer(merchant: String, serial: String, now: Date, in db: Database) throws
+    private static func answer(merchant: String, serial: String, now: Date, in db: any SQLSession) throws
         -> TerminalInitializeResponse
     {
         guard let row = try reader(merchant: merchant, serial: serial, in: db) else { throw GatewayError.internalError() }
@@ -139,7 +135,7 @@ public struct TerminalRegistry: Sendable {
     }
 
     /// What an `update_reader` row has pending in the catalogue, as initialization answers it.
-    static func pending(for row: Row, now: Date, in db: Database) throws -> TerminalInitializeResponse {
+    static func pending(for row: Row, now: Date, in db: any SQLSession) throws -> TerminalInitializeResponse {
         guard let channel = UpdateChannel(rawValue: row["channel"]) else { throw GatewayError.internalError() }
         let reader = UpdatePending.Reader(
             firmwareVersion: row["firmware_version"], configurationVersion: row["configuration_version"],

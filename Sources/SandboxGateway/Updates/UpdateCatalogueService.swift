@@ -11,12 +11,12 @@ public struct UpdateCatalogueService: Sendable {
     public static let maximumFileSize = 32 * 1024 * 1024
 
     /// The gateway's database.
-    public let database: any DatabaseWriter
+    public let database: any GatewayDatabase
     /// The current time (the gateway's injected clock).
     public let now: @Sendable () -> Date
 
     /// Creates the service.
-    public init(database: any DatabaseWriter, now: @escaping @Sendable () -> Date) {
+    public init(database: any GatewayDatabase, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.now = now
     }
@@ -50,9 +50,7 @@ public struct UpdateCatalogueService: Sendable {
             // listing (read back from the database) then name the same instant.
             publishedAt: Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)))
         try await database.write { db in
-            let taken = try Bool.fetchOne(
-                db,
-                sql: "SELECT 1 FROM update_image WHERE model = ? AND kind = ? AND channel = ? AND version = ?",
+            let taken = try db.fetchValue(Bool.self, sql: "SELECT 1 AS taken FROM update_image WHERE model = ? AND kind = ? AND channel = ? AND version = ?",
                 arguments: [image.model, image.kind.rawValue, image.channel.rawValue, image.version]) ?? false
             guard !taken else {
                 throw GatewayError.invalidState(
@@ -79,7 +77,7 @@ public struct UpdateCatalogueService: Sendable {
     /// Every image, newest published first.
     public func images() async throws -> [UpdateImage] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM update_image ORDER BY published_at DESC, rowid DESC")
+            try db.fetchAll(sql: "SELECT * FROM update_image ORDER BY published_at DESC, \(db.dialect.rowOrder) DESC")
                 .compactMap(Self.image(from:))
         }
     }
@@ -87,7 +85,7 @@ public struct UpdateCatalogueService: Sendable {
     /// One image, or `nil` when no image has this id.
     public func image(id: String) async throws -> UpdateImage? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM update_image WHERE id = ?", arguments: [id])
+            try db.fetchOne(sql: "SELECT * FROM update_image WHERE id = ?", arguments: [id])
                 .flatMap(Self.image(from:))
         }
     }
@@ -96,16 +94,14 @@ public struct UpdateCatalogueService: Sendable {
     public func bytes(of id: String, offset: Int64, length: Int64) async throws -> Data {
         try await database.read { db in
             // substr on a blob counts bytes, from 1.
-            try Data.fetchOne(
-                db, sql: "SELECT substr(content, ?, ?) FROM update_image_file WHERE image_id = ?",
+            try db.fetchValue(Data.self, sql: "SELECT \(db.dialect.blobRange("content", from: "?", length: "?")) AS part FROM update_image_file WHERE image_id = ?",
                 arguments: [offset + 1, length, id]) ?? Data()
         }
     }
 
     /// The images of one model and channel, for a reader's pending updates.
-    static func images(model: String, channel: UpdateChannel, in db: Database) throws -> [UpdateImage] {
-        try Row.fetchAll(
-            db, sql: "SELECT * FROM update_image WHERE model = ? AND channel = ?",
+    static func images(model: String, channel: UpdateChannel, in db: any SQLSession) throws -> [UpdateImage] {
+        try db.fetchAll(sql: "SELECT * FROM update_image WHERE model = ? AND channel = ?",
             arguments: [model, channel.rawValue]
         ).compactMap(image(from:))
     }

@@ -6,8 +6,8 @@ import NIOCore
 /// Registers the terminal-management routes: reader initialization, install confirmations,
 /// and the update catalogue (list, download, publish).
 func addUpdateRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
-    let catalogue = UpdateCatalogueService(database: environment.store.writer, now: environment.configuration.now)
-    let registry = TerminalRegistry(database: environment.store.writer, now: environment.configuration.now)
+    let catalogue = UpdateCatalogueService(database: environment.store.database, now: environment.configuration.now)
+    let registry = TerminalRegistry(database: environment.store.database, now: environment.configuration.now)
 
     router.on(GatewayRoutes.terminalInitialize) { request, context in
         let merchantID = try context.requireMerchant()
@@ -39,7 +39,7 @@ func addUpdateRoutes(to router: Router<GatewayRequestContext>, environment: Gate
 
     router.on(GatewayRoutes.publishUpdate) { request, context in
         // The catalogue is the sandbox's, so its owner publishes.
-        _ = try context.requireFirstMerchantAPIKey(
+        _ = try await context.requireFirstMerchantAPIKey(
             environment.accounts, passive: "Updates are published", active: "publishes updates")
         let publication = try UpdateQuery.publication(request.uri.query)
         // This route alone takes a whole image as its body; every other keeps the gateway's limit.

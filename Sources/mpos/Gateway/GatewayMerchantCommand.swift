@@ -43,7 +43,7 @@ struct GatewayMerchantAddCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let credentials: SandboxCredentials
         do {
-            credentials = try SandboxGateway.addMerchant(
+            credentials = try await SandboxGateway.addMerchant(
                 SandboxGatewayConfiguration(databasePath: db), name: name)
         } catch let error as CocoaError {
             // Foundation's own description of a file error is a dump of its user info.

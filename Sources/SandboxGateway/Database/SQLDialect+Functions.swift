@@ -1,0 +1,86 @@
+/// The few SQL expressions SQLite and PostgreSQL write differently, so domain code states
+/// what it means once and each engine gets its own spelling.
+///
+/// Each returns SQL text to splice into a statement; its arguments are SQL expressions
+/// (column names, `?`, literals), never values from a request.
+extension SQLDialect {
+    /// The larger of two values: SQLite's scalar `MAX(a, b)`, PostgreSQL's `GREATEST(a, b)`.
+    public func greatest(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: "MAX(\(a), \(b))"
+        case .postgres: "GREATEST(\(a), \(b))"
+        }
+    }
+
+    /// The smaller of two values: SQLite's scalar `MIN(a, b)`, PostgreSQL's `LEAST(a, b)`.
+    public func least(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: "MIN(\(a), \(b))"
+        case .postgres: "LEAST(\(a), \(b))"
+        }
+    }
+
+    /// The last `count` characters of a text: `substr(x, -n)` on SQLite, `RIGHT(x, n)` on
+    /// PostgreSQL (whose `substr` takes no negative start).
+    public func suffix(_ text: String, _ count: Int) -> String {
+        switch self {
+        case .sqlite: "substr(\(text), -\(count))"
+        case .postgres: "RIGHT(\(text), \(count))"
+        }
+    }
+
+    /// A byte range of a blob, `length` bytes from the 1-based `start` (both SQL expressions).
+    public func blobRange(_ blob: String, from start: String, length: String) -> String {
+        switch self {
+        case .sqlite: "substr(\(blob), \(start), \(length))"
+        case .postgres: "substring(\(blob) FROM \(start) FOR \(length))"
+        }
+    }
+
+    /// Concatenates the text of a group's rows with `separator` (a quoted SQL literal).
+    public func groupConcat(_ expression: String, separator: String) -> String {
+        switch self {
+        case .sqlite: "GROUP_CONCAT(\(expression), \(separator))"
+        case .postgres: "STRING_AGG(\(expression), \(separator))"
+        }
+    }
+
+    /// A JSON object text built from `pairs` of key (plain text) and SQL expression.
+    public func jsonObject(_ pairs: [(key: String, value: String)]) -> String {
+        let arguments = pairs.map { "'\($0.key)', \($0.value)" }.joined(separator: ", ")
+        switch self {
+        case .sqlite: return "json_object(\(arguments))"
+        case .postgres: return "json_build_object(\(arguments))::text"
+        }
+    }
+
+    /// The ledger's text day (`YYYY-MM-DD`) one day after the text day `day`.
+    public func nextDay(_ day: String) -> String {
+        switch self {
+        case .sqlite: "date(\(day), '+1 day')"
+        case .postgres: "to_char(CAST(\(day) AS date) + 1, 'YYYY-MM-DD')"
+        }
+    }
+
+    /// A text day's quarter start (`YYYY-MM-01` of the quarter's first month), from a text day.
+    public func quarterStart(_ day: String) -> String {
+        switch self {
+        case .sqlite:
+            "substr(\(day), 1, 5) || printf('%02d', ((CAST(substr(\(day), 6, 2) AS INTEGER) - 1) / 3) * 3 + 1) || '-01'"
+        case .postgres:
+            "substr(\(day), 1, 5) || lpad(CAST(((CAST(substr(\(day), 6, 2) AS INTEGER) - 1) / 3) * 3 + 1 AS text), 2, '0') || '-01'"
+        }
+    }
+}
+
+extension SQLDialect {
+    /// The tie-breaker that orders a table's rows as they were inserted: SQLite's `rowid`.
+    /// PostgreSQL keeps no such order; there it is the table's `id` column, and its schema
+    /// should give the rows that rely on it (the first merchant, the outbox) a sequence.
+    public var rowOrder: String {
+        switch self {
+        case .sqlite: "rowid"
+        case .postgres: "id"
+        }
+    }
+}
