@@ -128,37 +128,46 @@ public final class LocalPostgres: Sendable {
     /// Runs `program` with `arguments` and waits; as the `postgres` user when this process
     /// is root and `asPostgres`.
     ///
+    /// Spawned and reaped directly (posix_spawn, waitpid) rather than with Foundation's
+    /// `Process`, whose wait on Linux also waits for descriptors that the server started by
+    /// `pg_ctl start` inherits and keeps open for its whole life.
+    ///
     /// - Throws: ``LocalPostgresError`` with the program's output when it exits non-zero.
     private static func run(_ program: String, _ arguments: [String], asPostgres: Bool = true) throws {
-        let process = Process()
+        var command = [program] + arguments
         if isRoot && asPostgres {
             if FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") {
-                process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-                process.arguments = ["-u", "postgres", "--", program] + arguments
+                command = ["/usr/sbin/runuser", "-u", "postgres", "--"] + command
             } else {
-                let quoted = ([program] + arguments).map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }
-                process.executableURL = URL(fileURLWithPath: "/bin/su")
-                process.arguments = ["postgres", "-c", quoted.joined(separator: " ")]
+                let quoted = command.map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }
+                command = ["/bin/su", "postgres", "-c", quoted.joined(separator: " ")]
             }
-        } else {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
         }
-        // The server outlives pg_ctl and keeps inherited pipes open: its output goes to a file.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("mpos-postgres-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        #if canImport(Glibc)
+        var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw LocalPostgresError("could not start \(command[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exitedNormally = status & 0x7F == 0
+        let exitCode = (status >> 8) & 0xFF
+        guard exitedNormally && exitCode == 0 else {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw LocalPostgresError(
-                "\((program as NSString).lastPathComponent) exited with \(process.terminationStatus): \(output.suffix(2000))")
+                "\((program as NSString).lastPathComponent) exited with status \(status): \(output.suffix(2000))")
         }
     }
 
