@@ -37,6 +37,8 @@ let package = Package(
         // Self-signed certificates generated at run time by the TLS tests.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.1.0"),
+        // The gateway's PostgreSQL backend (several gateway instances on one database).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
     ],
     targets: [
         // Money, currencies, identifiers, the shared vocabulary and the error pattern. No I/O.
@@ -116,6 +118,9 @@ let package = Package(
                 // SHA-256 of tokens and bodies; PBKDF2 for passwords.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Blocking waits on PostgreSQL futures from the backend's own threads.
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The SDK an app imports: session, payment engine, journal, receipts. No server

@@ -1,0 +1,221 @@
+import Foundation
+import GRDB
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The gateway's database on PostgreSQL, for several gateway instances on one database.
+///
+/// Reads run on a snapshot (`REPEATABLE READ READ ONLY`), writes in transactions of their
+/// own (`READ COMMITTED`, run again on a serialization failure or a deadlock), payments
+/// through group commit on a few connections in parallel (``PostgresGroupCommitWriter``).
+/// Commits are durable (`synchronous_commit` on). Opening the database applies the schema's
+/// migrations (``PostgresMigrations``); every instance on the database shares its instance id.
+///
+/// The domain's statements run synchronously, so every connection has a thread of its own
+/// (a lane) that blocks on the server's answers; async callers are resumed from it.
+///
+/// ```swift
+/// let database = try await PostgresGatewayDatabase(url: PostgresURL("postgres://gw@127.0.0.1:5432/sandbox"))
+/// let count = try await database.read { try $0.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM merchant") }
+/// ```
+public final class PostgresGatewayDatabase: GatewayDatabase {
+    /// How many connections the database keeps and how writes are retried.
+    public struct Configuration: Sendable {
+        /// Connections for reads (default 4).
+        public var readConnections = 4
+        /// Connections for writes outside group commit (default 2).
+        public var writeConnections = 2
+        /// Connections that drain group commits in parallel (default 2).
+        public var groupCommitLanes = 2
+        /// The most writes one group commit takes (default 256).
+        public var maximumGroupSize = 256
+        /// How many times a write runs at most when it meets `40001` or `40P01` (default 5).
+        public var maximumAttempts = 5
+        /// How long opening a connection may take (default 10 s).
+        public var connectTimeout: TimeAmount = .seconds(10)
+        /// How long ``PostgresGatewayDatabase/isReachable()`` waits for an answer (default 2 s).
+        public var reachabilityTimeout: TimeAmount = .seconds(2)
+        /// Where PostgresNIO logs.
+        public var logger = Logger(label: "mposkit.sandbox-gateway.postgres")
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// ``SQLDialect/postgres``.
+    public let dialect = SQLDialect.postgres
+    /// The gateway's instance id, shared by every instance on this database.
+    public let instanceID: String
+    /// The connection settings.
+    public let url: PostgresURL
+
+    private let configuration: Configuration
+    private let settings: PostgresSettings
+    private let readers: PostgresLanePool
+    private let writers: PostgresLanePool
+    private let groupLanes: PostgresLanePool
+    /// The payment path's writer.
+    let groupWriter: PostgresGroupCommitWriter
+
+    /// Connects to `url`, applies the migrations the database has not had and reads the
+    /// instance id.
+    ///
+    /// - Throws: ``PostgresEngineError`` when the server cannot be reached or a migration fails.
+    public init(url: PostgresURL, configuration: Configuration = Configuration()) async throws {
+        self.url = url
+        self.configuration = configuration
+        let settings = PostgresSettings(url: url, connectTimeout: configuration.connectTimeout)
+        let logger = configuration.logger
+        self.settings = settings
+        let readers = PostgresLanePool(
+            label: "mposkit.sandbox-gateway.postgres.read", size: configuration.readConnections, settings: settings,
+            logger: logger)
+        let writers = PostgresLanePool(
+            label: "mposkit.sandbox-gateway.postgres.write", size: configuration.writeConnections, settings: settings,
+            logger: logger)
+        let groupLanes = PostgresLanePool(
+            label: "mposkit.sandbox-gateway.postgres.group", size: configuration.groupCommitLanes, settings: settings,
+            logger: logger)
+        self.readers = readers
+        self.writers = writers
+        self.groupLanes = groupLanes
+        groupWriter = PostgresGroupCommitWriter(
+            lanes: groupLanes, maximumGroupSize: configuration.maximumGroupSize,
+            maximumAttempts: configuration.maximumAttempts)
+        do {
+            _ = try await Self.migrate(on: writers)
+            instanceID = try await writers.run { lane in
+                let session = try lane.session()
+                guard
+                    let id = try session.fetchValue(String.self, sql: "SELECT instanceId FROM gatewayInstance WHERE id = 1"),
+                    !id.isEmpty
+                else { throw PostgresEngineError.client("The database has no gateway instance id.") }
+                return id
+            }
+        } catch {
+            await readers.close()
+            await writers.close()
+            await groupLanes.close()
+            throw error
+        }
+    }
+
+    /// Applies the schema's migrations the database has not had (opening the database does so
+    /// too) and returns their names; none when it is up to date.
+    ///
+    /// - Throws: ``PostgresEngineError`` from the migration that failed (rolled back).
+    @discardableResult
+    public func migrate() async throws -> [String] {
+        try await Self.migrate(on: writers)
+    }
+
+    private static func migrate(on writers: PostgresLanePool) async throws -> [String] {
+        try await writers.run { lane in
+            do {
+                return try PostgresMigrations.migrate(try lane.session())
+            } catch {
+                lane.discard(after: error)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` on a snapshot: `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY` … `COMMIT`.
+    /// A connection found lost is opened again and the read runs once more.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        try await readers.run { lane in
+            var attempt = 1
+            while true {
+                do {
+                    let session = try lane.session()
+                    try session.execute(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    let result = try body(session)
+                    try session.execute(sql: "COMMIT")
+                    return result
+                } catch {
+                    lane.rollback(after: error)
+                    if attempt == 1, (error as? PostgresEngineError)?.connectionLost == true {
+                        attempt += 1
+                        continue
+                    }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Runs `body` in a `READ COMMITTED` transaction of its own and returns once it is
+    /// durably committed; runs it again (a few times at most) on `40001` or `40P01`.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        let maximumAttempts = configuration.maximumAttempts
+        return try await writers.run { lane in
+            var attempt = 1
+            while true {
+                var begun = false
+                do {
+                    let session = try lane.session()
+                    try session.execute(sql: "BEGIN ISOLATION LEVEL READ COMMITTED")
+                    begun = true
+                    let result = try body(session)
+                    try session.execute(sql: "COMMIT")
+                    return result
+                } catch {
+                    lane.rollback(after: error)
+                    let engineError = error as? PostgresEngineError
+                    // Retried: a conflict the server resolved by aborting us, or a connection
+                    // found lost before the transaction began (nothing of it reached the server).
+                    let retry = engineError?.isRetryable == true || (!begun && engineError?.connectionLost == true)
+                    if retry, attempt < maximumAttempts {
+                        attempt += 1
+                        continue
+                    }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The payment path's writer: group commit on ``Configuration/groupCommitLanes`` connections.
+    // MERGE: once the seam branch makes `LedgerWriter.write` take `(any SQLSession)`, add
+    // `extension PostgresGroupCommitWriter: LedgerWriter {}` and return `groupWriter` here.
+    public var groupCommitWriter: any LedgerWriter { PostgresLedgerWriterUntilMerge() }
+
+    /// Whether the server answers `SELECT 1` on a new connection within
+    /// ``Configuration/reachabilityTimeout``.
+    public func isReachable() async -> Bool {
+        var configuration = settings.configuration
+        configuration.options.connectTimeout = self.configuration.reachabilityTimeout
+        let timeout = self.configuration.reachabilityTimeout
+        let logger = self.configuration.logger
+        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
+        let promise = eventLoop.makePromise(of: Bool.self)
+        let deadline = eventLoop.scheduleTask(in: timeout) { promise.fail(ChannelError.connectTimeout(timeout)) }
+        PostgresConnection.connect(on: eventLoop, configuration: configuration, id: settings.nextConnectionID(), logger: logger)
+            .flatMap { connection in
+                connection.query("SELECT 1", logger: logger)
+                    .map { _ in true }
+                    .always { _ in connection.close().whenComplete { _ in } }
+            }
+            .whenComplete { result in
+                deadline.cancel()
+                promise.completeWith(result)
+            }
+        return (try? await promise.futureResult.get()) ?? false
+    }
+
+    /// Closes every connection once the work queued on it has finished.
+    public func close() async throws {
+        await groupLanes.close()
+        await writers.close()
+        await readers.close()
+    }
+}
+
+/// Stands in for the group-commit writer until the seam branch is merged.
+// MERGE: delete this type when `groupCommitWriter` returns `groupWriter`.
+private struct PostgresLedgerWriterUntilMerge: LedgerWriter {
+    func write<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
+        throw PostgresEngineError.client("The PostgreSQL ledger writer takes SQL sessions; use PostgresGatewayDatabase.groupWriter.")
+    }
+}

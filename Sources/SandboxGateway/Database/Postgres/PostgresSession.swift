@@ -1,0 +1,86 @@
+import GRDB
+import Logging
+import PostgresNIO
+
+/// The seam's session on one PostgreSQL connection: each statement is sent and waited for
+/// on the calling thread, which is always a thread of the backend's own lanes
+/// (``PostgresLane``), never one of Swift concurrency's or of NIO's event loops.
+final class PostgresSession: SQLSession {
+    let dialect = SQLDialect.postgres
+    private let connection: PostgresConnection
+    private let logger: Logger
+    /// Statements already translated, by their `?` text (the domain's statements are few).
+    private var translated: [String: PostgresPlaceholders] = [:]
+    /// Makes savepoint names unique on this connection.
+    private var savepoints = 0
+
+    init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Whether the connection has closed.
+    var isClosed: Bool { connection.isClosed }
+
+    @discardableResult
+    func execute(sql: String, arguments: StatementArguments) throws -> Int {
+        try run(sql, arguments).metadata.rows ?? 0
+    }
+
+    func fetchAll(sql: String, arguments: StatementArguments) throws -> [Row] {
+        try run(sql, arguments).rows.map { try PostgresValues.row($0) }
+    }
+
+    func fetchColumn(sql: String, arguments: StatementArguments) throws -> [DatabaseValue] {
+        try run(sql, arguments).rows.map { row in
+            guard let cell = row.first else { return .null }
+            return try PostgresValues.databaseValue(cell)
+        }
+    }
+
+    func inSavepoint<T>(_ body: () throws -> T) throws -> T {
+        savepoints += 1
+        let name = "mpos_savepoint_\(savepoints)"
+        try execute(sql: "SAVEPOINT \(name)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            // Also ends the transaction's aborted state, so the enclosing transaction goes on.
+            _ = try? execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
+            _ = try? execute(sql: "RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+        try execute(sql: "RELEASE SAVEPOINT \(name)")
+        return result
+    }
+
+    /// Runs one statement and waits for all its rows.
+    ///
+    /// - Throws: ``PostgresEngineError``.
+    private func run(_ sql: String, _ arguments: StatementArguments) throws -> PostgresQueryResult {
+        let statement: PostgresPlaceholders
+        if let known = translated[sql] {
+            statement = known
+        } else {
+            statement = PostgresPlaceholders(sql)
+            if translated.count < 512 { translated[sql] = statement }
+        }
+        let values = try PostgresValues.values(of: arguments)
+        guard values.count == statement.count else {
+            throw PostgresEngineError.client(
+                "The statement has \(statement.count) placeholders but \(values.count) arguments: \(statement.sql)")
+        }
+        let query = PostgresQuery(unsafeSQL: statement.sql, binds: PostgresValues.bindings(values))
+        do {
+            return try connection.query(query, logger: logger).wait()
+        } catch {
+            throw PostgresEngineError(error, sql: statement.sql, values: values)
+        }
+    }
+
+    /// Closes the connection.
+    func close() {
+        try? connection.close().wait()
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import MPOSTestSupport
+import Testing
+
+@testable import SandboxGateway
+
+/// Group commit on PostgreSQL: concurrent writes share commits, each in its own savepoint.
+@Suite(
+    .timeLimit(.minutes(2)), .enabled(if: LocalPostgres.isInstalled, PostgresTestServer.notInstalled), .postgresServer)
+struct PostgresGroupCommitTests {
+    static let table = "CREATE TABLE entry (id BIGINT NOT NULL PRIMARY KEY, amount BIGINT NOT NULL)"
+
+    @Test func twoHundredConcurrentWritesAllCommitInFewerTransactions() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            _ = try await database.write { try $0.execute(sql: Self.table) }
+            let writer = database.groupWriter
+            let results = try await withThrowingTaskGroup(of: Int.self) { group in
+                for id in 1...200 {
+                    group.addTask {
+                        try await writer.write { session in
+                            try session.execute(
+                                sql: "INSERT INTO entry (id, amount) VALUES (?, ?)", arguments: [id, id * 10])
+                            return id
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(results.sorted() == Array(1...200))
+            let (count, sum) = try await database.read { session in
+                let row = try #require(try session.fetchOne(sql: "SELECT COUNT(*) AS n, SUM(amount) AS total FROM entry"))
+                return (row["n"] as Int, row["total"] as Int)
+            }
+            #expect(count == 200)
+            #expect(sum == (1...200).reduce(0) { $0 + $1 * 10 })
+            #expect(writer.committedGroups >= 1)
+            #expect(writer.committedGroups < 200, "200 concurrent writes should share commits")
+        }
+    }
+
+    @Test func oneFailingBodyDoesNotSinkTheOthers() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            try await database.write { session in
+                try session.execute(sql: Self.table)
+                try session.execute(sql: "INSERT INTO entry (id, amount) VALUES (?, ?)", arguments: [7, 0])
+            }
+            let writer = database.groupWriter
+            let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+                for id in 1...40 {
+                    group.addTask {
+                        do {
+                            // id 7 exists already: that body fails with a unique violation.
+                            _ = try await writer.write { session in
+                                try session.execute(sql: "INSERT INTO entry (id, amount) VALUES (?, ?)", arguments: [id, 1])
+                            }
+                            return (id, true)
+                        } catch {
+                            #expect(SQLSessionError.isUniqueViolation(error), "write \(id): \(error)")
+                            return (id, false)
+                        }
+                    }
+                }
+                return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(outcomes.filter { !$0.value }.map(\.key) == [7])
+            let ids = try await database.read { session in
+                try session.fetchValues(Int.self, sql: "SELECT id FROM entry WHERE amount = 1 ORDER BY id")
+            }
+            #expect(ids == Array(1...40).filter { $0 != 7 })
+        }
+    }
+
+    @Test func failedBodyGetsItsOwnErrorAndLeavesNothing() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            struct Refused: Error {}
+            _ = try await database.write { try $0.execute(sql: Self.table) }
+            await #expect(throws: Refused.self) {
+                try await database.groupWriter.write { session in
+                    try session.execute(sql: "INSERT INTO entry (id, amount) VALUES (?, ?)", arguments: [1, 1])
+                    throw Refused()
+                }
+            }
+            let count = try await database.read { try $0.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM entry") }
+            #expect(count == 0)
+        }
+    }
+
+    @Test func writesOnOneLaneStillCommit() async throws {
+        var configuration = PostgresGatewayDatabase.Configuration()
+        configuration.groupCommitLanes = 1
+        configuration.maximumGroupSize = 8
+        try await PostgresTestServer.withDatabase(configuration: configuration) { database in
+            _ = try await database.write { try $0.execute(sql: Self.table) }
+            let writer = database.groupWriter
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in 1...50 {
+                    group.addTask {
+                        _ = try await writer.write { session in
+                            try session.execute(sql: "INSERT INTO entry (id, amount) VALUES (?, ?)", arguments: [id, 1])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let count = try await database.read { try $0.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM entry") }
+            #expect(count == 50)
+            #expect(writer.committedGroups >= 50 / 8)
+        }
+    }
+}
