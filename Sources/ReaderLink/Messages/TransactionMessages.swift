@@ -22,6 +22,12 @@ public struct StartTransaction: Sendable, Hashable {
     public var tipAmounts: [Int64]
     /// Tip percentages the reader offers, if any.
     public var tipPercentages: [UInt8]
+    /// Whether the cardholder may type a tip of their own besides the offered ones. Sent only
+    /// when ``tipAmounts`` or ``tipPercentages`` offer something, so a start without tips
+    /// keeps its older wire form.
+    public var allowsCustomTip: Bool
+    /// Whether the reader asks the cardholder for a tip (status ``ReaderStatusCode/tipInput``).
+    public var offersTip: Bool { !tipAmounts.isEmpty || !tipPercentages.isEmpty || allowsCustomTip }
     /// Whether the cardholder is present.
     public var cardholderPresent: Bool
     /// The transaction a refund, void or capture refers to.
@@ -31,8 +37,9 @@ public struct StartTransaction: Sendable, Hashable {
     public init(
         transactionID: String, kind: TransactionKind, amountMinorUnits: Int64, currency: TransactionCurrency,
         tipAmounts: [Int64] = [], tipPercentages: [UInt8] = [], cardholderPresent: Bool = true,
-        originalTransactionID: String? = nil
+        originalTransactionID: String? = nil, allowsCustomTip: Bool = false
     ) {
+        self.allowsCustomTip = allowsCustomTip
         self.transactionID = transactionID
         self.kind = kind
         self.amountMinorUnits = amountMinorUnits
