@@ -3,8 +3,8 @@ import Testing
 
 @testable import ReaderLink
 
-/// The tip on the wire: a start's custom-tip flag, written only when the start offers a tip,
-/// and the reader's `tipEntered` report.
+/// The tip on the wire: a start's custom-tip flag, written only when true, and the reader's
+/// `tipEntered` report.
 @Suite(.timeLimit(.minutes(1)))
 struct TipWireFormTests {
     static func start(tipAmounts: [Int64] = [], tipPercentages: [UInt8] = [], custom: Bool = false) -> StartTransaction {
@@ -24,7 +24,7 @@ struct TipWireFormTests {
         #expect(try ReaderMessage(decoding: bytes) == .startTransaction(Self.start()))
     }
 
-    @Test func aStartOfferingATipCarriesTheCustomFlagLast() throws {
+    @Test func aStartAllowingACustomTipCarriesTheFlagLast() throws {
         let custom = Self.start(tipPercentages: [15], custom: true)
         let bytes = ReaderMessage.startTransaction(custom).encoded()
         #expect(bytes.last == 0x01)
@@ -33,8 +33,11 @@ struct TipWireFormTests {
         let onlyCustom = Self.start(custom: true)
         #expect(onlyCustom.offersTip)
         #expect(try ReaderMessage(decoding: ReaderMessage.startTransaction(onlyCustom).encoded()) == .startTransaction(onlyCustom))
-        let presetsOnly = Self.start(tipAmounts: [2_00])
-        #expect(ReaderMessage.startTransaction(presetsOnly).encoded().last == 0x00)
+        // Presets without a custom tip keep the older form: no flag, and a 00 flag is refused.
+        let presetsOnly = ReaderMessage.startTransaction(Self.start(tipAmounts: [2_00])).encoded()
+        let presetsAndCustom = ReaderMessage.startTransaction(Self.start(tipAmounts: [2_00], custom: true)).encoded()
+        #expect(presetsAndCustom == presetsOnly + [0x01])
+        #expect(throws: ReaderLinkError.self) { try ReaderMessage(decoding: presetsOnly + [0x00]) }
     }
 
     @Test func theTipReportRoundTripsWithAndWithoutAPercentage() throws {

@@ -58,9 +58,9 @@ extension ReaderMessage {
             w.array(start.tipPercentages) { $0.u8($1) }
             w.bool(start.cardholderPresent)
             w.optional(start.originalTransactionID) { $0.string($1) }
-            // A trailing field, written only with tip options: a start without tips stays
-            // readable by readers that predate it.
-            if start.offersTip { w.bool(start.allowsCustomTip) }
+            // A trailing byte, written only when a custom tip is allowed: every other start keeps
+            // the form readers that predate it read.
+            if start.allowsCustomTip { w.bool(true) }
         case .cardEvent(let event):
             w.u8(event.rawValue)
         case .applicationSelectionRequest(let candidates):
@@ -220,12 +220,9 @@ extension ReaderMessage {
                 tipPercentages: try r.array { r throws(ReaderLinkError) in try r.u8() },
                 cardholderPresent: try r.bool(),
                 originalTransactionID: try r.optional { r throws(ReaderLinkError) in try r.string() })
-            // With tip presets the custom-tip flag follows; without, it is there only when true
-            // (a custom tip alone), so that each start has one encoding.
-            if !start.tipAmounts.isEmpty || !start.tipPercentages.isEmpty {
-                start.allowsCustomTip = try r.bool()
-            } else if r.remaining > 0 {
-                guard try r.bool() else { throw .malformed(detail: "a custom-tip flag without tips must be true") }
+            // The custom-tip flag is there only when true, so that each start has one encoding.
+            if r.remaining > 0 {
+                guard try r.bool() else { throw .malformed(detail: "a custom-tip flag, when present, is true") }
                 start.allowsCustomTip = true
             }
             self = .startTransaction(start)

@@ -22,9 +22,8 @@ public struct StartTransaction: Sendable, Hashable {
     public var tipAmounts: [Int64]
     /// Tip percentages the reader offers, if any.
     public var tipPercentages: [UInt8]
-    /// Whether the cardholder may type a tip of their own besides the offered ones. Sent only
-    /// when ``tipAmounts`` or ``tipPercentages`` offer something, so a start without tips
-    /// keeps its older wire form.
+    /// Whether the cardholder may type a tip of their own besides the offered ones. On the
+    /// wire a trailing byte present only when true, so every other start keeps its older form.
     public var allowsCustomTip: Bool
     /// Whether the reader asks the cardholder for a tip (status ``ReaderStatusCode/tipInput``).
     public var offersTip: Bool { !tipAmounts.isEmpty || !tipPercentages.isEmpty || allowsCustomTip }
