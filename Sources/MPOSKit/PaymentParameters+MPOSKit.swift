@@ -26,8 +26,9 @@ extension PaymentParameters {
     /// - Throws: ``MPOSError/amountNotPositive``, ``MPOSError/currencyHasNoMinorUnits``,
     ///   ``MPOSError/externalIDTooLong``, ``MPOSError/invalidStatementDescriptor``,
     ///   ``MPOSError/invalidInstallments``, ``MPOSError/invalidBasket`` or
-    ///   ``MPOSError/invalidArgument`` (a bad ``GatewayAPI/PaymentParameters/callbackURL``); the message says
-    ///   which rule and never echoes the text.
+    ///   ``MPOSError/invalidArgument`` (a bad ``GatewayAPI/PaymentParameters/callbackURL``) or
+    ///   ``MPOSError/invalidTipOptions`` (``GatewayAPI/TipOptions``); the message says which rule
+    ///   and never echoes the text.
     public func validate() throws(MPOSError) {
         _ = try money
         if let externalID, externalID.count > GatewayValidation.externalIDMaximumLength {
@@ -49,6 +50,15 @@ extension PaymentParameters {
         if let callbackURL, let problem = GatewayValidation.callbackURLProblem(callbackURL) {
             throw MPOSError.invalidArgument.withMessage("Invalid callback URL: \(problem).")
         }
+        if let tipOptions {
+            if let problem = GatewayValidation.tipOptionsProblem(tipOptions, amount: amount) {
+                throw MPOSError.invalidTipOptions.withMessage("Invalid tip options: \(problem).")
+            }
+            if captureMode == .authUntilCapture {
+                throw MPOSError.invalidTipOptions.withMessage(
+                    "A tip is taken with a sale captured at once, not with captureMode authUntilCapture.")
+            }
+        }
     }
 }
 
@@ -56,13 +66,15 @@ extension PaymentParameters {
     /// The gateway request for a card the reader read under these parameters, for card
     /// payments and (through ``AuthorizeCardRequest/sepaPaymentRequest(mandateReference:)``) SEPA.
     /// `reader` names the reader that read it, for the gateway's update deadlines.
-    func authorizeCardRequest(kind: CardPaymentKind, card: AuthorizationRequest, reader: PaymentReader? = nil)
-        -> AuthorizeCardRequest
-    {
+    /// `tip` is what the cardholder chose on the reader (sent only when above zero).
+    func authorizeCardRequest(
+        kind: CardPaymentKind, card: AuthorizationRequest, reader: PaymentReader? = nil, tip: Int64 = 0
+    ) -> AuthorizeCardRequest {
         AuthorizeCardRequest(
             kind: kind, parameters: self, emvData: Hex.encode(card.emvData),
             encryptedCardData: Hex.encode(card.encryptedCardData), ksn: Hex.encode(card.ksn),
-            maskedPAN: card.maskedPAN, entryMode: card.entryMode, cvm: card.cvm, reader: reader)
+            maskedPAN: card.maskedPAN, entryMode: card.entryMode, cvm: card.cvm, reader: reader,
+            tipAmount: tip > 0 ? tip : nil)
     }
 }
 

@@ -76,6 +76,7 @@ func sample(_ kind: ReaderMessage.Kind) -> ReaderMessage {
     case .statusReport:
         .statusReport(
             StatusReport(status: .pinInput, message: "Enter PIN", cancelAllowed: true, transactionID: "TX-4"))
+    case .tipEntered: .tipEntered(TipEntry(transactionID: "TX-5", tipAmountMinorUnits: 6_30, percentage: 15))
     case .setLogLevel: .setLogLevel(.debug)
     case .fetchLogs: .fetchLogs
     case .logs: .logs(["boot", "", "line 3"])

@@ -43,13 +43,21 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
     /// ``offlineStoredAt``, when it was taken. Without it (older SDKs, calls made without a
     /// reader) no deadline is checked.
     public var reader: PaymentReader?
+    /// The tip the cardholder chose on the reader, minor units, on top of the parameters'
+    /// amount: the chip's cryptogram covers the amount plus this tip (9F02), and the gateway
+    /// stores it as the transaction's ``Transaction/tipAmount``. At least zero, the total at
+    /// most ``GatewayValidation/maximumTotalAmount``; sales, authorisations and
+    /// pre-authorisations only. Omitted (older SDKs, no tip prompt) means no tip.
+    public var tipAmount: Int64?
 
     /// Creates a request for `parameters` paid with the card the reader read.
     public init(
         kind: CardPaymentKind, parameters: PaymentParameters, emvData: String? = nil,
         encryptedCardData: String? = nil, ksn: String? = nil, maskedPAN: String? = nil,
-        entryMode: CardEntryMode, cvm: CardholderVerification, reader: PaymentReader? = nil
+        entryMode: CardEntryMode, cvm: CardholderVerification, reader: PaymentReader? = nil,
+        tipAmount: Int64? = nil
     ) {
+        self.tipAmount = tipAmount
         self.kind = kind
         self.parameters = parameters
         self.emvData = emvData
@@ -65,6 +73,7 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
     /// the same JSON object.
     private enum CodingKeys: String, CodingKey {
         case kind, emvData, encryptedCardData, ksn, maskedPAN, entryMode, cvm, offlineStoredAt, reader
+        case tipAmount
     }
 
     /// Decodes a request, filling in the defaults of omitted optional flags.
@@ -80,6 +89,7 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
         self.cvm = try c.decode(CardholderVerification.self, forKey: .cvm)
         self.offlineStoredAt = try c.decodeIfPresent(Date.self, forKey: .offlineStoredAt)
         self.reader = try c.decodeIfPresent(PaymentReader.self, forKey: .reader)
+        self.tipAmount = try c.decodeIfPresent(Int64.self, forKey: .tipAmount)
     }
 
     /// Encodes the request as one flat JSON object: the parameters' keys and the card fields.
@@ -95,5 +105,6 @@ public struct AuthorizeCardRequest: Codable, Sendable, Hashable {
         try c.encode(cvm, forKey: .cvm)
         try c.encodeIfPresent(offlineStoredAt, forKey: .offlineStoredAt)
         try c.encodeIfPresent(reader, forKey: .reader)
+        try c.encodeIfPresent(tipAmount, forKey: .tipAmount)
     }
 }

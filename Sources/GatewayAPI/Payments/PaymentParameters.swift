@@ -56,6 +56,10 @@ public struct PaymentParameters: Codable, Sendable, Hashable {
     /// fields, signed as the merchant's webhooks are, retried as they are): an https URL, or
     /// http to a loopback host; see ``GatewayValidation/callbackURLProblem(_:)``.
     public var callbackURL: String?
+    /// The tip the reader offers the cardholder (``TipOptions``): presets and whether a
+    /// custom tip may be typed. An SDK setting, never sent to the gateway as such: the
+    /// request carries the chosen tip (``AuthorizeCardRequest/tipAmount``). nil: no tip prompt.
+    public var tipOptions: TipOptions?
 
     /// Creates parameters; see the properties for the rules and defaults.
     public init(
@@ -65,8 +69,9 @@ public struct PaymentParameters: Codable, Sendable, Hashable {
         duplicateCheck: Bool = true, allowPartialApproval: Bool = false,
         captureMode: CaptureMode = .completedSale,
         installments: Installments? = nil, basket: Basket? = nil, offlineAllowed: Bool = false,
-        callbackURL: String? = nil
+        callbackURL: String? = nil, tipOptions: TipOptions? = nil
     ) {
+        self.tipOptions = tipOptions
         self.offlineAllowed = offlineAllowed
         self.callbackURL = callbackURL
         self.amount = amount

@@ -49,6 +49,22 @@ extension PaymentEngine {
             basket: parameters.basket, offlineID: offlineID, batchID: host?.batchID,
             acquirerMessage: host?.acquirerMessage,
             cardholderName: host?.card?.cardholderName ?? authorization?.cardholderName,
-            expiryMonth: expiry?.month, expiryYear: expiry?.year, signature: status == .approved ? signature : nil)
+            expiryMonth: expiry?.month, expiryYear: expiry?.year, signature: status == .approved ? signature : nil,
+            tipAmount: tipAmount(status), tipPercentage: tipPercentage(status))
+    }
+
+    /// The tip of the result: as the gateway recorded it once approved (a partial approval
+    /// may cover less of it), else what the cardholder chose.
+    func tipAmount(_ status: PaymentStatus) -> Int64 {
+        if status == .approved, let host { return host.tipAmount }
+        return tip?.tipAmountMinorUnits ?? 0
+    }
+
+    /// The percentage the cardholder picked, while the tip is still the one it made.
+    func tipPercentage(_ status: PaymentStatus) -> Int? {
+        guard let tip, let percentage = tip.percentage, tipAmount(status) == tip.tipAmountMinorUnits,
+            tip.tipAmountMinorUnits > 0
+        else { return nil }
+        return Int(percentage)
     }
 }

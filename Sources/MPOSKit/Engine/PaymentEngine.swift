@@ -114,6 +114,10 @@ struct PaymentEngine: Sendable {
     private var awaitingSignature = false
     /// What the cardholder drew on the reader's pad, when it has one.
     private(set) var signature: CardholderSignature?
+    /// The tip the cardholder chose on the reader, when the sale offered one.
+    private(set) var tip: TipEntry?
+    /// The tip prompt the reader shows: a sale's ``PaymentParameters/tipOptions``.
+    var tipOptions: TipOptions? { kind == .sale ? parameters.tipOptions : nil }
     /// Set when the card was told the terminal could not go online (it decides itself).
     var offline = false
     private(set) var offlineID: UUID?
@@ -157,7 +161,10 @@ struct PaymentEngine: Sendable {
                             transactionID: readerTransactionID, kind: kind.readerKind,
                             amountMinorUnits: parameters.amount,
                             currency: .alphabetic(parameters.currency.code),
-                            cardholderPresent: parameters.cardholderPresent))),
+                            tipAmounts: tipOptions?.amounts ?? [],
+                            tipPercentages: tipOptions?.percentages.compactMap { UInt8(exactly: $0) } ?? [],
+                            cardholderPresent: parameters.cardholderPresent,
+                            allowsCustomTip: tipOptions?.allowsCustomAmount ?? false))),
             ]
         case .readerRefused(let error):
             return finish(.failed, error: error)
@@ -255,6 +262,13 @@ struct PaymentEngine: Sendable {
             return [.emit(.card(event))]
         case .pinEntryProgress(let progress):
             return [.emit(.pinEntry(digits: Int(progress.digitsEntered)))]
+        case .tipEntered(let entry):
+            // Only the tip of the prompt this sale asked for, before its authorisation.
+            guard phase == .reading, tipOptions != nil, entry.transactionID == readerTransactionID,
+                entry.tipAmountMinorUnits >= 0
+            else { return [] }
+            tip = entry
+            return []
         case .applicationSelectionRequest(let candidates):
             return [.emit(.applicationSelection(candidates)), .askApplication(candidates)]
         case .signatureRequired(_, let signature):
@@ -268,7 +282,8 @@ struct PaymentEngine: Sendable {
             self.authorization = authorization
             if let entry = blacklistEntry(for: authorization) { return refuseBlacklisted(authorization, entry) }
             let request = parameters.authorizeCardRequest(
-                kind: kind.cardPaymentKind, card: authorization, reader: reader)
+                kind: kind.cardPaymentKind, card: authorization, reader: reader,
+                tip: tip?.tipAmountMinorUnits ?? 0)
             self.request = request
             phase = .authorizing
             entry.state = .authorizing

@@ -130,7 +130,8 @@ public struct PaymentReceipt: Sendable, Hashable {
         self.init(
             merchantName: merchant?.name ?? result.merchantName ?? "", merchantAddress: merchant?.address,
             merchantID: merchant?.id, date: result.date, kind: result.kind, status: result.status,
-            amount: approved ? result.approvedAmount : result.requestedAmount, currency: result.currency,
+            amount: (approved ? result.approvedAmount : result.requestedAmount) + result.tipAmount,
+            tipAmount: result.tipAmount, currency: result.currency,
             maskedPAN: result.maskedPAN, scheme: result.scheme, entryMode: result.entryMode,
             aid: result.emv?.aid,
             applicationLabel: result.emv?.applicationLabel, cryptogram: result.emv?.transactionCertificate,

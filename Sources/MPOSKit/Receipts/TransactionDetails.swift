@@ -122,7 +122,8 @@ public struct TransactionDetails: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - reader: the reader that read the card, for its serial number, software and battery.
-    ///   - gratuityAmount: the tip the cardholder added on top of the requested amount.
+    ///   - gratuityAmount: the tip the cardholder added on top of the requested amount; by
+    ///     default the tip chosen on the reader (``PaymentResult/tipAmount``), nil without one.
     ///   - originalTransactionID: for a void or refund, the payment it undoes.
     public init(
         _ result: PaymentResult, reader: DeviceInfo? = nil, gratuityAmount: Int64? = nil,
@@ -132,9 +133,14 @@ public struct TransactionDetails: Sendable, Hashable {
         outcome = Self.outcome(result.status)
         statusMessage = Self.statusMessage(result, operation: operation)
         requestedAmount = result.requestedAmount
+        let readerTip = gratuityAmount == nil && result.tipAmount > 0
+        let gratuityAmount = gratuityAmount ?? (readerTip ? result.tipAmount : nil)
         self.gratuityAmount = gratuityAmount
         gratuityBasisPoints = gratuityAmount.flatMap { tip in
-            result.requestedAmount > 0 ? (tip * 10_000 + result.requestedAmount / 2) / result.requestedAmount : nil
+            // The percentage the cardholder picked, as the reader offered it; else the tip's share.
+            if readerTip, let percentage = result.tipPercentage { return Int64(percentage) * 100 }
+            return result.requestedAmount > 0
+                ? (tip * 10_000 + result.requestedAmount / 2) / result.requestedAmount : nil
         }
         totalAmount = result.requestedAmount + (gratuityAmount ?? 0)
         currency = result.currency

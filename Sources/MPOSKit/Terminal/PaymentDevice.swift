@@ -65,7 +65,11 @@ struct NetworkedTerminalDevice: PaymentDevice {
         _ parameters: PaymentParameters, kind: CardOperation, mandateReference: String?, key: IdempotencyKey?,
         on terminal: isolated PaymentTerminal
     ) async throws(MPOSError) -> PaymentResult {
-        try await terminal.runOnNetworkedTerminal(parameters, kind: kind)
+        if parameters.tipOptions != nil {
+            // Its own software prompts (or not) for a tip: the options would go unused.
+            throw MPOSError.invalidTipOptions.withMessage("A networked terminal does not take tip options.")
+        }
+        return try await terminal.runOnNetworkedTerminal(parameters, kind: kind)
     }
 
     func reverse(

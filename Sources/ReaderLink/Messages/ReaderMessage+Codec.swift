@@ -58,6 +58,9 @@ extension ReaderMessage {
             w.array(start.tipPercentages) { $0.u8($1) }
             w.bool(start.cardholderPresent)
             w.optional(start.originalTransactionID) { $0.string($1) }
+            // A trailing byte, written only when a custom tip is allowed: every other start keeps
+            // the form readers that predate it read.
+            if start.allowsCustomTip { w.bool(true) }
         case .cardEvent(let event):
             w.u8(event.rawValue)
         case .applicationSelectionRequest(let candidates):
@@ -134,6 +137,10 @@ extension ReaderMessage {
             w.string(report.message)
             w.bool(report.cancelAllowed)
             w.optional(report.transactionID) { $0.string($1) }
+        case .tipEntered(let entry):
+            w.string(entry.transactionID)
+            w.i64(entry.tipAmountMinorUnits)
+            w.optional(entry.percentage) { $0.u8($1) }
         case .setLogLevel(let level):
             w.u8(level.rawValue)
         case .logs(let lines):
@@ -206,14 +213,19 @@ extension ReaderMessage {
             case 2: currency = .alphabetic(try r.string())
             case let other: throw .malformed(detail: "currency form \(other)")
             }
-            self = .startTransaction(
-                StartTransaction(
-                    transactionID: transactionID, kind: transactionKind, amountMinorUnits: amount,
-                    currency: currency,
-                    tipAmounts: try r.array { r throws(ReaderLinkError) in try r.i64() },
-                    tipPercentages: try r.array { r throws(ReaderLinkError) in try r.u8() },
-                    cardholderPresent: try r.bool(),
-                    originalTransactionID: try r.optional { r throws(ReaderLinkError) in try r.string() }))
+            var start = StartTransaction(
+                transactionID: transactionID, kind: transactionKind, amountMinorUnits: amount,
+                currency: currency,
+                tipAmounts: try r.array { r throws(ReaderLinkError) in try r.i64() },
+                tipPercentages: try r.array { r throws(ReaderLinkError) in try r.u8() },
+                cardholderPresent: try r.bool(),
+                originalTransactionID: try r.optional { r throws(ReaderLinkError) in try r.string() })
+            // The custom-tip flag is there only when true, so that each start has one encoding.
+            if r.remaining > 0 {
+                guard try r.bool() else { throw .malformed(detail: "a custom-tip flag, when present, is true") }
+                start.allowsCustomTip = true
+            }
+            self = .startTransaction(start)
         case .cardEvent: self = .cardEvent(try r.enumeration(CardEvent.self))
         case .applicationSelectionRequest:
             self = .applicationSelectionRequest(
@@ -285,6 +297,11 @@ extension ReaderMessage {
                 StatusReport(
                     status: try r.status(), message: try r.string(), cancelAllowed: try r.bool(),
                     transactionID: try r.optional { r throws(ReaderLinkError) in try r.string() }))
+        case .tipEntered:
+            self = .tipEntered(
+                TipEntry(
+                    transactionID: try r.string(), tipAmountMinorUnits: try r.i64(),
+                    percentage: try r.optional { r throws(ReaderLinkError) in try r.u8() }))
         case .setLogLevel: self = .setLogLevel(try r.enumeration(ReaderLogLevel.self))
         case .fetchLogs: self = .fetchLogs
         case .logs: self = .logs(try r.array { r throws(ReaderLinkError) in try r.string() })

@@ -60,6 +60,9 @@ public enum ReaderMessage: Sendable, Hashable {
     case cancelResponse(accepted: Bool, status: ReaderStatusCode)
     /// A status report.
     case statusReport(StatusReport)
+    /// The tip the cardholder chose at the reader's tip prompt; sent before the authorization
+    /// request of a transaction started with tip options.
+    case tipEntered(TipEntry)
 
     // Logs
     /// Sets the reader's log level.
@@ -105,7 +108,7 @@ public enum ReaderMessage: Sendable, Hashable {
         case applicationSelectionResponse = 0x33, pinEntryProgress = 0x34, signatureRequired = 0x35
         case signatureResponse = 0x36, signatureVerdict = 0x37, authorizationRequest = 0x38
         case hostResponse = 0x39, transactionOutcome = 0x3A, cancelRequest = 0x3B, cancelResponse = 0x3C
-        case statusReport = 0x3D
+        case statusReport = 0x3D, tipEntered = 0x3E
         case setLogLevel = 0x40, fetchLogs = 0x41, logs = 0x42, resetLogs = 0x43
         case enableScanner = 0x50, disableScanner = 0x51, scan = 0x52, scannerDisabled = 0x53
         case updateBegin = 0x60, updateChunk = 0x61, updateVerify = 0x62, updateCommit = 0x63
@@ -140,6 +143,7 @@ public enum ReaderMessage: Sendable, Hashable {
         case .cancelRequest: .cancelRequest
         case .cancelResponse: .cancelResponse
         case .statusReport: .statusReport
+        case .tipEntered: .tipEntered
         case .setLogLevel: .setLogLevel
         case .fetchLogs: .fetchLogs
         case .logs: .logs

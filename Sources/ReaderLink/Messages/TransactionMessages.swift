@@ -22,6 +22,11 @@ public struct StartTransaction: Sendable, Hashable {
     public var tipAmounts: [Int64]
     /// Tip percentages the reader offers, if any.
     public var tipPercentages: [UInt8]
+    /// Whether the cardholder may type a tip of their own besides the offered ones. On the
+    /// wire a trailing byte present only when true, so every other start keeps its older form.
+    public var allowsCustomTip: Bool
+    /// Whether the reader asks the cardholder for a tip (status ``ReaderStatusCode/tipInput``).
+    public var offersTip: Bool { !tipAmounts.isEmpty || !tipPercentages.isEmpty || allowsCustomTip }
     /// Whether the cardholder is present.
     public var cardholderPresent: Bool
     /// The transaction a refund, void or capture refers to.
@@ -31,8 +36,9 @@ public struct StartTransaction: Sendable, Hashable {
     public init(
         transactionID: String, kind: TransactionKind, amountMinorUnits: Int64, currency: TransactionCurrency,
         tipAmounts: [Int64] = [], tipPercentages: [UInt8] = [], cardholderPresent: Bool = true,
-        originalTransactionID: String? = nil
+        originalTransactionID: String? = nil, allowsCustomTip: Bool = false
     ) {
+        self.allowsCustomTip = allowsCustomTip
         self.transactionID = transactionID
         self.kind = kind
         self.amountMinorUnits = amountMinorUnits

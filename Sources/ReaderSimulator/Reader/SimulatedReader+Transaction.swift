@@ -73,8 +73,16 @@ extension SimulatedReader {
         let entryMode = configuration.entryMode
         await emit(.cardEvent(cardEvent(for: entryMode)))
         await status(.cardInserted, "Card read", cancelAllowed: true)
+        var amount = start.amountMinorUnits
+        if start.offersTip {
+            guard let tip = await askForTip(start) else {
+                save(kernel)
+                return await finishFailed(id, .userCancelled, "cancelled at the tip prompt")
+            }
+            amount += tip
+        }
         var step = kernel.start(
-            KernelTransaction(kind: start.kind, amount: start.amountMinorUnits, currency: currency, date: date, entryMode: entryMode))
+            KernelTransaction(kind: start.kind, amount: amount, currency: currency, date: date, entryMode: entryMode))
         var pinVerified = false
 
         while true {
@@ -165,6 +173,23 @@ extension SimulatedReader {
                 save(kernel)
                 return await finishFailed(id, failure.statusCode, failure.description)
             }
+        }
+    }
+
+    /// Shows the tip prompt (the seed's `EFT_TIP_INPUT`, "Waiting for gratuity"), takes the
+    /// scripted ``TipChoice`` and reports it: the tip to add to the amount the card
+    /// authorises, or nil when the cardholder (or the POS) cancelled.
+    func askForTip(_ start: StartTransaction) async -> Int64? {
+        await status(.tipInput, "Waiting for gratuity", cancelAllowed: true)
+        if await pause() == .cancelled { return nil }
+        switch configuration.tipChoice.resolve(for: start) {
+        case .cancelled:
+            return nil
+        case .tip(let tip, let percentage, let note):
+            if let note { record(.info, "transaction \(start.transactionID): \(note)") }
+            await emit(.tipEntered(TipEntry(
+                transactionID: start.transactionID, tipAmountMinorUnits: tip, percentage: percentage)))
+            return tip
         }
     }
 

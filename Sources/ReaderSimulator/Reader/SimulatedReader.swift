@@ -185,6 +185,10 @@ public actor SimulatedReader {
     /// `nil` restores the default.
     public func setNextPIN(_ pin: String?) { nextPIN = pin }
 
+    /// What the cardholder presses at the tip prompt of the transactions from now on
+    /// (``SimulatedReaderConfiguration/tipChoice``).
+    public func setTipChoice(_ choice: TipChoice) { configuration.tipChoice = choice }
+
     /// Whether the cardholder answers the signature step on the reader itself: used when the
     /// SDK does not answer (nil waits for the SDK).
     public func setSignatureVerdictOnReader(_ accepted: Bool?) { pendingSignatureVerdict = accepted }

@@ -31,6 +31,9 @@ public struct SimulatedReaderConfiguration: Sendable {
     /// What the cardholder draws on the reader's pad when a signature is due, sent with the
     /// signature prompt; nil for a reader without a pad (the signature is on paper).
     public var signaturePad: CardholderSignature? = SignaturePad.sample
+    /// What the cardholder presses when a transaction offers a tip (``TipChoice``); no tip by
+    /// default.
+    public var tipChoice: TipChoice = .noTip
     /// The battery at power-on.
     public var battery = Battery()
     /// Faults injected into the reader's writes (drop, delay, corrupt, reboot, go silent).

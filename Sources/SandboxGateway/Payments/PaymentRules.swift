@@ -82,6 +82,27 @@ public enum PaymentRules {
         return URL(string: text)
     }
 
+    /// Checks the tip the cardholder chose on the reader for a card payment of `amount`
+    /// recorded as `kind`: none (`nil`), or zero or more with the total within
+    /// ``maximumAmount``, on a sale captured at once (`completedSale` or `tipAdjustment`), whose
+    /// tip is captured and refunded with it.
+    /// - Returns: the tip, 0 without one.
+    /// - Throws: ``PaymentRuleViolation/Reason/invalidAmount`` or, for another kind,
+    ///   ``PaymentRuleViolation/Reason/invalidField``.
+    public static func readerTip(_ tip: Int64?, amount: Int64, kind: TransactionKind) throws(PaymentRuleViolation)
+        -> Int64
+    {
+        guard let tip else { return 0 }
+        if let problem = GatewayValidation.tipProblem(tip, amount: amount) {
+            throw PaymentRuleViolation(.invalidAmount, problem + ".")
+        }
+        guard kind == .sale else {
+            throw PaymentRuleViolation(
+                .invalidField, "Only a sale captured at once takes a tipAmount, not a \(kind.rawValue).")
+        }
+        return tip
+    }
+
     // MARK: Duplicate check
 
     /// One earlier payment, as much of it as the duplicate check needs.
@@ -148,6 +169,9 @@ public enum PaymentRules {
         public var batchOpen: Bool
         /// Whether the sale was taken with tip adjustment allowed.
         public var tipAdjustable: Bool
+        /// The tip on it (chosen on the reader or adjusted since), minor units: captured with
+        /// the sale, so refundable with it.
+        public var tipAmount: Int64 = 0
 
         /// Creates a summary.
         public init(
@@ -194,8 +218,8 @@ public enum PaymentRules {
         return requested
     }
 
-    /// The amount to refund: what remains (captured minus refunded) when `requested` is `nil`,
-    /// or a partial amount up to that.
+    /// The amount to refund: what remains (captured plus tip, minus refunded) when `requested`
+    /// is `nil`, or a partial amount up to that.
     /// - Throws: ``PaymentRuleViolation/Reason/notRefundable``,
     ///   ``PaymentRuleViolation/Reason/refundExceedsCaptured`` or an invalid amount.
     public static func refundAmount(original: Original, requested: Int64?) throws(PaymentRuleViolation)
@@ -207,7 +231,8 @@ public enum PaymentRules {
         guard original.isApproved || original.status == .refunded else {
             throw PaymentRuleViolation(.notRefundable, "The transaction is \(original.status.rawValue).")
         }
-        let remaining = original.capturedAmount - original.refundedAmount
+        let captured = original.capturedAmount + (original.capturedAmount > 0 ? original.tipAmount : 0)
+        let remaining = captured - original.refundedAmount
         guard remaining > 0 else {
             throw PaymentRuleViolation(
                 .refundExceedsCaptured,

@@ -38,11 +38,14 @@ extension PaymentService {
         try Self.checkOfflineForward(command)
         let kind: TransactionKind =
             command.kind == .sale && payment.captureMode == .authUntilCapture ? .authorization : command.kind
+        // The card authorised the amount plus the cardholder's tip: the cryptogram is checked
+        // against the total.
+        let tip = try PaymentRules.readerTip(request.tipAmount, amount: payment.amount, kind: kind)
         let time = now()
         let verification = try issuer.verify(
             IssuerRequest(
                 emvData: command.emvData, encryptedCardData: command.encryptedCardData, ksn: command.ksn,
-                amount: payment.amount, currency: currency, kind: kind, maskedPAN: request.maskedPAN),
+                amount: payment.amount + tip, currency: currency, kind: kind, maskedPAN: request.maskedPAN),
             allowPartial: payment.allowPartialApproval, now: time)
         let fingerprint = fingerprinter.fingerprint(verification.pan)
 
@@ -50,6 +53,7 @@ extension PaymentService {
             id: Self.newTransactionID(at: time), merchantId: merchant, kind: kind, status: .declined,
             amount: payment.amount,
             currency: currency, now: time)
+        template.amountTip = tip
         template.cardFingerprint = fingerprint
         template.maskedPan = verification.pan.masked
         template.brand = verification.brand
@@ -96,14 +100,20 @@ extension PaymentService {
     }
 
     /// Records the issuer's answer on `row`, applying the partial-approval rule.
+    ///
+    /// The issuer answers for the total the card authorised, the amount plus the reader's tip
+    /// (``LedgerTransaction/amountTip``); as a tip adjustment does, the row keeps the two
+    /// apart: `amount_approved` the amount, `amount_tip` the tip. A partial approval covers
+    /// the amount first, the tip with what is left; a decline keeps no tip.
     static func apply(
         _ answer: IssuerAnswer, to row: inout LedgerTransaction, kind: TransactionKind, allowPartial: Bool
     ) {
+        let tip = row.amountTip
         let outcome =
             kind == .refund
             ? (answer.approved ? .approved(amount: row.amountRequested) : .declined)
             : PaymentRules.outcome(
-                requested: row.amountRequested, issuerApproved: answer.approved,
+                requested: row.amountRequested + tip, issuerApproved: answer.approved,
                 approvedAmount: answer.approvedAmount,
                 allowPartial: allowPartial)
         row.responseCode = answer.responseCode
@@ -112,12 +122,14 @@ extension PaymentService {
         switch outcome {
         case .approved(let amount):
             row.status = .approved
-            row.amountApproved = amount
+            row.amountApproved = amount - tip
         case .partiallyApproved(let amount):
             row.status = .partiallyApproved
-            row.amountApproved = amount
+            row.amountApproved = min(amount, row.amountRequested)
+            row.amountTip = amount - row.amountApproved
         case .declined:
             row.status = .declined
+            row.amountTip = 0
             if answer.approved {
                 // A partial approval the request did not allow.
                 row.responseCode = "51"

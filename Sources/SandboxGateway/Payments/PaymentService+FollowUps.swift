@@ -23,13 +23,15 @@ extension PaymentService {
     }
 
     static func summary(_ db: any SQLSession, _ row: LedgerTransaction) throws -> PaymentRules.Original {
-        PaymentRules.Original(
+        var original = PaymentRules.Original(
             kind: row.kind, status: row.status,
             approvedAmount: row.amountApproved,
             capturedAmount: row.amountCaptured, refundedAmount: row.amountRefunded,
             batchOpen: try isBatchOpen(db, row.batchId),
             tipAdjustable: row.captureMode == CaptureMode.tipAdjustment.rawValue
                 || row.kind != .sale)
+        original.tipAmount = row.amountTip
+        return original
     }
 
     /// A follow-up row (capture, refund, void, tip) copying the original's card facts.
@@ -130,7 +132,7 @@ extension PaymentService {
             let amount = try PaymentRules.refundAmount(
                 original: try Self.summary(db, original), requested: amount)
             original.amountRefunded += amount
-            if original.amountRefunded >= original.amountCaptured {
+            if original.amountRefunded >= original.amountCaptured + original.amountTip {
                 original.status = .refunded
             }
             var row = try Self.followUp(of: original, kind: .refund, amount: amount, now: time)

@@ -110,6 +110,7 @@ struct SaleCommand: AsyncParsableCommand {
             Examples:
               mpos sale --amount 12.34 --currency EUR
               mpos sale --amount 10.00 --json          # the sandbox declines 10.00 (exit 2)
+              mpos sale --amount 42.00 --tip-percentages 10,15,20 --custom-tip   # the reader asks for a tip
               mpos sale --amount 12.34 --printer 127.0.0.1:9100   # prints the customer copy (exit 1 if it cannot)
               mpos sale --amount 12.34 --item Cappuccino:2:3.90:7 --item Cheesecake:1:4.54:19 \
                 --descriptor "Corner Cafe" --descriptor-suffix "Table 4"
@@ -122,6 +123,8 @@ struct SaleCommand: AsyncParsableCommand {
 
     @Flag(help: "Allow the tip to be set later with `mpos tip` (until the batch closes).")
     var tipAdjustable = false
+
+    @OptionGroup var tips: TipOptionsArguments
 
     @Option(help: "The statement descriptor (1-22 characters, a letter, none of < > \" ').")
     var descriptor: String?
@@ -155,6 +158,7 @@ struct SaleCommand: AsyncParsableCommand {
         parameters.offlineAllowed = offlineAllowed
         parameters.customerReference = reference
         if tipAdjustable { parameters.captureMode = .tipAdjustment }
+        parameters.tipOptions = try tips.options(currency: parameters.currency)
         parameters.statementDescriptor = descriptor
         parameters.statementDescriptorSuffix = descriptorSuffix
         if !items.isEmpty {

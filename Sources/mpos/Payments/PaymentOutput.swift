@@ -43,6 +43,7 @@ enum PaymentOutput {
             result.status.rawValue.uppercased(), result.kind.rawValue,
             Receipt.format(amount, result.currency),
         ]
+        if result.tipAmount > 0 { parts.append("tip \(Receipt.format(result.tipAmount, result.currency))") }
         if let id = result.transactionID { parts.append(id.rawValue) }
         if let code = result.authorizationCode { parts.append("auth \(code)") }
         if let responseCode = result.responseCode, result.status != .approved {
@@ -72,7 +73,7 @@ enum PaymentOutput {
             case authorizationCode, responseCode, cvm, entryMode, maskedPAN, scheme, pinVerified, reversed
             case recovered, error, date, offlineID
             case batchID, acquirerMessage, cardholderName, expiryMonth, expiryYear, applicationPreferredName
-            case authorizationResponseMessage
+            case authorizationResponseMessage, tipAmount, tipPercentage, totalAmount
         }
 
         private struct ErrorJSON: Encodable {
@@ -108,6 +109,9 @@ enum PaymentOutput {
             try c.encode(result.expiryYear, forKey: .expiryYear)
             try c.encode(result.emv?.applicationPreferredName, forKey: .applicationPreferredName)
             try c.encode(result.authorizationResponseMessage, forKey: .authorizationResponseMessage)
+            try c.encode(result.tipAmount, forKey: .tipAmount)
+            try c.encode(result.tipPercentage, forKey: .tipPercentage)
+            try c.encode(result.totalAmount, forKey: .totalAmount)
         }
     }
 }

@@ -20,7 +20,7 @@ struct ReaderCommand: AsyncParsableCommand {
 }
 
 /// `mpos reader emulate [--port N] [--secret HEX] [--card ID] [--battery PERCENT] [--battery-drain POINTS]
-/// [--barcode CODE[:SYMBOLOGY] …] [--link-kbps N] [--mtu N] [--link-delay-ms D]`
+/// [--barcode CODE[:SYMBOLOGY] …] [--link-kbps N] [--mtu N] [--link-delay-ms D] [--tip CHOICE]`
 struct ReaderEmulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
@@ -74,6 +74,13 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "What the cardholder presses when a sale offers a tip: none (the default), cancel, an offered "
+                + "percentage such as 15%, or an amount in minor units such as 350.",
+            valueName: "choice"))
+    var tip: String = "none"
+
+    @Option(
+        help: ArgumentHelp(
             "A directory that keeps the reader's firmware and configuration slots, and an update in progress, "
                 + "across restarts (even kill -9); created if missing.",
             valueName: "DIR"))
@@ -95,7 +102,9 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             throw ValidationError("--battery-drain must be 0 to 100, not \(batteryDrain)")
         }
         let barcodes = try EmulatedBarcodes(barcode)
+        let tipChoice = try TipChoiceArgument.parse(tip)
         var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
+        configuration.tipChoice = tipChoice
         configuration.battery = Battery(percentage: battery, drainPerTransaction: batteryDrain)
         try discovery.apply(to: &configuration)
         try link.apply(to: &configuration)

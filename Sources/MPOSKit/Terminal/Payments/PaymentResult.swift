@@ -121,6 +121,18 @@ public struct PaymentResult: Sendable, Hashable {
     /// Whether the gateway stored ``signature`` with the transaction (see
     /// ``Receipts/storeSignature(_:transactionID:)``).
     public var signatureStored = false
+    /// The tip the cardholder chose on the reader (``GatewayAPI/TipOptions``), minor units, on
+    /// top of ``approvedAmount`` (Handpoint's `GratuityAmount`); 0 without one. Once approved
+    /// it is the tip the gateway recorded.
+    public var tipAmount: Int64 = 0
+    /// The offered percentage the cardholder picked for ``tipAmount`` (Handpoint's
+    /// `GratuityPercentage`); nil for a fixed or typed tip, or none.
+    public var tipPercentage: Int?
+    /// The amount and the tip together (Handpoint's `TotalAmount`): ``approvedAmount`` plus
+    /// ``tipAmount`` once approved, else ``requestedAmount`` plus the tip chosen.
+    public var totalAmount: Int64 {
+        (status == .approved || status == .approvedOffline ? approvedAmount : requestedAmount) + tipAmount
+    }
 
     /// Creates a result.
     public init(
@@ -132,8 +144,10 @@ public struct PaymentResult: Sendable, Hashable {
         error: MPOSError? = nil, merchantName: String? = nil, date: Date = Date(), basket: Basket? = nil,
         offlineID: UUID? = nil, batchID: String? = nil, acquirerMessage: String? = nil,
         cardholderName: String? = nil, expiryMonth: Int? = nil, expiryYear: Int? = nil,
-        signature: CardholderSignature? = nil
+        signature: CardholderSignature? = nil, tipAmount: Int64 = 0, tipPercentage: Int? = nil
     ) {
+        self.tipAmount = tipAmount
+        self.tipPercentage = tipPercentage
         self.offlineID = offlineID
         self.batchID = batchID
         self.acquirerMessage = acquirerMessage

@@ -121,6 +121,10 @@ extension PaymentTerminal {
         key fixedKey: IdempotencyKey? = nil
     ) async throws(MPOSError) -> PaymentResult {
         try parameters.validate()
+        if parameters.tipOptions != nil, kind != .sale {
+            throw MPOSError.invalidTipOptions.withMessage(
+                "Only a sale offers the cardholder a tip, not a \(kind.rawValue).")
+        }
         if kind == .sepa, parameters.currency != .eur {
             throw MPOSError.invalidArgument.withMessage(
                 "A SEPA direct debit is in EUR, not \(parameters.currency.code).")
