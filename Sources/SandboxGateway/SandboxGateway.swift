@@ -24,6 +24,9 @@ public enum SandboxGateway {
         let environment = try GatewayEnvironment(configuration: configuration, store: store)
         let credentials = try environment.accounts.bootstrapIfEmpty()
         try await environment.idempotency.purgeExpired()
+        // Refunds a stopped process left pending and now due are decided before serving.
+        let refunds = PendingRefundSettler(environment: environment)
+        try await refunds.settleDue()
 
         var logger = Logger(label: "mposkit.sandbox-gateway")
         logger.logLevel = configuration.logLevel
@@ -44,6 +47,8 @@ public enum SandboxGateway {
         // Unstructured: the server runs until `RunningGateway.stop()`, which cancels and awaits it.
         let task = Task {
             defer { continuation.finish() }
+            let settling = refunds.start(configuration)
+            defer { settling?.cancel() }
             try await app.run()
         }
         var boundPort: Int?
@@ -57,7 +62,7 @@ public enum SandboxGateway {
         }
         return RunningGateway(
             port: boundPort, host: configuration.host, credentials: credentials,
-            environment: environment, task: task)
+            environment: environment, task: task, refunds: refunds)
     }
 
     /// The router with every domain's routes and the error and authentication middleware.
@@ -96,11 +101,14 @@ public final class RunningGateway: Sendable {
     /// The gateway's instance id, created with its database: the same on every start.
     public var instanceID: String { environment.store.instanceID }
     private let task: Task<Void, any Error>
+    /// Decides the refunds accepted as received.
+    let refunds: PendingRefundSettler
 
     init(
         port: Int, host: String, credentials: SandboxCredentials?, environment: GatewayEnvironment,
-        task: Task<Void, any Error>
+        task: Task<Void, any Error>, refunds: PendingRefundSettler
     ) {
+        self.refunds = refunds
         self.port = port
         self.baseURL = URL(string: "\(environment.configuration.scheme)://\(host):\(port)")!
         self.credentials = credentials

@@ -105,8 +105,10 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
 
     router.on(GatewayRoutes.getWebhookConfig) { request, context in
         let merchant = try context.requireMerchant()
-        let config = try await pool.read { db in try LedgerWebhookConfig.fetchOne(db, key: merchant) }
-        return try context.respond(to: request, with: config.apiResponse)
+        let (config, asynchronous) = try await pool.read { db in
+            (try LedgerWebhookConfig.fetchOne(db, key: merchant), try AsynchronousRefunds.isOn(db, merchant: merchant))
+        }
+        return try context.respond(to: request, with: config.apiResponse(asynchronousRefunds: asynchronous))
     }
 
     router.on(GatewayRoutes.putWebhookConfig) { request, context in
@@ -122,7 +124,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
             throw GatewayError.invalid("secret must be 16 to 128 characters.")
         }
         let now = environment.configuration.now()
-        let saved = try await pool.write { db -> LedgerWebhookConfig? in
+        @Sendable func saveWebhook(_ db: Database) throws -> LedgerWebhookConfig? {
             let current = try LedgerWebhookConfig.fetchOne(db, key: merchant)
             guard let url = input.callbackURL else {
                 guard var current else { return nil }
@@ -137,7 +139,13 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
             try config.save(db)
             return config
         }
-        return try context.respond(to: request, with: saved.apiResponse)
+        let (saved, asynchronous) = try await pool.write { db -> (LedgerWebhookConfig?, Bool) in
+            if let asynchronous = input.asynchronousRefunds {
+                try AsynchronousRefunds.set(db, merchant: merchant, asynchronous: asynchronous, now: now)
+            }
+            return (try saveWebhook(db), try AsynchronousRefunds.isOn(db, merchant: merchant))
+        }
+        return try context.respond(to: request, with: saved.apiResponse(asynchronousRefunds: asynchronous))
     }
 
     router.on(GatewayRoutes.webhookDeliveries) { request, context in
@@ -183,5 +191,12 @@ extension Optional where Wrapped == LedgerWebhookConfig {
             return WebhookConfigResponse(callbackURL: nil, hasSecret: self?.secret.isEmpty == false)
         }
         return WebhookConfigResponse(callbackURL: config.url, hasSecret: !config.secret.isEmpty)
+    }
+
+    /// The configuration as the API reports it, with the merchant's refund setting.
+    func apiResponse(asynchronousRefunds: Bool) -> WebhookConfigResponse {
+        var response = apiResponse
+        response.asynchronousRefunds = asynchronousRefunds
+        return response
     }
 }
