@@ -169,6 +169,8 @@ public struct TransactionDetails: Sendable, Hashable {
         case .declined: .declined
         case .cancelled: .cancelled
         case .failed: .failed
+        // Received, decided later: done for now, neither approved nor declined.
+        case .pending: .processed
         }
     }
 
@@ -185,6 +187,7 @@ public struct TransactionDetails: Sendable, Hashable {
         case .declined: return "DECLINED"
         case .cancelled: return "TRANSACTION VOID"
         case .failed: return "Processing error"
+        case .pending: return "REFUND RECEIVED"
         }
     }
 
