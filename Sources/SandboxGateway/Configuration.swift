@@ -52,6 +52,15 @@ public struct SandboxGatewayConfiguration: Sendable {
     /// The clock that paces webhook retries (1 s, 2 s, 4 s … after failed deliveries).
     /// Tests inject a manual clock to play the backoff without waiting.
     public var webhookClock: any Clock<Duration> = ContinuousClock()
+    /// How long, on ``now``, a refund accepted as received waits before the gateway decides
+    /// it (merchants with asynchronous refunds on), 5 seconds by default.
+    public var asynchronousRefundDelay: TimeInterval = 5
+    /// How often the gateway looks for pending refunds due for a decision, on
+    /// ``refundSettlementClock``; `nil` leaves them to ``RunningGateway/settlePendingRefunds()``
+    /// and the next start.
+    public var refundSettlementInterval: Duration? = .seconds(1)
+    /// The clock that paces ``refundSettlementInterval``.
+    public var refundSettlementClock: any Clock<Duration> = ContinuousClock()
 
     /// The shortest idempotency key retention the gateway allows: 24 hours.
     public static let minimumKeyRetention: TimeInterval = 24 * 60 * 60

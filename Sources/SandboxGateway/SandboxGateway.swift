@@ -33,6 +33,9 @@ public enum SandboxGateway {
         }
         let credentials = try await environment.accounts.bootstrapIfEmpty()
         try await environment.idempotency.purgeExpired()
+        // Refunds a stopped process left pending and now due are decided before serving.
+        let refunds = PendingRefundSettler(environment: environment)
+        try await refunds.settleDue()
 
         var logger = Logger(label: "mposkit.sandbox-gateway")
         logger.logLevel = configuration.logLevel
@@ -56,6 +59,8 @@ public enum SandboxGateway {
         // Unstructured: the server runs until `RunningGateway.shutdown()`, which stops and awaits it.
         let task = Task {
             defer { continuation.finish() }
+            let settling = refunds.start(configuration)
+            defer { settling?.cancel() }
             try await group.run()
         }
         var boundPort: Int?
@@ -69,7 +74,7 @@ public enum SandboxGateway {
         }
         return RunningGateway(
             port: boundPort, host: configuration.host, credentials: credentials,
-            environment: environment, group: group, task: task)
+            environment: environment, group: group, task: task, refunds: refunds)
     }
 
     /// The router with every domain's routes and the error and authentication middleware.
@@ -109,12 +114,15 @@ public final class RunningGateway: Sendable {
     public var instanceID: String { environment.store.instanceID }
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
+    /// Decides the refunds accepted as received.
+    let refunds: PendingRefundSettler
 
     init(
         port: Int, host: String, credentials: SandboxCredentials?, environment: GatewayEnvironment,
-        group: ServiceGroup, task: Task<Void, any Error>
+        group: ServiceGroup, task: Task<Void, any Error>, refunds: PendingRefundSettler
     ) {
         self.group = group
+        self.refunds = refunds
         self.port = port
         self.baseURL = URL(string: "\(environment.configuration.scheme)://\(host):\(port)")!
         self.credentials = credentials

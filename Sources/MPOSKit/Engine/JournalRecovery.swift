@@ -80,7 +80,9 @@ struct JournalRecovery: Sendable {
                     finding = .approvedButNotCompleted
                     return startReversal(entry, of: transaction.id, reason: .timeout)
                 }
-                entry.outcome = transaction.status.isApproval ? .approved : .declined
+                // A refund the gateway received and decides later is finished, not lost.
+                entry.outcome =
+                    transaction.status.isApproval ? .approved : transaction.status == .pending ? .pending : .declined
                 finding = .outcome(entry.outcome ?? .declined)
                 return settle(entry, done: true)
             case .found(.refused), .notFound:

@@ -18,7 +18,7 @@ extension PaymentEngine {
             var effects: [Effect] = [.journal(entry)]
             if readerGone {
                 if approved { return effects + startReversal(transaction.id, reason: .terminalError) }
-                return effects + finish(.declined, error: nil)
+                return effects + finish(transaction.status == .pending ? .pending : .declined, error: nil)
             }
             effects.append(
                 .sendToReader(

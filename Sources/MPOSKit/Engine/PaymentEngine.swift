@@ -180,6 +180,7 @@ struct PaymentEngine: Sendable {
                 if let host, host.status.isApproval {
                     return startReversal(host.id, reason: .terminalError)
                 }
+                if host?.status == .pending { return finish(.pending, error: nil) }
                 return finish(.declined, error: .readerLinkFailed)
             case .authorizing, .recovering, .reversing, .finished:
                 // The answer still comes; it is handled knowing the reader is gone.
@@ -306,6 +307,9 @@ struct PaymentEngine: Sendable {
         if awaitingSignature { signatureTimedOut = true }
         if offline { return cardDecidedOffline(outcome) }
         if let onlineRequired { return finish(.failed, error: onlineRequired) }
+        // A refund the gateway received and decides later: whatever the card says, it is
+        // finished here (the outcome comes by webhook), never reversed nor retried.
+        if host?.status == .pending { return finish(.pending, error: nil) }
         if let host, host.status.isApproval {
             // A SEPA debit is the gateway's mandate, not an issuer authorisation: there is no
             // ARPC for the card to check, so its final cryptogram does not decide. A refused

@@ -185,7 +185,9 @@ extension FinancialStatus {
         case .approved, .partiallyApproved, .processed, .refunded: .approved
         case .declined, .reversed: .declined
         case .cancelled: .cancelled
-        case .failed, .pending: .failed
+        case .failed: .failed
+        // Only a refund the gateway received and decides later is recorded pending.
+        case .pending: .pending
         }
     }
 }

@@ -175,6 +175,8 @@ public struct TransactionDetails: Sendable, Hashable {
         case .declined: .declined
         case .cancelled: .cancelled
         case .failed: .failed
+        // Received, decided later: done for now, neither approved nor declined.
+        case .pending: .processed
         }
     }
 
@@ -191,6 +193,7 @@ public struct TransactionDetails: Sendable, Hashable {
         case .declined: return "DECLINED"
         case .cancelled: return "TRANSACTION VOID"
         case .failed: return "Processing error"
+        case .pending: return "REFUND RECEIVED"
         }
     }
 

@@ -46,7 +46,24 @@ public enum NexoOutcome {
         switch result.status {
         case .approved:
             let partial = result.approvedAmount > 0 && result.approvedAmount < result.requestedAmount
-            return Response(result: partial ? .partial : .success)
+            guard let code = acquirerResponseCode(of: result) else {
+                return Response(result: partial ? .partial : .success)
+            }
+            // A refund decided at once says so, as Adyen's synchronous refunds do.
+            return Response(
+                result: partial ? .partial : .success,
+                additionalResponse: AdditionalResponse(fields: [
+                    KeyValueField(name: "responseCode", value: code),
+                    KeyValueField(name: "acquirerResponseCode", value: code),
+                ]))
+        case .pending:
+            // A refund the gateway received and decides later: the answer only confirms the
+            // request (Success, no acquirerResponseCode); the outcome comes by webhook.
+            return Response(
+                result: .success,
+                additionalResponse: AdditionalResponse(fields: [
+                    KeyValueField(name: "message", value: receivedMessage)
+                ]))
         case .approvedOffline:
             // The card approved and the sale is stored to be forwarded: a success the app can
             // tell from an online one by the stored id.
@@ -61,8 +78,14 @@ public enum NexoOutcome {
             return Response(result: .success, additionalResponse: AdditionalResponse(fields: fields))
         case .declined:
             let code = result.responseCode ?? "05"
-            return response(
+            var declined = response(
                 refusals[code] ?? Refusal(condition: .refusal, message: "REFUSED", refusalReason: nil))
+            if let acquirer = acquirerResponseCode(of: result) {
+                declined.additionalResponse = AdditionalResponse(
+                    fields: (declined.additionalResponse?.fields ?? [])
+                        + [KeyValueField(name: "acquirerResponseCode", value: acquirer)])
+            }
+            return declined
         case .cancelled:
             return response(
                 abortedByMerchant
@@ -70,6 +93,16 @@ public enum NexoOutcome {
         case .failed:
             return response(for: result.error ?? MPOSError.readerLinkFailed)
         }
+    }
+
+    /// `AdditionalResponse`'s `message` for a refund received and not yet decided.
+    public static let receivedMessage = "RECEIVED"
+
+    /// The acquirer's response code a refund decided at once carries (Adyen's
+    /// `acquirerResponseCode`); nil for other kinds and for refunds not decided yet.
+    static func acquirerResponseCode(of result: PaymentResult) -> String? {
+        guard result.kind == .refund, result.status == .approved || result.status == .declined else { return nil }
+        return result.responseCode
     }
 
     /// The nexo `Response` for an error that ended (or prevented) a payment.

@@ -136,6 +136,8 @@ enum NexoReplies {
             switch transaction.status {
             case .approved, .partiallyApproved, .processed: .approved
             case .cancelled: .cancelled
+            // A refund the gateway received and decides later.
+            case .pending where transaction.kind == .refund: .pending
             case .failed, .pending: .failed
             default: .declined
             }

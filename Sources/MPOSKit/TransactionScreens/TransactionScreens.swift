@@ -57,6 +57,10 @@ public struct TransactionScreens: Sendable, Hashable {
             case .declined: show(.declined)
             case .cancelled: show(.cancelled)
             case .failed: show(.failed)
+            // A refund received, decided later: nothing more happens on the counter.
+            case .pending:
+                show(.approved)
+                dismissAt = elapsed + parameters.successScreenTimeout
             }
         default:
             break

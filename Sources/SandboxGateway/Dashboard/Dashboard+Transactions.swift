@@ -48,7 +48,7 @@ extension Dashboard {
                     amount = nil
                 }
                 return try await followUp(session: session, id: id, action: "refund", fields: fields, detail: "\(amount ?? 0)") {
-                    try await payments.refund(merchant: session.merchantID, id: id, amount: amount).followUp
+                    try await payments.refundAsConfigured(merchant: session.merchantID, id: id, amount: amount)
                 }
             }
         }

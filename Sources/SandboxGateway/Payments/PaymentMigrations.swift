@@ -12,5 +12,6 @@ extension GatewayMigrations {
         GatewayMigration("payments-7-cryptogram-counters", migrate: ReplayGuard.createTables),
         GatewayMigration("payments-8-signatures", migrate: PaymentService.createSignatureTable),
         GatewayMigration("payments-9-offline-forwards", migrate: OfflineForwards.createTable),
+        GatewayMigration("payments-10-asynchronous-refunds", migrate: AsynchronousRefunds.createTables),
     ]
 }

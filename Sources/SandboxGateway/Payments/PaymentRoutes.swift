@@ -33,7 +33,8 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
             request: request, context: context, body: body
         ) { db in
             let inserted = try mappedNow { try prepared.get().record(db) }
-            return (.ok, try GatewayResponse.jsonData(inserted.transaction.apiTransaction), inserted)
+            let status: HTTPResponse.Status = inserted.transaction.status == .pending ? .accepted : .ok
+            return (status, try GatewayResponse.jsonData(inserted.transaction.apiTransaction), inserted)
         }
         if let recorded {
             await service.didRecord(
@@ -92,9 +93,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         }
     }
     router.on(GatewayRoutes.refund) { request, context in
-        try await followUp(request, context, environment, GatewayRoutes.refund) { merchant, id, input in
-            try await service.refund(merchant: merchant, id: id, amount: input.amount).followUp
-        }
+        try await refundRoute(request, context, environment, service)
     }
 
     router.on(GatewayRoutes.receipt) { request, context in

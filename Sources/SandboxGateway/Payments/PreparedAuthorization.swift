@@ -67,6 +67,7 @@ public struct PreparedAuthorization: Sendable {
             if let counters { try ReplayGuard.remember(db, fingerprint: fingerprint, counters: counters) }
         }
         PaymentService.apply(answer, to: &row, kind: kind, allowPartial: allowPartial)
+        if kind == .refund { try AsynchronousRefunds.deferUnreferenced(db, &row) }
         if row.amountApproved > 0 {
             row.batchId = try PaymentService.openBatch(db, merchant: merchant, now: time)
         }

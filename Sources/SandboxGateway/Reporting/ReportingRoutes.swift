@@ -109,11 +109,15 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
 
     router.on(GatewayRoutes.getWebhookConfig) { request, context in
         let merchant = try context.requireMerchant()
-        let config = try await pool.read { db in
-            try db.fetchOne(
-                LedgerWebhookConfig.self, sql: "SELECT * FROM payment_webhook_config WHERE merchant_id = ?", arguments: [merchant])
+        let (config, asynchronous) = try await pool.read { db in
+            (
+                try db.fetchOne(
+                    LedgerWebhookConfig.self, sql: "SELECT * FROM payment_webhook_config WHERE merchant_id = ?",
+                    arguments: [merchant]),
+                try AsynchronousRefunds.isOn(db, merchant: merchant)
+            )
         }
-        return try context.respond(to: request, with: config.apiResponse)
+        return try context.respond(to: request, with: config.apiResponse(asynchronousRefunds: asynchronous))
     }
 
     router.on(GatewayRoutes.putWebhookConfig) { request, context in
@@ -129,9 +133,10 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
             throw GatewayError.invalid("secret must be 16 to 128 characters.")
         }
         let now = environment.configuration.now()
-        let saved = try await pool.write { db -> LedgerWebhookConfig? in
+        @Sendable func saveWebhook(_ db: any SQLSession) throws -> LedgerWebhookConfig? {
             let current = try db.fetchOne(
-                LedgerWebhookConfig.self, sql: "SELECT * FROM payment_webhook_config WHERE merchant_id = ?", arguments: [merchant])
+                LedgerWebhookConfig.self, sql: "SELECT * FROM payment_webhook_config WHERE merchant_id = ?",
+                arguments: [merchant])
             guard let url = input.callbackURL else {
                 guard var current else { return nil }
                 current.enabled = false
@@ -145,7 +150,13 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
             if current == nil { try db.insert(config) } else { try db.update(config, key: ["merchant_id"]) }
             return config
         }
-        return try context.respond(to: request, with: saved.apiResponse)
+        let (saved, asynchronous) = try await pool.write { db -> (LedgerWebhookConfig?, Bool) in
+            if let asynchronous = input.asynchronousRefunds {
+                try AsynchronousRefunds.set(db, merchant: merchant, asynchronous: asynchronous, now: now)
+            }
+            return (try saveWebhook(db), try AsynchronousRefunds.isOn(db, merchant: merchant))
+        }
+        return try context.respond(to: request, with: saved.apiResponse(asynchronousRefunds: asynchronous))
     }
 
     router.on(GatewayRoutes.webhookDeliveries) { request, context in
@@ -189,5 +200,12 @@ extension Optional where Wrapped == LedgerWebhookConfig {
             return WebhookConfigResponse(callbackURL: nil, hasSecret: self?.secret.isEmpty == false)
         }
         return WebhookConfigResponse(callbackURL: config.url, hasSecret: !config.secret.isEmpty)
+    }
+
+    /// The configuration as the API reports it, with the merchant's refund setting.
+    func apiResponse(asynchronousRefunds: Bool) -> WebhookConfigResponse {
+        var response = apiResponse
+        response.asynchronousRefunds = asynchronousRefunds
+        return response
     }
 }

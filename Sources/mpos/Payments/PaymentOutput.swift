@@ -4,12 +4,14 @@ import MPOSCore
 import MPOSKit
 
 /// How the payment commands report a ``PaymentResult``: text or JSON, and the exit code
-/// (0 approved or approved offline, 2 declined, 3 cancelled, 1 failed).
+/// (0 approved, approved offline or a refund received to decide later, 2 declined, 3 cancelled,
+/// 1 failed).
 enum PaymentOutput {
     /// The process exit code of a result's status.
     static func exitCode(_ status: PaymentStatus) -> Int32 {
         switch status {
-        case .approved, .approvedOffline: 0
+        // A refund the gateway received and decides later: the request succeeded.
+        case .approved, .approvedOffline, .pending: 0
         case .declined: 2
         case .cancelled: 3
         case .failed: 1

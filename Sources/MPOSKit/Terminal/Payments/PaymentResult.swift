@@ -16,6 +16,12 @@ public enum PaymentStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// The gateway could not be reached and the card approved offline: the sale is stored
     /// (``PaymentResult/offlineID``) and forwarded later, when the gateway decides it for good.
     case approvedOffline
+    /// The gateway received the refund and decides it later, as it does for merchants with
+    /// asynchronous refunds: nothing is refunded yet, and nothing is lost either. The outcome
+    /// comes by webhook, and ``PaymentTerminal/transaction(_:)``-style lookups of
+    /// ``PaymentResult/transactionID`` show it once decided. The journal holds it as finished:
+    /// it is neither retried nor reversed.
+    case pending
 }
 
 /// The EMV values a receipt shows.

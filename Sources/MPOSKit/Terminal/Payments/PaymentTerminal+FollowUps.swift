@@ -148,7 +148,12 @@ extension PaymentTerminal {
         let merchant = await client.merchant?.name
         switch answer {
         case .transaction(let transaction):
-            let status: PaymentStatus = transaction.status == .declined || transaction.status == .failed ? .declined : .approved
+            // A refund the gateway received and decides later is finished here: the webhook
+            // and a lookup of its id tell the outcome.
+            let status: PaymentStatus =
+                transaction.status == .pending
+                ? .pending
+                : transaction.status == .declined || transaction.status == .failed ? .declined : .approved
             entry.state = .finished
             entry.gatewayTransactionID = transaction.id
             entry.outcome = status

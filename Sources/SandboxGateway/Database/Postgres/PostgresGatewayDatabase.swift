@@ -177,9 +177,8 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
     }
 
     /// The payment path's writer: group commit on ``Configuration/groupCommitLanes`` connections.
-    // MERGE: once the seam branch makes `LedgerWriter.write` take `(any SQLSession)`, add
-    // `extension PostgresGroupCommitWriter: LedgerWriter {}` and return `groupWriter` here.
-    public var groupCommitWriter: any LedgerWriter { PostgresLedgerWriterUntilMerge() }
+    /// The group-commit writer (``groupWriter``).
+    public var groupCommitWriter: any LedgerWriter { groupWriter }
 
     /// Whether the server answers `SELECT 1` on a new connection within
     /// ``Configuration/reachabilityTimeout``.
@@ -212,10 +211,5 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
     }
 }
 
-/// Stands in for the group-commit writer until the seam branch is merged.
-// MERGE: delete this type when `groupCommitWriter` returns `groupWriter`.
-private struct PostgresLedgerWriterUntilMerge: LedgerWriter {
-    func write<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
-        throw PostgresEngineError.client("The PostgreSQL ledger writer takes SQL sessions; use PostgresGatewayDatabase.groupWriter.")
-    }
-}
+/// The group commit is the payment path's ledger writer on PostgreSQL.
+extension PostgresGroupCommitWriter: LedgerWriter {}

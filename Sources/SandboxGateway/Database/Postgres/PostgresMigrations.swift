@@ -44,7 +44,7 @@ enum PostgresMigrations {
 
     /// Every migration in application order.
     static let all: [PostgresMigration] = [
-        core, payments, reporting, updates, dashboard,
+        core, payments, reporting, updates, dashboard, asynchronousRefunds,
     ]
 
     /// Applies the migrations `session`'s database has not recorded, each in its own
@@ -462,5 +462,31 @@ enum PostgresMigrations {
               used_at TEXT
             )
             """,
+        ])
+
+    /// Asynchronous refunds: the setting per merchant and the refunds waiting for their
+    /// decision (SQLite's `payments-10-asynchronous-refunds`).
+    static let asynchronousRefunds = PostgresMigration(
+        "payments-2-asynchronous-refunds",
+        sql: [
+            """
+            CREATE TABLE payment_refund_setting (
+              merchant_id TEXT NOT NULL PRIMARY KEY,
+              asynchronous BIGINT NOT NULL DEFAULT 0,
+              updated_at TEXT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE payment_pending_refund (
+              transaction_id TEXT NOT NULL PRIMARY KEY,
+              merchant_id TEXT NOT NULL,
+              accepted_at TEXT NOT NULL,
+              decided_approved BIGINT,
+              decided_response_code TEXT,
+              decided_message TEXT,
+              decided_auth_code TEXT
+            )
+            """,
+            "CREATE INDEX payment_pending_refund_accepted ON payment_pending_refund (accepted_at)",
         ])
 }

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import MPOSCore
+
+/// Refunds of merchants that asked for asynchronous refunds (``AsynchronousRefunds``).
+extension PaymentService {
+    /// Whether `merchant` has asynchronous refunds on.
+    public func asynchronousRefunds(merchant: String) async throws -> Bool {
+        try await database.read { db in try AsynchronousRefunds.isOn(db, merchant: merchant) }
+    }
+
+    /// Refunds `id` as the merchant asked: decided now (``refund(merchant:id:amount:)``), or,
+    /// with asynchronous refunds on, accepted now as received (``acceptRefund(merchant:id:amount:)``).
+    public func refundAsConfigured(merchant: String, id: String, amount: Int64?) async throws -> LedgerTransaction {
+        if try await asynchronousRefunds(merchant: merchant) {
+            return try await acceptRefund(merchant: merchant, id: id, amount: amount)
+        }
+        return try await refund(merchant: merchant, id: id, amount: amount).followUp
+    }
+
+    /// Accepts a refund of `id` (in full when `amount` is nil, else in part) without deciding it:
+    /// the refund row is stored with status `pending` and nothing of the original changes until
+    /// ``PendingRefundSettler`` approves it. The request is checked against the original as it
+    /// is now; settlement checks again, so two refunds of the whole amount accepted one after
+    /// the other end with the second declined.
+    ///
+    /// - Throws: ``PaymentRuleViolation`` when the original is unknown to the merchant, cannot
+    ///   be refunded or has less left than `amount`.
+    public func acceptRefund(merchant: String, id: String, amount: Int64?) async throws -> LedgerTransaction {
+        let time = now()
+        let (row, webhook) = try await writer.write { db in
+            let original = try Self.fetchOriginal(db, merchant: merchant, id: id)
+            let amount = try PaymentRules.refundAmount(original: try Self.summary(db, original), requested: amount)
+            var row = try Self.followUp(of: original, kind: .refund, amount: amount, now: time)
+            AsynchronousRefunds.received(&row)
+            try row.insertCached(db)
+            try AsynchronousRefunds.enqueue(db, row)
+            return (row, try WebhookNotifier.config(db, merchant: merchant))
+        }
+        await webhooks?.notify([row], config: webhook)
+        return row
+    }
+}
