@@ -25,11 +25,20 @@ enum LoopbackLoadGenerator {
     static func run(
         port: Int, connections: Int, requests: [[UInt8]], answersContaining marker: [UInt8]? = nil
     ) throws -> (Double, [Double]) {
+        try run(ports: [port], connections: connections, requests: requests, answersContaining: marker)
+    }
+
+    /// As ``run(port:connections:requests:answersContaining:)``, with connection `i` made to
+    /// `ports[i % ports.count]`: the load spread evenly over several servers.
+    static func run(
+        ports: [Int], connections: Int, requests: [[UInt8]], answersContaining marker: [UInt8]? = nil
+    ) throws -> (Double, [Double]) {
         let count = max(1, min(connections, requests.count))
         var states: [ConnectionState] = []
         defer { for state in states { close(state.fd) } }
         for index in 0..<count {
             let queue = stride(from: index, to: requests.count, by: count).map { requests[$0] }
+            let port = ports[index % ports.count]
             states.append(ConnectionState(fd: try connectNonBlocking(port: port), queue: queue, marker: marker))
         }
         var latencies: [Double] = []
