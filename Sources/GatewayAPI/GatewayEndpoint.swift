@@ -59,9 +59,17 @@ public struct GatewayBytes: Sendable, Hashable {}
 
 /// The answer of `GET /health`.
 public struct HealthStatus: Codable, Sendable, Hashable {
-    /// `"ok"` while the gateway serves.
+    /// `"ok"` while the gateway serves, `"unavailable"` (with status 503) while its database
+    /// does not answer.
     public var status: String
+    /// `"reachable"` or `"unreachable"`: whether the gateway's database answered a query just
+    /// now (within two seconds). A load balancer takes an instance whose database is
+    /// unreachable out of rotation.
+    public var database: String?
 
     /// Creates the answer.
-    public init(status: String = "ok") { self.status = status }
+    public init(status: String = "ok", database: String? = "reachable") {
+        self.status = status
+        self.database = database
+    }
 }

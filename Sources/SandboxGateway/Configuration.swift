@@ -9,8 +9,15 @@ public struct SandboxGatewayConfiguration: Sendable {
     public var host: String
     /// The port to bind; 0 picks a free one (read it from ``RunningGateway/port``).
     public var port: Int
-    /// The SQLite database file; created with its directory's permissions if missing.
+    /// The SQLite database file; created with its directory's permissions if missing. Not
+    /// used when ``databaseURL`` is set.
     public var databasePath: String
+    /// A PostgreSQL database to keep the data in instead of ``databasePath``, for several
+    /// instances sharing one database; `nil` (the default) keeps SQLite. The schema is
+    /// migrated on start.
+    public var databaseURL: PostgresURL? = nil
+    /// The connections a PostgreSQL database keeps (when ``databaseURL`` is set).
+    public var postgres = PostgresGatewayDatabase.Configuration()
     /// The gateway's idea of now. Inject a ``ManualDateSource`` in tests to move time
     /// without sleeping (token expiry, lockout, key retention).
     public var now: @Sendable () -> Date

@@ -2,8 +2,8 @@ import Foundation
 import GatewayAPI
 
 extension SandboxGateway {
-    /// Adds a merchant to the sandbox database at `configuration.databasePath` (created and
-    /// migrated if missing), with one user and one API key, and returns its credentials:
+    /// Adds a merchant to the sandbox database `configuration` names (`databaseURL`, else the
+    /// SQLite file at `databasePath`; created and migrated if missing), with one user and one API key, and returns its credentials:
     /// they are shown once, only their hashes are stored.
     ///
     /// A running gateway on the same database serves the new merchant at once; each
@@ -19,8 +19,9 @@ extension SandboxGateway {
     public static func addMerchant(
         _ configuration: SandboxGatewayConfiguration, name: String? = nil
     ) async throws -> SandboxCredentials {
-        let store = try GatewayStore(path: configuration.databasePath)
-        return try await AccountService(store: store, configuration: configuration).addMerchant(name: name)
+        try await GatewayStore.using(configuration) { store in
+            try await AccountService(store: store, configuration: configuration).addMerchant(name: name)
+        }
     }
 }
 
@@ -32,7 +33,45 @@ extension SandboxGateway {
     public static func setOfflinePolicy(
         _ configuration: SandboxGatewayConfiguration, merchantID: String, _ terms: OfflinePolicyTerms
     ) async throws {
-        let store = try GatewayStore(path: configuration.databasePath)
-        try await AccountService(store: store, configuration: configuration).setOfflinePolicy(merchantID: merchantID, terms)
+        try await GatewayStore.using(configuration) { store in
+            try await AccountService(store: store, configuration: configuration).setOfflinePolicy(merchantID: merchantID, terms)
+        }
+    }
+}
+
+extension SandboxGateway {
+    /// Applies the schema's migrations to the PostgreSQL database `configuration.databaseURL`
+    /// names, without serving, and returns the names of those it applied (none when the
+    /// database was up to date). Several instances starting at once migrate safely too (the
+    /// migrations run under an advisory lock); this runs them ahead of a rolling deploy.
+    ///
+    /// - Throws: ``GatewayError`` 4000 when the configuration names no PostgreSQL database
+    ///   (a SQLite file is migrated whenever it is opened); ``PostgresEngineError`` when the
+    ///   server cannot be reached or a migration fails (rolled back).
+    public static func migrate(_ configuration: SandboxGatewayConfiguration) async throws -> [String] {
+        guard let url = configuration.databaseURL else {
+            throw GatewayError.invalid("Migrations without serving are for a PostgreSQL database (databaseURL).")
+        }
+        let database = try await PostgresGatewayDatabase(url: url, configuration: configuration.postgres)
+        try? await database.close()
+        return database.appliedMigrations
+    }
+}
+
+extension GatewayStore {
+    /// Opens the database `configuration` names, runs `body` on it and closes a PostgreSQL
+    /// database's connections afterwards, for tools that do one thing and stop.
+    static func using<T>(
+        _ configuration: SandboxGatewayConfiguration, _ body: (GatewayStore) async throws -> T
+    ) async throws -> T {
+        let store = try await GatewayStore(opening: configuration)
+        do {
+            let result = try await body(store)
+            if store.database.dialect == .postgres { try? await store.database.close() }
+            return result
+        } catch {
+            if store.database.dialect == .postgres { try? await store.database.close() }
+            throw error
+        }
     }
 }

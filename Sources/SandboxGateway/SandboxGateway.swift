@@ -21,7 +21,7 @@ public enum SandboxGateway {
     /// - Throws: database errors, ``GatewayStartupError`` when the database cannot be served
     ///   as it is (an unreadable card-fingerprint secret), or the bind error when the port is taken.
     public static func start(_ configuration: SandboxGatewayConfiguration) async throws -> RunningGateway {
-        let store = try GatewayStore(path: configuration.databasePath)
+        let store = try await GatewayStore(opening: configuration)
         let environment: GatewayEnvironment
         do {
             environment = try await GatewayEnvironment(configuration: configuration, store: store)
@@ -151,6 +151,11 @@ public final class RunningGateway: Sendable {
         }
         _ = try? await task.value
         deadline.cancel()
+        // A PostgreSQL database's connections have threads of their own; a SQLite pool is
+        // left to its last reader, as tools may still read the file.
+        if environment.store.database.dialect == .postgres {
+            try? await environment.store.database.close()
+        }
     }
 
     /// Waits until the server stops (after ``shutdown()`` or a fatal server error).

@@ -10,7 +10,7 @@ struct AccountTests {
         try await GatewayHarness.with { harness in
             let reply = try await harness.send(.get, GatewayPaths.health)
             #expect(reply.status == 200)
-            #expect(String(decoding: reply.body, as: UTF8.self) == #"{"status":"ok"}"#)
+            #expect(String(decoding: reply.body, as: UTF8.self) == #"{"status":"ok","database":"reachable"}"#)
             #expect(harness.gateway.port > 0)
             #expect(harness.gateway.baseURL.absoluteString == "http://127.0.0.1:\(harness.gateway.port)")
         }

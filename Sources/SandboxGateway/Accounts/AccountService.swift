@@ -26,61 +26,27 @@ public struct AccountService: Sendable {
     let store: GatewayStore
     let configuration: SandboxGatewayConfiguration
     /// Client tokens already read from the database (they are never revoked, only expire).
-    let clientTokens = TokenCache<ClientTokenEntry>()
+    let clientTokens: TokenCache<ClientTokenEntry>
     /// Access tokens already read from the database, with the expiry last written: every
-    /// write that ends sessions removes them from here after it commits.
-    let accessTokens = TokenCache<AccessTokenEntry>()
+    /// write that ends sessions removes them from here after it commits. On a database that
+    /// other instances share, an entry answers for ``sharedDatabaseTokenCacheAge`` only, so a
+    /// logout or password reset on another instance takes effect here within that time.
+    let accessTokens: TokenCache<AccessTokenEntry>
+
+    /// How long a token read from a shared (PostgreSQL) database is trusted without reading
+    /// it again: one second.
+    static let sharedDatabaseTokenCacheAge: TimeInterval = 1
+
+    /// Accounts on `store`, with token caches that suit its engine.
+    init(store: GatewayStore, configuration: SandboxGatewayConfiguration) {
+        self.store = store
+        self.configuration = configuration
+        let age = store.database.dialect == .postgres ? Self.sharedDatabaseTokenCacheAge : nil
+        self.clientTokens = TokenCache(maximumAge: age)
+        self.accessTokens = TokenCache(maximumAge: age)
+    }
 
     var now: Date { configuration.now() }
-
-    // MARK: Merchants
-
-    /// Creates a merchant with one user and one API key; `password` defaults to a random
-    /// one that meets the policy.
-    public func createMerchant(
-        name: String, user: String, email: String, password: String? = nil,
-        currency: Currency = .eur, country: String = "DE", categoryCode: String = "5999",
-        address: String? = "Sandboxstraße 1, 10115 Berlin"
-    ) async throws -> SandboxCredentials {
-        let password = password ?? Secrets.newPassword()
-        if let problem = Self.passwordPolicyProblem(password, user: user) {
-            throw GatewayError(code: GatewayErrorCode.passwordPolicy, problem)
-        }
-        let merchantID = Secrets.newID(prefix: "m_")
-        let apiKey = Secrets.newToken(prefix: "sk_sandbox_")
-        let hash = try PasswordHasher.hash(password, rounds: configuration.passwordHashRounds)
-        let now = self.now
-        try await store.database.write { db in
-            if try db.fetchOne(sql: "SELECT 1 FROM \"user\" WHERE id = ?", arguments: [user]) != nil {
-                throw GatewayError.invalid("The user id is taken.")
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO merchant (id, name, currency, country, categoryCode, address, createdAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [merchantID, name, currency.code, country, categoryCode, address, now])
-            try db.execute(
-                sql: """
-                    INSERT INTO "user" (id, merchantId, email, passwordHash, failedLogins, createdAt)
-                    VALUES (?, ?, ?, ?, 0, ?)
-                    """,
-                arguments: [user, merchantID, email, hash, now])
-            try db.execute(
-                sql: "INSERT INTO apiKey (keyHash, merchantId, createdAt) VALUES (?, ?, ?)",
-                arguments: [Secrets.sha256Hex(apiKey), merchantID, now])
-        }
-        return SandboxCredentials(
-            merchantID: merchantID, user: user, password: password, apiKey: apiKey, email: email)
-    }
-
-    /// On an empty database, creates the sandbox merchant and returns its credentials;
-    /// `nil` when a merchant exists already.
-    func bootstrapIfEmpty() async throws -> SandboxCredentials? {
-        let count = try await store.database.read { db in try db.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM merchant") ?? 0 }
-        guard count == 0 else { return nil }
-        return try await createMerchant(name: "MPOSKit Sandbox Shop", user: "sandbox", email: "sandbox@example.com")
-    }
 
     /// The merchant's information as the API reports it.
     public func merchantInfo(merchantID: String, userID: String?) async throws -> MerchantInfo {
@@ -182,10 +148,12 @@ public struct AccountService: Sendable {
         let now = self.now
         // Read before the lookup: a session ended after this point is not cached again.
         let generation = (access: accessTokens.generation, client: clientTokens.generation)
-        if let cached = accessTokens[hash] {
+        // An entry that says the session has expired is read again: another instance may
+        // have moved the expiry since.
+        if let cached = accessTokens.entry(for: hash, now: now), cached.expiresAt > now {
             return try await session(cached, hash: hash, now: now, generation: generation.access)
         }
-        if let cached = clientTokens[hash] {
+        if let cached = clientTokens.entry(for: hash, now: now) {
             return Self.clientPrincipal(merchantID: cached.merchantID, expiresAt: cached.expiresAt, now: now)
         }
         // Not seen yet: a read resolves the token (WAL readers run concurrently and never wait

@@ -13,23 +13,40 @@ protocol CachedToken: Sendable {
 /// (logout, password reset, expiry) removes them here after its commit, and a resolution read
 /// from the database is kept only if no removal happened since the read began
 /// (``generation``), so a session ended while another request was resolving it cannot come
-/// back. One gateway process owns its database file: changes made by another process would
-/// not be seen. Holds at most ``capacity`` tokens: when full, the expired ones are dropped,
-/// and if none had, all.
+/// back. Changes another gateway instance makes (several instances on one PostgreSQL
+/// database) are not announced here: with a ``maximumAge`` an entry is trusted only that long
+/// after it was read, and the next use reads the database again. Holds at most ``capacity``
+/// tokens: when full, the expired ones are dropped, and if none had, all.
 final class TokenCache<Entry: CachedToken>: Sendable {
     /// The most tokens kept.
     let capacity: Int
+    /// How long after its read from the database an entry answers, by the injected clock;
+    /// `nil` for as long as it is kept (one process alone on its database).
+    let maximumAge: TimeInterval?
     private struct Contents {
-        var entries: [String: Entry] = [:]
+        var entries: [String: (entry: Entry, readAt: Date)] = [:]
         var removals: UInt64 = 0
     }
     private let contents = Mutex(Contents())
 
     /// An empty cache.
-    init(capacity: Int = 4_096) { self.capacity = max(1, capacity) }
+    init(capacity: Int = 4_096, maximumAge: TimeInterval? = nil) {
+        self.capacity = max(1, capacity)
+        self.maximumAge = maximumAge
+    }
 
-    /// The entry of a token hash.
-    subscript(hash: String) -> Entry? { contents.withLock { $0.entries[hash] } }
+    /// The entry of a token hash, whatever its age.
+    subscript(hash: String) -> Entry? { contents.withLock { $0.entries[hash]?.entry } }
+
+    /// The entry of a token hash if it was read no more than ``maximumAge`` before `now`.
+    func entry(for hash: String, now: Date) -> Entry? {
+        let maximumAge = maximumAge
+        return contents.withLock { contents in
+            guard let kept = contents.entries[hash] else { return nil }
+            if let maximumAge, now.timeIntervalSince(kept.readAt) > maximumAge { return nil }
+            return kept.entry
+        }
+    }
 
     /// A value that changes whenever tokens are removed: read it before reading a token from
     /// the database, and hand it to ``insert(_:for:now:unlessRemovedSince:)``.
@@ -42,10 +59,10 @@ final class TokenCache<Entry: CachedToken>: Sendable {
         contents.withLock { contents in
             guard contents.removals == generation else { return }
             if contents.entries[hash] == nil, contents.entries.count >= capacity {
-                contents.entries = contents.entries.filter { $0.value.expiresAt > now }
+                contents.entries = contents.entries.filter { $0.value.entry.expiresAt > now }
                 if contents.entries.count >= capacity { contents.entries.removeAll(keepingCapacity: true) }
             }
-            contents.entries[hash] = entry
+            contents.entries[hash] = (entry, now)
         }
     }
 
@@ -61,7 +78,7 @@ final class TokenCache<Entry: CachedToken>: Sendable {
     func remove(where shouldRemove: (String, Entry) -> Bool) {
         contents.withLock { contents in
             contents.removals &+= 1
-            contents.entries = contents.entries.filter { !shouldRemove($0.key, $0.value) }
+            contents.entries = contents.entries.filter { !shouldRemove($0.key, $0.value.entry) }
         }
     }
 

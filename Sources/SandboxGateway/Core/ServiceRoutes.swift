@@ -2,10 +2,16 @@ import Foundation
 import GatewayAPI
 import Hummingbird
 
-/// Registers `GET /health` and `GET /v1/openapi.yaml`.
+/// Registers `GET /health` (the database's reachability) and `GET /v1/openapi.yaml`.
 public func addServiceRoutes(to router: Router<GatewayRequestContext>, environment: GatewayEnvironment) {
+    // Answers whether this instance can serve: 200 while its database answers a query, 503
+    // when it does not (a load balancer then sends requests to the other instances).
     router.on(GatewayRoutes.health) { _, _ in
-        GatewayResponse.json(Data(#"{"status":"ok"}"#.utf8))
+        if await environment.store.database.isReachable() {
+            return GatewayResponse.json(Data(#"{"status":"ok","database":"reachable"}"#.utf8))
+        }
+        return GatewayResponse.json(
+            Data(#"{"status":"unavailable","database":"unreachable"}"#.utf8), status: .serviceUnavailable)
     }
     let path = environment.configuration.openAPIDocumentPath ?? OpenAPIDocument.defaultPath
     router.on(GatewayRoutes.openAPI) { _, _ in

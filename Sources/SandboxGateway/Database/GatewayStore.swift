@@ -48,6 +48,20 @@ public struct GatewayStore: Sendable {
         database = try SQLiteGatewayDatabase(path: path, checkpointThreshold: checkpointThreshold)
     }
 
+    /// Opens the database `configuration` names: PostgreSQL when it has a
+    /// ``SandboxGatewayConfiguration/databaseURL`` (migrated, shared with the other instances
+    /// on it), else the SQLite file at ``SandboxGatewayConfiguration/databasePath``.
+    ///
+    /// - Throws: ``PostgresEngineError`` when PostgreSQL cannot be reached or migrated; GRDB's
+    ///   error when the SQLite file cannot be opened.
+    public init(opening configuration: SandboxGatewayConfiguration) async throws {
+        if let url = configuration.databaseURL {
+            self.init(database: try await PostgresGatewayDatabase(url: url, configuration: configuration.postgres))
+        } else {
+            try self.init(path: configuration.databasePath)
+        }
+    }
+
     /// Uses `database`, already open and migrated.
     public init(database: any GatewayDatabase) {
         self.database = database

@@ -84,3 +84,17 @@ extension SQLDialect {
         }
     }
 }
+
+extension SQLDialect {
+    /// A statement that holds a lock named `name` until the transaction ends, so that
+    /// instances sharing a PostgreSQL database run a check-then-insert one at a time
+    /// (`pg_advisory_xact_lock` on the name's hash); `nil` on SQLite, whose writes are
+    /// already one at a time. It returns one row, `locked` = 1.
+    public func transactionLock(named name: String) -> String? {
+        switch self {
+        case .sqlite: nil
+        case .postgres:
+            "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext('\(name.filter { $0.isLetter || $0 == "." })'))) AS l"
+        }
+    }
+}

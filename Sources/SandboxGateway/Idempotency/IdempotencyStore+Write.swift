@@ -38,9 +38,9 @@ extension IdempotencyStore {
         let createdAt = SQLiteTimestamp.string(from: now)
 
         let outcome: WriteOutcome<Effect> = try await writer.write { db in
-            switch try Self.existingKey(
-                db, merchant: merchant, key: keyText, requestHash: requestHash, retentionStart: retentionStart
-            )
+            switch try Self.claim(
+                db, merchant: merchant, key: keyText, requestHash: requestHash, createdAt: createdAt,
+                retentionStart: retentionStart)
             {
             case .conflict: return .conflict
             case .inProgress: return .inProgress
@@ -56,10 +56,10 @@ extension IdempotencyStore {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO idempotencyKey (merchantId, key, requestSHA256, state, httpStatus, response, createdAt)
-                    VALUES (?, ?, ?, 'completed', ?, ?, ?)
+                    UPDATE idempotencyKey SET state = 'completed', httpStatus = ?, response = ?
+                    WHERE merchantId = ? AND key = ?
                     """,
-                arguments: [merchant, keyText, requestHash, answer.status, answer.data, createdAt])
+                arguments: [answer.status, answer.data, merchant, keyText])
             return .answered(answer.status, answer.data, answer.effect)
         }
         switch outcome {
@@ -107,6 +107,37 @@ extension IdempotencyStore {
         fingerprint.append(0x0A)
         fingerprint.append(body)
         return Secrets.sha256Hex(fingerprint)
+    }
+
+    /// Claims `key` for this request inside a write: inserts it in progress and returns
+    /// `nil`, or returns what the key already holds (its stored answer, a conflict, in
+    /// progress).
+    ///
+    /// The claim is the insert itself (`ON CONFLICT DO NOTHING`, then its row count), not the
+    /// lookup before it: instances sharing one PostgreSQL database may look at the same
+    /// moment, and the unique key lets one insert win. The loser's insert waits for the
+    /// winner's transaction and, once it has committed, reads its answer.
+    static func claim(
+        _ db: any SQLSession, merchant: String, key: String, requestHash: String, createdAt: String,
+        retentionStart: Date
+    ) throws -> ExistingKey? {
+        for _ in 0..<2 {
+            if let existing = try existingKey(
+                db, merchant: merchant, key: key, requestHash: requestHash, retentionStart: retentionStart)
+            {
+                return existing
+            }
+            let claimed = try db.execute(
+                sql: """
+                    INSERT INTO idempotencyKey (merchantId, key, requestSHA256, state, createdAt)
+                    VALUES (?, ?, ?, 'inProgress', ?) ON CONFLICT DO NOTHING
+                    """,
+                arguments: [merchant, key, requestHash, createdAt])
+            if claimed > 0 { return nil }
+        }
+        // Taken by another request and gone again before this one could read it (its
+        // request failed and forgot the key): the client retries.
+        return .inProgress
     }
 
     /// Looks `key` up inside a write: its stored answer, a conflict (another request) or

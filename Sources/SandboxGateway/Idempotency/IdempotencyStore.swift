@@ -40,23 +40,17 @@ public struct IdempotencyStore: Sendable {
         let retentionStart = now.addingTimeInterval(-configuration.effectiveKeyRetention)
 
         enum Claim { case claimed, replay(Int, Data), conflict, inProgress }
+        let createdAt = SQLiteTimestamp.string(from: now)
         let claim: Claim = try await writer.write { db in
-            switch try Self.existingKey(
-                db, merchant: merchant, key: key.rawValue, requestHash: requestHash,
+            switch try Self.claim(
+                db, merchant: merchant, key: key.rawValue, requestHash: requestHash, createdAt: createdAt,
                 retentionStart: retentionStart)
             {
             case .conflict: return .conflict
             case .inProgress: return .inProgress
             case .replay(let status, let data): return .replay(status, data)
-            case nil: break
+            case nil: return .claimed
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO idempotencyKey (merchantId, key, requestSHA256, state, createdAt)
-                    VALUES (?, ?, ?, 'inProgress', ?)
-                    """,
-                arguments: [merchant, key.rawValue, requestHash, now])
-            return .claimed
         }
         switch claim {
         case .conflict:

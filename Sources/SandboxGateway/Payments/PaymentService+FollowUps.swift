@@ -13,10 +13,18 @@ extension PaymentService {
             == "open"
     }
 
-    static func fetchOriginal(_ db: any SQLSession, merchant: String, id: String) throws -> LedgerTransaction {
+    /// The original's row (`locking` in a write); on PostgreSQL locked until the follow-up's transaction ends, so
+    /// that two instances deciding follow-ups of one payment (two refunds, a void and a
+    /// capture) decide one after the other, each on the amounts the other left.
+    private static let originalForUpdate = original + " FOR UPDATE"
+    private static let original = "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?"
+
+    static func fetchOriginal(
+        _ db: any SQLSession, merchant: String, id: String, locking: Bool = true
+    ) throws -> LedgerTransaction {
         guard
             let row = try db.fetchOne(
-                LedgerTransaction.self, sql: "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?",
+                LedgerTransaction.self, sql: locking && db.dialect == .postgres ? originalForUpdate : original,
                 arguments: [id, merchant])
         else { throw PaymentRuleViolation(.notFound, "No transaction \(id.prefix(64)) for this merchant.") }
         return row

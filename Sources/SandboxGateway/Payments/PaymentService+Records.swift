@@ -29,14 +29,14 @@ extension PaymentService {
 
     /// One transaction of the merchant.
     public func transaction(merchant: String, id: String) async throws -> LedgerTransaction {
-        try await database.read { db in try Self.fetchOriginal(db, merchant: merchant, id: id) }
+        try await database.read { db in try Self.fetchOriginal(db, merchant: merchant, id: id, locking: false) }
     }
 
     /// A transaction of `merchant` with its basket lines, for its receipt.
     public func receiptRecord(merchant: String, id: String) async throws -> (LedgerTransaction, [ReceiptLine])
     {
         try await database.read { db in
-            let row = try Self.fetchOriginal(db, merchant: merchant, id: id)
+            let row = try Self.fetchOriginal(db, merchant: merchant, id: id, locking: false)
             return (row, try LedgerBasket.lines(transactionID: row.id, db))
         }
     }

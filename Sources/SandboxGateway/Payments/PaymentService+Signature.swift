@@ -42,7 +42,7 @@ extension PaymentService {
     /// - Throws: ``PaymentRuleViolation`` not found for an unknown transaction.
     public func signature(merchant: String, id: String) async throws -> Data? {
         try await database.read { db in
-            _ = try Self.fetchOriginal(db, merchant: merchant, id: id)
+            _ = try Self.fetchOriginal(db, merchant: merchant, id: id, locking: false)
             return try db.fetchValue(Data.self, sql: "SELECT png FROM payment_signature WHERE transaction_id = ?", arguments: [id])
         }
     }

@@ -55,7 +55,7 @@ public struct PreparedAuthorization: Sendable {
         var row = template
         let answer: IssuerAnswer
         if let counters,
-            let replay = try ReplayGuard.replayReason(
+            let replay = try ReplayGuard.claim(
                 db, fingerprint: fingerprint, counters: counters, inOrder: !forwardedOffline)
         {
             answer = ReplayGuard.declined(replay)
@@ -64,7 +64,6 @@ public struct PreparedAuthorization: Sendable {
             let spent =
                 kind == .refund ? 0 : try PaymentService.spentSoFar(db, fingerprint: fingerprint, on: time)
             answer = decide(spent)
-            if let counters { try ReplayGuard.remember(db, fingerprint: fingerprint, counters: counters) }
         }
         PaymentService.apply(answer, to: &row, kind: kind, allowPartial: allowPartial)
         if kind == .refund { try AsynchronousRefunds.deferUnreferenced(db, &row) }

@@ -30,47 +30,82 @@ enum ReplayGuard {
                 """)
     }
 
-    /// Why a request with `counters` on the card with `fingerprint` is a replay, or `nil`
-    /// when it is fresh (``CryptogramReplay/reason(_:highestATC:ksnSeenBefore:)``).
+    /// Claims `counters` for this request: remembers its KSN and raises its card
+    /// application's highest ATC, and returns `nil`; or, when they were seen before, changes
+    /// nothing and returns why it is a replay
+    /// (``CryptogramReplay/reason(_:highestATC:ksnSeenBefore:)``).
+    ///
+    /// The claim is decided by the writes' row counts, not by a read before them: two
+    /// gateway instances on one PostgreSQL database may read "unseen" at the same moment,
+    /// but only one insert of a KSN succeeds and only one raise of an ATC past a value
+    /// happens; the other waits for the first's commit and then finds nothing to change.
     ///
     /// - Parameter inOrder: whether its ATC must be above the highest seen. Not for a sale the
     ///   card approved offline and the terminal forwards later: by then the card may have paid
     ///   online with a higher counter (a customer who comes back once the gateway answers
     ///   again), and its TC is no less genuine for arriving late; its KSN must still be new.
-    static func replayReason(
+    static func claim(
         _ db: any SQLSession, fingerprint: String, counters: CryptogramCounters, inOrder: Bool = true
     ) throws -> String? {
-        let ksnSeen =
-            try db.fetchValue(
-                Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM payment_ksn_seen WHERE ksn = ?) AS seen",
-                arguments: [Data(counters.ksn)]) ?? false
-        var highest: UInt16?
-        if inOrder, counters.atc != nil, let date = counters.transactionDate {
-            highest = try db.fetchValue(
-                Int.self,
-                sql: """
-                    SELECT highest_atc FROM payment_card_counter
-                    WHERE card_fingerprint = ? AND psn = ? AND transaction_date = ?
-                    """,
-                arguments: [fingerprint, Int(counters.panSequenceNumber), date]
-            ).map { UInt16(truncatingIfNeeded: $0) }
+        let ksnIsNew =
+            try db.execute(
+                sql: "INSERT INTO payment_ksn_seen (ksn) VALUES (?) ON CONFLICT DO NOTHING",
+                arguments: [Data(counters.ksn)]) > 0
+        guard let atc = counters.atc, let date = counters.transactionDate else {
+            return CryptogramReplay.reason(counters, highestATC: nil, ksnSeenBefore: !ksnIsNew)
         }
-        return CryptogramReplay.reason(counters, highestATC: highest, ksnSeenBefore: ksnSeen)
+        let key: StatementArguments = [fingerprint, Int(counters.panSequenceNumber), date]
+        guard inOrder else {
+            guard ksnIsNew else { return CryptogramReplay.reason(counters, highestATC: nil, ksnSeenBefore: true) }
+            try db.execute(sql: raise(db.dialect), arguments: key + [Int(atc)])
+            return nil
+        }
+        // A seen KSN changes nothing more; a fresh KSN raises the counter, or is forgotten
+        // again when the ATC is not above the highest (the request is refused unrecorded).
+        let raised = ksnIsNew ? try db.execute(sql: raiseInOrder, arguments: key + [Int(atc)]) > 0 : false
+        if raised { return nil }
+        if ksnIsNew {
+            try db.execute(sql: "DELETE FROM payment_ksn_seen WHERE ksn = ?", arguments: [Data(counters.ksn)])
+        }
+        let highest = try db.fetchValue(
+            Int.self,
+            sql: """
+                SELECT highest_atc FROM payment_card_counter
+                WHERE card_fingerprint = ? AND psn = ? AND transaction_date = ?
+                """,
+            arguments: key
+        ).map { UInt16(truncatingIfNeeded: $0) }
+        return CryptogramReplay.reason(counters, highestATC: highest, ksnSeenBefore: !ksnIsNew)
+            ?? "replayed cryptogram: ATC \(atc) was raised by another request"
     }
 
-    /// Remembers a fresh request's KSN and raises its card application's highest ATC.
-    static func remember(_ db: any SQLSession, fingerprint: String, counters: CryptogramCounters) throws {
-        try db.execute(
-            sql: "INSERT INTO payment_ksn_seen (ksn) VALUES (?) ON CONFLICT DO NOTHING", arguments: [Data(counters.ksn)])
-        guard let atc = counters.atc, let date = counters.transactionDate else { return }
-        try db.execute(
-            sql: """
-                INSERT INTO payment_card_counter (card_fingerprint, psn, transaction_date, highest_atc)
-                VALUES (?, ?, ?, ?)
-                ON CONFLICT (card_fingerprint, psn, transaction_date)
-                DO UPDATE SET highest_atc = \(db.dialect.greatest("payment_card_counter.highest_atc", "excluded.highest_atc"))
-                """,
-            arguments: [fingerprint, Int(counters.panSequenceNumber), date, Int(atc)])
+    /// Inserts a card application's counter, or raises it only when the new ATC is above the
+    /// stored one (no row changed otherwise: the ATC is not fresh).
+    private static let raiseInOrder = """
+        INSERT INTO payment_card_counter (card_fingerprint, psn, transaction_date, highest_atc)
+        VALUES (?, ?, ?, ?)
+        ON CONFLICT (card_fingerprint, psn, transaction_date)
+        DO UPDATE SET highest_atc = excluded.highest_atc
+        WHERE payment_card_counter.highest_atc < excluded.highest_atc
+        """
+
+    /// Inserts a card application's counter or keeps the larger of the stored and new ATC.
+    private static func raise(_ dialect: SQLDialect) -> String {
+        switch dialect {
+        case .sqlite: raiseSQLite
+        case .postgres: raisePostgres
+        }
+    }
+
+    private static let raiseSQLite = raiseKeepingLarger(.sqlite)
+    private static let raisePostgres = raiseKeepingLarger(.postgres)
+    private static func raiseKeepingLarger(_ dialect: SQLDialect) -> String {
+        """
+        INSERT INTO payment_card_counter (card_fingerprint, psn, transaction_date, highest_atc)
+        VALUES (?, ?, ?, ?)
+        ON CONFLICT (card_fingerprint, psn, transaction_date)
+        DO UPDATE SET highest_atc = \(dialect.greatest("payment_card_counter.highest_atc", "excluded.highest_atc"))
+        """
     }
 
     /// The issuer's answer to a replay: declined with ``CryptogramReplay/responseCode`` and

@@ -19,8 +19,9 @@ extension SandboxGateway {
     public static func publishUpdate(
         _ configuration: SandboxGatewayConfiguration, _ publication: UpdatePublication, content: Data
     ) async throws -> UpdateImage {
-        let store = try GatewayStore(path: configuration.databasePath)
-        return try await UpdateCatalogueService(database: store.database, now: configuration.now)
-            .publish(publication, content: content)
+        try await GatewayStore.using(configuration) { store in
+            try await UpdateCatalogueService(database: store.database, now: configuration.now)
+                .publish(publication, content: content)
+        }
     }
 }

@@ -14,11 +14,14 @@ struct GatewayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
         abstract: "Run the sandbox payment gateway.",
-        subcommands: [GatewayServeCommand.self, GatewayMerchantCommand.self, GatewayPublishUpdateCommand.self]
+        subcommands: [
+            GatewayServeCommand.self, GatewayMigrateCommand.self, GatewayMerchantCommand.self,
+            GatewayPublishUpdateCommand.self,
+        ]
     )
 }
 
-/// `mpos gateway serve [--host H] [--port N] [--db PATH] [--tls-certificate PEM --tls-key PEM]`:
+/// `mpos gateway serve [--host H] [--port N] [--db PATH | --database URL] [--tls-certificate PEM --tls-key PEM]`:
 /// runs the sandbox gateway until SIGINT or SIGTERM.
 struct GatewayServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,6 +33,11 @@ struct GatewayServeCommand: AsyncParsableCommand {
             prints 'gateway instance ID' (created with the database, the same on every start) and \
             'listening on http://HOST:PORT', and serves until SIGINT (Ctrl-C) or SIGTERM.
             With --tls-certificate and --tls-key it serves HTTPS ('listening on https://…').
+            With --database postgres://USER@HOST:PORT/DB it keeps its data in PostgreSQL, where \
+            several instances can serve one database behind a load balancer: the first to \
+            start on an empty database prints the credentials, the others none. The password \
+            comes from the URL or from MPOS_DATABASE_PASSWORD. GET /health answers 503 while \
+            the database is unreachable.
 
             Examples:
               mpos gateway serve
@@ -37,6 +45,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
               mpos gateway serve --tls-certificate cert.pem --tls-key key.pem
               mpos gateway serve --clock-offset 600
               mpos gateway serve --session-lifetime 60
+              MPOS_DATABASE_PASSWORD=secret mpos gateway serve --database postgres://mpos@db:5432/sandbox
             """
     )
 
@@ -46,8 +55,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Port to bind; 0 picks a free one.")
     var port = 8080
 
-    @Option(name: .long, help: "SQLite database file (created if missing).")
-    var db = "./mpos-sandbox.sqlite"
+    @OptionGroup var storage: GatewayDatabaseOptions
 
     @Flag(
         inversion: .prefixedNo,
@@ -95,7 +103,8 @@ struct GatewayServeCommand: AsyncParsableCommand {
         // This process only serves the gateway, so it takes the allocator settings a server wants.
         SandboxGateway.tuneProcessAllocatorForServing()
         var configuration = SandboxGatewayConfiguration(
-            host: host, port: port, databasePath: db, logLevel: .warning, groupCommit: groupCommit)
+            host: host, port: port, logLevel: .warning, groupCommit: groupCommit)
+        try storage.apply(to: &configuration, defaultFile: "./mpos-sandbox.sqlite")
         configuration.sessionLifetime = TimeInterval(sessionLifetime)
         if clockOffset != 0 {
             let offset = TimeInterval(clockOffset)
@@ -109,7 +118,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
         let signals = TerminationSignals()
         let gateway = try await SandboxGateway.start(configuration)
         if let credentials = gateway.credentials {
-            say(GatewayServeOutput.credentials(credentials, database: db))
+            say(GatewayServeOutput.credentials(credentials, database: storage.shown))
         }
         say("gateway instance \(gateway.instanceID)")
         say("listening on \(gateway.baseURL.absoluteString)")
@@ -137,5 +146,48 @@ enum GatewayServeOutput {
           api key   \(credentials.apiKey)
           e-mail    \(credentials.email)
         """
+    }
+}
+
+/// `mpos gateway migrate --database URL`: applies the schema's migrations without serving.
+struct GatewayMigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Apply the gateway's schema migrations to a PostgreSQL database without serving.",
+        discussion: """
+            Prints each migration it applies ('applied NAME'), or 'up to date'. Instances that \
+            start on the database migrate it too, one at a time; run this ahead of a rolling \
+            deploy so that no instance starts on an old schema. A SQLite file (--db) is migrated \
+            whenever a gateway opens it.
+
+            Example:
+              MPOS_DATABASE_PASSWORD=secret mpos gateway migrate --database postgres://mpos@db:5432/sandbox
+            """
+    )
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The PostgreSQL database (the password in the URL or in MPOS_DATABASE_PASSWORD).",
+            valueName: "postgres://USER@HOST:PORT/DB"))
+    var database: String
+
+    func validate() throws {
+        do { _ = try PostgresURL(database) } catch { throw ValidationError("--database: \(error)") }
+    }
+
+    mutating func run() async throws {
+        var configuration = SandboxGatewayConfiguration(logLevel: .warning)
+        configuration.databaseURL = try PostgresURL(database)
+        let applied: [String]
+        do {
+            applied = try await SandboxGateway.migrate(configuration)
+        } catch {
+            throw CLIFailure("--database \(configuration.databaseURL!.description): \(error)")
+        }
+        if applied.isEmpty {
+            CLIOutput.line("up to date")
+        }
+        for name in applied { CLIOutput.line("applied \(name)") }
     }
 }

@@ -28,13 +28,13 @@ struct GatewayMerchantAddCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "SQLite database file of the sandbox gateway (created if missing).")
-    var db: String
+    @OptionGroup var storage: GatewayDatabaseOptions
 
     @Option(name: .long, help: "The merchant's display name.")
     var name: String?
 
     func validate() throws {
+        try storage.requireNamed()
         if let name, !(1...100).contains(name.count) {
             throw ValidationError("--name must be 1 to 100 characters.")
         }
@@ -44,13 +44,13 @@ struct GatewayMerchantAddCommand: AsyncParsableCommand {
         let credentials: SandboxCredentials
         do {
             credentials = try await SandboxGateway.addMerchant(
-                SandboxGatewayConfiguration(databasePath: db), name: name)
+                try storage.configuration(), name: name)
         } catch let error as CocoaError {
             // Foundation's own description of a file error is a dump of its user info.
-            throw CLIFailure("--db \(db): cannot open the sandbox database: \(error.localizedDescription)")
+            throw CLIFailure("\(storage.flag) \(storage.shown): cannot open the sandbox database: \(error.localizedDescription)")
         } catch {
-            throw CLIFailure("--db \(db): cannot open the sandbox database: \(error)")
+            throw CLIFailure("\(storage.flag) \(storage.shown): cannot open the sandbox database: \(error)")
         }
-        print(GatewayServeOutput.credentials(credentials, database: db))
+        print(GatewayServeOutput.credentials(credentials, database: storage.shown))
     }
 }

@@ -25,8 +25,7 @@ struct GatewayPublishUpdateCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "SQLite database file of the sandbox gateway (created if missing).")
-    var db: String
+    @OptionGroup var storage: GatewayDatabaseOptions
 
     @Option(name: .long, help: "The reader model the image is for.")
     var model: String
@@ -50,6 +49,7 @@ struct GatewayPublishUpdateCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        try storage.requireNamed()
         guard UpdateKind(rawValue: kind) != nil else {
             throw ValidationError("--kind must be firmware or configuration, not '\(kind)'.")
         }
@@ -78,14 +78,14 @@ struct GatewayPublishUpdateCommand: AsyncParsableCommand {
         let image: UpdateImage
         do {
             image = try await SandboxGateway.publishUpdate(
-                SandboxGatewayConfiguration(databasePath: db), publication, content: content)
+                try storage.configuration(), publication, content: content)
         } catch let error as GatewayError {
             throw CLIFailure(error.body.message)
         } catch let error as CocoaError {
             // Foundation's own description of a file error is a dump of its user info.
-            throw CLIFailure("--db \(db): cannot open the sandbox database: \(error.localizedDescription)")
+            throw CLIFailure("\(storage.flag) \(storage.shown): cannot open the sandbox database: \(error.localizedDescription)")
         } catch {
-            throw CLIFailure("--db \(db): cannot open the sandbox database: \(error)")
+            throw CLIFailure("\(storage.flag) \(storage.shown): cannot open the sandbox database: \(error)")
         }
         if json {
             CLIOutput.line(String(decoding: try GatewayJSON.encoder.encode(image), as: UTF8.self))

@@ -49,6 +49,8 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
     public let instanceID: String
     /// The connection settings.
     public let url: PostgresURL
+    /// The migrations opening the database applied (none when it was up to date), oldest first.
+    public let appliedMigrations: [String]
 
     private let configuration: Configuration
     private let settings: PostgresSettings
@@ -84,7 +86,7 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
             lanes: groupLanes, maximumGroupSize: configuration.maximumGroupSize,
             maximumAttempts: configuration.maximumAttempts)
         do {
-            _ = try await Self.migrate(on: writers)
+            appliedMigrations = try await Self.migrate(on: writers)
             instanceID = try await writers.run { lane in
                 let session = try lane.session()
                 guard
