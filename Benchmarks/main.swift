@@ -52,6 +52,7 @@ do {
     let ranGateway = try await GatewayBenchmarks.run(prefix: prefix)
     let ranOffline = try await OfflineBenchmarks.run(prefix: prefix)
     let ranReports = try await ReportBenchmarks.run(prefix: prefix)
+    let ranPostgres = try await PostgresGatewayBenchmarks.run(prefix: prefix)
     let synchronous =
         try tlvBenchmarks() + codecBenchmarks() + nexoBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
     let asynchronous = readerLinkBenchmarks() + saleBenchmarks() + updateBenchmarks() + linkBenchmarks()
@@ -59,10 +60,10 @@ do {
         synchronous.map(\.name) + asynchronous.map(\.name) + [
             "gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput",
             OfflineBenchmarks.name,
-        ] + ReportBenchmarks.names
+        ] + ReportBenchmarks.names + PostgresGatewayBenchmarks.names
     let selectedSync = synchronous.filter { $0.name.hasPrefix(prefix) }
     let selectedAsync = asynchronous.filter { $0.name.hasPrefix(prefix) }
-    if selectedSync.isEmpty && selectedAsync.isEmpty && !ranGateway && !ranOffline && !ranReports {
+    if selectedSync.isEmpty && selectedAsync.isEmpty && !ranGateway && !ranOffline && !ranReports && !ranPostgres {
         printError("no benchmark name starts with \"\(prefix)\"; known: \(known.joined(separator: ", "))")
         exit(1)
     }

@@ -4,10 +4,10 @@ import Hummingbird
 import SandboxGateway
 import Testing
 
-@Suite("Accounts and sessions over HTTP", .timeLimit(.minutes(2)))
+@Suite("Accounts and sessions over HTTP", .timeLimit(.minutes(2)), .postgresServer)
 struct AccountTests {
-    @Test func healthAnswersWithoutCredentials() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func healthAnswersWithoutCredentials(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let reply = try await harness.send(.get, GatewayPaths.health)
             #expect(reply.status == 200)
             #expect(String(decoding: reply.body, as: UTF8.self) == #"{"status":"ok","database":"reachable"}"#)
@@ -52,8 +52,8 @@ struct AccountTests {
         await harness.stop()
     }
 
-    @Test func loginSucceedsAndMerchantInfoFollows() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func loginSucceedsAndMerchantInfoFollows(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let reply = try await harness.send(
                 .post, GatewayPaths.login,
                 json: LoginRequest(user: harness.credentials.user, password: harness.credentials.password))
@@ -70,8 +70,8 @@ struct AccountTests {
         }
     }
 
-    @Test func wrongPasswordAndUnknownUserAre4010() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func wrongPasswordAndUnknownUserAre4010(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let wrong = try await harness.send(
                 .post, GatewayPaths.login, json: LoginRequest(user: harness.credentials.user, password: "nope12345"))
             #expect(wrong.status == 401)
@@ -84,8 +84,8 @@ struct AccountTests {
         }
     }
 
-    @Test func fiveFailuresLockForFifteenMinutes() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func fiveFailuresLockForFifteenMinutes(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let bad = LoginRequest(user: harness.credentials.user, password: "wrongpass1")
             for attempt in 1...5 {
                 let reply = try await harness.send(.post, GatewayPaths.login, json: bad)
@@ -103,8 +103,8 @@ struct AccountTests {
         }
     }
 
-    @Test func successResetsTheFailureCount() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func successResetsTheFailureCount(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let bad = LoginRequest(user: harness.credentials.user, password: "wrongpass1")
             for _ in 1...4 { _ = try await harness.send(.post, GatewayPaths.login, json: bad) }
             _ = try await harness.login()
@@ -114,8 +114,8 @@ struct AccountTests {
         }
     }
 
-    @Test func accessTokenExpirySlidesWithUse() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func accessTokenExpirySlidesWithUse(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             for _ in 1...3 {
                 harness.clock.advance(by: 14 * 60)
@@ -129,8 +129,8 @@ struct AccountTests {
         }
     }
 
-    @Test func logoutEndsTheSession() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func logoutEndsTheSession(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             #expect(try await harness.send(.post, GatewayPaths.logout, token: token).status == 204)
             #expect(try await harness.send(.get, GatewayPaths.merchant, token: token).status == 401)
@@ -139,8 +139,8 @@ struct AccountTests {
         }
     }
 
-    @Test func aPasswordResetEndsSessionsAlreadyInUse() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aPasswordResetEndsSessionsAlreadyInUse(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let other = try await harness.login()
             // Both sessions are in use (and resolved without the database from now on).
@@ -181,8 +181,8 @@ struct AccountTests {
         }
     }
 
-    @Test func clientTokenCannotChangePassword() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func clientTokenCannotChangePassword(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let minted = try await harness.send(.post, GatewayPaths.clientTokens, apiKey: harness.credentials.apiKey)
             let token = try minted.decode(ClientToken.self).token
             let reply = try await harness.send(
@@ -194,8 +194,8 @@ struct AccountTests {
         }
     }
 
-    @Test func forgotUserIDAndResetPasswordWriteTheOutbox() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func forgotUserIDAndResetPasswordWriteTheOutbox(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let apiKey = harness.credentials.apiKey
 
             let forgot = try await harness.send(
@@ -233,8 +233,8 @@ struct AccountTests {
         }
     }
 
-    @Test func clientTokensAreMintedWithTheAPIKeyAndExpire() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func clientTokensAreMintedWithTheAPIKeyAndExpire(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             #expect(try await harness.send(.post, GatewayPaths.clientTokens).status == 401)
             #expect(try await harness.send(.post, GatewayPaths.clientTokens, apiKey: "sk_sandbox_bad").status == 401)
             let access = try await harness.login()
@@ -262,8 +262,8 @@ struct AccountTests {
         }
     }
 
-    @Test func everyQueryIsScopedToTheCallersMerchant() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func everyQueryIsScopedToTheCallersMerchant(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let other = try await harness.gateway.environment.accounts.createMerchant(
                 name: "Other Shop", user: "other", email: "other@example.com", password: "otherpass1")
             _ = try await harness.send(.post, GatewayPaths.resetPassword, json: ResetPasswordRequest(user: "other"))

@@ -4,7 +4,7 @@ import Hummingbird
 import SandboxGateway
 import Testing
 
-@Suite("Client mistakes get 4xx JSON, never 5xx", .timeLimit(.minutes(2)))
+@Suite("Client mistakes get 4xx JSON, never 5xx", .timeLimit(.minutes(2)), .postgresServer)
 struct ErrorHandlingTests {
     /// Sends `body` to every route that reads JSON and checks the answer is a 4xx
     /// GatewayErrorBody (or 501 for a route the build does not implement yet).
@@ -26,8 +26,8 @@ struct ErrorHandlingTests {
         }
     }
 
-    @Test func malformedJSONIs4000OnEveryBodyRoute() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func malformedJSONIs4000OnEveryBodyRoute(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             try await expectEveryBodyRoute(
                 harness, body: Data("{\"user\": ".utf8), token: token, expecting: [GatewayErrorCode.malformedJSON])
@@ -38,8 +38,8 @@ struct ErrorHandlingTests {
         }
     }
 
-    @Test func wrongTypesAndMissingFieldsAre4000OnEveryBodyRoute() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func wrongTypesAndMissingFieldsAre4000OnEveryBodyRoute(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let wrongTypes = Data(
                 #"{"user": 12, "password": true, "email": [], "oldPassword": 1, "newPassword": 2, "confirmation": 3, "lifetimeSeconds": "x", "kind": 5, "amount": "ten", "currency": 9, "tipAmount": "x", "reason": 4, "channel": 1, "address": 2, "page": "one", "from": 5, "to": 6, "grouping": 7, "version": "v", "csv": 8, "callbackURL": 9, "secret": 10, "name": 11}"#
@@ -62,16 +62,16 @@ struct ErrorHandlingTests {
         }
     }
 
-    @Test func emptyBodyIs4000() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func emptyBodyIs4000(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let reply = try await harness.send(.post, GatewayPaths.login, body: Data())
             #expect(reply.status == 400)
             #expect(reply.error?.code == GatewayErrorCode.malformedJSON)
         }
     }
 
-    @Test func oversizedBodyIs4130OnEveryBodyRoute() async throws {
-        try await GatewayHarness.with(bodyLimit: 4 * 1024) { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func oversizedBodyIs4130OnEveryBodyRoute(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(bodyLimit: 4 * 1024, engine: engine) { harness in
             let token = try await harness.login()
             var big = Data(#"{"user":""#.utf8)
             big.append(Data(repeating: UInt8(ascii: "a"), count: 8 * 1024))
@@ -80,8 +80,8 @@ struct ErrorHandlingTests {
         }
     }
 
-    @Test func defaultBodyLimitIs64KiB() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func defaultBodyLimitIs64KiB(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             var big = Data(#"{"user":""#.utf8)
             big.append(Data(repeating: UInt8(ascii: "a"), count: 65 * 1024))
             big.append(Data(#"","password":"x"}"#.utf8))
@@ -91,8 +91,8 @@ struct ErrorHandlingTests {
         }
     }
 
-    @Test func invalidValuesAre4001() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func invalidValuesAre4001(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let forgot = try await harness.send(
                 .post, GatewayPaths.forgotUserID, json: ForgotUserIDRequest(email: "no-at-sign"))
             #expect(forgot.status == 400)
@@ -104,8 +104,8 @@ struct ErrorHandlingTests {
         }
     }
 
-    @Test func unknownRouteIs4041JSON() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func unknownRouteIs4041JSON(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let reply = try await harness.send(.get, "/v1/nothing-here")
             #expect(reply.status == 404)
             #expect(reply.error?.code == GatewayErrorCode.noSuchRoute)

@@ -34,6 +34,7 @@ struct GatewayHarness {
         bodyLimit: Int = 64 * 1024,
         webhookClock: any Clock<Duration> = ContinuousClock(),
         groupCommit: Bool = true,
+        databaseURL: PostgresURL? = nil,
         additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil
     ) async throws -> GatewayHarness {
         let directory =
@@ -46,6 +47,7 @@ struct GatewayHarness {
             now: clock.dateProvider, bodyLimit: bodyLimit, passwordHashRounds: 1_000, logLevel: .critical,
             additionalRoutes: additionalRoutes, groupCommit: groupCommit)
         configuration.webhookClock = webhookClock
+        configuration.databaseURL = databaseURL
         let gateway = try await SandboxGateway.start(configuration)
         let credentials = try #require(gateway.credentials)
         return GatewayHarness(gateway: gateway, clock: clock, directory: directory, credentials: credentials)
@@ -58,11 +60,12 @@ struct GatewayHarness {
         webhookClock: any Clock<Duration> = ContinuousClock(),
         groupCommit: Bool = true,
         additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil,
+        engine: GatewayTestEngine = .sqlite,
         _ body: (GatewayHarness) async throws -> Void
     ) async throws {
         let harness = try await start(
             clock: clock, bodyLimit: bodyLimit, webhookClock: webhookClock, groupCommit: groupCommit,
-            additionalRoutes: additionalRoutes)
+            databaseURL: try engine.freshDatabaseURL(), additionalRoutes: additionalRoutes)
         do {
             try await body(harness)
         } catch {
@@ -115,4 +118,21 @@ struct GatewayHarness {
         #expect(reply.status == 200)
         return try reply.decode(Session.self).accessToken
     }
+}
+
+/// The database engine a test's gateway runs on: a SQLite file, or a fresh database on the
+/// suite's PostgreSQL server (suites that use it carry the `.postgresServer` trait).
+enum GatewayTestEngine: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    /// `nil` for SQLite; a new, empty PostgreSQL database otherwise.
+    func freshDatabaseURL() throws -> PostgresURL? {
+        switch self {
+        case .sqlite: nil
+        case .postgres: try PostgresTestServer.freshDatabase()
+        }
+    }
+
+    var testDescription: String { rawValue }
 }

@@ -77,7 +77,7 @@ final class Gate: @unchecked Sendable {
     }
 }
 
-@Suite("Idempotency over HTTP", .timeLimit(.minutes(2)))
+@Suite("Idempotency over HTTP", .timeLimit(.minutes(2)), .postgresServer)
 struct IdempotencyTests {
     static let probePath = "/test/idempotent-probe"
     static let failingPath = "/test/idempotent-failure"
@@ -110,9 +110,9 @@ struct IdempotencyTests {
         }
     }
 
-    @Test func replayIsByteForByteAndWorkRunsOnce() async throws {
+    @Test(arguments: GatewayTestEngine.allCases) func replayIsByteForByteAndWorkRunsOnce(engine: GatewayTestEngine) async throws {
         let counter = WorkCounter()
-        try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
+        try await GatewayHarness.with(additionalRoutes: Self.routes(counter), engine: engine) { harness in
             let token = try await harness.login()
             let body = Data(#"{"amount":100}"#.utf8)
             let first = try await harness.send(
@@ -178,9 +178,9 @@ struct IdempotencyTests {
         }
     }
 
-    @Test func sameKeyWithAnotherBodyIs4090() async throws {
+    @Test(arguments: GatewayTestEngine.allCases) func sameKeyWithAnotherBodyIs4090(engine: GatewayTestEngine) async throws {
         let counter = WorkCounter()
-        try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
+        try await GatewayHarness.with(additionalRoutes: Self.routes(counter), engine: engine) { harness in
             let token = try await harness.login()
             _ = try await harness.send(
                 .post, Self.probePath, body: Data(#"{"amount":100}"#.utf8), token: token, idempotencyKey: "k")
@@ -192,9 +192,9 @@ struct IdempotencyTests {
         }
     }
 
-    @Test func keysAreScopedToTheMerchant() async throws {
+    @Test(arguments: GatewayTestEngine.allCases) func keysAreScopedToTheMerchant(engine: GatewayTestEngine) async throws {
         let counter = WorkCounter()
-        try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
+        try await GatewayHarness.with(additionalRoutes: Self.routes(counter), engine: engine) { harness in
             _ = try await harness.gateway.environment.accounts.createMerchant(
                 name: "Other", user: "other", email: "o@example.com", password: "otherpass1")
             let mine = try await harness.login()
@@ -212,9 +212,9 @@ struct IdempotencyTests {
         }
     }
 
-    @Test func storedErrorsReplayToo() async throws {
+    @Test(arguments: GatewayTestEngine.allCases) func storedErrorsReplayToo(engine: GatewayTestEngine) async throws {
         let counter = WorkCounter()
-        try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
+        try await GatewayHarness.with(additionalRoutes: Self.routes(counter), engine: engine) { harness in
             let token = try await harness.login()
             let first = try await harness.send(
                 .post, Self.failingPath, body: Data("{}".utf8), token: token, idempotencyKey: "f")
@@ -227,9 +227,9 @@ struct IdempotencyTests {
         }
     }
 
-    @Test func missingOrMalformedKeyIs4002() async throws {
+    @Test(arguments: GatewayTestEngine.allCases) func missingOrMalformedKeyIs4002(engine: GatewayTestEngine) async throws {
         let counter = WorkCounter()
-        try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
+        try await GatewayHarness.with(additionalRoutes: Self.routes(counter), engine: engine) { harness in
             let token = try await harness.login()
             let missing = try await harness.send(.post, Self.probePath, body: Data("{}".utf8), token: token)
             #expect(missing.status == 400)
@@ -241,8 +241,8 @@ struct IdempotencyTests {
         }
     }
 
-    @Test func attemptLookupIs404ForUnknownKeysAndNeedsAuth() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func attemptLookupIs404ForUnknownKeysAndNeedsAuth(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let unknown = try await harness.send(.get, GatewayPaths.attempt(key: "never-used"), token: token)
             #expect(unknown.status == 404)
@@ -251,9 +251,9 @@ struct IdempotencyTests {
         }
     }
 
-    @Test func keysAreKeptAtLeast24HoursThenPurged() async throws {
+    @Test(arguments: GatewayTestEngine.allCases) func keysAreKeptAtLeast24HoursThenPurged(engine: GatewayTestEngine) async throws {
         let counter = WorkCounter()
-        try await GatewayHarness.with(additionalRoutes: Self.routes(counter)) { harness in
+        try await GatewayHarness.with(additionalRoutes: Self.routes(counter), engine: engine) { harness in
             let body = Data(#"{"amount":1}"#.utf8)
             let token = try await harness.login()
             _ = try await harness.send(.post, Self.probePath, body: body, token: token, idempotencyKey: "old")

@@ -58,7 +58,7 @@ struct MerchantWalker {
 
 typealias RouteWalk = @Sendable (MerchantWalker) async throws -> Void
 
-@Suite(.timeLimit(.minutes(3))) struct MerchantIsolationTests {
+@Suite(.timeLimit(.minutes(3)), .postgresServer) struct MerchantIsolationTests {
     /// A's sale, receipt, inventory and webhook, recorded before the walk.
     static func merchantA(_ harness: GatewayHarness) async throws -> MerchantAFacts {
         let token = try await harness.login()
@@ -117,8 +117,8 @@ typealias RouteWalk = @Sendable (MerchantWalker) async throws -> Void
         }
     }
 
-    @Test func theFirstMerchantsAPIKeyAddsAMerchantThatLogsIn() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func theFirstMerchantsAPIKeyAddsAMerchantThatLogsIn(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let first = harness.credentials
             let reply = try await harness.send(
                 .post, GatewayPaths.merchants, json: CreateMerchantRequest(name: "Team B"),

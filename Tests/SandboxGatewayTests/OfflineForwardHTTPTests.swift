@@ -7,7 +7,7 @@ import Testing
 
 /// A forwarded offline sale over HTTP: only a chip or contactless completed sale carrying the
 /// card's TC is taken, and the same key answers the same transaction.
-@Suite(.timeLimit(.minutes(2))) struct OfflineForwardHTTPTests {
+@Suite(.timeLimit(.minutes(2)), .postgresServer) struct OfflineForwardHTTPTests {
     /// An offline-forward request whose EMV data carries an ARQC (as a first GENERATE AC gives).
     static func withARQC(kind: CardPaymentKind = .sale, allowPartial: Bool = false) throws
         -> AuthorizeCardRequest
@@ -19,8 +19,8 @@ import Testing
         return request
     }
 
-    @Test func aForwardWithoutTheCardsTCIsRefused() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aForwardWithoutTheCardsTCIsRefused(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let reply = try await PaymentHTTPTests.post(
                 harness, GatewayPaths.authorizeCard, try Self.withARQC(), token: token)
@@ -28,8 +28,8 @@ import Testing
         }
     }
 
-    @Test func onlyACompletedSaleIsForwarded() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func onlyACompletedSaleIsForwarded(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             for request in [
                 try Self.withARQC(kind: .refundUnreferenced), try Self.withARQC(allowPartial: true),
@@ -41,8 +41,8 @@ import Testing
         }
     }
 
-    @Test func aSaleWithoutOfflineStoredAtIsUnchanged() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aSaleWithoutOfflineStoredAtIsUnchanged(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             var request = try Self.withARQC()
             request.offlineStoredAt = nil

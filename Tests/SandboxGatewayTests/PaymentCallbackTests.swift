@@ -11,7 +11,7 @@ import Testing
 /// A payment's own callback URL (the Accept SDK's `callbackURL`): the gateway, on an ephemeral
 /// loopback port, posts the recorded outcome to it, signed and retried as the merchant's
 /// webhooks are, and refuses a URL it must not post to.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .postgresServer)
 struct PaymentCallbackTests {
     static let secret = "whsec-callback-0123456789"
 
@@ -99,8 +99,8 @@ struct PaymentCallbackTests {
         }
     }
 
-    @Test func aCallbackTheGatewayMustNotPostToIsRefusedBeforeAnyCharge() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aCallbackTheGatewayMustNotPostToIsRefusedBeforeAnyCharge(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let refused = [
                 "ftp://example.com/x", "http://example.com/paid", "/relative/path",

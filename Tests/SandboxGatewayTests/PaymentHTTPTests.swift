@@ -11,7 +11,7 @@ import Testing
 
 /// Payments over real HTTP on a loopback port with a file database, with authorisation data
 /// made by the reader simulator's EMV kernel.
-@Suite(.timeLimit(.minutes(2))) struct PaymentHTTPTests {
+@Suite(.timeLimit(.minutes(2)), .postgresServer) struct PaymentHTTPTests {
     /// A card authorisation request for `card`, with fresh kernel output.
     static func authorize(
         _ card: SandboxCard, amount: Int64, kind: CardPaymentKind = .sale, currency: Currency = .eur,
@@ -38,8 +38,8 @@ import Testing
         try await harness.send(.post, path, json: value, token: token, idempotencyKey: key)
     }
 
-    @Test func saleAuthCaptureTipVoidRefund() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func saleAuthCaptureTipVoidRefund(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let visa = SimulatedTerminal.card("visa-credit")
 
@@ -154,8 +154,8 @@ import Testing
         }
     }
 
-    @Test func declinesPartialApprovalAndDuplicates() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func declinesPartialApprovalAndDuplicates(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let visa = SimulatedTerminal.card("visa-credit")
             for (amount, code) in [
@@ -230,8 +230,8 @@ import Testing
         }
     }
 
-    @Test func aCardsSpendCountsPerUTCDaySoASharedSandboxNeverRunsItDry() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aCardsSpendCountsPerUTCDaySoASharedSandboxNeverRunsItDry(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let debit = SimulatedTerminal.card("visa-debit")
             // visa-debit holds 500.00 a day: today's 450.00 leaves too little for 100.00 …
@@ -254,8 +254,8 @@ import Testing
         }
     }
 
-    @Test func idempotentReplayAndConflict() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func idempotentReplayAndConflict(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let request = try Self.authorize(SimulatedTerminal.card("mastercard-2series"), amount: 4_56)
             let key = Self.key()
@@ -271,8 +271,8 @@ import Testing
         }
     }
 
-    @Test func malformedJSONOnEveryBodyRouteIsA4xxJSON() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func malformedJSONOnEveryBodyRouteIsA4xxJSON(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let id = "txn_000000000000000000000000"
             let routes: [(HTTPRequest.Method, String)] = [

@@ -9,7 +9,7 @@ import Testing
 
 /// The issuer refuses a replayed or stale cryptogram (response code 63) over real HTTP with a
 /// file database: a KSN is used once, and a card application's ATC only grows.
-@Suite(.timeLimit(.minutes(2))) struct ReplayedCryptogramTests {
+@Suite(.timeLimit(.minutes(2)), .postgresServer) struct ReplayedCryptogramTests {
     /// The transaction date (9A) every request of these tests carries, so that all of them
     /// meet the same day's counter whenever the suite runs.
     static let date = Date(timeIntervalSince1970: 1_800_000_000)
@@ -37,34 +37,28 @@ import Testing
         return try reply.decode(Transaction.self)
     }
 
-    /// Approved rows, their approved amounts, and the cards' spend, read from the gateway's file.
-    static func ledger(_ harness: GatewayHarness) throws -> (approved: Int, amount: Int64, spent: Int64) {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(
-            path: harness.directory.appendingPathComponent("gateway.sqlite").path,
-            configuration: configuration)
-        return try queue.read { db in
-            let row = try Row.fetchOne(
-                db,
+    /// Approved rows, their approved amounts, and the cards' spend, read from the gateway's database.
+    static func ledger(_ harness: GatewayHarness) async throws -> (approved: Int, amount: Int64, spent: Int64) {
+        try await harness.gateway.environment.store.database.read { db in
+            let row = try db.fetchOne(
                 sql: """
                     SELECT COUNT(*) AS n, COALESCE(SUM(amount_approved), 0) AS amount FROM payment_transaction
                     WHERE status = 'approved'
                     """)!
             let spent =
-                try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(spent), 0) FROM payment_card_spend") ?? 0
+                try db.fetchValue(Int64.self, sql: "SELECT COALESCE(SUM(spent), 0) AS spent FROM payment_card_spend") ?? 0
             return (row["n"], row["amount"], spent)
         }
     }
 
-    @Test func theSameRequestUnderANewKeyIsDeclinedAsAReplayAndChargesNothing() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func theSameRequestUnderANewKeyIsDeclinedAsAReplayAndChargesNothing(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let request = try Self.sale("visa-debit", amount: 450_00, atc: 0x0013)
             let key = PaymentHTTPTests.key()
             let first = try await Self.post(harness, request, token: token, key: key)
             #expect(first.status == .approved && first.approvedAmount == 450_00)
-            let charged = try Self.ledger(harness)
+            let charged = try await Self.ledger(harness)
 
             // The same key still replays the stored approval: it never reaches the issuer.
             let retry = try await PaymentHTTPTests.post(
@@ -85,7 +79,7 @@ import Testing
                         == "replayed cryptogram: ATC 0013 is not above 0013 already seen for this card")
                 #expect(declined.issuerAuthenticationData == nil)
             }
-            #expect(try Self.ledger(harness) == charged)
+            #expect(try await Self.ledger(harness) == charged)
 
             // visa-debit holds 500.00 a day: the replays took none of what is left.
             let next = try await Self.post(
@@ -97,8 +91,8 @@ import Testing
     /// A sale the card approved offline while the gateway was down reaches the issuer late:
     /// the customer may have paid online again meanwhile, with a higher counter. Its TC is
     /// approved all the same; sent again under a new key (its KSN seen), it is a replay.
-    @Test func aSaleApprovedOfflineIsApprovedWhenForwardedAfterALaterOnlineOne() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aSaleApprovedOfflineIsApprovedWhenForwardedAfterALaterOnlineOne(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let (data, emvData) = try SimulatedTerminal.offlineApproval(
                 card: SimulatedTerminal.card("visa-credit"), amount: 15_00, atc: 30, date: Self.date)
@@ -116,12 +110,12 @@ import Testing
             let again = try await Self.post(harness, stored, token: token)
             #expect(again.status == .declined && again.responseCode == "63")
             #expect(again.acquirerMessage?.hasPrefix("replayed cryptogram: KSN ") == true)
-            #expect(try Self.ledger(harness).amount == 31_00)
+            #expect(try await Self.ledger(harness).amount == 31_00)
         }
     }
 
-    @Test func aLowerATCThanOneApprovedIsDeclinedAndTheNextOneApproves() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aLowerATCThanOneApprovedIsDeclinedAndTheNextOneApproves(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let approved = try await Self.post(
                 harness, try Self.sale("visa-credit", amount: 12_00, atc: 20), token: token)
@@ -135,12 +129,12 @@ import Testing
             let next = try await Self.post(
                 harness, try Self.sale("visa-credit", amount: 14_00, atc: 21), token: token)
             #expect(next.status == .approved && next.responseCode == "00")
-            #expect(try Self.ledger(harness).amount == 26_00)
+            #expect(try await Self.ledger(harness).amount == 26_00)
         }
     }
 
-    @Test func aReusedKSNIsDeclinedAndLeavesTheATCWhereItWas() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aReusedKSNIsDeclinedAndLeavesTheATCWhereItWas(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let first = try await Self.post(
                 harness, try Self.sale("mastercard-2series", amount: 5_00, atc: 5, ksnCounter: 70_001),
@@ -159,8 +153,8 @@ import Testing
         }
     }
 
-    @Test func concurrentReplaysOfOneCryptogramChargeItOnce() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func concurrentReplaysOfOneCryptogramChargeItOnce(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let request = try Self.sale("discover", amount: 8_00, atc: 9, duplicateCheck: false)
             let codes = try await withThrowingTaskGroup(of: String?.self) { group in
@@ -170,7 +164,7 @@ import Testing
                 return try await group.reduce(into: [String?]()) { $0.append($1) }
             }
             #expect(codes.sorted { ($0 ?? "") < ($1 ?? "") } == ["00", "63", "63", "63", "63", "63"])
-            #expect(try Self.ledger(harness).approved == 1)
+            #expect(try await Self.ledger(harness).approved == 1)
         }
     }
 
@@ -202,7 +196,7 @@ import Testing
             let lower = try await Self.post(
                 after, try Self.sale("amex", amount: 22_00, atc: 39), token: token)
             #expect(lower.status == .declined && lower.responseCode == "63")
-            #expect(try Self.ledger(after).approved == 1)
+            #expect(try await Self.ledger(after).approved == 1)
         } catch {
             await after.stop()
             throw error

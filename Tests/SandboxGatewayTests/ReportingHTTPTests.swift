@@ -10,9 +10,9 @@ import SandboxGateway
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ReportingHTTPTests {
-    @Test func searchStatisticsInventory() async throws {
-        try await GatewayHarness.with { harness in
+@Suite(.timeLimit(.minutes(2)), .postgresServer) struct ReportingHTTPTests {
+    @Test(arguments: GatewayTestEngine.allCases) func searchStatisticsInventory(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             var token = try await harness.login()
             let visa = SimulatedTerminal.card("visa-credit")
             var ids: [String] = []
@@ -191,8 +191,8 @@ import Testing
         }
     }
 
-    @Test func aPageBeyondEveryRowIsEmptyEvenAtTheLargestPageNumber() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aPageBeyondEveryRowIsEmptyEvenAtTheLargestPageNumber(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let reply = try await harness.send(
                 .post, GatewayPaths.searchTransactions,

@@ -32,7 +32,9 @@ import Testing
     @Test func blobRangeCountsBytesFromOne() async throws {
         let range = SQLDialect.sqlite.blobRange("CAST('abcdef' AS BLOB)", from: "2", length: "3")
         #expect(try await Self.sqlite(range) == "bcd")
-        #expect(SQLDialect.postgres.blobRange("content", from: "?", length: "?") == "substring(content FROM ? FOR ?)")
+        #expect(
+            SQLDialect.postgres.blobRange("content", from: "?", length: "?")
+                == "substring(content FROM CAST(? AS INTEGER) FOR CAST(? AS INTEGER))")
     }
 
     @Test func nextDayCrossesMonthsAndYears() async throws {
@@ -60,6 +62,6 @@ import Testing
 
     @Test func rowOrderIsSQLitesRowid() {
         #expect(SQLDialect.sqlite.rowOrder == "rowid")
-        #expect(SQLDialect.postgres.rowOrder == "id")
+        #expect(SQLDialect.postgres.rowOrder == "row_seq")
     }
 }

@@ -5,11 +5,11 @@ import Testing
 
 /// `POST /v1/terminals/initialize` and `/installs`: registration, pending images, deadlines,
 /// the new reader's grace period and blocking, driven by the gateway's manual clock.
-@Suite(.timeLimit(.minutes(2))) struct TerminalInitializeTests {
+@Suite(.timeLimit(.minutes(2)), .postgresServer) struct TerminalInitializeTests {
     static let day: TimeInterval = 24 * 60 * 60
 
-    @Test func aReaderWithNothingNewerHasNoUpdatesAndIsRegisteredAtItsFirstCall() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aReaderWithNothingNewerHasNoUpdatesAndIsRegisteredAtItsFirstCall(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             _ = try await UpdateTestSupport.published(harness, version: "1.0.0")
             let registered = harness.clock.now()
             let first = try await UpdateTestSupport.initialize(harness, firmware: "1.0.0")
@@ -22,8 +22,8 @@ import Testing
         }
     }
 
-    @Test func pendingIsTheNewestImageOfEachKindForTheReadersModelAndChannel() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func pendingIsTheNewestImageOfEachKindForTheReadersModelAndChannel(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             _ = try await UpdateTestSupport.published(harness, version: "1.9.0")
             let newest = try await UpdateTestSupport.published(harness, version: "1.10.0")
             _ = try await UpdateTestSupport.published(harness, version: "1.2.0")
@@ -37,8 +37,8 @@ import Testing
         }
     }
 
-    @Test func testAndProductionReadersSeeOnlyTheirChannelsImages() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func testAndProductionReadersSeeOnlyTheirChannelsImages(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let production = try await UpdateTestSupport.published(harness, version: "2.0")
             let test = try await UpdateTestSupport.published(harness, version: "3.0", channel: .test)
             let token = try await harness.login()
@@ -60,8 +60,8 @@ import Testing
         }
     }
 
-    @Test func aNewReaderGetsThreeDaysForAnExpiredDeadlineThenIsBlocked() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aNewReaderGetsThreeDaysForAnExpiredDeadlineThenIsBlocked(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let now = harness.clock.now()
             let expired = GatewayJSONDate.string(now.addingTimeInterval(-30 * Self.day))
             let image = try await UpdateTestSupport.published(harness, version: "2.0", deadline: expired)
@@ -76,8 +76,8 @@ import Testing
         }
     }
 
-    @Test func aDeadlineAfterTheGraceIsKeptAndTheEarliestWins() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aDeadlineAfterTheGraceIsKeptAndTheEarliestWins(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let now = harness.clock.now()
             _ = try await UpdateTestSupport.initialize(harness)
             let firmwareDue = now.addingTimeInterval(10 * Self.day)
@@ -98,8 +98,8 @@ import Testing
         }
     }
 
-    @Test func aConfirmedInstallClearsThatImageAndOlderOnes() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aConfirmedInstallClearsThatImageAndOlderOnes(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let now = harness.clock.now()
             _ = try await UpdateTestSupport.published(harness, version: "1.5")
             let newest = try await UpdateTestSupport.published(
@@ -128,8 +128,8 @@ import Testing
         }
     }
 
-    @Test func installsOfUnknownImagesReadersOrOtherModelsAreRefused() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func installsOfUnknownImagesReadersOrOtherModelsAreRefused(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()
             let other = try await UpdateTestSupport.published(harness, model: "MPOS-2", version: "2.0")
             _ = try await UpdateTestSupport.initialize(harness)
@@ -153,8 +153,8 @@ import Testing
         }
     }
 
-    @Test func anotherMerchantsReaderWithTheSameSerialIsASeparateRegistration() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func anotherMerchantsReaderWithTheSameSerialIsASeparateRegistration(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let image = try await UpdateTestSupport.published(harness, version: "2.0")
             let first = try await UpdateTestSupport.initialize(harness)
             harness.clock.advance(by: Self.day)

@@ -8,15 +8,15 @@ import Testing
 @testable import SandboxGateway
 
 /// `GET /v1/updates/{id}/file`: whole, resumed with `Range`, refused with 416, and HEAD.
-@Suite(.timeLimit(.minutes(2))) struct UpdateDownloadTests {
+@Suite(.timeLimit(.minutes(2)), .postgresServer) struct UpdateDownloadTests {
     static func range(_ value: String) -> HTTPFields {
         var fields = HTTPFields()
         fields[.range] = value
         return fields
     }
 
-    @Test func twoRangedHalvesMakeTheFileWhoseHashIsTheCataloguesOne() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func twoRangedHalvesMakeTheFileWhoseHashIsTheCataloguesOne(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let bytes = UpdateTestSupport.bytes(100_001)
             let image = try await UpdateTestSupport.published(harness, version: "2.0", bytes: bytes)
             let token = try await harness.login()
@@ -35,8 +35,8 @@ import Testing
         }
     }
 
-    @Test func aRangePastTheEndIs416WithTheSize() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func aRangePastTheEndIs416WithTheSize(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let image = try await UpdateTestSupport.published(harness, version: "2.0", bytes: UpdateTestSupport.bytes(10))
             let token = try await harness.login()
             let path = GatewayPaths.filling(GatewayPaths.updateFile, ["id": image.id])
@@ -51,8 +51,8 @@ import Testing
         }
     }
 
-    @Test func headAnswersTheHeadersWithoutTheBytes() async throws {
-        try await GatewayHarness.with { harness in
+    @Test(arguments: GatewayTestEngine.allCases) func headAnswersTheHeadersWithoutTheBytes(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
             let image = try await UpdateTestSupport.published(harness, version: "2.0", bytes: UpdateTestSupport.bytes(300))
             let token = try await harness.login()
             let path = GatewayPaths.filling(GatewayPaths.updateFile, ["id": image.id])

@@ -33,7 +33,8 @@ extension SQLDialect {
     public func blobRange(_ blob: String, from start: String, length: String) -> String {
         switch self {
         case .sqlite: "substr(\(blob), \(start), \(length))"
-        case .postgres: "substring(\(blob) FROM \(start) FOR \(length))"
+        // PostgreSQL's substring takes int4 positions; bound integers arrive as int8.
+        case .postgres: "substring(\(blob) FROM CAST(\(start) AS INTEGER) FOR CAST(\(length) AS INTEGER))"
         }
     }
 
@@ -74,13 +75,13 @@ extension SQLDialect {
 }
 
 extension SQLDialect {
-    /// The tie-breaker that orders a table's rows as they were inserted: SQLite's `rowid`.
-    /// PostgreSQL keeps no such order; there it is the table's `id` column, and its schema
-    /// should give the rows that rely on it (the first merchant, the outbox) a sequence.
+    /// The tie-breaker that orders a table's rows as they were inserted: SQLite's `rowid`;
+    /// on PostgreSQL, which keeps no such order, an identity column that the tables read this
+    /// way have (`merchant`, `outbox`, `update_image`: ``PostgresMigrations/insertionOrder``).
     public var rowOrder: String {
         switch self {
         case .sqlite: "rowid"
-        case .postgres: "id"
+        case .postgres: PostgresMigrations.insertionOrderColumn
         }
     }
 }

@@ -93,57 +93,40 @@ public enum ReportingReference {
     /// answer as `GET /v1/transactions/{id}`'s body, field for field, by hand-written SQL. Nil
     /// when `merchant` has no transaction `id`.
     public static func transactionJSON(_ db: any SQLSession, merchant: String, id: String) throws -> String? {
-        let sql: String
-        switch db.dialect {
-        case .sqlite:
-            sql = """
-                SELECT json_object(
-                  'id', id, 'originalID', original_id, 'kind', kind, 'status', status,
-                  'requestedAmount', amount_requested, 'approvedAmount', amount_approved,
-                  'tipAmount', amount_tip, 'totalAmount', amount_approved + amount_tip, 'currency', currency,
-                  'authorizationCode', auth_code, 'responseCode', response_code,
-                  'issuerAuthenticationData', issuer_authentication_data, 'acquirerMessage', acquirer_message,
-                  'batchID', CAST(batch_id AS TEXT),
-                  'card', CASE WHEN masked_pan IS NULL THEN NULL ELSE json_object(
-                    'scheme', coalesce(brand, 'unknown'), 'maskedPAN', masked_pan, 'cardholderName', cardholder_name,
-                    'expiryMonth', CAST(substr(expiry, 3, 2) AS INTEGER),
-                    'expiryYear', 2000 + CAST(substr(expiry, 1, 2) AS INTEGER)) END,
-                  'entryMode', entry_mode, 'cvm', cvm,
-                  'emv', CASE WHEN aid IS NULL THEN NULL ELSE json_object(
-                    'aid', aid, 'applicationLabel', application_label, 'tvr', tvr, 'tsi', tsi) END,
-                  'customerReference', customer_reference, 'externalID', external_id,
-                  'statementDescriptor', descriptor,
-                  'createdAt', replace(substr(created_at, 1, 19), ' ', 'T') || 'Z',
-                  'receipt', json_object(
-                    'receiptNumber', seq,
-                    'signatureRequired', json(CASE WHEN cvm IN ('signature', 'pinAndSignature') THEN 'true' ELSE 'false' END)))
-                FROM payment_transaction WHERE id = ? AND merchant_id = ?
-                """
-        case .postgres:
-            sql = """
-                SELECT CAST(json_build_object(
-                  'id', id, 'originalID', original_id, 'kind', kind, 'status', status,
-                  'requestedAmount', amount_requested, 'approvedAmount', amount_approved,
-                  'tipAmount', amount_tip, 'totalAmount', amount_approved + amount_tip, 'currency', currency,
-                  'authorizationCode', auth_code, 'responseCode', response_code,
-                  'issuerAuthenticationData', issuer_authentication_data, 'acquirerMessage', acquirer_message,
-                  'batchID', CAST(batch_id AS TEXT),
-                  'card', CASE WHEN masked_pan IS NULL THEN NULL ELSE json_build_object(
-                    'scheme', coalesce(brand, 'unknown'), 'maskedPAN', masked_pan, 'cardholderName', cardholder_name,
-                    'expiryMonth', CAST(substr(expiry, 3, 2) AS INTEGER),
-                    'expiryYear', 2000 + CAST(substr(expiry, 1, 2) AS INTEGER)) END,
-                  'entryMode', entry_mode, 'cvm', cvm,
-                  'emv', CASE WHEN aid IS NULL THEN NULL ELSE json_build_object(
-                    'aid', aid, 'applicationLabel', application_label, 'tvr', tvr, 'tsi', tsi) END,
-                  'customerReference', customer_reference, 'externalID', external_id,
-                  'statementDescriptor', descriptor,
-                  'createdAt', replace(substr(created_at, 1, 19), ' ', 'T') || 'Z',
-                  'receipt', json_build_object(
-                    'receiptNumber', seq,
-                    'signatureRequired', cvm IN ('signature', 'pinAndSignature'))) AS text)
-                FROM payment_transaction WHERE id = ? AND merchant_id = ?
-                """
+        let dialect = db.dialect
+        // The engines spell a JSON object and a JSON boolean differently; the fields are one list.
+        func object(_ fields: String) -> String {
+            dialect == .sqlite ? "json_object(\(fields))" : "json_build_object(\(fields))"
         }
+        let signatureRequired =
+            dialect == .sqlite
+            ? "json(CASE WHEN cvm IN ('signature', 'pinAndSignature') THEN 'true' ELSE 'false' END)"
+            : "cvm IN ('signature', 'pinAndSignature')"
+        let transaction = object(
+            """
+            'id', id, 'originalID', original_id, 'kind', kind, 'status', status,
+              'requestedAmount', amount_requested, 'approvedAmount', amount_approved,
+              'tipAmount', amount_tip, 'totalAmount', amount_approved + amount_tip, 'currency', currency,
+              'authorizationCode', auth_code, 'responseCode', response_code,
+              'issuerAuthenticationData', issuer_authentication_data, 'acquirerMessage', acquirer_message,
+              'batchID', CAST(batch_id AS TEXT),
+              'card', CASE WHEN masked_pan IS NULL THEN NULL ELSE \(object("""
+                'scheme', coalesce(brand, 'unknown'), 'maskedPAN', masked_pan, 'cardholderName', cardholder_name,
+                'expiryMonth', CAST(substr(expiry, 3, 2) AS INTEGER),
+                'expiryYear', 2000 + CAST(substr(expiry, 1, 2) AS INTEGER)
+                """)) END,
+              'entryMode', entry_mode, 'cvm', cvm,
+              'emv', CASE WHEN aid IS NULL THEN NULL ELSE \(object(
+                "'aid', aid, 'applicationLabel', application_label, 'tvr', tvr, 'tsi', tsi")) END,
+              'customerReference', customer_reference, 'externalID', external_id,
+              'statementDescriptor', descriptor,
+              'createdAt', replace(substr(created_at, 1, 19), ' ', 'T') || 'Z',
+              'receipt', \(object("'receiptNumber', seq, 'signatureRequired', \(signatureRequired)"))
+            """)
+        let sql = """
+            SELECT \(dialect == .sqlite ? transaction : "CAST(\(transaction) AS text)")
+            FROM payment_transaction WHERE id = ? AND merchant_id = ?
+            """
         return try db.fetchValue(String.self, sql: sql, arguments: [id, merchant])
     }
 }
