@@ -27,6 +27,13 @@ struct BankAcrossInstancesTests {
         var refunds: [String: Int64] = [:]
     }
 
+    /// What the clients were told and how far they got, shared by their tasks.
+    final class Progress: Sendable {
+        let told = Mutex(Told())
+        let finished = Atomic<Int>(0)
+        let finishedAtKill = Atomic<Int>(-1)
+    }
+
     /// The gateway processes alive now, stopped at the end whatever happened.
     final class Fleet: Sendable {
         private let processes = Mutex<[GatewayProcess]>([])
@@ -94,9 +101,7 @@ struct BankAcrossInstancesTests {
 
         let seed = SplitMix64.testSeed(environment: ProcessInfo.processInfo.environment)
         let requests = try BankSales.requests(clients: Self.clients, perClient: Self.salesPerClient)
-        let told = Mutex(Told())
-        let finished = Atomic<Int>(0)
-        let finishedAtKill = Atomic<Int>(-1)
+        let progress = Progress()
         let third = BankGate()
         let restarted = BankGate()
         let total = Self.clients * Self.salesPerClient
@@ -108,8 +113,8 @@ struct BankAcrossInstancesTests {
                         for (operation, request) in requests[client].enumerated() {
                             if operation == Self.waitsForRestartFrom { await restarted.wait() }
                             try await Self.operate(
-                                request, token: token, instances: instances, random: &random, told: told)
-                            if finished.add(1, ordering: .relaxed).newValue == total / 3 { third.open() }
+                                request, token: token, instances: instances, random: &random, told: progress)
+                            if progress.finished.add(1, ordering: .relaxed).newValue == total / 3 { third.open() }
                         }
                     } catch {
                         // Nothing may wait for a milestone that will not come.
@@ -123,7 +128,7 @@ struct BankAcrossInstancesTests {
             group.addTask {
                 defer { restarted.open() }
                 await third.wait()
-                finishedAtKill.store(finished.load(ordering: .relaxed), ordering: .relaxed)
+                progress.finishedAtKill.store(progress.finished.load(ordering: .relaxed), ordering: .relaxed)
                 first.kill()
                 let back = (try? GatewayProcess(database: database, port: first.port))
                     ?? (try GatewayProcess(database: database))
@@ -133,8 +138,8 @@ struct BankAcrossInstancesTests {
             }
             try await group.waitForAll()
         }
-        let answer = told.withLock { $0 }
-        print("bank test: seed \(seed) (MPOS_TEST_SEED replays it), killed after \(finishedAtKill.load(ordering: .relaxed)), "
+        let answer = progress.told.withLock { $0 }
+        print("bank test: seed \(seed) (MPOS_TEST_SEED replays it), killed after \(progress.finishedAtKill.load(ordering: .relaxed)), "
             + "failovers \(instances.failovers.load(ordering: .relaxed)), in progress \(instances.inProgressRetries.load(ordering: .relaxed)), "
             + "answered by the restarted instance \(instances.answersByRestarted.load(ordering: .relaxed)), "
             + "approved \(answer.approvedSales.count), voided \(answer.voidedSales.count), refunds \(answer.refunds.count)")
@@ -143,7 +148,7 @@ struct BankAcrossInstancesTests {
         #expect(!answer.voidedSales.isEmpty && !answer.refunds.isEmpty)
         // The kill came mid-run: operations were left, the restarted instance answered some, and
         // clients did send requests again to the other instance.
-        let killedAt = finishedAtKill.load(ordering: .relaxed)
+        let killedAt = progress.finishedAtKill.load(ordering: .relaxed)
         #expect(killedAt >= total / 3 && killedAt < total, "killed after \(killedAt) of \(total)")
         #expect(instances.answersByRestarted.load(ordering: .relaxed) > 0)
         #expect(instances.failovers.load(ordering: .relaxed) > 0)
@@ -162,16 +167,16 @@ struct BankAcrossInstancesTests {
     /// One client operation: a sale, then for some approved sales a void or a half refund.
     static func operate(
         _ request: AuthorizeCardRequest, token: String, instances: BankInstances, random: inout SplitMix64,
-        told: Mutex<Told>
+        told progress: Progress
     ) async throws {
         let sale = try await instances.send(
             GatewayPaths.authorizeCard, token: token, body: request, first: Int(random.next() % 2)
         ).transaction
         guard sale.status == .approved || sale.status == .partiallyApproved else {
-            told.withLock { _ = $0.declinedSales.insert(sale.id.rawValue) }
+            progress.told.withLock { _ = $0.declinedSales.insert(sale.id.rawValue) }
             return
         }
-        told.withLock { $0.approvedSales[sale.id.rawValue] = sale.approvedAmount }
+        progress.told.withLock { $0.approvedSales[sale.id.rawValue] = sale.approvedAmount }
         let path = { (template: String) in template.replacingOccurrences(of: "{id}", with: sale.id.rawValue) }
         switch random.next() % 4 {
         case 0:
@@ -181,7 +186,7 @@ struct BankAcrossInstancesTests {
             guard void.kind == .saleVoid, void.status == .processed else {
                 throw BankInstances.Failure(description: "the void answered \(void.kind) \(void.status)")
             }
-            told.withLock { _ = $0.voidedSales.insert(sale.id.rawValue) }
+            progress.told.withLock { _ = $0.voidedSales.insert(sale.id.rawValue) }
         case 1:
             let refund = try await instances.send(
                 path(GatewayPaths.refund), token: token, body: RefundRequest(amount: sale.approvedAmount / 2),
@@ -190,7 +195,7 @@ struct BankAcrossInstancesTests {
             guard refund.kind == .refund, refund.status == .approved else {
                 throw BankInstances.Failure(description: "the refund answered \(refund.kind) \(refund.status)")
             }
-            told.withLock { $0.refunds[refund.id.rawValue] = refund.approvedAmount }
+            progress.told.withLock { $0.refunds[refund.id.rawValue] = refund.approvedAmount }
         default:
             break
         }
