@@ -251,6 +251,9 @@ let package = Package(
                 "mpos", "EMV", "MPOSTestSupport", "ReaderLinkTCP", "MPOSKit", "TerminalAPI",
                 // To damage a sandbox database the way a disk or a hand edit might.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The bank test's clients: cryptograms from the simulator's kernel, sent over
+                // the SDK's NIO transport to gateway processes.
+                "ReaderSimulator", "SandboxCards", "MPOSKitNIO",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,8 @@ import MPOSCore
 
 /// `POST /v1/transactions/{id}/refund`: decided at once (200), or with the merchant's
 /// asynchronous refunds on, accepted as received (202 with the pending refund). Either answer
-/// is stored with the idempotency key, so a retry gets the same bytes and status.
+/// is stored with the idempotency key, in the refund's own transaction, so a retry gets the
+/// same bytes and status.
 func refundRoute(
     _ request: Request, _ context: GatewayRequestContext, _ environment: GatewayEnvironment,
     _ service: PaymentService
@@ -14,11 +15,27 @@ func refundRoute(
     let id = try transactionID(context)
     var request = request
     let (input, body) = try await decodeBody(&request, context: context, for: GatewayRoutes.refund, emptyAs: "{}")
-    return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
-        let refund = try await mapped {
-            try await service.refundAsConfigured(merchant: merchant, id: id, amount: input.amount)
+    // The refund and its idempotency record commit in one transaction: a gateway killed
+    // between them leaves neither, never a key "in progress" over a refund already made.
+    let asynchronous = try await service.asynchronousRefunds(merchant: merchant)
+    let time = service.now()
+    let (response, recorded) = try await environment.idempotency.idempotentWrite(
+        request: request, context: context, body: body
+    ) { db in
+        let (refund, rows, webhook): (LedgerTransaction, [LedgerTransaction], LedgerWebhookConfig?) = try mappedNow {
+            if asynchronous {
+                let (row, webhook) = try PaymentService.recordAcceptedRefund(
+                    db, merchant: merchant, id: id, amount: input.amount, at: time)
+                return (row, [row], webhook)
+            }
+            let record = try PaymentService.recordFollowUp(
+                db, merchant: merchant, id: id, at: time,
+                change: PaymentService.refundChange(merchant: merchant, amount: input.amount))
+            return (record.followUp, [record.followUp, record.original], record.webhook)
         }
         let status: HTTPResponse.Status = refund.status == .pending ? .accepted : .ok
-        return (status, try GatewayResponse.jsonData(refund.apiTransaction))
+        return (status, try GatewayResponse.jsonData(refund.apiTransaction), (rows: rows, webhook: webhook))
     }
+    if let recorded { await service.webhooks?.notify(recorded.rows, config: recorded.webhook) }
+    return response
 }

@@ -73,23 +73,23 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     }
 
     router.on(GatewayRoutes.capture) { request, context in
-        try await followUp(request, context, environment, GatewayRoutes.capture) { merchant, id, input in
-            try await service.capture(merchant: merchant, id: id, amount: input.amount).followUp
+        try await followUp(request, context, environment, service, GatewayRoutes.capture, answersOriginal: false) {
+            merchant, input in PaymentService.captureChange(merchant: merchant, amount: input.amount)
         }
     }
     router.on(GatewayRoutes.tipAdjust) { request, context in
-        try await followUp(request, context, environment, GatewayRoutes.tipAdjust) { merchant, id, input in
-            try await service.adjustTip(merchant: merchant, id: id, tip: input.tipAmount).original
+        try await followUp(request, context, environment, service, GatewayRoutes.tipAdjust, answersOriginal: true) {
+            _, input in PaymentService.tipChange(tip: input.tipAmount)
         }
     }
     router.on(GatewayRoutes.void) { request, context in
-        try await followUp(request, context, environment, GatewayRoutes.void) { merchant, id, _ in
-            try await service.void(merchant: merchant, id: id, reversal: false).followUp
+        try await followUp(request, context, environment, service, GatewayRoutes.void, answersOriginal: false) { _, _ in
+            PaymentService.voidChange(reversal: false)
         }
     }
     router.on(GatewayRoutes.reverse) { request, context in
-        try await followUp(request, context, environment, GatewayRoutes.reverse) { merchant, id, _ in
-            try await service.void(merchant: merchant, id: id, reversal: true).original
+        try await followUp(request, context, environment, service, GatewayRoutes.reverse, answersOriginal: true) { _, _ in
+            PaymentService.voidChange(reversal: true)
         }
     }
     router.on(GatewayRoutes.refund) { request, context in
@@ -163,19 +163,31 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
     }
 }
 
-/// Runs a follow-up route: merchant, path id, decoded body, then the idempotent work.
+/// Runs a follow-up route: merchant, path id, decoded body, then the follow-up and its
+/// idempotency record in one transaction (so that a gateway killed between them leaves
+/// neither), answering the original or the follow-up row; webhooks go out once it has committed.
 private func followUp<Input: Decodable & Sendable>(
     _ request: Request, _ context: GatewayRequestContext, _ environment: GatewayEnvironment,
-    _ endpoint: GatewayEndpoint<Input, Transaction>,
-    _ work: @escaping @Sendable (String, String, Input) async throws -> LedgerTransaction
+    _ service: PaymentService, _ endpoint: GatewayEndpoint<Input, Transaction>,
+    answersOriginal: Bool,
+    _ change: (String, Input) -> PaymentService.FollowUpChange
 ) async throws -> Response {
     let merchant = try context.requireMerchant()
     let id = try transactionID(context)
     var request = request
     let (input, body) = try await decodeBody(&request, context: context, for: endpoint, emptyAs: "{}")
-    return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
-        try await answer { try await work(merchant, id, input).apiTransaction }
+    let change = change(merchant, input)
+    let time = service.now()
+    let (response, record) = try await environment.idempotency.idempotentWrite(
+        request: request, context: context, body: body
+    ) { db in
+        let record = try mappedNow {
+            try PaymentService.recordFollowUp(db, merchant: merchant, id: id, at: time, change: change)
+        }
+        return (.ok, try GatewayResponse.jsonData((answersOriginal ? record.original : record.followUp).apiTransaction), record)
     }
+    if let record { await service.notify(record) }
+    return response
 }
 
 /// The `{id}` path parameter.

@@ -29,15 +29,23 @@ extension PaymentService {
     public func acceptRefund(merchant: String, id: String, amount: Int64?) async throws -> LedgerTransaction {
         let time = now()
         let (row, webhook) = try await writer.write { db in
-            let original = try Self.fetchOriginal(db, merchant: merchant, id: id)
-            let amount = try PaymentRules.refundAmount(original: try Self.summary(db, original), requested: amount)
-            var row = try Self.followUp(of: original, kind: .refund, amount: amount, now: time)
-            AsynchronousRefunds.received(&row)
-            try row.insertCached(db)
-            try AsynchronousRefunds.enqueue(db, row)
-            return (row, try WebhookNotifier.config(db, merchant: merchant))
+            try Self.recordAcceptedRefund(db, merchant: merchant, id: id, amount: amount, at: time)
         }
         await webhooks?.notify([row], config: webhook)
         return row
+    }
+
+    /// Stores a pending refund of `id` inside the caller's transaction (see
+    /// ``acceptRefund(merchant:id:amount:)``) and returns it with the webhook configuration.
+    static func recordAcceptedRefund(
+        _ db: any SQLSession, merchant: String, id: String, amount: Int64?, at time: Date
+    ) throws -> (LedgerTransaction, LedgerWebhookConfig?) {
+        let original = try fetchOriginal(db, merchant: merchant, id: id)
+        let amount = try PaymentRules.refundAmount(original: try summary(db, original), requested: amount)
+        var row = try followUp(of: original, kind: .refund, amount: amount, now: time)
+        AsynchronousRefunds.received(&row)
+        try row.insertCached(db)
+        try AsynchronousRefunds.enqueue(db, row)
+        return (row, try WebhookNotifier.config(db, merchant: merchant))
     }
 }

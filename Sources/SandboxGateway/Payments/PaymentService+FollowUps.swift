@@ -67,30 +67,61 @@ extension PaymentService {
         return row
     }
 
-    /// Runs a follow-up on `id` inside one write: loads the original, lets `change` mutate it
-    /// and build the follow-up row, saves both and sends webhooks for both.
+    /// A follow-up's decision: checks the original (loaded and locked), changes it and builds
+    /// the follow-up row.
+    typealias FollowUpChange = @Sendable (any SQLSession, inout LedgerTransaction, Date) throws -> LedgerTransaction
+
+    /// What a follow-up wrote, and the webhook configuration to notify with once committed.
+    struct FollowUpRecord: Sendable {
+        let followUp: LedgerTransaction
+        let original: LedgerTransaction
+        let webhook: LedgerWebhookConfig?
+    }
+
+    /// Records a follow-up on `id` inside the caller's transaction: loads the original, lets
+    /// `change` mutate it and build the follow-up row, and saves both. The routes run it in the
+    /// transaction of the request's idempotency key, so that the follow-up and its stored answer
+    /// commit together: an instance killed in between leaves neither, never a key "in progress"
+    /// over a follow-up already made.
+    static func recordFollowUp(
+        _ db: any SQLSession, merchant: String, id: String, at time: Date, change: FollowUpChange
+    ) throws -> FollowUpRecord {
+        var original = try fetchOriginal(db, merchant: merchant, id: id)
+        let row = try change(db, &original, time)
+        original.updatedAt = time
+        try db.update(original, key: ["seq"])
+        var inserted = row
+        try inserted.insertCached(db)
+        return FollowUpRecord(followUp: inserted, original: original, webhook: try WebhookNotifier.config(db, merchant: merchant))
+    }
+
+    /// Sends the webhooks of a committed follow-up.
+    func notify(_ record: FollowUpRecord) async {
+        await webhooks?.notify([record.followUp, record.original], config: record.webhook)
+    }
+
+    /// Runs a follow-up on `id` inside one write and sends webhooks for both rows.
     private func followUp(
-        merchant: String, id: String,
-        change: @escaping @Sendable (any SQLSession, inout LedgerTransaction, Date) throws -> LedgerTransaction
+        merchant: String, id: String, change: @escaping FollowUpChange
     ) async throws -> (followUp: LedgerTransaction, original: LedgerTransaction) {
         let time = now()
-        let result = try await writer.write { db in
-            var original = try Self.fetchOriginal(db, merchant: merchant, id: id)
-            var row = try change(db, &original, time)
-            original.updatedAt = time
-            try db.update(original, key: ["seq"])
-            try row.insertCached(db)
-            return (row, original, try WebhookNotifier.config(db, merchant: merchant))
+        let record = try await writer.write { db in
+            try Self.recordFollowUp(db, merchant: merchant, id: id, at: time, change: change)
         }
-        await webhooks?.notify([result.0, result.1], config: result.2)
-        return (result.0, result.1)
+        await notify(record)
+        return (record.followUp, record.original)
     }
 
     /// Captures an approved (pre-)authorisation in full (`amount` nil) or in part.
     public func capture(merchant: String, id: String, amount: Int64?) async throws -> (
         followUp: LedgerTransaction, original: LedgerTransaction
     ) {
-        try await followUp(merchant: merchant, id: id) { db, original, time in
+        try await followUp(merchant: merchant, id: id, change: Self.captureChange(merchant: merchant, amount: amount))
+    }
+
+    /// The change of ``capture(merchant:id:amount:)``.
+    static func captureChange(merchant: String, amount: Int64?) -> FollowUpChange {
+        { db, original, time in
             let amount = try PaymentRules.captureAmount(
                 original: try Self.summary(db, original), requested: amount)
             original.amountCaptured = amount
@@ -106,7 +137,12 @@ extension PaymentService {
     public func adjustTip(merchant: String, id: String, tip: Int64) async throws -> (
         followUp: LedgerTransaction, original: LedgerTransaction
     ) {
-        try await followUp(merchant: merchant, id: id) { db, original, time in
+        try await followUp(merchant: merchant, id: id, change: Self.tipChange(tip: tip))
+    }
+
+    /// The change of ``adjustTip(merchant:id:tip:)``.
+    static func tipChange(tip: Int64) -> FollowUpChange {
+        { db, original, time in
             try PaymentRules.checkTipAdjustment(original: try Self.summary(db, original), tip: tip)
             original.amountTip = tip
             var row = try Self.followUp(of: original, kind: .tipAdjustment, amount: max(tip, 0), now: time)
@@ -121,7 +157,12 @@ extension PaymentService {
     public func void(merchant: String, id: String, reversal: Bool) async throws -> (
         followUp: LedgerTransaction, original: LedgerTransaction
     ) {
-        try await followUp(merchant: merchant, id: id) { db, original, time in
+        try await followUp(merchant: merchant, id: id, change: Self.voidChange(reversal: reversal))
+    }
+
+    /// The change of ``void(merchant:id:reversal:)``.
+    static func voidChange(reversal: Bool) -> FollowUpChange {
+        { db, original, time in
             let kind = try PaymentRules.voidKind(original: try Self.summary(db, original), reversal: reversal)
             original.status = .reversed
             var row = try Self.followUp(of: original, kind: kind, amount: original.amountApproved, now: time)
@@ -136,7 +177,12 @@ extension PaymentService {
     public func refund(merchant: String, id: String, amount: Int64?) async throws -> (
         followUp: LedgerTransaction, original: LedgerTransaction
     ) {
-        try await followUp(merchant: merchant, id: id) { db, original, time in
+        try await followUp(merchant: merchant, id: id, change: Self.refundChange(merchant: merchant, amount: amount))
+    }
+
+    /// The change of ``refund(merchant:id:amount:)``.
+    static func refundChange(merchant: String, amount: Int64?) -> FollowUpChange {
+        { db, original, time in
             let amount = try PaymentRules.refundAmount(
                 original: try Self.summary(db, original), requested: amount)
             original.amountRefunded += amount
