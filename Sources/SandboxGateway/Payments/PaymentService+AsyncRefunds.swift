@@ -35,7 +35,7 @@ extension PaymentService {
             AsynchronousRefunds.received(&row)
             try row.insertCached(db)
             try AsynchronousRefunds.enqueue(db, row)
-            return (row, try WebhookNotifier.config(db, merchant: merchant))
+            return (row, try WebhookOutbox.record(db, [row], merchant: merchant, at: time))
         }
         await webhooks?.notify([row], config: webhook)
         return row

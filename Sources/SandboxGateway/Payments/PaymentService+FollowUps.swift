@@ -80,7 +80,7 @@ extension PaymentService {
             original.updatedAt = time
             try db.update(original, key: ["seq"])
             try row.insertCached(db)
-            return (row, original, try WebhookNotifier.config(db, merchant: merchant))
+            return (row, original, try WebhookOutbox.record(db, [row, original], merchant: merchant, at: time))
         }
         await webhooks?.notify([result.0, result.1], config: result.2)
         return (result.0, result.1)
