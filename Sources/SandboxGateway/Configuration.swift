@@ -59,6 +59,17 @@ public struct SandboxGatewayConfiguration: Sendable {
     /// The clock that paces webhook retries (1 s, 2 s, 4 s … after failed deliveries).
     /// Tests inject a manual clock to play the backoff without waiting.
     public var webhookClock: any Clock<Duration> = ContinuousClock()
+    /// How often the gateway looks in the webhook outbox for events due that no commit of
+    /// this instance announced (retries left by a stopped process or another instance), on
+    /// ``webhookOutboxClock``; `nil` leaves them to the next start and to this instance's
+    /// own commits.
+    public var webhookOutboxInterval: Duration? = .seconds(1)
+    /// The clock that paces ``webhookOutboxInterval``.
+    public var webhookOutboxClock: any Clock<Duration> = ContinuousClock()
+    /// How long, on ``now``, an instance holds a webhook event it claimed before another may
+    /// take it over (30 seconds); an instance retrying an event keeps it this long past the
+    /// retry's due time.
+    public var webhookClaimLease: TimeInterval = 30
     /// How long, on ``now``, a refund accepted as received waits before the gateway decides
     /// it (merchants with asynchronous refunds on), 5 seconds by default.
     public var asynchronousRefundDelay: TimeInterval = 5

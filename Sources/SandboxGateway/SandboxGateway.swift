@@ -36,6 +36,10 @@ public enum SandboxGateway {
         // Refunds a stopped process left pending and now due are decided before serving.
         let refunds = PendingRefundSettler(environment: environment)
         try await refunds.settleDue()
+        // One process serves a SQLite file: claims still set were a stopped process's.
+        if store.database.dialect == .sqlite {
+            try await store.database.write { db in try WebhookOutbox.releaseClaims(db) }
+        }
 
         var logger = Logger(label: "mposkit.sandbox-gateway")
         logger.logLevel = configuration.logLevel
@@ -61,6 +65,8 @@ public enum SandboxGateway {
             defer { continuation.finish() }
             let settling = refunds.start(configuration)
             defer { settling?.cancel() }
+            environment.webhookOutbox.start(
+                every: configuration.webhookOutboxInterval, clock: configuration.webhookOutboxClock)
             try await group.run()
         }
         var boundPort: Int?
@@ -151,6 +157,7 @@ public final class RunningGateway: Sendable {
         }
         _ = try? await task.value
         deadline.cancel()
+        await environment.webhookOutbox.stop()
         // A PostgreSQL database's connections have threads of their own; a SQLite pool is
         // left to its last reader, as tools may still read the file.
         if environment.store.database.dialect == .postgres {

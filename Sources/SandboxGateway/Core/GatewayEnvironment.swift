@@ -17,6 +17,8 @@ public struct GatewayEnvironment: Sendable {
     public let ledgerWriter: any LedgerWriter
     /// Card fingerprints keyed with the database's stored secret.
     let cardFingerprinter: CardFingerprinter
+    /// This instance's delivery of the webhook outbox, shared by every domain's notifier.
+    let webhookOutbox: WebhookOutboxRelay
 
     /// The gateway's current time (the injected clock).
     public var now: Date { configuration.now() }
@@ -30,5 +32,8 @@ public struct GatewayEnvironment: Sendable {
         self.accounts = AccountService(store: store, configuration: configuration)
         self.idempotency = IdempotencyStore(store: store, configuration: configuration, writer: ledgerWriter)
         self.cardFingerprinter = try await CardFingerprinter.stored(in: store, path: configuration.databasePath)
+        self.webhookOutbox = WebhookOutboxRelay(
+            database: store.database, instanceID: store.instanceID, lease: configuration.webhookClaimLease,
+            clock: configuration.webhookClock, now: configuration.now)
     }
 }

@@ -22,7 +22,7 @@ public struct GatewayMigration: Sendable {
 /// `Reporting/`) and appends to it; ``register(_:)`` applies all lists.
 public enum GatewayMigrations {
     /// Every migration in application order.
-    public static var all: [GatewayMigration] { core + payments + reporting + updates + dashboard }
+    public static var all: [GatewayMigration] { core + payments + reporting + updates + dashboard + webhooks }
 
     /// Registers every migration with `migrator`.
     public static func register(_ migrator: inout DatabaseMigrator) {

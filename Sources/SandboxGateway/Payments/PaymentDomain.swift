@@ -11,12 +11,7 @@ struct PaymentDomain: Sendable {
     /// Builds the domain over the gateway's database, writer and clock.
     init(environment: GatewayEnvironment) {
         let pool = environment.store.database
-        let accounts = environment.accounts
-        notifier = WebhookNotifier(
-            dispatcher: WebhookDispatcher(
-                log: SQLiteWebhookDeliveryLog(database: pool), clock: environment.configuration.webhookClock,
-                now: environment.configuration.now),
-            merchantName: { id in try? await accounts.merchantInfo(merchantID: id, userID: nil).name })
+        notifier = WebhookNotifier(outbox: environment.webhookOutbox)
         var logger = Logger(label: "mposkit.sandbox-gateway.payments")
         logger.logLevel = environment.configuration.logLevel
         payments = PaymentService(

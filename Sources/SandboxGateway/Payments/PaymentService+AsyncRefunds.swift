@@ -46,6 +46,6 @@ extension PaymentService {
         AsynchronousRefunds.received(&row)
         try row.insertCached(db)
         try AsynchronousRefunds.enqueue(db, row)
-        return (row, try WebhookNotifier.config(db, merchant: merchant))
+        return (row, try WebhookOutbox.record(db, [row], merchant: merchant, at: time))
     }
 }

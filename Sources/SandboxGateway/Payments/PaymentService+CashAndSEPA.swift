@@ -32,7 +32,7 @@ extension PaymentService {
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
             try row.insertCached(db)
             try LedgerBasket.insert(command.basketLines, transactionID: row.id, db)
-            return (row, try WebhookNotifier.config(db, merchant: merchant))
+            return (row, try WebhookOutbox.record(db, [row], merchant: merchant, at: time))
         }
         await webhooks?.notify([result.0], config: result.1)
         return result.0
@@ -93,7 +93,7 @@ extension PaymentService {
             try row.insertCached(db)
             try db.insert(mandate)
             try LedgerBasket.insert(command.basketLines, transactionID: row.id, db)
-            return (row, try WebhookNotifier.config(db, merchant: merchant))
+            return (row, try WebhookOutbox.record(db, [row], merchant: merchant, at: time))
         }
         await webhooks?.notify([result.0], config: result.1)
         return result.0

@@ -92,7 +92,9 @@ extension PaymentService {
         try db.update(original, key: ["seq"])
         var inserted = row
         try inserted.insertCached(db)
-        return FollowUpRecord(followUp: inserted, original: original, webhook: try WebhookNotifier.config(db, merchant: merchant))
+        return FollowUpRecord(
+            followUp: inserted, original: original,
+            webhook: try WebhookOutbox.record(db, [inserted, original], merchant: merchant, at: time))
     }
 
     /// Sends the webhooks of a committed follow-up.

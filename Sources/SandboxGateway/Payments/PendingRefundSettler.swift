@@ -120,9 +120,11 @@ public struct PendingRefundSettler: Sendable {
                 }
                 original = try PaymentService.fetchOriginal(db, merchant: refund.merchantId, id: originalID)
             }
+            let changed = decision.approved ? original : nil
             return Outcome(
-                refund: refund, original: decision.approved ? original : nil,
-                webhook: try WebhookNotifier.config(db, merchant: refund.merchantId))
+                refund: refund, original: changed,
+                webhook: try WebhookOutbox.record(
+                    db, [refund] + (changed.map { [$0] } ?? []), merchant: refund.merchantId, at: time))
         }
     }
 

@@ -41,7 +41,8 @@ public struct PreparedAuthorization: Sendable {
     /// request's other fields say, and leaves the counters as they were.
     ///
     /// - Returns: the inserted row and the merchant's enabled webhook, read in the same
-    ///   transaction.
+    ///   transaction, where the events for the webhook and the payment's callback URL are
+    ///   stored in the outbox (``WebhookOutbox``).
     /// - Throws: ``PaymentRuleViolation`` for a duplicate; ``GatewayError`` 4221 when the
     ///   reader is past an update's deadline and its grace period, and what else
     ///   ``TerminalRegistry`` refuses a reader for (4001, 4092); database errors.
@@ -76,7 +77,9 @@ public struct PreparedAuthorization: Sendable {
                 db, transactionID: row.id, merchant: merchant, storedAt: offlineStoredAt, arrivedAt: time)
         }
         try LedgerBasket.insert(basketLines, transactionID: row.id, db)
-        return (row, try WebhookNotifier.config(db, merchant: merchant))
+        let webhook = try WebhookOutbox.record(db, [row], merchant: merchant, at: time)
+        if let callbackURL { try WebhookOutbox.recordCallback(db, row, to: callbackURL, config: webhook, at: time) }
+        return (row, webhook)
     }
 
     /// Throws when the same card paid the same amount at this merchant within the window.

@@ -110,12 +110,16 @@ public actor WebhookDispatcher {
         public var url: URL
         /// The merchant's signing secret; no signature header when `nil`.
         public var secret: String?
+        /// The number of the first attempt this dispatcher makes: 1 for a new event, more for
+        /// one an earlier process already tried.
+        public var attempt: Int
 
         /// Creates a delivery.
         public init(
             eventID: String, merchantID: String, transactionID: String, body: [UInt8], url: URL,
-            secret: String?
+            secret: String?, attempt: Int = 1
         ) {
+            self.attempt = max(1, attempt)
             self.eventID = eventID
             self.merchantID = merchantID
             self.transactionID = transactionID
@@ -169,12 +173,19 @@ public actor WebhookDispatcher {
     /// Deliveries still in progress.
     public var pendingCount: Int { running.count }
 
+    /// Stops every delivery in progress (a gateway shutting down); what they had not
+    /// delivered stays in the outbox for the next pass.
+    public func cancelAll() {
+        for task in running.values { task.cancel() }
+        running.removeAll()
+    }
+
     private func finished(_ id: Int) { running[id] = nil }
 
     private func run(_ delivery: Delivery) async {
         let body = delivery.body
-        var attempt = 1
-        while true {
+        var attempt = delivery.attempt
+        while !Task.isCancelled {
             let at = now()
             var headers = [
                 "Content-Type": "application/json",

@@ -1,21 +1,17 @@
 import Foundation
 import GRDB
 
-/// Turns committed transaction changes into webhook deliveries for merchants that configured
-/// a webhook, and keeps the delivery log in the ledger database.
+/// Tells the gateway's webhook outbox that a commit stored events, so they go out at once
+/// rather than at the next periodic pass; the events themselves are written by the commit
+/// (``WebhookOutbox``). Also keeps the delivery log in the ledger database.
 public struct WebhookNotifier: Sendable {
-    /// Posts and retries.
-    public let dispatcher: WebhookDispatcher
-    /// The display name put in `merchant_name`, by merchant id.
-    public let merchantName: @Sendable (String) async -> String?
+    /// The instance's outbox delivery.
+    let outbox: WebhookOutboxRelay
 
-    /// Creates a notifier.
-    public init(
-        dispatcher: WebhookDispatcher, merchantName: @escaping @Sendable (String) async -> String? = { _ in nil }
-    ) {
-        self.dispatcher = dispatcher
-        self.merchantName = merchantName
-    }
+    /// Posts, retries and logs the outbox's events.
+    public var dispatcher: WebhookDispatcher { outbox.dispatcher }
+
+    init(outbox: WebhookOutboxRelay) { self.outbox = outbox }
 
     /// The merchant's enabled webhook, read inside the writing transaction so the decision to
     /// notify matches the committed state.
@@ -26,41 +22,24 @@ public struct WebhookNotifier: Sendable {
             arguments: [merchant])
     }
 
-    /// Queues one delivery per changed transaction.
+    /// Starts delivering the events the commit that changed `rows` stored for the merchant's
+    /// webhook (none when `config` is `nil`).
     public func notify(_ rows: [LedgerTransaction], config: LedgerWebhookConfig?) async {
-        guard let config, let url = URL(string: config.url) else { return }
-        for row in rows {
-            guard let body = try? await body(for: row) else { continue }
-            await dispatcher.enqueue(
-                .init(
-                    eventID: Self.newEventID(), merchantID: row.merchantId, transactionID: row.id, body: body,
-                    url: url,
-                    secret: config.secret.isEmpty ? nil : config.secret))
-        }
+        guard config != nil, !rows.isEmpty else { return }
+        outbox.kick()
     }
 
-    /// Queues the post of a payment's outcome to the callback URL its request named: the same
-    /// body as the webhook, signed with the merchant's webhook secret when one is set, and
-    /// retried and logged by the same dispatcher.
+    /// Starts delivering the event the commit of `row` stored for the callback URL its payment
+    /// named: the same body as the webhook, signed with the merchant's webhook secret when one
+    /// is set, retried and logged as webhooks are.
     public func callback(_ row: LedgerTransaction, to url: URL, config: LedgerWebhookConfig?) async {
-        guard let body = try? await body(for: row) else { return }
-        await dispatcher.enqueue(
-            .init(
-                eventID: Self.newEventID(), merchantID: row.merchantId, transactionID: row.id, body: body,
-                url: url,
-                secret: config.flatMap { $0.secret.isEmpty ? nil : $0.secret }))
+        outbox.kick()
     }
 
     /// A new event id, `evt_` and 16 hex digits.
     static func newEventID() -> String {
         var generator = SystemRandomNumberGenerator()
         return "evt_" + String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 16)
-    }
-
-    /// The callback body for a transaction's current state: the Accept callback's fields, the
-    /// card number masked.
-    public func body(for row: LedgerTransaction) async throws -> [UInt8] {
-        try WebhookBody.encode(row, merchantName: await merchantName(row.merchantId) ?? row.merchantId)
     }
 }
 

@@ -1,0 +1,27 @@
+import Foundation
+
+extension PostgresMigrations {
+    /// The webhook outbox (SQLite's `webhooks-1-outbox`, ``WebhookOutbox/createTable(_:)``).
+    static let webhookOutbox = PostgresMigration(
+        "webhooks-1-outbox",
+        sql: [
+            """
+            CREATE TABLE payment_webhook_outbox (
+              event_id TEXT NOT NULL PRIMARY KEY,
+              merchant_id TEXT NOT NULL,
+              transaction_id TEXT NOT NULL,
+              url TEXT NOT NULL,
+              secret TEXT,
+              body BYTEA NOT NULL,
+              attempt BIGINT NOT NULL DEFAULT 0,
+              next_attempt_at TEXT NOT NULL,
+              claimed_until TEXT,
+              claimed_by TEXT,
+              delivered_at TEXT,
+              gave_up_at TEXT,
+              created_at TEXT NOT NULL
+            )
+            """,
+            "CREATE INDEX payment_webhook_outbox_due ON payment_webhook_outbox (next_attempt_at)",
+        ])
+}
