@@ -189,9 +189,11 @@ enum WebhookOutboxScenarios {
         let payload = try GatewayJSON.makeDecoder().decode(WebhookPayload.self, from: received[1].body)
         #expect(payload.uniqueID == (try sale.decode(Transaction.self)).id.rawValue)
         let state = try await database.read { db in
-            try db.fetchOne(sql: "SELECT attempt, delivered_at FROM payment_webhook_outbox")
+            try db.fetchOne(sql: "SELECT attempt, delivered_at FROM payment_webhook_outbox").map {
+                (attempt: $0["attempt"] as Int, deliveredAt: $0["delivered_at"] as String?)
+            }
         }
-        #expect(state?["attempt"] as Int? == 2)
-        #expect(state?["delivered_at"] as String? != nil)
+        #expect(state?.attempt == 2)
+        #expect(state?.deliveredAt != nil)
     }
 }

@@ -82,7 +82,7 @@ struct BankAcrossInstancesTests {
         var cliSales: [String] = []
         for (index, port) in [first.port, second.port].enumerated() {
             let sale = try EMVDecodeBinaryTests.run([
-                "sale", "--amount", "1.2\(index + 3)", "--json", "--gateway", "http://127.0.0.1:\(port)",
+                "sale", "--amount", index == 0 ? "1.23" : "1.32", "--json", "--gateway", "http://127.0.0.1:\(port)",
                 "--user", user, "--password", password, "--reader", "127.0.0.1:\(emulator.port)",
                 "--journal", journals.appendingPathComponent("journal-\(index).sqlite").path,
             ])
@@ -130,8 +130,8 @@ struct BankAcrossInstancesTests {
                 await third.wait()
                 progress.finishedAtKill.store(progress.finished.load(ordering: .relaxed), ordering: .relaxed)
                 first.kill()
-                let back = (try? GatewayProcess(database: database, port: first.port))
-                    ?? (try GatewayProcess(database: database))
+                let back = try (try? GatewayProcess(database: database, port: first.port))
+                    ?? GatewayProcess(database: database)
                 fleet.add(back)
                 #expect(back.credential("api key") == nil, "\(back.printed)")
                 instances.restarted(0, port: back.port)
