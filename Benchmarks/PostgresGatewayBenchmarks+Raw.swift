@@ -26,9 +26,9 @@ extension PostgresGatewayBenchmarks {
 
         """
 
-    /// Runs ``authorizationScript`` with pgbench on `database`'s server for ``rawSeconds`` at
-    /// ``GatewayBenchmarks/clients`` clients (prepared statements, two pgbench threads) and
-    /// returns its transactions per second.
+    /// Runs ``authorizationScript`` with pgbench on `database`'s server,
+    /// ``rawTransactionsPerClient`` sales on each of ``GatewayBenchmarks/clients`` clients
+    /// (prepared statements, two pgbench threads), and returns its transactions per second.
     static func rawWrites(
         bin: String, server: LocalPostgres, database: any GatewayDatabase, merchant: String
     ) async throws -> Double {
@@ -49,7 +49,7 @@ extension PostgresGatewayBenchmarks {
         process.executableURL = URL(fileURLWithPath: "\(bin)/pgbench")
         process.arguments = [
             "-h", "127.0.0.1", "-p", "\(server.port)", "-U", server.user, "-n", "-M", "prepared",
-            "-c", "\(GatewayBenchmarks.clients)", "-j", "2", "-T", "\(rawSeconds)", "-f", script.path,
+            "-c", "\(GatewayBenchmarks.clients)", "-j", "2", "-t", "\(rawTransactionsPerClient)", "-f", script.path,
             "-D", "merchant=\(merchant)", "-D", "hash=\(String(repeating: "ab", count: 32))", "-D", "now=\(now)",
             "-D", "since=\(timestamp(Date().addingTimeInterval(-300)))",
             "-D", "day=\(now.prefix(10))", "-D", "batch=\(batch)",
@@ -60,6 +60,13 @@ extension PostgresGatewayBenchmarks {
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        // A stuck run (a client waiting on a lock behind one pgbench never serves) fails
+        // rather than hangs the benchmark.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(300))
+            process.terminate()
+        }
+        defer { watchdog.cancel() }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0,

@@ -23,8 +23,9 @@ enum PostgresGatewayBenchmarks {
         "postgres.durable_commit.throughput", "gateway.pg.authorize.throughput",
         "gateway.pg.two_instances.throughput",
     ]
-    /// How long pgbench runs.
-    static let rawSeconds = Int(ProcessInfo.processInfo.environment["MPOS_BENCH_PGBENCH_SECONDS"] ?? "") ?? 10
+    /// How many sales each pgbench client commits (`MPOS_BENCH_PGBENCH_TRANSACTIONS`, 40).
+    static let rawTransactionsPerClient =
+        Int(ProcessInfo.processInfo.environment["MPOS_BENCH_PGBENCH_TRANSACTIONS"] ?? "") ?? 40
 
     /// Runs the benchmarks whose names start with `prefix`; `false` when none does.
     static func run(prefix: String) async throws -> Bool {
@@ -55,7 +56,9 @@ enum PostgresGatewayBenchmarks {
         }
         emit(
             name: "postgres.durable_commit.throughput", unit: "commits/s", value: raw,
-            extra: ["clients": Double(GatewayBenchmarks.clients), "seconds": Double(rawSeconds)])
+            extra: [
+                "clients": Double(GatewayBenchmarks.clients), "transactions_per_client": Double(rawTransactionsPerClient),
+            ])
 
         let token = try GatewayBenchmarks.clientToken(port: first.port, credentials: credentials)
         let one = try await measure(ports: [first.port], token: token, salt: 1)

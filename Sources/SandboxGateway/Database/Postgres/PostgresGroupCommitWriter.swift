@@ -98,6 +98,9 @@ final class PostgresGroupCommitWriter: Sendable {
         }
     }
 
+    /// The transaction-scoped lock group transactions take first.
+    private static let turn = SQLDialect.postgres.transactionLock(named: "mposkit.groupcommit")!
+
     /// Runs `group` in one transaction on `lane`, again on a retryable failure.
     private func commit(_ group: [Job], on lane: PostgresLane) {
         var attempt = 1
@@ -105,6 +108,11 @@ final class PostgresGroupCommitWriter: Sendable {
             do {
                 let session = try lane.session()
                 try session.execute(sql: "BEGIN ISOLATION LEVEL READ COMMITTED")
+                // Groups take their turn, whichever lane or instance runs them: every payment
+                // raises its merchant's daily total, one row, so groups would wait for each
+                // other anyway, and without a turn two groups lock cards and that row in
+                // different orders and deadlock (found after deadlock_timeout, a second each).
+                _ = try session.fetchValue(Int.self, sql: Self.turn)
                 var retryable: (any Error)?
                 for job in group {
                     if let error = job.run(session), (error as? PostgresEngineError)?.isRetryable == true {
