@@ -121,6 +121,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Blocking waits on PostgreSQL futures from the backend's own threads.
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // Webhook POSTs: a shutdown cancels them, which Linux's URLSession can crash on.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // The SDK an app imports: session, payment engine, journal, receipts. No server

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -42,6 +44,29 @@ public struct WebhookRetryPolicy: Sendable, Hashable {
 public protocol WebhookTransport: Sendable {
     /// POSTs `body` to `url` with `headers`; returns the HTTP status, or throws when no answer came.
     func post(url: URL, body: [UInt8], headers: [String: String]) async throws -> Int
+}
+
+/// The transport over AsyncHTTPClient's shared client: the gateway's default.
+///
+/// Cancelling a delivery (a gateway shutting down) cancels its request; on Linux,
+/// `URLSession` could crash the process when a cancel raced the task's end.
+public struct HTTPClientWebhookTransport: WebhookTransport {
+    /// The per-request timeout.
+    public var timeout: TimeInterval
+
+    /// Creates a transport.
+    public init(timeout: TimeInterval = 10) { self.timeout = timeout }
+
+    /// POSTs with `HTTPClient.shared` and reads the answer (at most 1 MiB of it).
+    public func post(url: URL, body: [UInt8], headers: [String: String]) async throws -> Int {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout * 1_000)))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return Int(response.status.code)
+    }
 }
 
 /// The transport over Foundation's `URLSession`.
@@ -142,7 +167,7 @@ public actor WebhookDispatcher {
     ///   - clock: paces the retries; a test clock makes them instant.
     ///   - now: the wall time used for signatures and the log.
     public init<C: Clock>(
-        transport: any WebhookTransport = URLSessionWebhookTransport(), log: any WebhookDeliveryLog,
+        transport: any WebhookTransport = HTTPClientWebhookTransport(), log: any WebhookDeliveryLog,
         policy: WebhookRetryPolicy = .standard, clock: C, now: @escaping @Sendable () -> Date = { Date() }
     ) where C.Duration == Duration {
         self.transport = transport

@@ -26,7 +26,7 @@ final class WebhookOutboxRelay: Sendable {
     /// `clock`.
     init(
         database: any GatewayDatabase, instanceID: String, lease: TimeInterval,
-        transport: any WebhookTransport = URLSessionWebhookTransport(), policy: WebhookRetryPolicy = .standard,
+        transport: any WebhookTransport = HTTPClientWebhookTransport(), policy: WebhookRetryPolicy = .standard,
         clock: any Clock<Duration>, now: @escaping @Sendable () -> Date
     ) {
         var generator = SystemRandomNumberGenerator()
