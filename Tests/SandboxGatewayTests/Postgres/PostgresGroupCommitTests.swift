@@ -86,6 +86,50 @@ struct PostgresGroupCommitTests {
         }
     }
 
+    /// A body that catches a failure inside a savepoint of its own (as an idempotent write
+    /// stores a refused request's answer) keeps its other writes and loses only the
+    /// savepoint's, although the group's first attempt runs without savepoints.
+    @Test func aFailureCaughtInsideABodyUndoesOnlyItsSavepoint() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            struct Refused: Error {}
+            _ = try await database.write { try $0.execute(sql: Self.table) }
+            let writer = database.groupWriter
+            let caught = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for id in stride(from: 1, through: 60, by: 3) {
+                    group.addTask {
+                        try await writer.write { session in
+                            try session.execute(sql: "INSERT INTO entry (id, amount) VALUES (?, ?)", arguments: [id, 1])
+                            var refused = false
+                            do {
+                                try session.inSavepoint {
+                                    try session.execute(
+                                        sql: "INSERT INTO entry (id, amount) VALUES (?, ?)", arguments: [id + 1, 2])
+                                    if id % 2 == 1 { throw Refused() }
+                                }
+                            } catch is Refused {
+                                refused = true
+                            }
+                            try session.execute(sql: "INSERT INTO entry (id, amount) VALUES (?, ?)", arguments: [id + 2, 3])
+                            return refused
+                        }
+                    }
+                }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(caught == 10)
+            let rows = try await database.read { session in
+                try session.fetchAll(sql: "SELECT id, amount FROM entry ORDER BY id").map { [$0["id"] as Int, $0["amount"] as Int] }
+            }
+            var expected: [[Int]] = []
+            for id in stride(from: 1, through: 60, by: 3) {
+                expected.append([id, 1])
+                if id % 2 == 0 { expected.append([id + 1, 2]) }
+                expected.append([id + 2, 3])
+            }
+            #expect(rows == expected)
+        }
+    }
+
     @Test func writesOnOneLaneStillCommit() async throws {
         var configuration = PostgresGatewayDatabase.Configuration()
         configuration.groupCommitLanes = 1

@@ -5,8 +5,11 @@ import Synchronization
 /// in the next transaction, each in a savepoint of its own, so that many concurrent
 /// payments share one durable commit.
 ///
-/// A body that throws rolls back to its savepoint and its caller gets the error; the other
-/// bodies of the group still commit. Every caller is answered only after its group's
+/// A group's first attempt runs its bodies without savepoints (each costs the group's
+/// turn two round trips, `SAVEPOINT` and `RELEASE`, for every nested savepoint too). When a
+/// body throws, that attempt is rolled back and the group runs again with a savepoint per
+/// body: a body that throws then rolls back to its savepoint and its caller gets the error;
+/// the other bodies of the group still commit. Every caller is answered only after its group's
 /// COMMIT. When the group meets a serialization failure (`40001`) or a deadlock (`40P01`),
 /// in a body or at the COMMIT, the whole transaction is rolled back and the group runs
 /// again, a few times at most.
@@ -18,7 +21,8 @@ final class PostgresGroupCommitWriter: Sendable {
     /// One queued body: runs it in a savepoint (returning its failure), records a failed
     /// commit, resumes its caller.
     private struct Job: Sendable {
-        let run: @Sendable (any SQLSession) -> (any Error)?
+        /// Runs the body, in a savepoint unless the session is in optimistic mode.
+        let run: @Sendable (PostgresSession) -> (any Error)?
         let commitFailed: @Sendable (any Error) -> Void
         let resume: @Sendable () -> Void
     }
@@ -55,7 +59,9 @@ final class PostgresGroupCommitWriter: Sendable {
             let job = Job(
                 run: { session in
                     do {
-                        box.set(.success(try session.inSavepoint { try body(session) }))
+                        box.set(
+                            .success(
+                                session.optimistic ? try body(session) : try session.inSavepoint { try body(session) }))
                         return nil
                     } catch {
                         box.set(.failure(error))
@@ -83,55 +89,87 @@ final class PostgresGroupCommitWriter: Sendable {
     /// Commits groups on `lane` until none is pending.
     private func drain(on lane: PostgresLane) {
         while true {
-            let group: [Job] = state.withLock { state in
+            let more = state.withLock { state in
                 if state.pending.isEmpty {
                     state.draining -= 1
-                    return []
+                    return false
                 }
-                let group = Array(state.pending.prefix(maximumGroupSize))
-                state.pending.removeFirst(group.count)
-                return group
+                return true
             }
-            if group.isEmpty { return }
-            commit(group, on: lane)
+            guard more else { return }
+            let group = commitNextGroup(on: lane)
             for job in group { job.resume() }
+        }
+    }
+
+    /// Takes the next group from the queue (empty when another lane took it).
+    private func takeGroup() -> [Job] {
+        state.withLock { state in
+            let group = Array(state.pending.prefix(maximumGroupSize))
+            state.pending.removeFirst(group.count)
+            return group
         }
     }
 
     /// The transaction-scoped lock group transactions take first.
     private static let turn = SQLDialect.postgres.transactionLock(named: "mposkit.groupcommit")!
 
-    /// Runs `group` in one transaction on `lane`, again on a retryable failure.
-    private func commit(_ group: [Job], on lane: PostgresLane) {
+    /// Opens a transaction on `lane`, waits for the turn, then takes the next group (so that
+    /// what arrived while this lane waited joins it), runs it and commits; again on a
+    /// retryable failure. Returns the group, its callers' results set.
+    private func commitNextGroup(on lane: PostgresLane) -> [Job] {
+        var group: [Job]?
         var attempt = 1
+        var optimistic = true
         while true {
+            var bodyFailed = false
             do {
                 let session = try lane.session()
+                session.optimistic = false
                 try session.execute(sql: "BEGIN ISOLATION LEVEL READ COMMITTED")
                 // Groups take their turn, whichever lane or instance runs them: every payment
                 // raises its merchant's daily total, one row, so groups would wait for each
                 // other anyway, and without a turn two groups lock cards and that row in
                 // different orders and deadlock (found after deadlock_timeout, a second each).
                 _ = try session.fetchValue(Int.self, sql: Self.turn)
+                let jobs = group ?? takeGroup()
+                group = jobs
+                if jobs.isEmpty {
+                    try session.execute(sql: "COMMIT")
+                    return []
+                }
+                session.optimistic = optimistic
                 var retryable: (any Error)?
-                for job in group {
-                    if let error = job.run(session), (error as? PostgresEngineError)?.isRetryable == true {
+                for job in jobs {
+                    guard let error = job.run(session) else { continue }
+                    if optimistic || (error as? PostgresEngineError)?.isRetryable == true {
+                        bodyFailed = optimistic
                         retryable = error
                         break
                     }
                 }
+                session.optimistic = false
                 if let retryable { throw retryable }
                 try session.execute(sql: "COMMIT")
                 committed.add(1, ordering: .relaxed)
-                return
+                return jobs
             } catch {
                 lane.rollback(after: error)
+                if bodyFailed {
+                    // Again with savepoints, whatever the body's failure: that attempt does
+                    // not count. (A failed COMMIT is not rerun this way: it may have committed.)
+                    optimistic = false
+                    continue
+                }
                 if (error as? PostgresEngineError)?.isRetryable == true, attempt < maximumAttempts {
                     attempt += 1
                     continue
                 }
-                for job in group { job.commitFailed(error) }
-                return
+                // Failed before a group was taken (the server unreachable): the next group
+                // gets the failure, as it would have met it.
+                let jobs = group ?? takeGroup()
+                for job in jobs { job.commitFailed(error) }
+                return jobs
             }
         }
     }

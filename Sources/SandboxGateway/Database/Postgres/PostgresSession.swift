@@ -38,7 +38,23 @@ final class PostgresSession: SQLSession {
         }
     }
 
+    /// Whether savepoints are left out: set by the group writer for a group's first attempt,
+    /// when every body is expected to succeed. A body that throws then ends the attempt with
+    /// ``SavepointsNeeded`` (its changes cannot be undone alone), and the writer runs the
+    /// group again with savepoints.
+    var optimistic = false
+
+    /// Thrown by ``inSavepoint(_:)`` in ``optimistic`` mode when its body fails.
+    struct SavepointsNeeded: Error {}
+
     func inSavepoint<T>(_ body: () throws -> T) throws -> T {
+        if optimistic {
+            do {
+                return try body()
+            } catch {
+                throw SavepointsNeeded()
+            }
+        }
         savepoints += 1
         let name = "mpos_savepoint_\(savepoints)"
         try execute(sql: "SAVEPOINT \(name)")
