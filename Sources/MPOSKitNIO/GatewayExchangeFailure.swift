@@ -61,7 +61,13 @@ enum GatewayExchangeFailure: Error, Sendable, Equatable {
         case let connection as NIOConnectionError:
             return connectError(connection)
         case let io as IOError:
-            return io.errnoCode == ECONNREFUSED ? .connect("connection refused") : .io("IOError")
+            switch io.errnoCode {
+            case ECONNREFUSED: return .connect("connection refused")
+            // The peer had closed (or reset) the connection: on a kept connection, a write that
+            // raced the server's close; before the answer, nothing was answered.
+            case ECONNRESET, EPIPE: return nil
+            default: return .io("IOError")
+            }
         case NIOSSLError.uncleanShutdown:
             // The peer closed the TCP connection without a TLS goodbye: a lost connection.
             return nil

@@ -140,6 +140,19 @@ import Testing
         await server.close()
     }
 
+    /// A reset or a broken pipe is a connection the server closed, as a clean close is: before
+    /// the answer it may be sent again from a kept connection; a refusal is a connect failure.
+    @Test func aResetOrBrokenPipeIsAClosedConnection() {
+        for code in [ECONNRESET, EPIPE] {
+            #expect(GatewayExchangeFailure(beforeAnswer: IOError(errnoCode: code, reason: "write")) == .closedBeforeAnswer)
+            #expect(GatewayExchangeFailure(midAnswer: IOError(errnoCode: code, reason: "read")) == .closedMidAnswer)
+        }
+        #expect(
+            GatewayExchangeFailure(beforeAnswer: IOError(errnoCode: ECONNREFUSED, reason: "connect"))
+                == .connect("connection refused"))
+        #expect(GatewayExchangeFailure(beforeAnswer: IOError(errnoCode: EACCES, reason: "write")) == .io("IOError"))
+    }
+
     @Test func noIdleConnectionsMeansAConnectionPerRequest() async throws {
         let server = try await ScriptedHTTPServer { request in .send(ScriptedHTTPServer.answer(200, "answer \(request.index)")) }
         let transport = NIOGatewayTransport(idleConnections: 0)
