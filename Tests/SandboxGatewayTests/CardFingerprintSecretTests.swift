@@ -14,15 +14,23 @@ import Testing
         return (harness.directory, harness.gateway.environment.configuration)
     }
 
+    /// A connection of the test's own that waits out a lock, as any tool opening the file
+    /// should: the stopped gateway's last connection checkpoints the log as it closes.
+    static func open(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
     static func storedSecret(_ path: String) throws -> DatabaseValue? {
-        try DatabaseQueue(path: path).read { db in
+        try open(path).read { db in
             try DatabaseValue.fetchOne(
                 db, sql: "SELECT value FROM payment_secret WHERE name = 'card_fingerprint'")
         }
     }
 
     static func changeSecret(_ path: String, _ sql: String) throws {
-        try DatabaseQueue(path: path).write { db in try db.execute(sql: sql) }
+        try open(path).write { db in try db.execute(sql: sql) }
     }
 
     @Test func aNewDatabaseGetsOneSecretThatRestartsKeep() async throws {
