@@ -131,6 +131,33 @@ enum WebhookOutboxScenarios {
 
 /// The webhook outbox on SQLite: the claim SQL, and events that survive a stopped gateway.
 @Suite(.timeLimit(.minutes(2))) struct WebhookOutboxTests {
+    /// A pass looks for due events in an index of the undelivered ones only, so that a log
+    /// of delivered events weeks long costs an idle pass nothing; `anyDue` sees what the
+    /// claim would take.
+    @Test func duePassesReadOnlyUndeliveredEvents() async throws {
+        try await GatewayHarness.with { harness in
+            let database = harness.gateway.environment.store.database
+            let t0 = harness.clock.now().addingTimeInterval(86_400)
+            let plan = try await database.read { db in
+                try db.fetchAll(
+                    sql: """
+                        EXPLAIN QUERY PLAN SELECT 1 FROM payment_webhook_outbox
+                        WHERE delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= ?
+                          AND (claimed_until IS NULL OR claimed_until < ?) LIMIT 1
+                        """, arguments: ["2026-01-01", "2026-01-01"]
+                ).map { $0["detail"] as String }.joined(separator: "; ")
+            }
+            #expect(plan.contains("payment_webhook_outbox_pending"), "\(plan)")
+            #expect(try await database.read { try WebhookOutbox.anyDue($0, at: t0) } == false)
+            _ = try await WebhookOutboxScenarios.insertEvents(database, count: 2, at: t0)
+            #expect(try await database.read { try WebhookOutbox.anyDue($0, at: t0.addingTimeInterval(-1)) } == false)
+            #expect(try await database.read { try WebhookOutbox.anyDue($0, at: t0) })
+            _ = try await database.write { try WebhookOutbox.claim($0, owner: "a", at: t0, lease: 30) }
+            #expect(try await database.read { try WebhookOutbox.anyDue($0, at: t0.addingTimeInterval(10)) } == false)
+            #expect(try await database.read { try WebhookOutbox.anyDue($0, at: t0.addingTimeInterval(31)) })
+        }
+    }
+
     @Test func aClaimIsHeldForItsLeaseAndThenTakenOver() async throws {
         try await GatewayHarness.with { harness in
             // A day ahead of the gateway's own (manual) time, so its passes leave these events alone.

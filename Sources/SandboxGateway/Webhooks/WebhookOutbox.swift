@@ -58,6 +58,31 @@ enum WebhookOutbox {
                 """)
     }
 
+    /// The due index holds only events still to deliver (`webhooks-2-pending-index`, both
+    /// engines): delivered events stay in the table, and with the first index on every row a
+    /// pass read all of them, every second, once the log was weeks long.
+    static let pendingIndex = [
+        "DROP INDEX payment_webhook_outbox_due",
+        """
+        CREATE INDEX payment_webhook_outbox_pending ON payment_webhook_outbox (next_attempt_at)
+        WHERE delivered_at IS NULL AND gave_up_at IS NULL
+        """,
+    ]
+
+    /// Whether any event is due at `time` and unclaimed: read by a pass before it claims, so an
+    /// idle gateway takes no write lock.
+    static func anyDue(_ db: any SQLSession, at time: Date) throws -> Bool {
+        let now = SQLiteTimestamp.string(from: time)
+        return try db.fetchValue(
+            Int.self,
+            sql: """
+                SELECT 1 FROM payment_webhook_outbox
+                WHERE delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= ?
+                  AND (claimed_until IS NULL OR claimed_until < ?)
+                LIMIT 1
+                """, arguments: [now, now]) != nil
+    }
+
     /// Reads the merchant's enabled webhook in `db`'s transaction and stores one event per row
     /// for it; returns the webhook (or `nil` when the merchant has none enabled).
     ///

@@ -56,6 +56,7 @@ final class WebhookOutboxRelay: Sendable {
         defer { claiming.withLock { $0 -= 1 } }
         var claimed = 0
         while true {
+            guard try await database.read({ db in try WebhookOutbox.anyDue(db, at: time) }) else { return claimed }
             let events = try await database.write { db in
                 try WebhookOutbox.claim(db, owner: owner, at: time, lease: lease)
             }

@@ -24,4 +24,8 @@ extension PostgresMigrations {
             """,
             "CREATE INDEX payment_webhook_outbox_due ON payment_webhook_outbox (next_attempt_at)",
         ])
+
+    /// Only events still to deliver in the due index (SQLite's `webhooks-2-pending-index`).
+    static let webhookOutboxPendingIndex = PostgresMigration(
+        "webhooks-2-pending-index", sql: WebhookOutbox.pendingIndex)
 }
