@@ -236,6 +236,34 @@ extension GatewayHarness {
         }
     }
 
+    /// With asynchronous refunds on, the form's refund is accepted as pending in the same
+    /// transaction as the form key's answer: the key is completed, never left in progress, and
+    /// a second submit adds nothing.
+    @Test func aRefundFormOfAMerchantWithAsynchronousRefundsIsAcceptedOnceWithItsKey() async throws {
+        try await GatewayHarness.with { harness in
+            try await harness.gateway.setAsynchronousRefunds(merchantID: harness.credentials.merchantID, true)
+            let token = try await harness.login()
+            let id = try await harness.cardSale(22_00, token: token)
+            let browser = try await DashboardBrowser.signedIn(harness)
+            let page = try await browser.get("/dashboard/transactions/\(id)")
+            let key = DashboardBrowser.hidden("idempotencyKey", in: page)
+            let fields = [("csrf", DashboardBrowser.hidden("csrf", in: page)), ("idempotencyKey", key), ("amount", "700")]
+            let first = try await browser.post("/dashboard/transactions/\(id)/refund", fields)
+            let second = try await browser.post("/dashboard/transactions/\(id)/refund", fields)
+            #expect(first.status == 303 && second.status == 303)
+            let (refunds, keyState) = try await harness.gateway.environment.store.sqliteWriter.read { db in
+                let refunds = try Row.fetchAll(
+                    db, sql: "SELECT amount_requested, status FROM payment_transaction WHERE original_id = ? AND kind = 'refund'",
+                    arguments: [id]
+                ).map { "\($0["amount_requested"] as Int64) \($0["status"] as String)" }
+                let state = try String.fetchOne(db, sql: "SELECT state FROM idempotencyKey WHERE key = ?", arguments: [key])
+                return (refunds, state)
+            }
+            #expect(refunds == ["700 pending"])
+            #expect(keyState == "completed")
+        }
+    }
+
     @Test func theStatisticsChartFollowsARefund() async throws {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()

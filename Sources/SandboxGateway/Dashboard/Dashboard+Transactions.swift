@@ -3,6 +3,7 @@ import GRDB
 import GatewayAPI
 import Hummingbird
 import MPOSCore
+import Synchronization
 
 extension Dashboard {
     /// The transaction list, one transaction, and its refund and void forms.
@@ -47,16 +48,31 @@ extension Dashboard {
                 } else {
                     amount = nil
                 }
+                let merchant = session.merchantID
+                let asynchronous = try await payments.asynchronousRefunds(merchant: merchant)
                 return try await followUp(session: session, id: id, action: "refund", fields: fields, detail: "\(amount ?? 0)") {
-                    try await payments.refundAsConfigured(merchant: session.merchantID, id: id, amount: amount)
+                    db, time in
+                    if asynchronous {
+                        let (row, webhook) = try PaymentService.recordAcceptedRefund(
+                            db, merchant: merchant, id: id, amount: amount, at: time)
+                        return ([row], webhook)
+                    }
+                    return try PaymentService.recordFollowUp(
+                        db, merchant: merchant, id: id, at: time,
+                        change: PaymentService.refundChange(merchant: merchant, amount: amount))
+                    .notified
                 }
             }
         }
         router.post("/dashboard/transactions/:id/void") { request, context in
             await form(request) { session, fields in
                 let id = try transactionID(context)
+                let merchant = session.merchantID
                 return try await followUp(session: session, id: id, action: "void", fields: fields, detail: "") {
-                    try await payments.void(merchant: session.merchantID, id: id, reversal: false).followUp
+                    db, time in
+                    try PaymentService.recordFollowUp(
+                        db, merchant: merchant, id: id, at: time, change: PaymentService.voidChange(reversal: false)
+                    ).notified
                 }
             }
         }
@@ -81,32 +97,38 @@ extension Dashboard {
     /// The messages a page shows after a form succeeded, by the `done` query value.
     static let notices = ["refund": "Refunded.", "void": "Voided."]
 
-    /// Runs a refund or void through the idempotency store with the form's key, as the API's
-    /// routes do, so a second submit of the same form replays the first answer and moves no
-    /// money; then back to the transaction's page.
+    /// Runs a refund or void with the form's idempotency key, as the API's routes do: the
+    /// follow-up and the key's stored answer commit in one transaction (a gateway killed
+    /// between them leaves neither), a second submit of the same form replays the first answer
+    /// and moves no money; webhooks go out after the commit; then back to the transaction's page.
     func followUp(
         session: DashboardSession, id: String, action: String, fields: [String: String], detail: String,
-        _ work: () async throws -> LedgerTransaction
+        _ record: @escaping @Sendable (any SQLSession, Date) throws -> (
+            rows: [LedgerTransaction], webhook: LedgerWebhookConfig?
+        )
     ) async throws -> Response {
         guard let key = fields["idempotencyKey"].flatMap(IdempotencyKey.init(rawValue:)) else {
             throw GatewayError.invalidHeader("The form has no valid idempotency key; reload the page.")
         }
-        var refusal: String?
-        let response = try await environment.idempotency.idempotent(
+        let refusal = Mutex<String?>(nil)
+        let time = payments.now()
+        let (response, recorded) = try await environment.idempotency.idempotentWrite(
             key: key, merchant: session.merchantID, body: Data("\(action) \(id) \(detail)".utf8),
             scope: "dashboard \(action)"
-        ) {
+        ) { db in
             do {
-                return (.ok, try GatewayResponse.jsonData(try await mapped(work).apiTransaction))
+                let recorded = try mappedNow { try record(db, time) }
+                return (.ok, try GatewayResponse.jsonData(recorded.rows[0].apiTransaction), recorded)
             } catch let error as GatewayError {
-                refusal = error.body.message
+                refusal.withLock { $0 = error.body.message }
                 throw error
             }
         }
+        if let recorded { await payments.webhooks?.notify(recorded.rows, config: recorded.webhook) }
         guard response.status == .ok else {
             throw GatewayError(
                 code: response.status.code == 404 ? GatewayErrorCode.notFound : GatewayErrorCode.invalidState,
-                refusal ?? "This form was sent before and the gateway refused it.")
+                refusal.withLock { $0 } ?? "This form was sent before and the gateway refused it.")
         }
         return DashboardHTTP.redirect("/dashboard/transactions/\(id)?done=\(action)")
     }

@@ -76,6 +76,11 @@ extension PaymentService {
         let followUp: LedgerTransaction
         let original: LedgerTransaction
         let webhook: LedgerWebhookConfig?
+
+        /// The rows to notify about, the follow-up first, with the webhook configuration.
+        var notified: (rows: [LedgerTransaction], webhook: LedgerWebhookConfig?) {
+            ([followUp, original], webhook)
+        }
     }
 
     /// Records a follow-up on `id` inside the caller's transaction: loads the original, lets
