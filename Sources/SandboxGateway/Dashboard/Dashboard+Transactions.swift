@@ -52,15 +52,9 @@ extension Dashboard {
                 let asynchronous = try await payments.asynchronousRefunds(merchant: merchant)
                 return try await followUp(session: session, id: id, action: "refund", fields: fields, detail: "\(amount ?? 0)") {
                     db, time in
-                    if asynchronous {
-                        let (row, webhook) = try PaymentService.recordAcceptedRefund(
-                            db, merchant: merchant, id: id, amount: amount, at: time)
-                        return ([row], webhook)
-                    }
-                    return try PaymentService.recordFollowUp(
-                        db, merchant: merchant, id: id, at: time,
-                        change: PaymentService.refundChange(merchant: merchant, amount: amount))
-                    .notified
+                    let refund = try PaymentService.recordRefund(
+                        db, merchant: merchant, id: id, amount: amount, asynchronous: asynchronous, at: time)
+                    return (refund.rows, refund.webhook)
                 }
             }
         }

@@ -22,16 +22,9 @@ func refundRoute(
     let (response, recorded) = try await environment.idempotency.idempotentWrite(
         request: request, context: context, body: body
     ) { db in
-        let (refund, rows, webhook): (LedgerTransaction, [LedgerTransaction], LedgerWebhookConfig?) = try mappedNow {
-            if asynchronous {
-                let (row, webhook) = try PaymentService.recordAcceptedRefund(
-                    db, merchant: merchant, id: id, amount: input.amount, at: time)
-                return (row, [row], webhook)
-            }
-            let record = try PaymentService.recordFollowUp(
-                db, merchant: merchant, id: id, at: time,
-                change: PaymentService.refundChange(merchant: merchant, amount: input.amount))
-            return (record.followUp, [record.followUp, record.original], record.webhook)
+        let (refund, rows, webhook) = try mappedNow {
+            try PaymentService.recordRefund(
+                db, merchant: merchant, id: id, amount: input.amount, asynchronous: asynchronous, at: time)
         }
         let status: HTTPResponse.Status = refund.status == .pending ? .accepted : .ok
         return (status, try GatewayResponse.jsonData(refund.apiTransaction), (rows: rows, webhook: webhook))

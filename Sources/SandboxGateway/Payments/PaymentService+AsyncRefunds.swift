@@ -35,6 +35,22 @@ extension PaymentService {
         return row
     }
 
+    /// Records a refund of `id` inside the caller's transaction as the merchant asked:
+    /// decided now, or with `asynchronous` refunds accepted as pending
+    /// (``recordAcceptedRefund(_:merchant:id:amount:at:)``). Returns the refund, the rows to
+    /// notify about (the refund first) and the webhook configuration.
+    static func recordRefund(
+        _ db: any SQLSession, merchant: String, id: String, amount: Int64?, asynchronous: Bool, at time: Date
+    ) throws -> (refund: LedgerTransaction, rows: [LedgerTransaction], webhook: LedgerWebhookConfig?) {
+        if asynchronous {
+            let (row, webhook) = try recordAcceptedRefund(db, merchant: merchant, id: id, amount: amount, at: time)
+            return (row, [row], webhook)
+        }
+        let record = try recordFollowUp(
+            db, merchant: merchant, id: id, at: time, change: refundChange(merchant: merchant, amount: amount))
+        return (record.followUp, [record.followUp, record.original], record.webhook)
+    }
+
     /// Stores a pending refund of `id` inside the caller's transaction (see
     /// ``acceptRefund(merchant:id:amount:)``) and returns it with the webhook configuration.
     static func recordAcceptedRefund(

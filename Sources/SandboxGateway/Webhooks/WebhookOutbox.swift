@@ -76,12 +76,16 @@ enum WebhookOutbox {
         return try db.fetchValue(
             Int.self,
             sql: """
-                SELECT 1 FROM payment_webhook_outbox
-                WHERE delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= ?
-                  AND (claimed_until IS NULL OR claimed_until < ?)
-                LIMIT 1
+                SELECT 1 FROM payment_webhook_outbox WHERE \(dueNow) LIMIT 1
                 """, arguments: [now, now]) != nil
     }
+
+    /// An event to deliver whose time has come (the first `?`) and that no claim holds at that
+    /// time (the second); it implies the pending index's condition, so both queries use it.
+    private static let dueNow = """
+        delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= ?
+          AND (claimed_until IS NULL OR claimed_until < ?)
+        """
 
     /// Reads the merchant's enabled webhook in `db`'s transaction and stores one event per row
     /// for it; returns the webhook (or `nil` when the merchant has none enabled).
@@ -148,9 +152,7 @@ enum WebhookOutbox {
             sql: """
                 UPDATE payment_webhook_outbox SET claimed_until = ?, claimed_by = ?
                 WHERE event_id IN (
-                  SELECT event_id FROM payment_webhook_outbox
-                  WHERE delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= ?
-                    AND (claimed_until IS NULL OR claimed_until < ?)
+                  SELECT event_id FROM payment_webhook_outbox WHERE \(dueNow)
                   ORDER BY next_attempt_at LIMIT \(claimBatch)\(lock))
                 RETURNING event_id, merchant_id, transaction_id, url, secret, body, attempt
                 """,

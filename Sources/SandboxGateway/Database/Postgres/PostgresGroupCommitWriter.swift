@@ -21,7 +21,7 @@ final class PostgresGroupCommitWriter: Sendable {
     /// One queued body: runs it in a savepoint (returning its failure), records a failed
     /// commit, resumes its caller.
     private struct Job: Sendable {
-        /// Runs the body, in a savepoint unless the session is in optimistic mode.
+        /// Runs the body in a savepoint (none in the session's optimistic mode).
         let run: @Sendable (PostgresSession) -> (any Error)?
         let commitFailed: @Sendable (any Error) -> Void
         let resume: @Sendable () -> Void
@@ -59,9 +59,7 @@ final class PostgresGroupCommitWriter: Sendable {
             let job = Job(
                 run: { session in
                     do {
-                        box.set(
-                            .success(
-                                session.optimistic ? try body(session) : try session.inSavepoint { try body(session) }))
+                        box.set(.success(try session.inSavepoint { try body(session) }))
                         return nil
                     } catch {
                         box.set(.failure(error))
