@@ -28,7 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$mpos" gateway serve --port 0 --db "$work/gateway.sqlite" >"$work/out" 2>"$work/err" &
+# Sessions of an hour: the logout run's session waits idle while the others run.
+"$mpos" gateway serve --port 0 --db "$work/gateway.sqlite" --session-lifetime 3600 >"$work/out" 2>"$work/err" &
 gateway_pid=$!
 for _ in $(seq 1 100); do
   grep -q "^listening on " "$work/out" && break
@@ -67,8 +68,12 @@ run() {
 # routes with the key, everything else with a session token. Publishing an update shares its
 # path with the catalogue listing, so it is picked by its operation id. Logout ends its
 # session, so it runs last with a session of its own.
+# Both sessions are opened first: the fuzzed logins fail from this address, and the gateway
+# then makes the address wait (429) before it hears another login.
 api_key_routes='^/v1/(client-tokens|merchants)$'
-run -H "Authorization: Bearer $(login)" --exclude-path-regex "$api_key_routes" --exclude-operation-id publishUpdate \
+token=$(login)
+logout_token=$(login)
+run -H "Authorization: Bearer $token" --exclude-path-regex "$api_key_routes" --exclude-operation-id publishUpdate \
   --exclude-path /v1/auth/logout
 run -H "X-API-Key: $api_key" --include-path-regex "$api_key_routes" --include-operation-id publishUpdate
-run -H "Authorization: Bearer $(login)" --include-path /v1/auth/logout
+run -H "Authorization: Bearer $logout_token" --include-path /v1/auth/logout

@@ -11,11 +11,15 @@ public struct LoginRequest: Codable, Sendable, Hashable {
     public var user: String
     /// The password.
     public var password: String
+    /// The device logging in, when it wants a device credential to renew its sessions with
+    /// (the SDK sends it; a person in a browser does not).
+    public var device: DeviceRegistration?
 
     /// Creates a login request.
-    public init(user: String, password: String) {
+    public init(user: String, password: String, device: DeviceRegistration? = nil) {
         self.user = user
         self.password = password
+        self.device = device
     }
 }
 
@@ -35,12 +39,16 @@ public struct Session: Codable, Sendable, Hashable {
     /// The gateway's date and time when it answered: the SDK refuses payments on a device
     /// whose clock is off it (docs/device-checks.md). Nil from a gateway that does not say.
     public var gatewayTime: Date?
+    /// The device's credential, when the login registered a device or renewed with one: the
+    /// next renewal presents it (the secret changes at every use). Nil otherwise.
+    public var deviceCredential: DeviceCredential?
 
     /// Creates a session.
     public init(
         accessToken: String, expiresAt: Date, merchant: MerchantInfo, offlinePolicy: OfflinePolicyTerms? = nil,
-        gatewayTime: Date? = nil
+        gatewayTime: Date? = nil, deviceCredential: DeviceCredential? = nil
     ) {
+        self.deviceCredential = deviceCredential
         self.offlinePolicy = offlinePolicy
         self.gatewayTime = gatewayTime
         self.accessToken = accessToken
@@ -112,6 +120,27 @@ public struct ResetPasswordRequest: Codable, Sendable, Hashable {
 
     /// Creates the request.
     public init(user: String) { self.user = user }
+}
+
+/// `POST /v1/auth/reset-password/confirm`: set a new password with the one-time code that
+/// `POST /v1/auth/reset-password` mailed.
+///
+/// A code is used once and expires 30 minutes after it was sent; a newer request replaces it.
+/// The new password follows the policy of ``ChangePasswordRequest``.
+public struct ConfirmPasswordResetRequest: Codable, Sendable, Hashable {
+    /// The code from the e-mail.
+    public var code: String
+    /// The new password.
+    public var newPassword: String
+    /// The new password typed a second time.
+    public var confirmation: String
+
+    /// Creates the request.
+    public init(code: String, newPassword: String, confirmation: String) {
+        self.code = code
+        self.newPassword = newPassword
+        self.confirmation = confirmation
+    }
 }
 
 /// `POST /v1/auth/change-password`: replace the caller's password.

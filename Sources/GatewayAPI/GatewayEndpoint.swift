@@ -18,11 +18,12 @@ public struct GatewayEndpoint<Request, Response>: Sendable, Hashable, CustomStri
     /// Declares an endpoint. Whether it reads a JSON body follows from `Request`.
     public init(
         _ method: GatewayHTTPMethod, _ path: String, authentication: GatewayAuthentication,
-        idempotent: Bool = false
+        scope: GatewayScope, idempotent: Bool = false
     ) {
         let hasJSONBody = !(Request.self == GatewayNoBody.self || Request.self == GatewayBytes.self)
         route = GatewayRoute(
-            method, path, authentication: authentication, idempotent: idempotent, body: hasJSONBody)
+            method, path, authentication: authentication, scope: scope, idempotent: idempotent,
+            body: hasJSONBody)
     }
 
     /// The HTTP method.
@@ -31,6 +32,8 @@ public struct GatewayEndpoint<Request, Response>: Sendable, Hashable, CustomStri
     public var path: String { route.path }
     /// The credentials the endpoint accepts.
     public var authentication: GatewayAuthentication { route.authentication }
+    /// What the endpoint lets its caller do.
+    public var scope: GatewayScope { route.scope }
     /// Whether a request must carry an `Idempotency-Key` header.
     public var requiresIdempotencyKey: Bool { route.requiresIdempotencyKey }
     /// Whether the endpoint reads a JSON body.

@@ -32,11 +32,17 @@ public enum GatewayErrorCode {
     public static let unauthorized = 4010
     /// 401: the access or client token has expired; log in or mint a new one.
     public static let tokenExpired = 4011
-    /// 401: the user is locked for 15 minutes after 5 failed logins in a row.
+    /// 401: the current password given to change it is wrong (the session itself is valid).
+    public static let wrongPassword = 4014
+    /// 401: the user is locked for 30 minutes after 10 failed logins in a row (PCI DSS 8.3.4);
+    /// the right password is refused too until then. A password reset lifts the lock.
     public static let locked = 4013
     /// 403: the credentials are valid but may not use this route (a client token on an
     /// account route).
     public static let forbidden = 4030
+    /// 403: the credentials are valid but their kind does not carry the route's
+    /// ``GatewayScope`` (a client token on the outbox or the webhook configuration).
+    public static let insufficientScope = 4031
     /// 404: no such resource for this merchant (transaction, attempt, inventory).
     public static let notFound = 4040
     /// 404: no route matches the method and path.
@@ -67,7 +73,8 @@ public enum GatewayErrorCode {
     /// (the TSM seed's deactivated terminal): no payment is taken on it until it installs the
     /// update (`POST /v1/terminals/initialize` lists what is pending). Nothing was charged.
     public static let terminalDeactivated = 4221
-    /// 429: too many requests.
+    /// 429: too many requests, such as failed logins from one address; `Retry-After` says
+    /// how many seconds to wait.
     public static let tooManyRequests = 4290
     /// 500: an unexpected error in the gateway; nothing was charged unless an attempt lookup
     /// says otherwise.

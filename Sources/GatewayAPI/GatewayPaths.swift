@@ -13,16 +13,26 @@ public enum GatewayPaths {
     public static let login = GatewayRoutes.login.path
     /// The path of ``GatewayRoutes/logout``.
     public static let logout = GatewayRoutes.logout.path
+    /// The path of ``GatewayRoutes/deviceSession``.
+    public static let deviceSession = GatewayRoutes.deviceSession.path
+    /// The path of ``GatewayRoutes/devices``.
+    public static let devices = GatewayRoutes.devices.path
+    /// The path of ``GatewayRoutes/revokeDevice``.
+    public static let revokeDevice = GatewayRoutes.revokeDevice.path
     /// The path of ``GatewayRoutes/forgotUserID``.
     public static let forgotUserID = GatewayRoutes.forgotUserID.path
     /// The path of ``GatewayRoutes/resetPassword``.
     public static let resetPassword = GatewayRoutes.resetPassword.path
+    /// The path of ``GatewayRoutes/confirmPasswordReset``.
+    public static let confirmPasswordReset = GatewayRoutes.confirmPasswordReset.path
     /// The path of ``GatewayRoutes/changePassword``.
     public static let changePassword = GatewayRoutes.changePassword.path
     /// The path of ``GatewayRoutes/merchant``.
     public static let merchant = GatewayRoutes.merchant.path
     /// The path of ``GatewayRoutes/outbox``.
     public static let outbox = GatewayRoutes.outbox.path
+    /// The path of ``GatewayRoutes/securityEvents``.
+    public static let securityEvents = GatewayRoutes.securityEvents.path
     /// The path of ``GatewayRoutes/mintClientToken``.
     public static let clientTokens = GatewayRoutes.mintClientToken.path
     /// The path of ``GatewayRoutes/createMerchant``.

@@ -1,5 +1,5 @@
-/// One route of the gateway without its body types: method, path template, authentication
-/// and idempotency. Each ``GatewayEndpoint`` carries one; lists of routes of different body
+/// One route of the gateway without its body types: method, path template, authentication,
+/// scope and idempotency. Each ``GatewayEndpoint`` carries one; lists of routes of different body
 /// types (``GatewayRoutes/all``) hold these.
 public struct GatewayRoute: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP method.
@@ -9,6 +9,8 @@ public struct GatewayRoute: Sendable, Hashable, CustomStringConvertible {
     public let path: String
     /// The credentials the route accepts.
     public let authentication: GatewayAuthentication
+    /// What the route lets its caller do: a credential without this scope is refused.
+    public let scope: GatewayScope
     /// Whether the route requires an `Idempotency-Key` header.
     public let requiresIdempotencyKey: Bool
     /// Whether the route reads a JSON body.
@@ -17,11 +19,12 @@ public struct GatewayRoute: Sendable, Hashable, CustomStringConvertible {
     /// Describes a route.
     public init(
         _ method: GatewayHTTPMethod, _ path: String, authentication: GatewayAuthentication,
-        idempotent: Bool = false, body: Bool = false
+        scope: GatewayScope, idempotent: Bool = false, body: Bool = false
     ) {
         self.method = method
         self.path = path
         self.authentication = authentication
+        self.scope = scope
         self.requiresIdempotencyKey = idempotent
         self.hasJSONBody = body
     }

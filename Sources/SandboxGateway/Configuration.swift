@@ -34,10 +34,15 @@ public struct SandboxGatewayConfiguration: Sendable {
     public var sessionLifetime: TimeInterval
     /// How long a client token lives by default, 15 minutes.
     public var clientTokenLifetime: TimeInterval
-    /// Failed logins in a row that lock a user (5).
+    /// Failed logins in a row that lock a user (10, the most PCI DSS 8.3.4 allows).
     public var maximumFailedLogins: Int
-    /// How long a locked user stays locked (15 minutes).
+    /// How long a locked user stays locked (30 minutes, the least PCI DSS 8.3.4 allows).
     public var lockoutDuration: TimeInterval
+    /// The addresses of reverse proxies in front of the gateway (nginx, a load balancer):
+    /// for a connection from one of them, the client's address is the last one in
+    /// `X-Forwarded-For` that is not a trusted proxy. Empty by default, so a client cannot
+    /// pick its own address by sending the header.
+    public var trustedProxies: Set<String> = []
     /// PBKDF2-HMAC-SHA256 iterations for new password hashes. The default suits a server;
     /// tests may lower it (stored hashes keep their own count).
     public var passwordHashRounds: Int
@@ -93,8 +98,8 @@ public struct SandboxGatewayConfiguration: Sendable {
         idempotencyKeyRetention: TimeInterval = 24 * 60 * 60,
         sessionLifetime: TimeInterval = 15 * 60,
         clientTokenLifetime: TimeInterval = 15 * 60,
-        maximumFailedLogins: Int = 5,
-        lockoutDuration: TimeInterval = 15 * 60,
+        maximumFailedLogins: Int = 10,
+        lockoutDuration: TimeInterval = 30 * 60,
         passwordHashRounds: Int = 100_000,
         openAPIDocumentPath: String? = nil,
         logLevel: Logger.Level = .info,

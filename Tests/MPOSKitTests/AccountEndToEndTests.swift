@@ -23,6 +23,17 @@ import Testing
             journalPath: sandbox.journalPath)
     }
 
+    /// A terminal on the sandbox's journal that holds no device credential: its logins stand or
+    /// fall with the password (another device, in effect).
+    static func unregistered(_ sandbox: Sandbox, password: String? = nil) throws -> PaymentTerminal {
+        try PaymentTerminal(
+            environment: sandbox.gateway.baseURL,
+            credentials: .login(
+                user: sandbox.credentials.user, password: password ?? sandbox.credentials.password),
+            journalPath: sandbox.journalPath,
+            deviceCredentials: DeviceCredentialFile(path: sandbox.directory.appendingPathComponent("unregistered-\(UUID().uuidString)").path))
+    }
+
     static let fullPANs = SandboxCards.all.map(\.pan.unmaskedDigits)
 
     // MARK: - Account
@@ -54,17 +65,30 @@ import Testing
         try await sandbox.close()
     }
 
-    @Test func resetPasswordMailsATemporaryPasswordAndEndsTheSession() async throws {
+    @Test func resetPasswordMailsACodeThatSetsANewPassword() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
         try await terminal.accounts.resetPassword(user: sandbox.credentials.user)
         let mail = try #require(try await Self.outbox(sandbox).first)
         #expect(mail.recipient == sandbox.credentials.email)
-        let temporary = try #require(
-            mail.body.split(separator: "\n").first?.split(separator: ": ").last.map(String.init))
-        await #expect(throws: MPOSError.gatewayUnauthorized) { try await terminal.accounts.merchantInfo() }
-        await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.terminal(sandbox).login() }
-        let renewed = try Self.terminal(sandbox, password: temporary)
+        let code = try #require(
+            mail.body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("pr_") })
+        // Asking changed nothing: the session and the password still work.
+        #expect(try await terminal.accounts.merchantInfo().id == sandbox.credentials.merchantID)
+        try await Self.terminal(sandbox).login()
+
+        await #expect(throws: MPOSError.passwordPolicy) {
+            try await terminal.accounts.confirmPasswordReset(code: code, newPassword: "fresh-pass-42", confirmation: "other-42")
+        }
+        try await terminal.accounts.confirmPasswordReset(code: code, newPassword: "fresh-pass-42", confirmation: "fresh-pass-42")
+        await #expect(throws: MPOSError.gatewayUnauthorized) {
+            try await terminal.accounts.confirmPasswordReset(code: code, newPassword: "fresh-pass-43", confirmation: "fresh-pass-43")
+        }
+        // The old password logs no one in; the registered terminal still logs in with its own
+        // device credential.
+        await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.unregistered(sandbox).login() }
+        try await Self.terminal(sandbox).login()
+        let renewed = try Self.unregistered(sandbox, password: "fresh-pass-42")
         try await renewed.login()
         #expect(await renewed.status.isLoggedIn)
         await #expect(throws: MPOSError.invalidArgument) { try await renewed.accounts.resetPassword(user: "  ") }
@@ -97,8 +121,8 @@ import Testing
         }
         try await terminal.accounts.changePassword(
             oldPassword: old, newPassword: "Newpass123", confirmation: "Newpass123")
-        await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.terminal(sandbox).login() }
-        let withNew = try Self.terminal(sandbox, password: "Newpass123")
+        await #expect(throws: MPOSError.gatewayUnauthorized) { try await Self.unregistered(sandbox).login() }
+        let withNew = try Self.unregistered(sandbox, password: "Newpass123")
         try await withNew.login()
         #expect(await withNew.status.isLoggedIn)
         // The terminal that changed it logs in with the new password from then on.

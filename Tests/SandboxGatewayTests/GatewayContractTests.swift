@@ -10,9 +10,13 @@ import Testing
 private let endpoints: [(name: String, route: GatewayRoute)] = [
     ("health", GatewayRoutes.health.route), ("openAPI", GatewayRoutes.openAPI.route),
     ("login", GatewayRoutes.login.route), ("logout", GatewayRoutes.logout.route),
+    ("deviceSession", GatewayRoutes.deviceSession.route),
     ("forgotUserID", GatewayRoutes.forgotUserID.route), ("resetPassword", GatewayRoutes.resetPassword.route),
+    ("confirmPasswordReset", GatewayRoutes.confirmPasswordReset.route),
     ("changePassword", GatewayRoutes.changePassword.route), ("merchant", GatewayRoutes.merchant.route),
-    ("outbox", GatewayRoutes.outbox.route), ("mintClientToken", GatewayRoutes.mintClientToken.route),
+    ("outbox", GatewayRoutes.outbox.route), ("securityEvents", GatewayRoutes.securityEvents.route),
+    ("devices", GatewayRoutes.devices.route), ("revokeDevice", GatewayRoutes.revokeDevice.route),
+    ("mintClientToken", GatewayRoutes.mintClientToken.route),
     ("createMerchant", GatewayRoutes.createMerchant.route), ("attempt", GatewayRoutes.attempt.route),
     ("authorizeCard", GatewayRoutes.authorizeCard.route),
     ("cashPayment", GatewayRoutes.cashPayment.route), ("sepaPayment", GatewayRoutes.sepaPayment.route),
@@ -106,8 +110,12 @@ struct GatewayContractTests {
                     #expect(
                         !refused.contains(withAccessToken), "\(name) with an access token: \(withAccessToken)"
                     )
-                    #expect(
-                        !refused.contains(withClientToken), "\(name) with a client token: \(withClientToken)")
+                    if route.scope == .administration {
+                        #expect(withClientToken == 403, "\(name) with a client token: \(withClientToken)")
+                    } else {
+                        #expect(
+                            !refused.contains(withClientToken), "\(name) with a client token: \(withClientToken)")
+                    }
                     #expect(refused.contains(withAPIKey), "\(name) with an API key: \(withAPIKey)")
                 case .apiKey:
                     #expect(anonymous == 401, "\(name) without credentials: \(anonymous)")
@@ -121,8 +129,9 @@ struct GatewayContractTests {
                     #expect(
                         !refused.contains(withAccessToken), "\(name) with an access token: \(withAccessToken)"
                     )
-                    #expect(
-                        !refused.contains(withClientToken), "\(name) with a client token: \(withClientToken)")
+                    // Every route that takes either is an administration route.
+                    #expect(route.scope == .administration, "\(name)")
+                    #expect(withClientToken == 403, "\(name) with a client token: \(withClientToken)")
                     #expect(!refused.contains(withAPIKey), "\(name) with an API key: \(withAPIKey)")
                 }
             }

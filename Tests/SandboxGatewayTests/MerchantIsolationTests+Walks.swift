@@ -53,6 +53,67 @@ extension MerchantIsolationTests {
                 .decode(OutboxList.self).messages
             #expect(aAfter == aBefore)
         }
+        walk(GatewayRoutes.confirmPasswordReset.route) { w async throws in
+            // B's code sets B's password, and A's still logs A in.
+            _ = try await w.send(.post, GatewayPaths.resetPassword, json: ResetPasswordRequest(user: w.b.user))
+            let mail = try #require(try await w.outbox().messages.first)
+            let code = try #require(
+                mail.body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("pr_") })
+            let new = "Walker-\(w.b.user)-Pw2!"
+            let reply = try await w.send(
+                .post, GatewayPaths.confirmPasswordReset,
+                json: ConfirmPasswordResetRequest(code: code, newPassword: new, confirmation: new))
+            #expect(reply.status == 200)
+            _ = try await w.harness.login(user: w.b.user, password: new)
+            _ = try await w.harness.login()
+        }
+        walk(GatewayRoutes.securityEvents.route) { w async throws in
+            // A's failed login is in A's log, not in B's.
+            _ = try await w.harness.send(
+                .post, GatewayPaths.login, json: LoginRequest(user: w.a.credentials.user, password: "wrong-pass-1"))
+            let events = try await w.send(.get, GatewayPaths.securityEvents, json: none).decode(SecurityEventList.self)
+            #expect(events.events.allSatisfy { $0.userID == nil || $0.userID == w.b.user })
+            let mine = try await w.harness.send(.get, GatewayPaths.securityEvents, token: w.a.token)
+                .decode(SecurityEventList.self)
+            #expect(mine.events.contains { $0.kind == .loginFailed && $0.userID == w.a.credentials.user })
+        }
+        walk(GatewayRoutes.deviceSession.route) { w async throws in
+            let registered = try await w.send(
+                .post, GatewayPaths.login,
+                json: LoginRequest(user: w.b.user, password: w.b.password, device: DeviceRegistration(name: "B's till"))
+            ).decode(Session.self)
+            let credential = try #require(registered.deviceCredential)
+            let renewed = try await w.send(
+                .post, GatewayPaths.deviceSession,
+                json: DeviceSessionRequest(deviceID: credential.deviceID, secret: credential.secret)
+            ).decode(Session.self)
+            #expect(renewed.merchant.id == w.b.merchantID)
+        }
+        walk(GatewayRoutes.devices.route) { w async throws in
+            let aDevice = try await w.harness.send(
+                .post, GatewayPaths.login,
+                json: LoginRequest(
+                    user: w.a.credentials.user, password: w.a.credentials.password,
+                    device: DeviceRegistration(name: "A's till")))
+            #expect(aDevice.status == 200)
+            let list = try await w.send(.get, GatewayPaths.devices, json: none).decode(DeviceList.self)
+            #expect(list.devices.isEmpty)
+        }
+        walk(GatewayRoutes.revokeDevice.route) { w async throws in
+            let aDevice = try await w.harness.send(
+                .post, GatewayPaths.login,
+                json: LoginRequest(
+                    user: w.a.credentials.user, password: w.a.credentials.password,
+                    device: DeviceRegistration(name: "A's till"))
+            ).decode(Session.self)
+            let credential = try #require(aDevice.deviceCredential)
+            let reply = try await w.send(.delete, GatewayRoutes.revokeDevice.path(id: credential.deviceID), json: none)
+            #expect(reply.status == 404)
+            let renewed = try await w.harness.send(
+                .post, GatewayPaths.deviceSession,
+                json: DeviceSessionRequest(deviceID: credential.deviceID, secret: credential.secret))
+            #expect(renewed.status == 200)
+        }
         walk(GatewayRoutes.changePassword.route) { w async throws in
             let new = "Walker-\(w.b.user)-Pw1!"
             let reply = try await w.send(

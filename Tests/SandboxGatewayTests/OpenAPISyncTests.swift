@@ -45,6 +45,37 @@ struct OpenAPISyncTests {
         #expect(Set(GatewayRoutes.all).count == GatewayRoutes.all.count)
     }
 
+    /// `METHOD path` → the `x-mpos-scope` of its operation in the YAML.
+    static func scopes(inYAML text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var path: String?
+        var operation: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  /") && !line.hasPrefix("   ") {
+                path = String(line.dropFirst(2).dropLast(line.hasSuffix(":") ? 1 : 0))
+            } else if line.hasPrefix("    ") && !line.hasPrefix("     "), let path {
+                operation = "\(line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()) \(path)"
+            } else if line.hasPrefix("      x-mpos-scope: "), let operation {
+                result[operation] = String(line.dropFirst("      x-mpos-scope: ".count))
+            }
+        }
+        return result
+    }
+
+    /// Each operation of the document states the scope the contract declares beside its path,
+    /// and exactly the routes without authentication are public.
+    @Test func everyOperationStatesTheContractsScope() throws {
+        let text = try String(contentsOfFile: OpenAPIDocument.defaultPath, encoding: .utf8)
+        let documented = Self.scopes(inYAML: text)
+        for route in GatewayRoutes.all {
+            #expect(documented[route.description] == route.scope.rawValue, "\(route)")
+            #expect((route.authentication == .none) == (route.scope == .public), "\(route)")
+        }
+        #expect(documented.count == GatewayRoutes.all.count)
+        #expect(!GatewayScope.granted(to: .clientToken).contains(.administration))
+        #expect(!GatewayScope.granted(to: .apiKey).contains(.payments))
+    }
+
     @Test func everyDeclaredRouteIsServedAndTheDocumentToo() async throws {
         try await GatewayHarness.with { harness in
             let token = try await harness.login()

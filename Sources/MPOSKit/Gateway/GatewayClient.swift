@@ -51,6 +51,16 @@ actor GatewayClient {
     var offlinePolicy: OfflinePolicyTerms?
     /// The gateway's date in its login answer, for the device's clock check.
     var gatewayTime: Date?
+    /// Where the device credential is kept between runs; nil keeps it in memory only.
+    let deviceCredentials: (any DeviceCredentialStore)?
+    /// The name the device registers with at a password login.
+    let deviceName: String
+    /// The device credential of the user logged in with a password, once the gateway granted
+    /// one: renewals present it instead of the password.
+    private(set) var deviceCredential: DeviceCredential?
+    /// Whether a lapsed session is renewed with the password: only after a login at a gateway
+    /// that granted no device credential. Never once one was granted, even if it is revoked.
+    private var renewsWithPassword = false
     /// The renewal of a lapsed session in flight, shared by the requests that found it lapsed.
     private var renewal: Task<Result<String?, GatewayTransportError>, Never>?
     /// How many times a lapsed session was renewed.
@@ -63,9 +73,12 @@ actor GatewayClient {
     init(
         baseURL: URL, credentials: GatewayCredentials, transport: any GatewayTransport,
         clock: any Clock<Duration> = ContinuousClock(), retry: RetryPolicy = .standard,
-        environment: PaymentEnvironment? = nil
+        environment: PaymentEnvironment? = nil, deviceCredentials: (any DeviceCredentialStore)? = nil,
+        deviceName: String = ProcessInfo.processInfo.hostName
     ) {
         self.environment = environment
+        self.deviceCredentials = deviceCredentials
+        self.deviceName = String(deviceName.prefix(64)).isEmpty ? "MPOSKit terminal" : String(deviceName.prefix(64))
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         self.baseURL = URL(string: text) ?? baseURL
@@ -81,6 +94,8 @@ actor GatewayClient {
     func replaceCredentials(_ credentials: GatewayCredentials) {
         self.credentials = credentials
         token = nil
+        deviceCredential = nil
+        renewsWithPassword = false
         merchant = nil
         offlinePolicy = nil
         gatewayTime = nil
@@ -94,21 +109,31 @@ actor GatewayClient {
     func login(resending: Bool = true) async throws(MPOSError) {
         switch credentials {
         case .login(let user, let password):
-            let request = try loginRequest(user: user, password: password)
-            let response: GatewayHTTPResponse
+            let stored = try storedCredential(of: user)
+            // A device already registered does not register again; a new one asks for a credential.
             // Safe to repeat: a login whose answer was lost only leaves a session unused.
-            do {
-                if resending {
-                    response = try await resendingSafely { () async throws(GatewayTransportError) in
-                        try await transport.send(request, to: baseURL)
-                    }
-                } else {
-                    response = try await transport.send(request, to: baseURL)
+            let response = try await sendLogin(
+                try loginRequest(user: user, password: password, registering: stored == nil), resending: resending)
+            if adoptSession(from: response) {
+                if let stored {
+                    deviceCredential = stored.credential
+                } else if let granted = deviceCredential {
+                    try deviceCredentials?.save(
+                        StoredDeviceCredential(gateway: baseURL.absoluteString, user: user, credential: granted))
                 }
-            } catch {
-                throw MPOSError.gatewayUnreachable.withMessage("Login got no answer: \(error.reason).")
+                // A gateway that grants no device credential renews with the password, as before.
+                renewsWithPassword = deviceCredential == nil
+            } else {
+                // The password is refused (the user is locked, or the password was reset or
+                // changed): a registered device logs in with its own credential and sells on.
+                guard response.status == 401, let stored,
+                    try await openDeviceSession(stored.credential, user: user, resending: resending)
+                else {
+                    if response.status == 401, stored != nil { try forgetDeviceCredential() }
+                    throw refusal(response, unauthorized: true)
+                }
+                renewsWithPassword = false
             }
-            guard adoptSession(from: response) else { throw refusal(response, unauthorized: true) }
         case .clientToken(let provider):
             gatewayTime = nil
             do { token = try await provider() } catch {
@@ -132,10 +157,71 @@ actor GatewayClient {
             "The terminal is made for \(environment.name.rawValue), and the gateway at \(baseURL.absoluteString) is a \(theirs) gateway.")
     }
 
-    private func loginRequest(user: String, password: String) throws(MPOSError) -> GatewayHTTPRequest {
+    private func loginRequest(user: String, password: String, registering: Bool) throws(MPOSError) -> GatewayHTTPRequest {
         GatewayHTTPRequest(
             GatewayRoutes.login, headers: ["Content-Type": "application/json"],
-            body: try encode(LoginRequest(user: user, password: password)))
+            body: try encode(
+                LoginRequest(
+                    user: user, password: password, device: registering ? DeviceRegistration(name: deviceName) : nil)))
+    }
+
+    /// `POST /v1/auth/device-session` with `credential`.
+    private func deviceSessionRequest(_ credential: DeviceCredential) throws(MPOSError) -> GatewayHTTPRequest {
+        GatewayHTTPRequest(
+            GatewayRoutes.deviceSession, headers: ["Content-Type": "application/json"],
+            body: try encode(DeviceSessionRequest(deviceID: credential.deviceID, secret: credential.secret)))
+    }
+
+    /// Sends a request that opens a session, once or, with `resending`, again after each lost
+    /// connection as `retry` says.
+    ///
+    /// - Throws: ``MPOSError/gatewayUnreachable`` when no answer came.
+    private func sendLogin(_ request: GatewayHTTPRequest, resending: Bool) async throws(MPOSError)
+        -> GatewayHTTPResponse
+    {
+        do {
+            guard resending else { return try await transport.send(request, to: baseURL) }
+            return try await resendingSafely { () async throws(GatewayTransportError) in
+                try await transport.send(request, to: baseURL)
+            }
+        } catch {
+            throw MPOSError.gatewayUnreachable.withMessage("Login got no answer: \(error.reason).")
+        }
+    }
+
+    /// Forgets the device credential the gateway refused (revoked, or replaced elsewhere): the
+    /// next password login registers the device again.
+    private func forgetDeviceCredential() throws(MPOSError) {
+        deviceCredential = nil
+        try deviceCredentials?.remove()
+    }
+
+    /// The credential the store keeps for `user` at this gateway, if any.
+    private func storedCredential(of user: String) throws(MPOSError) -> StoredDeviceCredential? {
+        guard let stored = try deviceCredentials?.load(), stored.user == user,
+            stored.gateway == baseURL.absoluteString
+        else { return nil }
+        return stored
+    }
+
+    /// Opens a session with `credential` and keeps the secret the answer carries.
+    ///
+    /// - Returns: false when the gateway refused the credential (revoked or replaced).
+    /// - Throws: ``MPOSError/gatewayUnreachable`` when no answer came; the store's error when
+    ///   the next secret cannot be kept (the one just used no longer works at the gateway).
+    private func openDeviceSession(
+        _ credential: DeviceCredential, user: String, resending: Bool
+    ) async throws(MPOSError) -> Bool {
+        // Safe to repeat: the gateway still takes the secret whose replacement was lost.
+        let response = try await sendLogin(try deviceSessionRequest(credential), resending: resending)
+        guard adoptSession(from: response) else {
+            guard response.status == 401 else { throw refusal(response, unauthorized: true) }
+            return false
+        }
+        if let next = deviceCredential {
+            try deviceCredentials?.save(StoredDeviceCredential(gateway: baseURL.absoluteString, user: user, credential: next))
+        }
+        return true
     }
 
     /// Takes the session a login answered with; false when `response` is no session.
@@ -147,6 +233,7 @@ actor GatewayClient {
         merchant = session.merchant
         offlinePolicy = session.offlinePolicy
         gatewayTime = session.gatewayTime
+        if let credential = session.deviceCredential { deviceCredential = credential }
         return true
     }
 
@@ -300,10 +387,27 @@ actor GatewayClient {
 
     private func renewSession() async -> Result<String?, GatewayTransportError> {
         switch credentials {
-        case .login(let user, let password):
-            guard let request = try? loginRequest(user: user, password: password) else {
+        case .login(let user, _) where deviceCredential != nil:
+            // Never the password once the gateway granted a device credential.
+            guard let credential = deviceCredential, let request = try? deviceSessionRequest(credential) else {
                 return .success(nil)
             }
+            let response: GatewayHTTPResponse
+            do { response = try await transport.send(request, to: baseURL) } catch { return .failure(error) }
+            guard adoptSession(from: response), let next = deviceCredential else {
+                // Revoked: the session ends for good, until the app logs in again.
+                if response.status == 401 { try? forgetDeviceCredential() }
+                return .success(nil)
+            }
+            // Kept in memory whatever the store says: a store that fails here leaves the file one
+            // secret behind, which the gateway still takes once at the next start.
+            try? deviceCredentials?.save(StoredDeviceCredential(gateway: baseURL.absoluteString, user: user, credential: next))
+            renewals += 1
+            await renewed?()
+            return .success(token)
+        case .login(let user, let password):
+            guard renewsWithPassword, let request = try? loginRequest(user: user, password: password, registering: false)
+            else { return .success(nil) }
             let response: GatewayHTTPResponse
             do { response = try await transport.send(request, to: baseURL) } catch { return .failure(error) }
             guard adoptSession(from: response) else { return .success(nil) }

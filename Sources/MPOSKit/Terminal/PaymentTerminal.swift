@@ -96,6 +96,11 @@ public actor PaymentTerminal {
     ///   - deviceChecks: the device checks run before every card payment
     ///     (``DeviceChecks/standard``: the debugger, the clock against the gateway's, a restart
     ///     before offline sales, and on iOS the screen, passcode and jailbreak checks).
+    ///   - deviceCredentials: where the device credential that a password login is granted is
+    ///     kept; by default the Keychain on Apple platforms and a 0600 file next to the journal
+    ///     elsewhere (`<journal>.device`). Renewals and later logins of the same user present it
+    ///     instead of the password, so a user locked out by someone's guesses, or whose
+    ///     password was reset, does not stop the terminal; revoking the device at the gateway does.
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be opened.
     public init(
         environment: URL, credentials: GatewayCredentials, journalPath: String,
@@ -103,12 +108,13 @@ public actor PaymentTerminal {
         clock: any Clock<Duration> = ContinuousClock(),
         signatureTimeout: Duration = .seconds(45),
         safeRequestRetryDeadline: Duration = .seconds(15), offlineKeys: (any OfflineStoreKeyProvider)? = nil,
-        deviceChecks: DeviceChecks = .standard
+        deviceChecks: DeviceChecks = .standard, deviceCredentials: (any DeviceCredentialStore)? = nil
     ) throws(MPOSError) {
         try self.init(
             gateway: environment, named: nil, credentials: credentials, journalPath: journalPath,
             transport: transport, clock: clock, signatureTimeout: signatureTimeout,
-            safeRequestRetryDeadline: safeRequestRetryDeadline, offlineKeys: offlineKeys, deviceChecks: deviceChecks)
+            safeRequestRetryDeadline: safeRequestRetryDeadline, offlineKeys: offlineKeys, deviceChecks: deviceChecks,
+            deviceCredentials: deviceCredentials)
     }
 
     /// Creates a terminal for a named environment (``PaymentEnvironment/sandbox``, or
@@ -123,18 +129,20 @@ public actor PaymentTerminal {
         clock: any Clock<Duration> = ContinuousClock(),
         signatureTimeout: Duration = .seconds(45),
         safeRequestRetryDeadline: Duration = .seconds(15), offlineKeys: (any OfflineStoreKeyProvider)? = nil,
-        deviceChecks: DeviceChecks = .standard
+        deviceChecks: DeviceChecks = .standard, deviceCredentials: (any DeviceCredentialStore)? = nil
     ) throws(MPOSError) {
         try self.init(
             gateway: environment.url, named: environment, credentials: credentials, journalPath: journalPath,
             transport: transport, clock: clock, signatureTimeout: signatureTimeout,
-            safeRequestRetryDeadline: safeRequestRetryDeadline, offlineKeys: offlineKeys, deviceChecks: deviceChecks)
+            safeRequestRetryDeadline: safeRequestRetryDeadline, offlineKeys: offlineKeys, deviceChecks: deviceChecks,
+            deviceCredentials: deviceCredentials)
     }
 
     private init(
         gateway: URL, named environment: PaymentEnvironment?, credentials: GatewayCredentials, journalPath: String,
         transport: any GatewayTransport, clock: any Clock<Duration>, signatureTimeout: Duration,
-        safeRequestRetryDeadline: Duration, offlineKeys: (any OfflineStoreKeyProvider)?, deviceChecks: DeviceChecks
+        safeRequestRetryDeadline: Duration, offlineKeys: (any OfflineStoreKeyProvider)?, deviceChecks: DeviceChecks,
+        deviceCredentials: (any DeviceCredentialStore)?
     ) throws(MPOSError) {
         payments = PaymentsState(journal: try PaymentJournal(path: journalPath), signatureTimeout: signatureTimeout)
         offlineState = OfflineState(
@@ -148,10 +156,20 @@ public actor PaymentTerminal {
         client = GatewayClient(
             baseURL: gateway, credentials: credentials,
             transport: LoggingGatewayTransport(base: transport, log: log),
-            clock: clock, retry: retry, environment: environment)
+            clock: clock, retry: retry, environment: environment,
+            deviceCredentials: deviceCredentials ?? Self.defaultDeviceCredentials(journalPath: journalPath))
         self.clock = clock
         hub = TerminalEvents()
         security = DeviceSecurity(checks: deviceChecks)
+    }
+
+    /// The Keychain on Apple platforms, a 0600 file beside the journal elsewhere.
+    static func defaultDeviceCredentials(journalPath: String) -> any DeviceCredentialStore {
+        #if canImport(Security)
+            KeychainDeviceCredential(account: journalPath)
+        #else
+            DeviceCredentialFile(path: journalPath + ".device")
+        #endif
     }
 
     /// Sets who decides on signatures; the handler gets the merchant copy to sign. Without a

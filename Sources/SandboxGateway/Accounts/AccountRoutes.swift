@@ -11,11 +11,34 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.login) { request, context in
         let body = try await decodeBody(request, context: context, for: GatewayRoutes.login)
         return try context.respond(
-            to: request, with: try await accounts.login(user: body.user, password: body.password))
+            to: request,
+            with: try await accounts.login(
+                user: body.user, password: body.password, address: context.clientAddress, device: body.device))
+    }
+
+    router.on(GatewayRoutes.deviceSession) { request, context in
+        let body = try await decodeBody(request, context: context, for: GatewayRoutes.deviceSession)
+        guard (1...128).contains(body.deviceID.unicodeScalars.count), (1...128).contains(body.secret.unicodeScalars.count)
+        else { throw GatewayError.invalid("'deviceID' and 'secret' must have 1 to 128 characters.") }
+        return try context.respond(
+            to: request, with: try await accounts.deviceSession(body, address: context.clientAddress))
+    }
+
+    router.on(GatewayRoutes.devices) { request, context in
+        let merchantID = try context.requireMerchant(allowingAPIKey: true)
+        return try context.respond(to: request, with: try await accounts.devices(merchantID: merchantID))
+    }
+
+    router.on(GatewayRoutes.revokeDevice) { _, context in
+        let merchantID = try context.requireMerchant(allowingAPIKey: true)
+        guard let id = context.parameters.get("id") else { throw GatewayError.invalid("The device id is missing.") }
+        try await accounts.revokeDevice(
+            merchantID: merchantID, id: id, by: context.principal?.userID, address: context.clientAddress)
+        return GatewayResponse.noContent()
     }
 
     router.on(GatewayRoutes.logout) { request, context in
-        _ = try context.requireUser()
+        _ = try context.requireMerchant()
         if let value = request.headers[.authorization] {
             try await accounts.logout(token: String(value.dropFirst(GatewayHeaders.bearerPrefix.count)))
         }
@@ -40,18 +63,30 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
         guard !body.user.isEmpty, body.user.unicodeScalars.count <= 128 else {
             throw GatewayError.invalid("'user' must have 1 to 128 characters.")
         }
-        try await accounts.resetPassword(user: body.user)
+        try await accounts.requestPasswordReset(user: body.user, address: context.clientAddress)
         return try context.respond(
             to: request,
             with:
-                Acknowledgement(message: "If the user exists, a temporary password was sent."),
+                Acknowledgement(message: "If the user exists, a one-time reset code was sent to its e-mail address."),
             status: .accepted)
+    }
+
+    router.on(GatewayRoutes.confirmPasswordReset) { request, context in
+        let body = try await decodeBody(request, context: context, for: GatewayRoutes.confirmPasswordReset)
+        guard !body.code.isEmpty, body.code.unicodeScalars.count <= 128 else {
+            throw GatewayError.invalid("'code' must have 1 to 128 characters.")
+        }
+        try await accounts.confirmPasswordReset(body, address: context.clientAddress)
+        return try context.respond(
+            to: request, with: Acknowledgement(message: "The password was set; log in with it."))
     }
 
     router.on(GatewayRoutes.changePassword) { request, context in
         let body = try await decodeBody(request, context: context, for: GatewayRoutes.changePassword)
         let caller = try context.requireUser()
-        try await accounts.changePassword(merchantID: caller.merchantID, userID: caller.userID, request: body)
+        try await accounts.changePassword(
+            merchantID: caller.merchantID, userID: caller.userID, keeping: context.principal?.tokenHash, request: body,
+            address: context.clientAddress)
         return try context.respond(to: request, with: Acknowledgement(message: "The password was changed."))
     }
 
@@ -66,6 +101,12 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
     router.on(GatewayRoutes.outbox) { request, context in
         let merchantID = try context.requireMerchant(allowingAPIKey: true)
         return try context.respond(to: request, with: try await accounts.outbox(merchantID: merchantID))
+    }
+
+    router.on(GatewayRoutes.securityEvents) { request, context in
+        let merchantID = try context.requireMerchant(allowingAPIKey: true)
+        return try context.respond(
+            to: request, with: SecurityEventList(events: try await accounts.securityLog.events(merchantID: merchantID)))
     }
 
     router.on(GatewayRoutes.mintClientToken) { request, context in
@@ -89,7 +130,8 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
         return try context.respond(
             to: request,
             with:
-                try await accounts.mintClientToken(merchantID: principal.merchantID, lifetime: lifetime),
+                try await accounts.mintClientToken(
+                    merchantID: principal.merchantID, lifetime: lifetime, address: context.clientAddress),
             status: .created)
     }
 }

@@ -32,6 +32,13 @@ public struct AccountService: Sendable {
     /// other instances share, an entry answers for ``sharedDatabaseTokenCacheAge`` only, so a
     /// logout or password reset on another instance takes effect here within that time.
     let accessTokens: TokenCache<AccessTokenEntry>
+    /// Failed logins by address and by (user, address), this instance's.
+    let throttle: LoginThrottleStore
+    /// The append-only security log.
+    public let securityLog: SecurityLog
+    /// A hash of no one's password, checked against when the user is unknown so that an
+    /// unknown user costs the same time as a wrong password.
+    let unknownUserPasswordHash: String
 
     /// How long a token read from a shared (PostgreSQL) database is trusted without reading
     /// it again: one second.
@@ -44,6 +51,11 @@ public struct AccountService: Sendable {
         let age = store.database.dialect == .postgres ? Self.sharedDatabaseTokenCacheAge : nil
         self.clientTokens = TokenCache(maximumAge: age)
         self.accessTokens = TokenCache(maximumAge: age)
+        self.throttle = LoginThrottleStore()
+        self.securityLog = SecurityLog(database: store.database, now: configuration.now, logLevel: configuration.logLevel)
+        // Random salt and digest: checking a password against it costs the rounds and matches nothing.
+        self.unknownUserPasswordHash =
+            "pbkdf2-sha256$\(configuration.passwordHashRounds)$\(Secrets.hex(Secrets.randomBytes(16)))$\(Secrets.hex(Secrets.randomBytes(32)))"
     }
 
     var now: Date { configuration.now() }
@@ -65,66 +77,6 @@ public struct AccountService: Sendable {
     }
 
     // MARK: Login and tokens
-
-    /// Checks the credentials and opens a session.
-    ///
-    /// - Throws: 4010 for an unknown user or a wrong password, 4013 while the user is locked
-    ///   (5 failures in a row lock for 15 minutes).
-    public func login(user: String, password: String) async throws -> Session {
-        let now = self.now
-        let found = try await store.database.read { db in
-            try db.fetchOne(sql: "SELECT * FROM \"user\" WHERE id = ?", arguments: [user]).map { row in
-                (merchantID: row["merchantId"] as String, lockedUntil: row["lockedUntil"] as Date?,
-                 passwordHash: row["passwordHash"] as String)
-            }
-        }
-        guard let found else { throw GatewayError.unauthorized("Invalid user or password.") }
-        let merchantID = found.merchantID
-        if let lockedUntil = found.lockedUntil, lockedUntil > now {
-            throw GatewayError(
-                code: GatewayErrorCode.locked,
-                "Too many failed logins; the user is locked for \(Int(lockedUntil.timeIntervalSince(now).rounded(.up))) more seconds.")
-        }
-        guard PasswordHasher.verify(password, against: found.passwordHash) else {
-            let locked: Bool = try await store.database.write { db in
-                let failures = (try db.fetchValue(Int.self, sql: "SELECT failedLogins FROM \"user\" WHERE id = ?", arguments: [user]) ?? 0) + 1
-                if failures >= configuration.maximumFailedLogins {
-                    try db.execute(
-                        sql: "UPDATE \"user\" SET failedLogins = 0, lockedUntil = ? WHERE id = ?",
-                        arguments: [now.addingTimeInterval(configuration.lockoutDuration), user])
-                    return true
-                }
-                try db.execute(
-                    sql: "UPDATE \"user\" SET failedLogins = ?, lockedUntil = NULL WHERE id = ?",
-                    arguments: [failures, user])
-                return false
-            }
-            if locked {
-                throw GatewayError(
-                    code: GatewayErrorCode.locked,
-                    "Too many failed logins; the user is locked for \(Int(configuration.lockoutDuration)) seconds.")
-            }
-            throw GatewayError.unauthorized("Invalid user or password.")
-        }
-        let token = Secrets.newToken(prefix: "at_")
-        let expiresAt = now.addingTimeInterval(configuration.sessionLifetime)
-        try await store.database.write { db in
-            try db.execute(
-                sql: "UPDATE \"user\" SET failedLogins = 0, lockedUntil = NULL WHERE id = ?", arguments: [user])
-            try db.execute(sql: "DELETE FROM accessToken WHERE expiresAt <= ?", arguments: [now])
-            try db.execute(
-                sql: """
-                    INSERT INTO accessToken (tokenHash, merchantId, userId, expiresAt, createdAt)
-                    VALUES (?, ?, ?, ?, ?)
-                    """,
-                arguments: [Secrets.sha256Hex(token), merchantID, user, expiresAt, now])
-        }
-        accessTokens.remove { _, entry in entry.expiresAt <= now }
-        return Session(
-            accessToken: token, expiresAt: expiresAt,
-            merchant: try await merchantInfo(merchantID: merchantID, userID: user),
-            offlinePolicy: try await offlinePolicy(merchantID: merchantID), gatewayTime: self.now)
-    }
 
     /// Ends the session of `token` (an access token).
     public func logout(token: String) async throws {
@@ -160,11 +112,14 @@ public struct AccountService: Sendable {
         // for an fsync), and the caches answer the token's next uses.
         enum Found { case access(AccessTokenEntry), client(ClientTokenEntry), none }
         let found: Found = try await store.database.read { db in
-            if let row = try db.fetchOne(sql: "SELECT merchantId, userId, expiresAt FROM accessToken WHERE tokenHash = ?",
+            if let row = try db.fetchOne(
+                sql: "SELECT merchantId, userId, expiresAt, deviceId FROM accessToken WHERE tokenHash = ?",
                 arguments: [hash])
             {
                 return .access(
-                    AccessTokenEntry(merchantID: row["merchantId"], userID: row["userId"], expiresAt: row["expiresAt"]))
+                    AccessTokenEntry(
+                        merchantID: row["merchantId"], userID: row["userId"], expiresAt: row["expiresAt"],
+                        deviceID: row["deviceId"]))
             }
             if let row = try db.fetchOne(sql: "SELECT merchantId, expiresAt FROM clientToken WHERE tokenHash = ?", arguments: [hash])
             {
@@ -206,7 +161,10 @@ public struct AccountService: Sendable {
             entry.expiresAt = extended
         }
         accessTokens.insert(entry, for: hash, now: now, unlessRemovedSince: generation)
-        return .success(GatewayPrincipal(merchantID: entry.merchantID, userID: entry.userID, kind: .accessToken))
+        return .success(
+            GatewayPrincipal(
+                merchantID: entry.merchantID, userID: entry.userID,
+                kind: entry.deviceID == nil ? .accessToken : .deviceSession, tokenHash: hash))
     }
 
     /// The principal of a client token that expires at `expiresAt`, or 4011 once it has.
@@ -231,7 +189,7 @@ public struct AccountService: Sendable {
     }
 
     /// Mints a client token for the merchant; `lifetime` is clamped to 60...3600 seconds.
-    public func mintClientToken(merchantID: String, lifetime: TimeInterval?) async throws -> ClientToken {
+    public func mintClientToken(merchantID: String, lifetime: TimeInterval?, address: String? = nil) async throws -> ClientToken {
         let seconds = min(max(lifetime ?? configuration.clientTokenLifetime, 60), 3600)
         let token = Secrets.newToken(prefix: "ct_")
         let now = self.now
@@ -242,6 +200,9 @@ public struct AccountService: Sendable {
                 sql: "INSERT INTO clientToken (tokenHash, merchantId, expiresAt, createdAt) VALUES (?, ?, ?, ?)",
                 arguments: [Secrets.sha256Hex(token), merchantID, expiresAt, now])
         }
+        try await securityLog.record(
+            .clientTokenGranted, merchantID: merchantID, address: address,
+            detail: "A client token valid for \(Int(seconds)) seconds was minted with the API key.")
         return ClientToken(token: token, expiresAt: expiresAt, merchantID: merchantID)
     }
 
@@ -273,59 +234,6 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// Replaces the user's password with a random temporary one, mails it, ends the user's
-    /// sessions and lifts a lockout. Nothing happens for an unknown user.
-    public func resetPassword(user: String) async throws {
-        guard let row = try await store.database.read({ db in
-            try db.fetchOne(sql: "SELECT merchantId, email FROM \"user\" WHERE id = ?", arguments: [user]).map { row in
-                (merchantID: row["merchantId"] as String, email: row["email"] as String)
-            }
-        }) else { return }
-        let password = Secrets.newPassword()
-        let hash = try PasswordHasher.hash(password, rounds: configuration.passwordHashRounds)
-        try await store.database.write { db in
-            try db.execute(
-                sql: "UPDATE \"user\" SET passwordHash = ?, failedLogins = 0, lockedUntil = NULL WHERE id = ?",
-                arguments: [hash, user])
-            try db.execute(sql: "DELETE FROM accessToken WHERE userId = ?", arguments: [user])
-        }
-        accessTokens.remove { _, entry in entry.userID == user }
-        try await writeOutbox(
-            merchantID: row.merchantID, channel: .email, recipient: row.email,
-            subject: "Your MPOSKit sandbox password was reset",
-            body: "Your temporary password is: \(password)\nLog in and change it.")
-    }
-
-    /// Changes the caller's password after checking the old one and the policy.
-    ///
-    /// - Throws: 4010 for a wrong old password, 4003 when the confirmation differs or the
-    ///   policy is not met.
-    public func changePassword(merchantID: String, userID: String, request: ChangePasswordRequest) async throws {
-        guard let passwordHash = try await store.database.read({ db in
-            try db.fetchValue(
-                String.self, sql: "SELECT passwordHash FROM \"user\" WHERE id = ? AND merchantId = ?",
-                arguments: [userID, merchantID])
-        }) else { throw GatewayError.unauthorized() }
-        guard PasswordHasher.verify(request.oldPassword, against: passwordHash) else {
-            throw GatewayError.unauthorized("The old password is wrong.")
-        }
-        guard request.newPassword == request.confirmation else {
-            throw GatewayError(code: GatewayErrorCode.passwordPolicy, "The confirmation differs from the new password.")
-        }
-        if let problem = Self.passwordPolicyProblem(request.newPassword, user: userID) {
-            throw GatewayError(code: GatewayErrorCode.passwordPolicy, problem)
-        }
-        if request.newPassword == request.oldPassword {
-            throw GatewayError(code: GatewayErrorCode.passwordPolicy, "The new password must differ from the old one.")
-        }
-        let hash = try PasswordHasher.hash(request.newPassword, rounds: configuration.passwordHashRounds)
-        try await store.database.write { db in
-            try db.execute(
-                sql: "UPDATE \"user\" SET passwordHash = ? WHERE id = ? AND merchantId = ?",
-                arguments: [hash, userID, merchantID])
-        }
-    }
-
     // MARK: Outbox
 
     /// Records a message the sandbox "sends" (e-mail or SMS) for the merchant. Other
@@ -337,17 +245,21 @@ public struct AccountService: Sendable {
         let message = OutboxMessage(
             id: Secrets.newID(prefix: "msg_"), channel: channel, recipient: recipient,
             subject: subject, body: body, createdAt: now)
-        try await store.database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO outbox (id, merchantId, channel, recipient, subject, body, createdAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    message.id, merchantID, channel.rawValue, recipient, subject, body, message.createdAt,
-                ])
-        }
+        try await store.database.write { db in try Self.insert(message, merchantID: merchantID, db) }
         return message
+    }
+
+    /// Inserts `message` into the merchant's outbox inside the caller's transaction.
+    static func insert(_ message: OutboxMessage, merchantID: String, _ db: any SQLSession) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (id, merchantId, channel, recipient, subject, body, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                message.id, merchantID, message.channel.rawValue, message.recipient, message.subject, message.body,
+                message.createdAt,
+            ])
     }
 
     /// The merchant's outbox, newest first (at most 200 messages).

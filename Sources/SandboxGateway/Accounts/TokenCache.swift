@@ -93,10 +93,12 @@ struct ClientTokenEntry: CachedToken, Hashable {
     var expiresAt: Date
 }
 
-/// What an access token resolves to: its session's merchant and user, and the expiry last
-/// written to the database (it slides with use).
+/// What an access token resolves to: its session's merchant and user, the device whose
+/// credential opened it (nil for a person's login), and the expiry last written to the
+/// database (it slides with use).
 struct AccessTokenEntry: CachedToken, Hashable {
     var merchantID: String
     var userID: String
     var expiresAt: Date
+    var deviceID: String? = nil
 }

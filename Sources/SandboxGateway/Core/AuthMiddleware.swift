@@ -17,6 +17,10 @@ struct GatewayAuthMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         context.bodyLimit = environment.configuration.bodyLimit
+        context.clientAddress = Self.clientAddress(
+            peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor],
+            trustedProxies: environment.configuration.trustedProxies)
+        context.securityLog = environment.accounts.securityLog
         if let value = request.headers[.authorization] {
             if let token = ASCIIText.credentials(value, scheme: GatewayHeaders.bearerPrefix) {
                 switch try await environment.accounts.resolveBearer(token) {
@@ -35,4 +39,22 @@ struct GatewayAuthMiddleware: RouterMiddleware {
         }
         return try await next(request, context)
     }
+}
+
+extension GatewayAuthMiddleware {
+    /// The client's address: `peer`, unless `peer` is a trusted proxy; then the last address
+    /// in the `X-Forwarded-For` values that is not a trusted proxy (each proxy appends the
+    /// address it saw, so the ones before it may be forged by the client).
+    static func clientAddress(peer: String?, forwardedFor: [String], trustedProxies: Set<String>) -> String {
+        guard let peer else { return "unknown" }
+        guard trustedProxies.contains(peer) else { return peer }
+        let hops = forwardedFor.flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return hops.last { !trustedProxies.contains($0) } ?? peer
+    }
+}
+
+extension HTTPFields.Element.Name {
+    /// `X-Forwarded-For`.
+    static let xForwardedFor = Self("X-Forwarded-For")!
 }

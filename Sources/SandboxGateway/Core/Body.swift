@@ -102,7 +102,9 @@ public enum GatewayResponse {
     /// The error body of `error`.
     public static func error(_ error: GatewayError) -> Response {
         let data = (try? jsonData(error.body)) ?? Data(#"{"code":5000,"message":"Internal error."}"#.utf8)
-        return json(data, status: error.status)
+        var response = json(data, status: error.status)
+        if let seconds = error.retryAfterSeconds { response.headers[.retryAfter] = String(seconds) }
+        return response
     }
 
     /// 204 with no body.

@@ -1,3 +1,4 @@
+import Foundation
 import GatewayAPI
 import Hummingbird
 
@@ -9,10 +10,19 @@ import Hummingbird
 public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The body sent.
     public let body: GatewayErrorBody
+    /// Whole seconds to wait before trying again, sent as `Retry-After` (429 answers).
+    public var retryAfterSeconds: Int?
 
     /// An error with a code from ``GatewayErrorCode`` and a message.
     public init(code: Int, _ message: String) {
         self.body = GatewayErrorBody(code: code, message: message)
+    }
+
+    /// 4290 with `Retry-After`: `seconds`, rounded up, must pass before the next try.
+    public static func tooManyRequests(_ message: String, retryAfter seconds: TimeInterval) -> GatewayError {
+        var error = GatewayError(code: GatewayErrorCode.tooManyRequests, message)
+        error.retryAfterSeconds = max(1, Int(seconds.rounded(.up)))
+        return error
     }
 
     /// The HTTP status.
@@ -32,6 +42,10 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 4010.
     public static func unauthorized(_ message: String = "Authentication required.") -> GatewayError {
         .init(code: GatewayErrorCode.unauthorized, message)
+    }
+    /// 4031: the credential's kind does not carry the route's scope.
+    public static func insufficientScope(_ message: String) -> GatewayError {
+        .init(code: GatewayErrorCode.insufficientScope, message)
     }
     /// 4030.
     public static func forbidden(_ message: String) -> GatewayError { .init(code: GatewayErrorCode.forbidden, message) }

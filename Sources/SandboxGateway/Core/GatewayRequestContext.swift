@@ -11,6 +11,8 @@ public struct GatewayPrincipal: Sendable, Hashable {
         case accessToken
         /// A client token minted with the API key (`Authorization: Bearer`).
         case clientToken
+        /// A session a device renewed with its device credential (`Authorization: Bearer`).
+        case deviceSession
         /// The merchant's API key (`X-API-Key`).
         case apiKey
     }
@@ -21,12 +23,26 @@ public struct GatewayPrincipal: Sendable, Hashable {
     public var userID: String?
     /// The credential's kind.
     public var kind: Kind
+    /// The SHA-256 hex of the presented token, for an access token: a password change keeps
+    /// this session and ends the user's others.
+    public var tokenHash: String?
 
     /// Creates a principal.
-    public init(merchantID: String, userID: String?, kind: Kind) {
+    public init(merchantID: String, userID: String?, kind: Kind, tokenHash: String? = nil) {
         self.merchantID = merchantID
         self.userID = userID
         self.kind = kind
+        self.tokenHash = tokenHash
+    }
+
+    /// What the credential may do (``GatewayScope/granted(to:)``).
+    public var scopes: Set<GatewayScope> {
+        switch kind {
+        case .accessToken: GatewayScope.granted(to: .userSession)
+        case .clientToken: GatewayScope.granted(to: .clientToken)
+        case .deviceSession: GatewayScope.granted(to: .deviceSession)
+        case .apiKey: GatewayScope.granted(to: .apiKey)
+        }
     }
 }
 
@@ -41,6 +57,14 @@ public struct GatewayRequestContext: RequestContext {
     public var authenticationFailure: GatewayError?
     /// The largest body ``decodeBody(_:context:as:emptyAs:)`` reads; set from the configuration.
     public var bodyLimit: Int = 64 * 1024
+    /// The address of the connection's peer, as the socket reports it.
+    public var peerAddress: String?
+    /// The client's address: the peer's, or, when the peer is a trusted proxy
+    /// (``SandboxGatewayConfiguration/trustedProxies``), the last address it added to
+    /// `X-Forwarded-For`. Failed logins are throttled by it.
+    public var clientAddress: String = "unknown"
+    /// Where refusals of a valid credential are recorded; set by the authentication middleware.
+    public var securityLog: SecurityLog?
 
     /// Request bodies are read with the gateway's JSON conventions, by a decoder whose
     /// errors name the field at fault (``RequestDecoding``).
@@ -52,6 +76,8 @@ public struct GatewayRequestContext: RequestContext {
     /// Creates the context for a request.
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.peerAddress = source.channel.remoteAddress?.ipAddress
+        self.clientAddress = peerAddress ?? "unknown"
     }
 
     /// Hummingbird's own upload limit follows the gateway's body limit.

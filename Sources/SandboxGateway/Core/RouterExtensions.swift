@@ -21,8 +21,20 @@ extension Router where Context == GatewayRequestContext {
         use handler: @escaping @Sendable (Request, GatewayRequestContext) async throws -> Response
     ) -> Self {
         let authentication = route.authentication
+        let scope = route.scope
         return on(RouterPath(route.path), method: HTTPRequest.Method(route.method)) { request, context in
             try context.requireCredentials(authentication)
+            do {
+                try context.requireScope(scope)
+            } catch {
+                if let principal = context.principal {
+                    try await context.securityLog?.record(
+                        .scopeRefused, merchantID: principal.merchantID, userID: principal.userID,
+                        address: context.clientAddress,
+                        detail: "A credential of kind '\(principal.kind.rawValue)' was refused on \(route.description).")
+                }
+                throw error
+            }
             return try await handler(request, context)
         }
     }
@@ -54,5 +66,18 @@ extension GatewayRequestContext {
         case .bearer: _ = try requireMerchant()
         case .bearerOrAPIKey: _ = try requireMerchant(allowingAPIKey: true)
         }
+    }
+}
+
+extension GatewayRequestContext {
+    /// Throws unless the caller's credential carries `scope` (a route with the public scope
+    /// needs none).
+    ///
+    /// - Throws: 4031 ``GatewayErrorCode/insufficientScope`` naming the credential's kind and
+    ///   the scope.
+    func requireScope(_ scope: GatewayScope) throws(GatewayError) {
+        guard scope != .public, let principal, !principal.scopes.contains(scope) else { return }
+        throw .insufficientScope(
+            "A credential of kind '\(principal.kind.rawValue)' may not use this route: it needs the '\(scope.rawValue)' scope.")
     }
 }

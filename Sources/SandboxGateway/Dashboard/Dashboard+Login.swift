@@ -18,7 +18,7 @@ extension Dashboard {
             if await session(request) != nil { return DashboardHTTP.redirect("/dashboard/transactions") }
             return loginForm(problem: nil, status: .ok)
         }
-        router.post("/dashboard/login") { request, _ in
+        router.post("/dashboard/login") { request, context in
             await answering(nil) {
                 let fields = try await DashboardHTTP.form(request)
                 guard let expected = DashboardHTTP.cookie(DashboardHTTP.loginCookieName, request),
@@ -31,9 +31,12 @@ extension Dashboard {
                 let user = fields["user"] ?? ""
                 let apiSession: Session
                 do {
-                    apiSession = try await environment.accounts.login(user: user, password: fields["password"] ?? "")
+                    apiSession = try await environment.accounts.login(
+                        user: user, password: fields["password"] ?? "", address: context.clientAddress)
                 } catch let error as GatewayError {
-                    return loginForm(problem: error.body.message, status: error.status)
+                    var form = loginForm(problem: error.body.message, status: error.status)
+                    if let seconds = error.retryAfterSeconds { form.headers[.retryAfter] = String(seconds) }
+                    return form
                 }
                 // The dashboard keeps its own session; the API token login made is not needed.
                 try await environment.accounts.logout(token: apiSession.accessToken)
@@ -60,6 +63,9 @@ extension Dashboard {
         router.post("/dashboard/login-links") { request, context in
             let (merchantID, userID) = try context.requireUser()
             let link = try await sessions.issueLink(merchantID: merchantID, userID: userID)
+            try await environment.accounts.securityLog.record(
+                .dashboardLinkCreated, merchantID: merchantID, userID: userID, address: context.clientAddress,
+                detail: "A one-time dashboard login link was created.")
             return try context.respond(
                 to: request,
                 with: DashboardLoginLink(

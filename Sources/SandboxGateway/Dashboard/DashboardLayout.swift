@@ -12,7 +12,8 @@ enum DashboardLayout {
                 <nav aria-label="Dashboard"><a href="/dashboard/transactions">Transactions</a>\
                 <a href="/dashboard/statistics">Statistics</a>\
                 <a href="/dashboard/readers">Readers</a><a href="/dashboard/offline">Offline</a>\
-                <a href="/dashboard/webhooks">Webhooks</a>\
+                <a href="/dashboard/webhooks">Webhooks</a><a href="/dashboard/devices">Devices</a>\
+                <a href="/dashboard/security">Security</a>\
                 <form method="post" action="/dashboard/logout" class="inline">\(csrfField(session))\
                 <button type="submit">Log out</button></form></nav>
                 """

@@ -21,6 +21,8 @@ public func addDashboardRoutes(to router: Router<GatewayRequestContext>, environ
     dashboard.addDeliveryRoutes(to: router)
     dashboard.addOfflineRoutes(to: router)
     dashboard.addReaderRoutes(to: router)
+    dashboard.addSecurityRoutes(to: router)
+    dashboard.addDeviceRoutes(to: router)
     router.get("/dashboard/statistics") { request, _ in
         await dashboard.page(request) { session in try await dashboard.statistics(request, session) }
     }
@@ -37,7 +39,8 @@ struct Dashboard: Sendable {
     init(environment: GatewayEnvironment) {
         self.environment = environment
         let pool = environment.store.database
-        sessions = DashboardSessions(database: pool, now: environment.configuration.now)
+        sessions = DashboardSessions(
+            database: pool, now: environment.configuration.now, idleTimeout: environment.configuration.sessionLifetime)
         payments = PaymentDomain(environment: environment).payments
         reporting = ReportingService(database: pool, now: environment.configuration.now)
     }

@@ -14,13 +14,16 @@ public struct DashboardSession: Sendable, Hashable {
 /// Dashboard sessions and one-time login links in the gateway's database. Only SHA-256
 /// hashes of the cookie and link tokens are stored, so a copy of the database opens no session.
 public struct DashboardSessions: Sendable {
-    /// How long a browser session lasts after login.
+    /// How long a browser session lasts after login at most, however busy.
     public static let lifetime: TimeInterval = 8 * 3600
     /// How long a one-time login link can be used.
     public static let linkLifetime: TimeInterval = 5 * 60
 
     let database: any GatewayDatabase
     let now: @Sendable () -> Date
+    /// How long a session lives without a page or form (15 minutes: PCI DSS 8.2.8); each use
+    /// moves its end forward, up to ``lifetime`` after login.
+    var idleTimeout: TimeInterval = 15 * 60
 
     /// Opens a session for `userID` of `merchantID`; returns the cookie token and the session.
     public func open(merchantID: String, userID: String) async throws -> (token: String, session: DashboardSession) {
@@ -37,21 +40,39 @@ public struct DashboardSessions: Sendable {
                     """,
                 arguments: [
                     Secrets.sha256Hex(token), merchantID, userID, session.csrfToken, now,
-                    now.addingTimeInterval(Self.lifetime),
+                    now.addingTimeInterval(min(idleTimeout, Self.lifetime)),
                 ])
         }
         return (token, session)
     }
 
-    /// The live session of the cookie token `token`, or `nil` when unknown or expired.
+    /// The live session of the cookie token `token`, or `nil` when unknown, idle for longer
+    /// than ``idleTimeout`` or older than ``lifetime``. A use moves the idle end forward
+    /// (written at most once a minute).
     public func resolve(_ token: String) async throws -> DashboardSession? {
         let now = now()
-        return try await database.read { db in
+        let hash = Secrets.sha256Hex(token)
+        let found = try await database.read { db in
             try db.fetchOne(
-                sql: "SELECT merchant_id, user_id, csrf_token FROM dashboard_session WHERE token_hash = ? AND expires_at > ?",
-                arguments: [Secrets.sha256Hex(token), now]
-            ).map { DashboardSession(merchantID: $0["merchant_id"], userID: $0["user_id"], csrfToken: $0["csrf_token"]) }
+                sql: """
+                    SELECT merchant_id, user_id, csrf_token, created_at, expires_at FROM dashboard_session
+                    WHERE token_hash = ? AND expires_at > ?
+                    """,
+                arguments: [hash, now]
+            ).map { row in
+                (session: DashboardSession(merchantID: row["merchant_id"], userID: row["user_id"], csrfToken: row["csrf_token"]),
+                 createdAt: row["created_at"] as Date, expiresAt: row["expires_at"] as Date)
+            }
         }
+        guard let found else { return nil }
+        let slid = min(now.addingTimeInterval(idleTimeout), found.createdAt.addingTimeInterval(Self.lifetime))
+        if slid.timeIntervalSince(found.expiresAt) > 60 {
+            try await database.write { db in
+                try db.execute(
+                    sql: "UPDATE dashboard_session SET expires_at = ? WHERE token_hash = ?", arguments: [slid, hash])
+            }
+        }
+        return found.session
     }
 
     /// Ends the session of `token`.

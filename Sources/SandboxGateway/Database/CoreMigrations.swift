@@ -94,5 +94,17 @@ extension GatewayMigrations {
                 sql: "INSERT INTO gatewayInstance (id, instanceId) VALUES (1, ?)",
                 arguments: [Secrets.newID(prefix: "gw_")])
         },
+        // One-time password-reset codes (their SHA-256 only) and the append-only security log.
+        GatewayMigration("core-6-account-security") { db in
+            try db.execute(sql: AccountSecuritySchema.passwordReset)
+            try db.execute(sql: AccountSecuritySchema.securityEvent)
+            try db.execute(sql: AccountSecuritySchema.securityEventIndex)
+        },
+        // Device credentials, and the device a session was renewed by.
+        GatewayMigration("core-7-device-credentials") { db in
+            try db.execute(sql: AccountSecuritySchema.deviceCredential)
+            try db.execute(sql: AccountSecuritySchema.deviceCredentialIndex)
+            try db.execute(sql: AccountSecuritySchema.accessTokenDevice)
+        },
     ]
 }

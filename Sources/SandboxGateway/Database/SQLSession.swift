@@ -151,6 +151,7 @@ public protocol GatewayDatabase: Sendable {
 
     /// Runs `body` in a transaction of its own and returns its result once the transaction
     /// is durably committed; when `body` throws, nothing it did is kept.
+    @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
 
     /// The writer that runs concurrent writes together in shared commits (each body in a

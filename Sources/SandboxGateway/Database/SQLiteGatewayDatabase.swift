@@ -79,6 +79,7 @@ public final class SQLiteGatewayDatabase: GatewayDatabase {
     }
 
     /// Runs `body` in a write transaction of its own.
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await pool.write { db in try body(SQLiteSession(db)) }
     }

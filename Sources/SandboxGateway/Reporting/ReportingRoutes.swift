@@ -156,6 +156,11 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
             }
             return (try saveWebhook(db), try AsynchronousRefunds.isOn(db, merchant: merchant))
         }
+        try await environment.accounts.securityLog.record(
+            .webhookConfigChanged, merchantID: merchant, userID: context.principal?.userID,
+            address: context.clientAddress,
+            detail: input.callbackURL == nil
+                ? "Webhooks were turned off." : input.secret == nil ? "The webhook URL was set." : "The webhook URL and secret were set.")
         return try context.respond(to: request, with: saved.apiResponse(asynchronousRefunds: asynchronous))
     }
 

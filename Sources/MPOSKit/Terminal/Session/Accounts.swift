@@ -37,8 +37,10 @@ public struct Accounts: Sendable {
         }
     }
 
-    /// Asks the gateway to mail a temporary password to `user`'s address; it also ends the
-    /// user's sessions. Needs no session, and answers the same for unknown users.
+    /// Asks the gateway to mail a one-time reset code to `user`'s address. Nothing changes
+    /// until the code is redeemed with ``confirmPasswordReset(code:newPassword:confirmation:)``,
+    /// so a stranger who asks cannot lock anyone out. Needs no session, and answers the same
+    /// for unknown users.
     ///
     /// - Throws: ``MPOSError/invalidArgument`` for an empty user id,
     ///   ``MPOSError/gatewayUnreachable``, ``MPOSError/gatewayRefused``.
@@ -50,6 +52,35 @@ public struct Accounts: Sendable {
         let response = try await client.call(
             GatewayRoutes.resetPassword, body: ResetPasswordRequest(user: user))
         try client.check(response)
+    }
+
+    /// Sets a new password with the one-time code that ``resetPassword(user:)`` mailed (single
+    /// use, valid for 30 minutes). The gateway ends the user's sessions and lifts a lockout;
+    /// log in again with the new password. Needs no session.
+    ///
+    /// - Throws: ``MPOSError/passwordPolicy`` when the confirmation differs (before any request)
+    ///   or the gateway's policy refuses the new password; ``MPOSError/gatewayUnauthorized``
+    ///   for a code that is unknown, used or expired; ``MPOSError/gatewayUnreachable``.
+    public func confirmPasswordReset(code: String, newPassword: String, confirmation: String)
+        async throws(MPOSError)
+    {
+        guard newPassword == confirmation else {
+            throw MPOSError.passwordPolicy.withMessage("The confirmation differs from the new password.")
+        }
+        let code = code.trimmingSpaces
+        guard !code.isEmpty, code.count <= 128 else {
+            throw MPOSError.invalidArgument.withMessage("The reset code must have 1 to 128 characters.")
+        }
+        let response = try await client.call(
+            GatewayRoutes.confirmPasswordReset,
+            body: ConfirmPasswordResetRequest(code: code, newPassword: newPassword, confirmation: confirmation))
+        try client.check(response) { status, body -> MPOSError? in
+            if body?.code == GatewayErrorCode.passwordPolicy {
+                return MPOSError.passwordPolicy.withMessage(body?.message ?? MPOSError.passwordPolicy.message)
+            }
+            guard status == 401 else { return nil }
+            return MPOSError.gatewayUnauthorized.withMessage("The reset code is unknown, used or expired.")
+        }
     }
 
     /// Replaces the logged-in user's password. The terminal logs in with the new password

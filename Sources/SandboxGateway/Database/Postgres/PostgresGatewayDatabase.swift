@@ -149,6 +149,7 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
 
     /// Runs `body` in a `READ COMMITTED` transaction of its own and returns once it is
     /// durably committed; runs it again (a few times at most) on `40001` or `40P01`.
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         let maximumAttempts = configuration.maximumAttempts
         return try await writers.run { lane in

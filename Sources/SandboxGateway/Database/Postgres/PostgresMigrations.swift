@@ -45,7 +45,8 @@ enum PostgresMigrations {
     /// Every migration in application order.
     static let all: [PostgresMigration] = [
         core, payments, reporting, updates, dashboard, asynchronousRefunds,
-        insertionOrder, webhookOutbox, webhookOutboxPendingIndex,
+        insertionOrder, webhookOutbox, webhookOutboxPendingIndex, accountSecurity,
+        deviceCredentials,
     ]
 
     /// Applies the migrations `session`'s database has not recorded, each in its own
