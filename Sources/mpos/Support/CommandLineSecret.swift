@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -30,6 +31,21 @@ struct CommandLineSecret {
     func resolve(
         value: String?, file: String?, prompt: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> String? {
+        // A command that opens its session twice (journal finish identifies the gateway first)
+        // warns and asks once.
+        let key = option + "\u{0}" + (prompt ?? "")
+        if let known = Self.resolved.withLock({ $0[key] }) { return known }
+        let secret = try read(value: value, file: file, prompt: prompt, environment: environment)
+        if let secret { Self.resolved.withLock { $0[key] = secret } }
+        return secret
+    }
+
+    /// What this process already read, by option and prompt.
+    private static let resolved = Mutex<[String: String]>([:])
+
+    private func read(
+        value: String?, file: String?, prompt: String?, environment: [String: String]
     ) throws -> String? {
         if let value {
             CLIOutput.error(
