@@ -210,6 +210,32 @@ import Testing
     }
 }
 
+extension PasswordOptionsCommandTests {
+    /// Interrupted at the prompt, the command leaves the terminal as it found it: echo on.
+    @Test func anInterruptAtThePromptLeavesTheTerminalEchoing() throws {
+        let terminal = try PseudoTerminal()
+        let process = Process()
+        process.executableURL = try EMVDecodeBinaryTests.mposBinary()
+        process.arguments = ["dashboard", "--gateway", "http://127.0.0.1:1", "--user", "sandbox"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["MPOS_PASSWORD": ""]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = terminal.follower
+        process.standardError = terminal.follower
+        try process.run()
+        let prompt = terminal.read(until: "Password for sandbox: ", within: .seconds(20))
+        #expect(prompt.hasSuffix("Password for sandbox: "), "\(prompt)")
+        var during = termios()
+        #expect(tcgetattr(terminal.follower.fileDescriptor, &during) == 0)
+        #expect(during.c_lflag & tcflag_t(ECHO) == 0, "echo is off while the prompt waits")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
+        var after = termios()
+        #expect(tcgetattr(terminal.follower.fileDescriptor, &after) == 0)
+        #expect(after.c_lflag & tcflag_t(ECHO) != 0, "echo is back on after Ctrl-C")
+    }
+}
+
 /// A pseudo-terminal: the leader side stays with the test, the follower becomes a child's
 /// standard input (and error).
 final class PseudoTerminal {

@@ -102,6 +102,14 @@ struct CommandLineSecret {
         // No echo of what is typed, but the newline, so that the next output starts a line.
         silent.c_lflag &= ~tcflag_t(ECHO)
         silent.c_lflag |= tcflag_t(ECHONL)
+        // Ctrl-C (or SIGTERM) at the prompt must not leave the terminal without echo.
+        terminalBeforePrompt = original
+        let interrupt = signal(SIGINT, restoreTerminalAndStop)
+        let terminate = signal(SIGTERM, restoreTerminalAndStop)
+        defer {
+            signal(SIGINT, interrupt)
+            signal(SIGTERM, terminate)
+        }
         // Echo goes off before the prompt shows, so that nothing typed after it is echoed.
         tcsetattr(STDIN_FILENO, TCSANOW, &silent)
         defer { tcsetattr(STDIN_FILENO, TCSANOW, &original) }
@@ -111,4 +119,16 @@ struct CommandLineSecret {
         }
         return line
     }
+}
+
+/// The terminal's settings before a prompt turned echo off, for ``restoreTerminalAndStop(_:)``.
+/// Set before its handler is installed and not changed while it is.
+nonisolated(unsafe) private var terminalBeforePrompt = termios()
+
+/// A signal handler: puts the terminal's settings back and lets the signal take its default
+/// course (tcsetattr, signal and raise are safe in a signal handler).
+private func restoreTerminalAndStop(_ received: Int32) {
+    tcsetattr(STDIN_FILENO, TCSANOW, &terminalBeforePrompt)
+    signal(received, SIG_DFL)
+    raise(received)
 }
