@@ -222,6 +222,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Deadlines of the request timeouts' rule.
+                .product(name: "NIOCore", package: "swift-nio"),
                 // Verifies update signatures and hashes independently of the gateway's code.
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -83,8 +83,8 @@ READER=$(sed -n 's/^listening on //p' "$WORK/reader.out" | head -1)
 : >"$WORK/approved.ids"
 approved=0 failed=0 kills=0
 sale() {
-    "$MPOS" sale --amount "$1" --json --gateway "http://127.0.0.1:${GW_PORT[$2]}" \
-        --user "$USER_ID" --password "$PASSWORD" --reader "$READER" --journal "$WORK/journal.sqlite" \
+    MPOS_PASSWORD="$PASSWORD" "$MPOS" sale --amount "$1" --json --gateway "http://127.0.0.1:${GW_PORT[$2]}" \
+        --user "$USER_ID" --reader "$READER" --journal "$WORK/journal.sqlite" \
         2>>"$WORK/sales.err" || true
 }
 for i in $(seq 1 "$N"); do
@@ -121,8 +121,8 @@ except Exception:
 done
 
 # Whatever a killed instance left unfinished in the journal is settled at the gateway.
-"$MPOS" journal finish --journal "$WORK/journal.sqlite" --gateway "http://127.0.0.1:${GW_PORT[1]}" \
-    --user "$USER_ID" --password "$PASSWORD" >/dev/null 2>>"$WORK/sales.err" || true
+MPOS_PASSWORD="$PASSWORD" "$MPOS" journal finish --journal "$WORK/journal.sqlite" \
+    --gateway "http://127.0.0.1:${GW_PORT[1]}" --user "$USER_ID" >/dev/null 2>>"$WORK/sales.err" || true
 
 psql_soak "SELECT id FROM payment_transaction WHERE kind = 'sale' AND status IN ('approved', 'partiallyApproved')" \
     | sort >"$WORK/ledger.ids"

@@ -61,6 +61,14 @@ public struct SandboxGatewayConfiguration: Sendable {
     public var groupCommit: Bool
     /// The certificate and key to serve HTTPS with; `nil` (the default) serves plain HTTP.
     public var tls: SandboxGatewayTLS? = nil
+    /// Whether the gateway may serve plain HTTP on an address other hosts can reach (`false`
+    /// by default): without ``tls``, ``SandboxGateway/start(_:)`` then refuses any ``host``
+    /// but loopback (127.0.0.0/8, `::1`, `localhost`) with
+    /// ``GatewayStartupError/plainHTTPBeyondLoopback``, as passwords, tokens and card data
+    /// would cross the network in clear.
+    public var allowsInsecureHTTP = false
+    /// How long the gateway waits on a slow or idle client before closing its connection.
+    public var connectionTimeouts = GatewayConnectionTimeouts()
     /// The clock that paces webhook retries (1 s, 2 s, 4 s … after failed deliveries).
     /// Tests inject a manual clock to play the backoff without waiting.
     public var webhookClock: any Clock<Duration> = ContinuousClock()
@@ -121,6 +129,13 @@ public struct SandboxGatewayConfiguration: Sendable {
         self.logLevel = logLevel
         self.additionalRoutes = additionalRoutes
         self.groupCommit = groupCommit
+    }
+
+    /// Whether this configuration serves plain HTTP on an address other hosts can reach:
+    /// no ``tls`` and a ``host`` other than loopback. The gateway starts so only with
+    /// ``allowsInsecureHTTP``.
+    public var servesPlainHTTPBeyondLoopback: Bool {
+        tls == nil && !LoopbackHost.contains(host)
     }
 
     /// The retention actually applied: the configured one, at least 24 hours.

@@ -18,9 +18,14 @@ public enum SandboxGateway {
     /// Opens (and migrates) the database, creates the sandbox merchant on first start,
     /// binds the server and returns once it is listening.
     ///
-    /// - Throws: database errors, ``GatewayStartupError`` when the database cannot be served
-    ///   as it is (an unreadable card-fingerprint secret), or the bind error when the port is taken.
+    /// - Throws: ``GatewayStartupError/plainHTTPBeyondLoopback`` before anything opens when the
+    ///   configuration serves plain HTTP beyond loopback without `allowsInsecureHTTP`; database
+    ///   errors, ``GatewayStartupError`` when the database cannot be served as it is (an
+    ///   unreadable card-fingerprint secret), or the bind error when the port is taken.
     public static func start(_ configuration: SandboxGatewayConfiguration) async throws -> RunningGateway {
+        if configuration.servesPlainHTTPBeyondLoopback, !configuration.allowsInsecureHTTP {
+            throw GatewayStartupError.plainHTTPBeyondLoopback(host: configuration.host)
+        }
         let store = try await GatewayStore(opening: configuration)
         let environment: GatewayEnvironment
         do {
@@ -90,6 +95,10 @@ public enum SandboxGateway {
     static func makeRouter(environment: GatewayEnvironment) -> Router<GatewayRequestContext> {
         // HEAD on every GET route answers as GET does, without the body.
         let router = Router(context: GatewayRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if environment.configuration.tls != nil {
+            // Outermost, so that error answers carry it too.
+            router.add(middleware: StrictTransportSecurityMiddleware())
+        }
         router.add(middleware: GatewayErrorMiddleware())
         router.add(middleware: GatewayAuthMiddleware(environment: environment))
         addServiceRoutes(to: router, environment: environment)

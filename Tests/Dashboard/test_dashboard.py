@@ -96,8 +96,9 @@ class DashboardInBrowser(unittest.TestCase):
     def sale(cls, user, password, amount, card):
         journal = os.path.join(cls.directory.name, f"journal-{user}.sqlite")
         out = subprocess.run(
-            [MPOS, "sale", "--gateway", cls.base, "--user", user, "--password", password,
+            [MPOS, "sale", "--gateway", cls.base, "--user", user,
              "--amount", amount, "--card", card, "--journal", journal, "--json"],
+            env={**os.environ, "MPOS_PASSWORD": password},
             check=True, capture_output=True, text=True, timeout=120).stdout
         result = json.loads(out.strip().splitlines()[-1])
         return result["transactionID"]
@@ -206,7 +207,8 @@ class DashboardInBrowser(unittest.TestCase):
     def test_mpos_dashboard_prints_a_link_that_logs_in_once(self):
         self.driver.delete_all_cookies()
         link = subprocess.run(
-            [MPOS, "dashboard", "--gateway", self.base, "--user", self.user, "--password", self.password],
+            [MPOS, "dashboard", "--gateway", self.base, "--user", self.user],
+            env={**os.environ, "MPOS_PASSWORD": self.password},
             check=True, capture_output=True, text=True, timeout=60).stdout.strip()
         self.assertTrue(link.startswith(self.base + "/dashboard/login/link?token=dl_"), link)
         self.driver.get(link)

@@ -53,8 +53,8 @@ import Testing
         }
         let journal = gateway.directory.appendingPathComponent("journal.sqlite").path
         let sale = try EMVDecodeBinaryTests.run([
-            "sale", "--amount", "5.00", "--gateway", gateway.url, "--user", gateway.user, "--password",
-            gateway.password, "--journal", journal,
+            "sale", "--amount", "5.00", "--gateway", gateway.url, "--user", gateway.user, "--password-file",
+            gateway.passwordFile, "--journal", journal,
         ])
         #expect(sale.status == 1, "\(sale.out) \(sale.err)")
         #expect(sale.out.isEmpty, "\(sale.out)")
@@ -65,8 +65,8 @@ import Testing
 
         // Nothing reached the gateway: its ledger holds no sale.
         let listed = try EMVDecodeBinaryTests.run([
-            "transactions", "--json", "--gateway", gateway.url, "--user", gateway.user, "--password",
-            gateway.password, "--journal", journal,
+            "transactions", "--json", "--gateway", gateway.url, "--user", gateway.user, "--password-file",
+            gateway.passwordFile, "--journal", journal,
         ])
         #expect(listed.status == 0, "\(listed.err)")
         let items = try #require(try PaymentCommandTests.object(listed.out)["items"] as? [[String: Any]])

@@ -32,7 +32,7 @@ import Testing
         defer { _ = emulator.stop() }
         let database = first.directory.appendingPathComponent("gateway.sqlite").path
         let journal = first.directory.appendingPathComponent("journal.sqlite").path
-        let login = ["--user", first.user, "--password", first.password, "--journal", journal]
+        let login = ["--user", first.user, "--password-file", first.passwordFile, "--journal", journal]
 
         let sale = try Running(
             [
@@ -98,7 +98,8 @@ import Testing
         let journal = first.directory.appendingPathComponent("journal.sqlite").path
         let port = try #require(URL(string: first.url)?.port)
         let remote = [
-            "--gateway", first.url, "--user", first.user, "--password", first.password, "--journal", journal,
+            "--gateway", first.url, "--user", first.user, "--password-file", first.passwordFile,
+            "--journal", journal,
         ]
         var gateway: Process = first.process
         defer {

@@ -27,7 +27,11 @@ import Testing
         let url: String
         let user: String
         let password: String
+        /// The merchant's API key, as the first start printed it.
+        let apiKey: String
         let directory: URL
+        /// A file holding ``password`` (mode 0600), for `--password-file`.
+        var passwordFile: String { directory.appendingPathComponent("password").path }
 
         /// Serves a fresh gateway, with `options` added to `mpos gateway serve`.
         init(_ options: [String] = []) throws {
@@ -44,12 +48,13 @@ import Testing
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()
-            var user = "", password = "", url = ""
+            var user = "", password = "", url = "", apiKey = ""
             while url.isEmpty {
                 guard let line = Self.readLine(out.fileHandleForReading) else { break }
                 let words = line.split(separator: " ")
                 if words.first == "user", words.count == 2 { user = String(words[1]) }
                 if words.first == "password", words.count == 2 { password = String(words[1]) }
+                if words.first == "api", words.count == 3 { apiKey = String(words[2]) }
                 if line.hasPrefix("listening on ") { url = String(line.dropFirst("listening on ".count)) }
             }
             guard !url.isEmpty, !user.isEmpty, !password.isEmpty else {
@@ -57,7 +62,10 @@ import Testing
                 process.waitUntilExit()
                 throw BinaryNotFound()
             }
-            (self.url, self.user, self.password) = (url, user, password)
+            (self.url, self.user, self.password, self.apiKey) = (url, user, password, apiKey)
+            _ = FileManager.default.createFile(
+                atPath: passwordFile, contents: Data((password + "\n").utf8),
+                attributes: [.posixPermissions: 0o600])
         }
 
         static func readLine(_ handle: FileHandle) -> String? {
@@ -75,7 +83,7 @@ import Testing
         /// the user's own).
         var arguments: [String] {
             [
-                "--gateway", url, "--user", user, "--password", password,
+                "--gateway", url, "--user", user, "--password-file", passwordFile,
                 "--journal", directory.appendingPathComponent("journal.sqlite").path,
             ]
         }
@@ -165,7 +173,7 @@ import Testing
         let reader = try Self.run(["sale", "--amount", "1.00", "--reader", "nowhere"])
         #expect(reader.status == 1 && reader.err.contains("--reader must be HOST:PORT"))
         let credentials = try Self.run(["void", "--transaction", "txn_1", "--gateway", "http://127.0.0.1:9"])
-        #expect(credentials.status == 1 && credentials.err.contains("--user and --password"))
+        #expect(credentials.status == 1 && credentials.err.contains("--user and its password"), "\(credentials.err)")
         let card = try Self.run(["sale", "--amount", "1.00", "--card", "no-such-card"])
         #expect(card.status == 1 && card.err.contains("unknown card 'no-such-card'"))
         let status = try Self.run(["transactions", "--status", "pending"])

@@ -78,7 +78,7 @@ extension ReaderUpdateKillTests {
         process.executableURL = try EMVDecodeBinaryTests.mposBinary()
         process.arguments = [
             "reader", "update", "--reader", "127.0.0.1:\(emulator.port)", "--gateway", gateway.url,
-            "--user", gateway.user, "--password", gateway.password,
+            "--user", gateway.user, "--password-file", gateway.passwordFile,
             "--journal", gateway.directory.appendingPathComponent("journal.sqlite").path,
         ]
         let out = Pipe()

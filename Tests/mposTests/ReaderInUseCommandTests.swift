@@ -17,7 +17,7 @@ struct ReaderInUseCommandTests {
         // Two terminals, each with its own journal (commands on one journal wait for each other,
         // and these two must meet at the reader).
         let remote = [
-            "--gateway", gateway.url, "--user", gateway.user, "--password", gateway.password,
+            "--gateway", gateway.url, "--user", gateway.user, "--password-file", gateway.passwordFile,
             "--reader", "127.0.0.1:\(emulator.port)",
         ]
         func ownData(_ name: String) -> [String: String] {

@@ -22,7 +22,7 @@ import Testing
         try PaymentCommandTests.run(
             [
                 "reader", "update", "--reader", "127.0.0.1:\(emulator.port)", "--gateway", gateway.url,
-                "--user", gateway.user, "--password", gateway.password,
+                "--user", gateway.user, "--password-file", gateway.passwordFile,
                 "--journal", gateway.directory.appendingPathComponent("journal.sqlite").path,
             ] + extra)
     }

@@ -67,17 +67,20 @@ import Testing
         let firstDatabase = root.appendingPathComponent("a.sqlite").path
         var first = try Served(database: firstDatabase)
         let (user, password) = (try #require(first.user), try #require(first.password))
-        func at(_ gateway: Served, _ user: String, _ password: String) -> [String] {
-            ["--gateway", gateway.url, "--user", user, "--password", password]
+        func at(_ gateway: Served, _ user: String, _ password: String) throws -> [String] {
+            [
+                "--gateway", gateway.url, "--user", user,
+                "--password-file", try PasswordOptionsCommandTests.file(password, in: root),
+            ]
         }
-        var firstLogin = at(first, user, password)
+        var firstLogin = try at(first, user, password)
         let sale = try mpos(["sale", "--amount", "3.10"] + firstLogin)
         #expect(sale.status == 0, "\(sale.err)")
 
         // A second sandbox: every command works at once, with a journal of its own.
         let second = try Served(database: root.appendingPathComponent("b.sqlite").path)
         defer { second.stop() }
-        let secondLogin = at(second, try #require(second.user), try #require(second.password))
+        let secondLogin = try at(second, try #require(second.user), try #require(second.password))
         for command in [["sale", "--amount", "4.20"], ["transactions", "--json"], ["stats", "--json"]] {
             let run = try mpos(command + secondLogin)
             #expect(run.status == 0, "\(command): \(run.err)")
@@ -91,7 +94,7 @@ import Testing
         first = try Served(database: firstDatabase)
         defer { first.stop() }
         #expect(first.url != oldURL && first.user == nil)
-        firstLogin = at(first, user, password)
+        firstLogin = try at(first, user, password)
         let listed = try mpos(["transactions", "--json"] + firstLogin)
         #expect(listed.status == 0 && listed.out.contains("\"approvedAmount\":310"), "\(listed.out)")
         rows = try journals()
@@ -129,7 +132,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: firstJournal.path)) == before)
         let unknown = try mpos(
             ["journal", "finish", "--journal", firstJournal.path, "--gateway", "http://127.0.0.1:1", "--user", user,
-             "--password", password])
+             "--password-file", try PasswordOptionsCommandTests.file(password, in: root)])
         #expect(unknown.status == 1 && unknown.err.split(separator: "\n").count == 1, "\(unknown.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: firstJournal.path)) == before)
 
@@ -137,6 +140,9 @@ import Testing
         let finish = try mpos(
             ["journal", "finish", "--journal", firstJournal.path, "--user", user, "--password", password])
         #expect(finish.status == 0, "\(finish.err)")
+        // It logs in twice (who the gateway is, then the session), but warns once.
+        let warnings = finish.err.components(separatedBy: "warning: --password on the command line").count - 1
+        #expect(warnings == 1, "\(finish.err)")
         #expect(finish.out == "finished 1, unfinished 0\n", "\(finish.out)")
         #expect(finish.err.contains("journal: an earlier sale of 5.30"), "\(finish.err)")
         #expect(try journals().allSatisfy { $0.unfinishedAttempts == 0 })

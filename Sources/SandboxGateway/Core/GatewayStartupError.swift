@@ -1,4 +1,4 @@
-/// Why a sandbox gateway refused to start on its database: thrown by
+/// Why a sandbox gateway refused to start (on its database, or on its address): thrown by
 /// ``SandboxGateway/start(_:)`` before it binds anything. Its description is one line fit for
 /// a terminal.
 ///
@@ -8,6 +8,7 @@ public struct GatewayStartupError: Error, Sendable, Hashable, CustomStringConver
     private enum Reason: Hashable, Sendable {
         case cardFingerprintSecretUnreadable
         case instanceIDMissing
+        case plainHTTPBeyondLoopback
     }
     private let reason: Reason
     private let detail: String
@@ -43,6 +44,19 @@ public struct GatewayStartupError: Error, Sendable, Hashable, CustomStringConver
                 + "the gateway does not start. Restore the database from a backup, or start on a new database file.")
     }
 
+    /// The configuration serves plain HTTP on an address other hosts can reach, without
+    /// `allowsInsecureHTTP`: passwords, tokens and card data would cross the network in clear.
+    /// Serve TLS (`SandboxGatewayConfiguration.tls`), bind loopback, or allow it explicitly.
+    public static let plainHTTPBeyondLoopback = GatewayStartupError(.plainHTTPBeyondLoopback)
+
+    /// The same reason with the host.
+    static func plainHTTPBeyondLoopback(host: String) -> GatewayStartupError {
+        GatewayStartupError(
+            .plainHTTPBeyondLoopback,
+            detail: "The gateway does not serve plain HTTP on \(host), an address other hosts can reach: "
+                + "serve TLS (a certificate and key), bind a loopback address, or set allowsInsecureHTTP.")
+    }
+
     /// Equal when the reasons are, whatever the detail.
     public static func == (lhs: GatewayStartupError, rhs: GatewayStartupError) -> Bool {
         lhs.reason == rhs.reason
@@ -59,6 +73,9 @@ public struct GatewayStartupError: Error, Sendable, Hashable, CustomStringConver
             return "The database's card-fingerprint secret cannot be used; the gateway does not start."
         case .instanceIDMissing:
             return "The database's gateway instance id is missing; the gateway does not start."
+        case .plainHTTPBeyondLoopback:
+            return "The gateway does not serve plain HTTP on an address other hosts can reach; serve TLS "
+                + "or bind loopback."
         }
     }
 }

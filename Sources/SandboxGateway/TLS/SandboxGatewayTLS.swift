@@ -1,7 +1,4 @@
 import Foundation
-import Hummingbird
-import HummingbirdCore
-import HummingbirdTLS
 import NIOSSL
 
 /// The certificate and private key a sandbox gateway serves HTTPS with.
@@ -72,10 +69,4 @@ public struct SandboxGatewayTLSError: Error, Sendable, Hashable, CustomStringCon
 extension SandboxGatewayConfiguration {
     /// `https` when the gateway serves TLS, `http` otherwise.
     var scheme: String { tls == nil ? "http" : "https" }
-
-    /// HTTP/1.1, wrapped in TLS when ``tls`` is set.
-    func serverBuilder() throws -> HTTPServerBuilder {
-        guard let tls else { return .http1() }
-        return try .tls(.http1(), tlsConfiguration: tls.serverConfiguration)
-    }
 }

@@ -6,7 +6,7 @@ import GatewayAPI
     import FoundationNetworking
 #endif
 
-/// `mpos dashboard --gateway URL --user U --password P`: prints the URL of a running
+/// `mpos dashboard --gateway URL --user U --password-file FILE`: prints the URL of a running
 /// sandbox's dashboard with a one-time login link; opens nothing by itself.
 struct DashboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,10 +16,12 @@ struct DashboardCommand: AsyncParsableCommand {
             Logs in to the sandbox at --gateway with the merchant user's credentials (the ones \
             'mpos gateway serve' printed on its first start), asks it for a single-use login \
             link that expires in 5 minutes, and prints the link. Open it in a browser; a second \
-            use is refused.
+            use is refused. The password comes from --password-file, MPOS_PASSWORD, or a prompt \
+            on a terminal (--password works too, but other users of this machine can read it in ps).
 
-            Example:
-              mpos dashboard --gateway http://127.0.0.1:8080 --user sandbox --password '…'
+            Examples:
+              mpos dashboard --gateway http://127.0.0.1:8080 --user sandbox --password-file ~/.mpos-password
+              MPOS_PASSWORD='…' mpos dashboard --gateway http://127.0.0.1:8080
             """
     )
 
@@ -29,8 +31,7 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(help: "The merchant user id.")
     var user = "sandbox"
 
-    @Option(help: "The merchant user's password.")
-    var password: String
+    @OptionGroup var password: PasswordOptions
 
     func validate() throws {
         guard let url = URL(string: gateway), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -40,6 +41,9 @@ struct DashboardCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let base = URL(string: gateway.hasSuffix("/") ? String(gateway.dropLast()) : gateway)!
+        guard let password = try self.password.resolve(user: user) else {
+            throw CLIFailure("mpos dashboard needs the password of --user: " + PasswordOptions.missing)
+        }
         CLIOutput.line(try await Self.loginLink(base: base, user: user, password: password))
     }
 

@@ -21,7 +21,9 @@ struct GatewayCommand: AsyncParsableCommand {
     )
 }
 
-/// `mpos gateway serve [--host H] [--port N] [--db PATH | --database URL] [--tls-certificate PEM --tls-key PEM]`:
+/// `mpos gateway serve [--host H] [--port N] [--db PATH | --database URL]
+/// [--tls-certificate PEM --tls-key PEM] [--insecure-http]
+/// [--idle-timeout S] [--request-header-timeout S] [--request-body-timeout S]`:
 /// runs the sandbox gateway until SIGINT or SIGTERM.
 struct GatewayServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +34,11 @@ struct GatewayServeCommand: AsyncParsableCommand {
             prints its user, password and API key once: only their hashes are stored. Then it \
             prints 'gateway instance ID' (created with the database, the same on every start) and \
             'listening on http://HOST:PORT', and serves until SIGINT (Ctrl-C) or SIGTERM.
-            With --tls-certificate and --tls-key it serves HTTPS ('listening on https://…').
+            With --tls-certificate and --tls-key it serves HTTPS ('listening on https://…') and \
+            sends Strict-Transport-Security. On an address other than loopback it serves only \
+            HTTPS, unless --insecure-http allows plain HTTP (with a warning). Connections whose \
+            request head or body arrives too slowly, or that sit idle, are closed \
+            (--request-header-timeout, --request-body-timeout, --idle-timeout).
             With --database postgres://USER@HOST:PORT/DB it keeps its data in PostgreSQL, where \
             several instances can serve one database behind a load balancer: the first to \
             start on an empty database prints the credentials, the others none. The password \
@@ -43,6 +49,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
               mpos gateway serve
               mpos gateway serve --port 8080 --db /tmp/sandbox.sqlite
               mpos gateway serve --tls-certificate cert.pem --tls-key key.pem
+              mpos gateway serve --host 0.0.0.0 --tls-certificate cert.pem --tls-key key.pem
               mpos gateway serve --clock-offset 600
               mpos gateway serve --session-lifetime 60
               MPOS_DATABASE_PASSWORD=secret mpos gateway serve --database postgres://mpos@db:5432/sandbox
@@ -67,6 +74,30 @@ struct GatewayServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "PEM file of the private key of --tls-certificate.")
     var tlsKey: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Serve plain HTTP on an address other than loopback (without it the gateway refuses to; "
+                + "passwords, tokens and card data then cross the network in clear)."))
+    var insecureHTTP = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Close a connection left this long without a request (keep-alive).",
+            valueName: "seconds"))
+    var idleTimeout: Double = 75
+
+    @Option(
+        help: ArgumentHelp(
+            "Close a connection whose request line and headers take longer than this to arrive.",
+            valueName: "seconds"))
+    var requestHeaderTimeout: Double = 10
+
+    @Option(
+        help: ArgumentHelp(
+            "Close a connection whose request body takes longer than this to arrive.",
+            valueName: "seconds"))
+    var requestBodyTimeout: Double = 30
 
     @Option(
         name: .long, parsing: .unconditional,
@@ -97,6 +128,12 @@ struct GatewayServeCommand: AsyncParsableCommand {
         guard (1...30 * 86_400).contains(sessionLifetime) else {
             throw ValidationError("--session-lifetime must be between 1 second and 30 days.")
         }
+        for (name, seconds) in [
+            ("--idle-timeout", idleTimeout), ("--request-header-timeout", requestHeaderTimeout),
+            ("--request-body-timeout", requestBodyTimeout),
+        ] where !(0.1...86_400).contains(seconds) {
+            throw ValidationError("\(name) must be between 0.1 seconds and a day.")
+        }
     }
 
     mutating func run() async throws {
@@ -106,6 +143,10 @@ struct GatewayServeCommand: AsyncParsableCommand {
             host: host, port: port, logLevel: .warning, groupCommit: groupCommit)
         try storage.apply(to: &configuration, defaultFile: "./mpos-sandbox.sqlite")
         configuration.sessionLifetime = TimeInterval(sessionLifetime)
+        configuration.allowsInsecureHTTP = insecureHTTP
+        configuration.connectionTimeouts = GatewayConnectionTimeouts(
+            idle: .seconds(idleTimeout), requestHeader: .seconds(requestHeaderTimeout),
+            requestBody: .seconds(requestBodyTimeout))
         if clockOffset != 0 {
             let offset = TimeInterval(clockOffset)
             configuration.now = { Date().addingTimeInterval(offset) }
@@ -116,7 +157,19 @@ struct GatewayServeCommand: AsyncParsableCommand {
         // Catch the signals before binding, so a signal sent as soon as the port is
         // printed still shuts down cleanly.
         let signals = TerminationSignals()
-        let gateway = try await SandboxGateway.start(configuration)
+        let gateway: RunningGateway
+        do {
+            gateway = try await SandboxGateway.start(configuration)
+        } catch let error as GatewayStartupError where error == .plainHTTPBeyondLoopback {
+            throw CLIFailure(
+                "refusing to serve plain HTTP on \(host), an address other hosts can reach: give "
+                    + "--tls-certificate and --tls-key, bind --host 127.0.0.1, or add --insecure-http")
+        }
+        if configuration.servesPlainHTTPBeyondLoopback {
+            CLIOutput.error(
+                "warning: serving plain HTTP on \(host) (--insecure-http): passwords, tokens and card data "
+                    + "cross the network in clear; use --tls-certificate and --tls-key")
+        }
         if let credentials = gateway.credentials {
             say(GatewayServeOutput.credentials(credentials, database: storage.shown))
         }

@@ -82,7 +82,7 @@ struct JournalListCommand: AsyncParsableCommand {
     }
 }
 
-/// `mpos journal finish --journal PATH [--gateway URL] --user U --password P`
+/// `mpos journal finish --journal PATH [--gateway URL] --user U --password-file FILE`
 struct JournalFinishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "finish",
@@ -96,7 +96,8 @@ struct JournalFinishCommand: AsyncParsableCommand {
             that cannot be reached or is not the journal's, or attempts the gateway could not settle yet.
 
             Example:
-              mpos journal finish --journal ~/.local/share/mpos/journal.sqlite --user sandbox --password …
+              mpos journal finish --journal ~/.local/share/mpos/journal.sqlite --user sandbox \\
+                  --password-file ~/.mpos-password
             """)
 
     @OptionGroup var options: TerminalOptions

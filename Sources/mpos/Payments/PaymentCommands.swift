@@ -7,7 +7,8 @@ import MPOSKit
 /// The `mpos` payment commands' shared discussion of where they run and how they exit.
 enum PaymentCommandHelp {
     static let discussion = """
-        Runs against --gateway URL (with --user/--password or --client-token) and --reader \
+        Runs against --gateway URL (with --user and its password from --password-file, MPOS_PASSWORD \
+        or a prompt, or with --client-token) and --reader \
         HOST:PORT (with --secret HEX); whichever is not given is embedded: a sandbox gateway on \
         a temporary database, a simulated reader on 127.0.0.1 presenting --card. The journal \
         (--journal) is locked while the command runs; what an earlier run on it left open is \

@@ -9,7 +9,8 @@ struct TransactionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transactions", abstract: "List the merchant's transactions, newest first.",
         discussion: """
-            Runs against --gateway URL with --user/--password or --client-token, or against an \
+            Runs against --gateway URL with --user (its password from --password-file, MPOS_PASSWORD \
+            or a prompt) or --client-token, or against an \
             embedded (empty) sandbox gateway. --json prints the gateway's page as JSON.
             """)
 

@@ -23,11 +23,21 @@ struct TerminalOptions: ParsableArguments {
     @Option(help: "The merchant user id at --gateway.")
     var user: String?
 
-    @Option(help: "The merchant user's password at --gateway.")
-    var password: String?
+    @OptionGroup var password: PasswordOptions
 
-    @Option(help: "A client token minted by your backend, instead of --user/--password.")
+    @Option(
+        help: ArgumentHelp(
+            "A client token minted by your backend, instead of --user and its password (other users of this "
+                + "machine can read it in ps: prefer --client-token-file or MPOS_CLIENT_TOKEN).",
+            valueName: "token"))
     var clientToken: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A file whose first line is the client token, readable by its owner only (chmod 600). Without "
+                + "--client-token, --client-token-file or --user, MPOS_CLIENT_TOKEN is used when set.",
+            valueName: "file"))
+    var clientTokenFile: String?
 
     @Option(help: "The card reader's address, HOST:PORT (default: an embedded simulated reader).")
     var reader: String?
@@ -72,5 +82,24 @@ enum AmountArgument {
             throw CLIFailure("invalid amount '\(text)': it must be greater than zero")
         }
         return money.amount
+    }
+}
+
+extension TerminalOptions {
+    static let clientTokenSource = CommandLineSecret(
+        option: "--client-token", fileOption: "--client-token-file", environmentVariable: "MPOS_CLIENT_TOKEN")
+
+    /// The client token given by `--client-token` or `--client-token-file`, else by
+    /// `MPOS_CLIENT_TOKEN` when no `--user` says to log in with a password; never asked for.
+    ///
+    /// - Throws: `CLIFailure` for a token file that cannot be used.
+    func resolveClientToken(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> String? {
+        if clientToken != nil || clientTokenFile != nil || user == nil {
+            return try Self.clientTokenSource.resolve(
+                value: clientToken, file: clientTokenFile, prompt: nil, environment: environment)
+        }
+        return nil
     }
 }

@@ -120,12 +120,17 @@ final class TerminalSession {
                 } catch { throw CLIFailure("--gateway-certificate \(certificate) is not a PEM certificate") }
             }
             _ = try environment(options, url: url)
-            if let token = options.clientToken {
+            if let token = try options.resolveClientToken() {
                 remote = (url, .clientToken { token })
-            } else if let user = options.user, let password = options.password {
+            } else if let user = options.user {
+                guard let password = try options.password.resolve(user: user) else {
+                    throw CLIFailure("--gateway needs the password of --user: " + PasswordOptions.missing)
+                }
                 remote = (url, .login(user: user, password: password))
             } else {
-                throw CLIFailure("--gateway needs --user and --password, or --client-token")
+                throw CLIFailure(
+                    "--gateway needs --user and its password, or a client token (--client-token-file or "
+                        + "MPOS_CLIENT_TOKEN)")
             }
         } else if let name = options.environment, EnvironmentName(named: name) != .sandbox {
             _ = try environment(options, url: nil)

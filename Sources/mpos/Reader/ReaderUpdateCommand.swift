@@ -10,7 +10,8 @@ import GatewayAPI
 import MPOSCore
 import MPOSKit
 
-/// `mpos reader update --reader HOST:PORT --gateway URL (--user/--password | --client-token) [--check] [--json]`
+/// `mpos reader update --reader HOST:PORT --gateway URL
+/// (--user [--password-file FILE] | --client-token-file FILE) [--check] [--json]`
 struct ReaderUpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
