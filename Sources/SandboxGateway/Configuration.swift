@@ -56,6 +56,15 @@ public struct SandboxGatewayConfiguration: Sendable {
     public var groupCommit: Bool
     /// The certificate and key to serve HTTPS with; `nil` (the default) serves plain HTTP.
     public var tls: SandboxGatewayTLS? = nil
+    /// Where webhooks and payment callbacks may be posted, checked on the addresses a URL's
+    /// host resolves to when it is configured and before each delivery: public addresses,
+    /// plus loopback while ``host`` is a loopback address, plus the scopes allowed
+    /// (`mpos gateway serve --allow-webhooks-to loopback|private`). Link-local and cloud
+    /// metadata addresses are refused whatever is allowed.
+    public var webhookDestinations = WebhookDestinationPolicy()
+    /// How long one webhook delivery may take, connection and answer included (10 seconds);
+    /// past it the attempt fails with class `timeout`.
+    public var webhookTimeout: Duration = .seconds(10)
     /// The clock that paces webhook retries (1 s, 2 s, 4 s … after failed deliveries).
     /// Tests inject a manual clock to play the backoff without waiting.
     public var webhookClock: any Clock<Duration> = ContinuousClock()

@@ -35,7 +35,8 @@ struct GatewayHarness {
         webhookClock: any Clock<Duration> = ContinuousClock(),
         groupCommit: Bool = true,
         databaseURL: PostgresURL? = nil,
-        additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil
+        additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil,
+        configure: (inout SandboxGatewayConfiguration) -> Void = { _ in }
     ) async throws -> GatewayHarness {
         let directory =
             directory
@@ -48,6 +49,7 @@ struct GatewayHarness {
             additionalRoutes: additionalRoutes, groupCommit: groupCommit)
         configuration.webhookClock = webhookClock
         configuration.databaseURL = databaseURL
+        configure(&configuration)
         let gateway = try await SandboxGateway.start(configuration)
         let credentials = try #require(gateway.credentials)
         return GatewayHarness(gateway: gateway, clock: clock, directory: directory, credentials: credentials)
@@ -61,11 +63,12 @@ struct GatewayHarness {
         groupCommit: Bool = true,
         additionalRoutes: (@Sendable (Router<GatewayRequestContext>, GatewayEnvironment) -> Void)? = nil,
         engine: GatewayTestEngine = .sqlite,
+        configure: (inout SandboxGatewayConfiguration) -> Void = { _ in },
         _ body: (GatewayHarness) async throws -> Void
     ) async throws {
         let harness = try await start(
             clock: clock, bodyLimit: bodyLimit, webhookClock: webhookClock, groupCommit: groupCommit,
-            databaseURL: try engine.freshDatabaseURL(), additionalRoutes: additionalRoutes)
+            databaseURL: try engine.freshDatabaseURL(), additionalRoutes: additionalRoutes, configure: configure)
         do {
             try await body(harness)
         } catch {

@@ -45,7 +45,7 @@ enum PostgresMigrations {
     /// Every migration in application order.
     static let all: [PostgresMigration] = [
         core, payments, reporting, updates, dashboard, asynchronousRefunds,
-        insertionOrder, webhookOutbox, webhookOutboxPendingIndex,
+        insertionOrder, webhookOutbox, webhookOutboxPendingIndex, webhookDeliveryFailureClass,
     ]
 
     /// Applies the migrations `session`'s database has not recorded, each in its own
