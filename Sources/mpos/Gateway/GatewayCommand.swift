@@ -21,7 +21,8 @@ struct GatewayCommand: AsyncParsableCommand {
     )
 }
 
-/// `mpos gateway serve [--host H] [--port N] [--db PATH | --database URL] [--tls-certificate PEM --tls-key PEM]`:
+/// `mpos gateway serve [--host H] [--port N] [--db PATH | --database URL] [--tls-certificate PEM --tls-key PEM]
+/// [--allow-webhooks-to loopback|private]`:
 /// runs the sandbox gateway until SIGINT or SIGTERM.
 struct GatewayServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,6 +39,9 @@ struct GatewayServeCommand: AsyncParsableCommand {
             start on an empty database prints the credentials, the others none. The password \
             comes from the URL or from MPOS_DATABASE_PASSWORD. GET /health answers 503 while \
             the database is unreachable.
+            Webhooks and payment callbacks go to public addresses only, plus loopback while --host is \
+            a loopback address; --allow-webhooks-to loopback,private lets them reach those ranges too. \
+            Link-local and cloud metadata addresses are refused whatever is allowed.
 
             Examples:
               mpos gateway serve
@@ -45,6 +49,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
               mpos gateway serve --tls-certificate cert.pem --tls-key key.pem
               mpos gateway serve --clock-offset 600
               mpos gateway serve --session-lifetime 60
+              mpos gateway serve --host 0.0.0.0 --allow-webhooks-to private
               MPOS_DATABASE_PASSWORD=secret mpos gateway serve --database postgres://mpos@db:5432/sandbox
             """
     )
@@ -56,6 +61,8 @@ struct GatewayServeCommand: AsyncParsableCommand {
     var port = 8080
 
     @OptionGroup var storage: GatewayDatabaseOptions
+
+    @OptionGroup var webhooks: GatewayWebhookOptions
 
     @Flag(
         inversion: .prefixedNo,
@@ -106,6 +113,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
             host: host, port: port, logLevel: .warning, groupCommit: groupCommit)
         try storage.apply(to: &configuration, defaultFile: "./mpos-sandbox.sqlite")
         configuration.sessionLifetime = TimeInterval(sessionLifetime)
+        configuration.webhookDestinations = try webhooks.policy()
         if clockOffset != 0 {
             let offset = TimeInterval(clockOffset)
             configuration.now = { Date().addingTimeInterval(offset) }
