@@ -91,7 +91,11 @@ let package = Package(
         // A receipt printer in software: ESC/POS decoder, status answers, pages.
         .target(name: "PrinterSimulator", dependencies: ["PrinterCodePages"]),
         // The HTTP contract between SDK and gateway, one source for both sides.
-        .target(name: "GatewayAPI", dependencies: ["MPOSCore"]),
+        // Crypto: receivers verify webhook signatures (HMAC-SHA256) with this target alone.
+        .target(
+            name: "GatewayAPI",
+            dependencies: ["MPOSCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Adyen-dialect nexo Terminal API messages (Codable) and their local encryption.
         .target(
             name: "TerminalAPI",

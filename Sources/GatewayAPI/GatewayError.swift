@@ -28,6 +28,10 @@ public enum GatewayErrorCode {
     public static let invalidHeader = 4002
     /// 400: the new password does not meet the policy or its confirmation differs.
     public static let passwordPolicy = 4003
+    /// 400: a webhook or callback URL's host resolves to an address the gateway may not post
+    /// to: link-local or cloud metadata (always), private or loopback (unless the gateway was
+    /// started with `--allow-webhooks-to`), or it does not resolve.
+    public static let webhookDestinationRefused = 4006
     /// 401: no credentials, unknown or expired token, wrong user or password.
     public static let unauthorized = 4010
     /// 401: the access or client token has expired; log in or mint a new one.

@@ -69,6 +69,15 @@ public struct SandboxGatewayConfiguration: Sendable {
     public var allowsInsecureHTTP = false
     /// How long the gateway waits on a slow or idle client before closing its connection.
     public var connectionTimeouts = GatewayConnectionTimeouts()
+    /// Where webhooks and payment callbacks may be posted, checked on the addresses a URL's
+    /// host resolves to when it is configured and before each delivery: public addresses,
+    /// plus loopback while ``host`` is a loopback address, plus the scopes allowed
+    /// (`mpos gateway serve --allow-webhooks-to loopback|private`). Link-local and cloud
+    /// metadata addresses are refused whatever is allowed.
+    public var webhookDestinations = WebhookDestinationPolicy()
+    /// How long one webhook delivery may take, connection and answer included (10 seconds);
+    /// past it the attempt fails with class `timeout`.
+    public var webhookTimeout: Duration = .seconds(10)
     /// The clock that paces webhook retries (1 s, 2 s, 4 s … after failed deliveries).
     /// Tests inject a manual clock to play the backoff without waiting.
     public var webhookClock: any Clock<Duration> = ContinuousClock()

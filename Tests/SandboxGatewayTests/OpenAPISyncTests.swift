@@ -51,7 +51,11 @@ struct OpenAPISyncTests {
         var path: String?
         var operation: String?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("  /") && !line.hasPrefix("   ") {
+            if !line.hasPrefix(" ") && !line.isEmpty {
+                // A top-level key: `paths:` begins the operations, anything else ends them.
+                path = nil
+                operation = nil
+            } else if line.hasPrefix("  /") && !line.hasPrefix("   ") {
                 path = String(line.dropFirst(2).dropLast(line.hasSuffix(":") ? 1 : 0))
             } else if line.hasPrefix("    ") && !line.hasPrefix("     "), let path {
                 operation = "\(line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()) \(path)"

@@ -33,7 +33,7 @@ struct PaymentCallbackTests {
     }
 
     @Test func theOutcomeIsPostedToThePaymentsCallbackSignedAndRetried() async throws {
-        let received = Mutex<[(path: String, body: Data, signature: String?)]>([])
+        let received = Mutex<[(path: String, body: Data, signature: String?, eventID: String?)]>([])
         let webhookClock = ManualClock()
         try await GatewayHarness.with(
             webhookClock: webhookClock,
@@ -45,7 +45,8 @@ struct PaymentCallbackTests {
                             list.append(
                                 (
                                     path, Data(body.readableBytesView),
-                                    request.headers[HTTPField.Name("X-Signature")!]
+                                    request.headers[HTTPField.Name(WebhookSignature.headerName)!],
+                                    request.headers[HTTPField.Name(WebhookSignature.eventIDHeaderName)!]
                                 ))
                             return list.filter { $0.path == path }.count
                         }
@@ -68,7 +69,7 @@ struct PaymentCallbackTests {
                 token: token)
             #expect(reply.status == 200)
             let transaction = try reply.decode(Transaction.self)
-            func callbacks() -> [(path: String, body: Data, signature: String?)] {
+            func callbacks() -> [(path: String, body: Data, signature: String?, eventID: String?)] {
                 received.withLock { $0.filter { $0.path == "/order-17/paid" } }
             }
             // The first post failed; the retry waits 1 s on the injected clock.
@@ -80,12 +81,14 @@ struct PaymentCallbackTests {
             while callbacks().count < 2, !Task.isCancelled { await Task.yield() }
 
             let last = try #require(callbacks().last)
-            #expect(
-                WebhookSignature.verify(
-                    header: last.signature ?? "", body: Array(last.body), secret: Self.secret))
-            #expect(
-                !WebhookSignature.verify(
-                    header: last.signature ?? "", body: Array(last.body), secret: "other-secret-0123"))
+            try WebhookSignature.verify(
+                header: last.signature ?? "", eventID: last.eventID ?? "", body: Array(last.body), secret: Self.secret,
+                now: harness.clock.now())
+            #expect(throws: WebhookSignatureError.signatureMismatch) {
+                try WebhookSignature.verify(
+                    header: last.signature ?? "", eventID: last.eventID ?? "", body: Array(last.body),
+                    secret: "other-secret-0123", now: harness.clock.now())
+            }
             let payload = try GatewayJSON.makeDecoder().decode(WebhookPayload.self, from: last.body)
             #expect(payload.uniqueID == transaction.id.rawValue)
             #expect(payload.state == .approved && payload.amount == 21_00 && payload.currency == .eur)

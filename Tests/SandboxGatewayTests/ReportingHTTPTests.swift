@@ -128,7 +128,7 @@ import Testing
     }
 
     @Test func webhooksAreSignedRetriedAndLogged() async throws {
-        let received = Mutex<[(body: Data, signature: String?)]>([])
+        let received = Mutex<[(body: Data, signature: String?, eventID: String?)]>([])
         let secret = "whsec-0123456789abcdef"
         // The dispatcher's backoff runs on this clock: the test moves it instead of waiting.
         let webhookClock = ManualClock()
@@ -137,7 +137,11 @@ import Testing
                 let body = try await request.body.collect(upTo: 1 << 20)
                 let count = received.withLock { list in
                     list.append(
-                        (Data(body.readableBytesView), request.headers[HTTPField.Name("X-Signature")!]))
+                        (
+                            Data(body.readableBytesView),
+                            request.headers[HTTPField.Name(WebhookSignature.headerName)!],
+                            request.headers[HTTPField.Name(WebhookSignature.eventIDHeaderName)!]
+                        ))
                     return list.count
                 }
                 // The first delivery fails, so the dispatcher retries after its backoff.
@@ -182,8 +186,11 @@ import Testing
             #expect(deliveries.map(\.attempt).sorted() == [1, 2])
             #expect(deliveries.allSatisfy { $0.transactionID == tx.id })
             let last = try #require(received.withLock { $0.last })
-            #expect(
-                WebhookSignature.verify(header: last.signature ?? "", body: Array(last.body), secret: secret))
+            // Signed at the gateway's (manual) time, over the event id and the body.
+            let signature = try WebhookSignature.verify(
+                header: last.signature ?? "", eventID: last.eventID ?? "", body: Array(last.body), secret: secret,
+                now: harness.clock.now())
+            #expect(signature.date == harness.clock.now())
             let payload = try GatewayJSON.makeDecoder().decode(WebhookPayload.self, from: last.body)
             #expect(payload.uniqueID == tx.id.rawValue && payload.state == .approved)
             #expect(payload.cardNumber == tx.card?.maskedPAN)

@@ -1,5 +1,6 @@
 import EMV
 import Foundation
+import GatewayAPI
 import MPOSCore
 import Synchronization
 import Testing
@@ -92,16 +93,6 @@ import Testing
         #expect(a.fingerprint(pan).count == 64)
         #expect(!a.fingerprint(pan).contains("4761739001010010"))
     }
-
-    @Test func signatureVerifies() {
-        let body = Array("{\"a\":1}".utf8)
-        let header = WebhookSignature.header(body: body, secret: "s3cret")
-        #expect(header.count == 64)
-        #expect(WebhookSignature.verify(header: header, body: body, secret: "s3cret"))
-        #expect(!WebhookSignature.verify(header: header, body: body, secret: "other"))
-        #expect(!WebhookSignature.verify(header: header, body: Array("{\"a\":2}".utf8), secret: "s3cret"))
-        #expect(!WebhookSignature.verify(header: "garbage", body: body, secret: "s3cret"))
-    }
 }
 
 /// A clock whose sleeps return at once and are recorded.
@@ -125,15 +116,25 @@ final class RecordingClock: Clock, @unchecked Sendable {
     }
 }
 
-/// A transport that answers with scripted statuses and records what it was sent.
+/// A transport that answers with scripted statuses and records what it was sent; with no
+/// status left it fails as an unreachable host would.
 final class ScriptedTransport: WebhookTransport, @unchecked Sendable {
-    private let state: Mutex<(statuses: [Int], sent: [(URL, [UInt8], [String: String])])>
+    struct Sent {
+        var url: URL
+        var address: WebhookAddress
+        var body: [UInt8]
+        var headers: [String: String]
+    }
+
+    private let state: Mutex<(statuses: [Int], sent: [Sent])>
     init(statuses: [Int]) { state = Mutex((statuses, [])) }
-    var sent: [(URL, [UInt8], [String: String])] { state.withLock { $0.sent } }
-    func post(url: URL, body: [UInt8], headers: [String: String]) async throws -> Int {
-        try state.withLock { s in
-            s.sent.append((url, body, headers))
-            guard !s.statuses.isEmpty else { throw URLError(.cannotConnectToHost) }
+    var sent: [Sent] { state.withLock { $0.sent } }
+    func post(url: URL, connectingTo address: WebhookAddress, body: [UInt8], headers: [String: String])
+        async throws(WebhookTransportError) -> Int
+    {
+        try state.withLock { s throws(WebhookTransportError) in
+            s.sent.append(Sent(url: url, address: address, body: body, headers: headers))
+            guard !s.statuses.isEmpty else { throw WebhookTransportError(.unreachable) }
             return s.statuses.removeFirst()
         }
     }
@@ -148,6 +149,9 @@ final class MemoryDeliveryLog: WebhookDeliveryLog, @unchecked Sendable {
 }
 
 @Suite(.timeLimit(.minutes(2))) struct WebhookDispatcherTests {
+    /// The receivers of these tests listen on loopback.
+    static let loopbackAllowed = WebhookDestinations(scopes: [.loopback])
+
     private func delivery(secret: String? = "k") -> WebhookDispatcher.Delivery {
         .init(
             eventID: "evt_1", merchantID: "m1", transactionID: "txn_1",
@@ -170,7 +174,7 @@ final class MemoryDeliveryLog: WebhookDeliveryLog, @unchecked Sendable {
         let transport = ScriptedTransport(statuses: [500, 503, 200])
         let log = MemoryDeliveryLog()
         let dispatcher = WebhookDispatcher(
-            transport: transport, log: log, policy: .standard, clock: clock,
+            transport: transport, log: log, destinations: Self.loopbackAllowed, policy: .standard, clock: clock,
             now: { Date(timeIntervalSince1970: 1_800_000_000) })
         await dispatcher.enqueue(delivery())
         await dispatcher.waitUntilIdle()
@@ -178,25 +182,29 @@ final class MemoryDeliveryLog: WebhookDeliveryLog, @unchecked Sendable {
         #expect(log.all.map(\.attempt) == [1, 2, 3])
         #expect(log.all.map(\.succeeded) == [false, false, true])
         #expect(log.all.map(\.statusCode) == [500, 503, 200])
-        let (_, body, headers) = try #require(transport.sent.last)
-        #expect(
-            WebhookSignature.verify(header: headers[WebhookSignature.headerName]!, body: body, secret: "k"))
-        #expect(headers["X-Attempt"] == "3")
-        #expect(headers["X-Event-Id"] == "evt_1")
+        let last = try #require(transport.sent.last)
+        let signature = try WebhookSignature.verify(
+            header: last.headers[WebhookSignature.headerName] ?? "", eventID: "evt_1", body: last.body, secret: "k",
+            now: Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(signature.timestamp == 1_800_000_000)
+        #expect(last.headers[WebhookSignature.attemptHeaderName] == "3")
+        #expect(last.headers[WebhookSignature.eventIDHeaderName] == "evt_1")
+        #expect(last.address == WebhookAddress("127.0.0.1"))
+        #expect(log.all.map(\.failure) == [.httpStatus, .httpStatus, nil])
     }
 
     @Test func givesUpAfterTheLastAttempt() async {
         let clock = RecordingClock()
         let log = MemoryDeliveryLog()
         let dispatcher = WebhookDispatcher(
-            transport: ScriptedTransport(statuses: []), log: log,
+            transport: ScriptedTransport(statuses: []), log: log, destinations: Self.loopbackAllowed,
             policy: WebhookRetryPolicy(
                 maximumAttempts: 3, initialDelay: .milliseconds(100), maximumDelay: .seconds(1)),
             clock: clock)
         await dispatcher.enqueue(delivery())
         await dispatcher.waitUntilIdle()
         #expect(log.all.count == 3)
-        #expect(log.all.allSatisfy { !$0.succeeded && $0.error != nil })
+        #expect(log.all.allSatisfy { !$0.succeeded && $0.failure == .unreachable && $0.statusCode == nil })
         #expect(log.all.last?.nextAttemptAt == nil)
         #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200)])
     }

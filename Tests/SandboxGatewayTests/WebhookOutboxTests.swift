@@ -43,8 +43,8 @@ struct WebhookReceiver {
                 let body = try await request.body.collect(upTo: 1 << 20)
                 let count = received.append(
                     .init(
-                        eventID: request.headers[HTTPField.Name("X-Event-Id")!] ?? "",
-                        attempt: Int(request.headers[HTTPField.Name("X-Attempt")!] ?? "") ?? 0,
+                        eventID: request.headers[HTTPField.Name(WebhookSignature.eventIDHeaderName)!] ?? "",
+                        attempt: Int(request.headers[HTTPField.Name(WebhookSignature.attemptHeaderName)!] ?? "") ?? 0,
                         body: Data(body.readableBytesView)))
                 return Response(status: count <= failing ? .serviceUnavailable : .ok)
             }
@@ -93,7 +93,7 @@ enum WebhookOutboxScenarios {
                     db,
                     WebhookAttempt(
                         eventID: ids[0], merchantID: "m_outbox", transactionID: "tx_outbox_0", url: "u", attempt: 1,
-                        statusCode: 200, error: nil, succeeded: succeeded, attemptedAt: t0.addingTimeInterval(32),
+                        statusCode: 200, failure: nil, succeeded: succeeded, attemptedAt: t0.addingTimeInterval(32),
                         nextAttemptAt: nil), owner: owner, lease: 30)
             }
         }
@@ -114,7 +114,7 @@ enum WebhookOutboxScenarios {
                 db,
                 WebhookAttempt(
                     eventID: ids[0], merchantID: "m_outbox", transactionID: "tx_outbox_0", url: "u", attempt: 1,
-                    statusCode: 503, error: nil, succeeded: false, attemptedAt: t0,
+                    statusCode: 503, failure: .httpStatus, succeeded: false, attemptedAt: t0,
                     nextAttemptAt: t0.addingTimeInterval(1)), owner: "a", lease: 30)
         }
         #expect(kept)

@@ -8,9 +8,12 @@ import MPOSCore
 
 /// `PUT /v1/webhooks/config`: where the gateway posts transaction callbacks.
 public struct WebhookConfig: Codable, Sendable, Hashable {
-    /// The `http` or `https` URL; `nil` turns callbacks off.
+    /// The `http` or `https` URL, without a user or password; `nil` turns callbacks off. Its
+    /// host must resolve to an address webhooks may reach (never link-local or cloud metadata;
+    /// private and loopback addresses only where the gateway allows them): 400 with
+    /// ``GatewayErrorCode/webhookDestinationRefused`` otherwise.
     public var callbackURL: String?
-    /// The secret for the `X-Signature` HMAC-SHA256 of each callback body, 16...128
+    /// The secret the ``WebhookSignature`` of each callback is keyed with, 16...128
     /// characters; `nil` keeps the current one.
     public var secret: String?
     /// Whether card refunds are answered at once as received (status `pending`) and decided

@@ -18,8 +18,8 @@ public struct WebhookDelivery: Codable, Sendable, Hashable {
     public var attempt: Int
     /// The HTTP status received, if any.
     public var statusCode: Int?
-    /// Why it failed, if it did.
-    public var error: String?
+    /// Why it failed, if it did: a class, never the socket's error text.
+    public var failure: WebhookDeliveryFailure?
     /// When it was attempted.
     public var attemptedAt: Date
     /// Whether it succeeded (2xx).
@@ -28,14 +28,14 @@ public struct WebhookDelivery: Codable, Sendable, Hashable {
     /// Creates a delivery record.
     public init(
         id: String, transactionID: TransactionID, url: String, attempt: Int, statusCode: Int?,
-        error: String?, attemptedAt: Date, succeeded: Bool
+        failure: WebhookDeliveryFailure?, attemptedAt: Date, succeeded: Bool
     ) {
         self.id = id
         self.transactionID = transactionID
         self.url = url
         self.attempt = attempt
         self.statusCode = statusCode
-        self.error = error
+        self.failure = failure
         self.attemptedAt = attemptedAt
         self.succeeded = succeeded
     }

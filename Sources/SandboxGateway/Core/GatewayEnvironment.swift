@@ -19,6 +19,9 @@ public struct GatewayEnvironment: Sendable {
     let cardFingerprinter: CardFingerprinter
     /// This instance's delivery of the webhook outbox, shared by every domain's notifier.
     let webhookOutbox: WebhookOutboxRelay
+    /// Where webhooks and payment callbacks may go: checked when a URL is configured and
+    /// before each delivery (``SandboxGatewayConfiguration/webhookDestinations``).
+    public let webhookDestinations: WebhookDestinations
 
     /// The gateway's current time (the injected clock).
     public var now: Date { configuration.now() }
@@ -32,8 +35,11 @@ public struct GatewayEnvironment: Sendable {
         self.accounts = AccountService(store: store, configuration: configuration)
         self.idempotency = IdempotencyStore(store: store, configuration: configuration, writer: ledgerWriter)
         self.cardFingerprinter = try await CardFingerprinter.stored(in: store, path: configuration.databasePath)
+        let destinations = WebhookDestinations(policy: configuration.webhookDestinations, listeningOn: configuration.host)
+        self.webhookDestinations = destinations
         self.webhookOutbox = WebhookOutboxRelay(
             database: store.database, instanceID: store.instanceID, lease: configuration.webhookClaimLease,
+            transport: HTTPClientWebhookTransport(timeout: configuration.webhookTimeout), destinations: destinations,
             clock: configuration.webhookClock, now: configuration.now)
     }
 }

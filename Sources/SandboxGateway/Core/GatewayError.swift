@@ -39,6 +39,10 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func invalid(_ message: String) -> GatewayError { .init(code: GatewayErrorCode.invalidValue, message) }
     /// 4002.
     public static func invalidHeader(_ message: String) -> GatewayError { .init(code: GatewayErrorCode.invalidHeader, message) }
+    /// 4006.
+    public static func webhookDestinationRefused(_ message: String) -> GatewayError {
+        .init(code: GatewayErrorCode.webhookDestinationRefused, message)
+    }
     /// 4010.
     public static func unauthorized(_ message: String = "Authentication required.") -> GatewayError {
         .init(code: GatewayErrorCode.unauthorized, message)

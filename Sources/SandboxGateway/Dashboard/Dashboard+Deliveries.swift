@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GatewayAPI
 import Hummingbird
 
 extension Dashboard {
@@ -12,7 +13,7 @@ extension Dashboard {
             await page(request) { session in
                 let deliveries = try await environment.store.database.read { db in
                     try db.fetchAll(sql: """
-                            SELECT transaction_id, attempt, succeeded, status_code, attempted_at, next_attempt_at
+                            SELECT transaction_id, attempt, succeeded, status_code, failure, attempted_at, next_attempt_at
                             FROM payment_webhook_delivery WHERE merchant_id = ? ORDER BY id DESC LIMIT ?
                             """,
                         arguments: [session.merchantID, Self.deliveryPageSize]
@@ -29,6 +30,7 @@ extension DashboardDelivery {
     init(row: Row) {
         self.init(
             attempt: row["attempt"], succeeded: row["succeeded"], statusCode: row["status_code"],
+            failure: (row["failure"] as String?).map(WebhookDeliveryFailure.init(rawValue:)),
             attemptedAt: row["attempted_at"], retrying: (row["next_attempt_at"] as Date?) != nil)
     }
 }
@@ -46,15 +48,18 @@ enum DeliveriesPage {
             let d = entry.delivery
             return """
                 <tr><td><a href="/dashboard/transactions/\(entry.transactionID)">\(entry.transactionID)</a></td>\
-                <td>\(d.attempt)</td><td class="\(d.outcome)">\(d.outcome)</td><td>\(d.statusCode.map(String.init) ?? "")</td>\
+                <td>\(d.attempt)</td><td class="\(d.outcome)">\(d.outcome)</td><td>\(d.failure?.rawValue ?? "")</td>\
+                <td>\(d.statusCode.map(String.init) ?? "")</td>\
                 <td>\(DashboardLayout.time(d.attemptedAt))</td></tr>
                 """
         }
         let content: HTML = """
             <p>The newest \(Dashboard.deliveryPageSize) attempts to deliver a webhook: delivered, retried \
-            (another attempt is planned) or failed (no more attempts).</p>\
+            (another attempt is planned) or failed (no more attempts). A failure is named by its class: \
+            http_status, redirect (never followed), timeout, unreachable, tls, or destination_refused (an address \
+            webhooks may not reach; nothing was sent).</p>\
             <div class="scroll"><table><thead><tr><th scope="col">Transaction</th><th scope="col">Attempt</th>\
-            <th scope="col">Outcome</th><th scope="col">HTTP status</th><th scope="col">At (UTC)</th></tr></thead>\
+            <th scope="col">Outcome</th><th scope="col">Failure</th><th scope="col">HTTP status</th><th scope="col">At (UTC)</th></tr></thead>\
             <tbody>\(rows)</tbody></table></div>
             """
         return DashboardLayout.page(title: "Webhook deliveries", session: session, content: content)

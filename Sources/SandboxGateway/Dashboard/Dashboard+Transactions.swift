@@ -138,7 +138,7 @@ extension Dashboard {
                 sql: "SELECT * FROM payment_transaction WHERE merchant_id = ? AND original_id = ? ORDER BY seq",
                 arguments: [merchant, id])
             let deliveries = try db.fetchAll(sql: """
-                    SELECT attempt, succeeded, status_code, attempted_at, next_attempt_at FROM payment_webhook_delivery
+                    SELECT attempt, succeeded, status_code, failure, attempted_at, next_attempt_at FROM payment_webhook_delivery
                     WHERE merchant_id = ? AND transaction_id = ? ORDER BY id
                     """,
                 arguments: [merchant, id]

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayAPI
 import MPOSCore
 
 /// The transactions list and one transaction's page.
@@ -85,7 +86,10 @@ enum TransactionPages {
             """
         }
         let deliveryRows = deliveries.map { d -> HTML in
-            "<tr><td>\(d.attempt)</td><td>\(d.outcome)</td><td>\(d.statusCode.map(String.init) ?? "")</td><td>\(DashboardLayout.time(d.attemptedAt))</td></tr>"
+            """
+            <tr><td>\(d.attempt)</td><td>\(d.outcome)</td><td>\(d.failure?.rawValue ?? "")</td>\
+            <td>\(d.statusCode.map(String.init) ?? "")</td><td>\(DashboardLayout.time(d.attemptedAt))</td></tr>
+            """
         }
         let path = "/dashboard/transactions/\(row.id)"
         let forms: HTML = """
@@ -106,7 +110,7 @@ enum TransactionPages {
             <th scope="col">Amount</th><th scope="col">Created (UTC)</th></tr></thead><tbody>\(followUpRows)</tbody></table></div></section>\
             <section aria-labelledby="webhooks"><h2 id="webhooks">Webhook deliveries</h2>\
             <div class="scroll"><table><thead><tr><th scope="col">Attempt</th><th scope="col">Outcome</th>\
-            <th scope="col">HTTP status</th><th scope="col">At (UTC)</th></tr></thead><tbody>\(deliveryRows)</tbody></table></div></section>
+            <th scope="col">Failure</th><th scope="col">HTTP status</th><th scope="col">At (UTC)</th></tr></thead><tbody>\(deliveryRows)</tbody></table></div></section>
             """
         return DashboardLayout.page(title: "Transaction \(row.id)", session: session, content: content)
     }
@@ -117,6 +121,8 @@ struct DashboardDelivery: Sendable {
     var attempt: Int
     var succeeded: Bool
     var statusCode: Int?
+    /// Why it failed: a class (`timeout`, `unreachable` …), never the socket's error text.
+    var failure: WebhookDeliveryFailure?
     var attemptedAt: Date
     var retrying: Bool
 

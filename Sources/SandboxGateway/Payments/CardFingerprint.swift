@@ -33,24 +33,3 @@ public struct CardFingerprinter: Sendable {
         return Hex.encode(Array(mac)).lowercased()
     }
 }
-
-/// HMAC-SHA256 signatures for webhook bodies.
-public enum WebhookSignature {
-    /// The header that carries the signature.
-    public static let headerName = "X-Signature"
-
-    /// The header value for `body`: the lower-case hex HMAC-SHA256 of the body bytes, keyed
-    /// with the merchant's webhook secret.
-    public static func header(body: some Collection<UInt8>, secret: String) -> String {
-        let key = SymmetricKey(data: Array(secret.utf8))
-        return Hex.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(body), using: key))).lowercased()
-    }
-
-    /// Whether `header` is a valid signature of `body` with `secret` (constant-time compare).
-    public static func verify(header: String, body: some Collection<UInt8>, secret: String) -> Bool {
-        let expected = self.header(body: body, secret: secret)
-        let given = header.lowercased()
-        guard expected.utf8.count == given.utf8.count else { return false }
-        return zip(expected.utf8, given.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GatewayAPI
 import MPOSCore
 
 /// One row of `payment_transaction`: a sale, authorisation, capture, refund, void, tip
@@ -210,11 +211,11 @@ extension WebhookAttempt {
         try db.execute(
             sql: """
                 INSERT INTO payment_webhook_delivery
-                (merchant_id, event_id, transaction_id, url, attempt, status_code, error, succeeded, attempted_at, next_attempt_at)
+                (merchant_id, event_id, transaction_id, url, attempt, status_code, failure, succeeded, attempted_at, next_attempt_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                merchantID, eventID, transactionID, url, attempt, statusCode, error, succeeded, attemptedAt,
+                merchantID, eventID, transactionID, url, attempt, statusCode, failure?.rawValue, succeeded, attemptedAt,
                 nextAttemptAt,
             ])
     }
@@ -223,7 +224,8 @@ extension WebhookAttempt {
     init(row: Row) {
         self.init(
             eventID: row["event_id"], merchantID: row["merchant_id"], transactionID: row["transaction_id"],
-            url: row["url"], attempt: row["attempt"], statusCode: row["status_code"], error: row["error"],
+            url: row["url"], attempt: row["attempt"], statusCode: row["status_code"],
+            failure: (row["failure"] as String?).map(WebhookDeliveryFailure.init(rawValue:)),
             succeeded: row["succeeded"], attemptedAt: row["attempted_at"],
             nextAttemptAt: row["next_attempt_at"])
     }

@@ -23,12 +23,22 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         // The CPU work (rules, DUKPT, ARQC) runs here, concurrently; the idempotency record,
         // the decision and the ledger row then share one transaction (and one fsync with the
         // other requests of its group). A refusal is stored with the key like any answer.
-        let prepared: Result<PreparedAuthorization, GatewayError>
+        var checked: Result<PreparedAuthorization, GatewayError>
         do {
-            prepared = .success(try service.prepareAuthorization(merchant: merchant, command))
+            checked = .success(try service.prepareAuthorization(merchant: merchant, command))
         } catch let violation as PaymentRuleViolation {
-            prepared = .failure(GatewayError(code: violation.gatewayCode, violation.message))
+            checked = .failure(GatewayError(code: violation.gatewayCode, violation.message))
         }
+        // The callback's host is resolved and held to the destination policy before any charge
+        // (and again when the outcome is posted).
+        if case .success(let authorization) = checked, let callback = authorization.callbackURL {
+            do throws(GatewayError) {
+                try await environment.webhookDestinations.check(callback, field: "callbackURL")
+            } catch {
+                checked = .failure(error)
+            }
+        }
+        let prepared = checked
         let (response, recorded) = try await environment.idempotency.idempotentWrite(
             request: request, context: context, body: body
         ) { db in

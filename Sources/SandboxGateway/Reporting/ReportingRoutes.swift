@@ -128,6 +128,12 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
                 ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
                 parsed.host?.isEmpty == false, url.unicodeScalars.count <= 2048
             else { throw GatewayError.invalid("callbackURL must be an http or https URL.") }
+            // Stored and shown back with the configuration, a password in it would leak.
+            guard parsed.user(percentEncoded: false) == nil, parsed.password(percentEncoded: false) == nil else {
+                throw GatewayError.invalid("callbackURL may not carry a user or password.")
+            }
+            // Where the gateway will post: resolved now and again at each delivery.
+            try await environment.webhookDestinations.check(url, field: "callbackURL")
         }
         if let secret = input.secret, !(16...128).contains(secret.unicodeScalars.count) {
             throw GatewayError.invalid("secret must be 16 to 128 characters.")
@@ -176,7 +182,7 @@ public func addReportingRoutes(to router: Router<GatewayRequestContext>, environ
                 let id: Int64 = row["id"]
                 return WebhookDelivery(
                     id: "whd_\(id)", transactionID: transaction, url: attempt.url, attempt: attempt.attempt,
-                    statusCode: attempt.statusCode, error: attempt.error, attemptedAt: attempt.attemptedAt,
+                    statusCode: attempt.statusCode, failure: attempt.failure, attemptedAt: attempt.attemptedAt,
                     succeeded: attempt.succeeded)
             }
         }

@@ -22,12 +22,12 @@ final class WebhookOutboxRelay: Sendable {
     /// Claims in progress, whose events may not have reached the dispatcher yet.
     private let claiming = Mutex(0)
 
-    /// A relay over `database`, claiming for `lease` seconds on `now`'s time and retrying on
-    /// `clock`.
+    /// A relay over `database`, claiming for `lease` seconds on `now`'s time, posting where
+    /// `destinations` allows and retrying on `clock`.
     init(
         database: any GatewayDatabase, instanceID: String, lease: TimeInterval,
-        transport: any WebhookTransport = HTTPClientWebhookTransport(), policy: WebhookRetryPolicy = .standard,
-        clock: any Clock<Duration>, now: @escaping @Sendable () -> Date
+        transport: any WebhookTransport = HTTPClientWebhookTransport(), destinations: WebhookDestinations,
+        policy: WebhookRetryPolicy = .standard, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date
     ) {
         var generator = SystemRandomNumberGenerator()
         let owner = instanceID + "/" + String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 16)
@@ -37,7 +37,7 @@ final class WebhookOutboxRelay: Sendable {
         self.now = now
         self.dispatcher = WebhookDispatcher(
             transport: transport, log: WebhookOutboxDeliveryLog(database: database, owner: owner, lease: lease),
-            policy: policy, clock: clock, now: now)
+            destinations: destinations, policy: policy, clock: clock, now: now)
         (kicks, kicker) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -91,8 +91,8 @@ final class WebhookOutboxRelay: Sendable {
         // Unstructured: the passes live as long as the server; ``stop()`` cancels them.
         var tasks = [
             Task { [self] in
-                try? await deliverDue()
-                for await _ in kicks { try? await deliverDue() }
+                _ = try? await deliverDue()
+                for await _ in kicks { _ = try? await deliverDue() }
             }
         ]
         if let interval {

@@ -23,7 +23,8 @@ struct GatewayCommand: AsyncParsableCommand {
 
 /// `mpos gateway serve [--host H] [--port N] [--db PATH | --database URL]
 /// [--tls-certificate PEM --tls-key PEM] [--insecure-http]
-/// [--idle-timeout S] [--request-header-timeout S] [--request-body-timeout S]`:
+/// [--idle-timeout S] [--request-header-timeout S] [--request-body-timeout S]
+/// [--allow-webhooks-to loopback|private]`:
 /// runs the sandbox gateway until SIGINT or SIGTERM.
 struct GatewayServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,6 +45,9 @@ struct GatewayServeCommand: AsyncParsableCommand {
             start on an empty database prints the credentials, the others none. The password \
             comes from the URL or from MPOS_DATABASE_PASSWORD. GET /health answers 503 while \
             the database is unreachable.
+            Webhooks and payment callbacks go to public addresses only, plus loopback while --host is \
+            a loopback address; --allow-webhooks-to loopback,private lets them reach those ranges too. \
+            Link-local and cloud metadata addresses are refused whatever is allowed.
 
             Examples:
               mpos gateway serve
@@ -52,6 +56,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
               mpos gateway serve --host 0.0.0.0 --tls-certificate cert.pem --tls-key key.pem
               mpos gateway serve --clock-offset 600
               mpos gateway serve --session-lifetime 60
+              mpos gateway serve --allow-webhooks-to private
               MPOS_DATABASE_PASSWORD=secret mpos gateway serve --database postgres://mpos@db:5432/sandbox
             """
     )
@@ -63,6 +68,8 @@ struct GatewayServeCommand: AsyncParsableCommand {
     var port = 8080
 
     @OptionGroup var storage: GatewayDatabaseOptions
+
+    @OptionGroup var webhooks: GatewayWebhookOptions
 
     @Flag(
         inversion: .prefixedNo,
@@ -147,6 +154,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
         configuration.connectionTimeouts = GatewayConnectionTimeouts(
             idle: .seconds(idleTimeout), requestHeader: .seconds(requestHeaderTimeout),
             requestBody: .seconds(requestBodyTimeout))
+        configuration.webhookDestinations = try webhooks.policy()
         if clockOffset != 0 {
             let offset = TimeInterval(clockOffset)
             configuration.now = { Date().addingTimeInterval(offset) }

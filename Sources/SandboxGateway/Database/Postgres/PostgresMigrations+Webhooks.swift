@@ -28,4 +28,9 @@ extension PostgresMigrations {
     /// Only events still to deliver in the due index (SQLite's `webhooks-2-pending-index`).
     static let webhookOutboxPendingIndex = PostgresMigration(
         "webhooks-2-pending-index", sql: WebhookOutbox.pendingIndex)
+
+    /// The delivery log's failure class instead of the socket's error text (SQLite's
+    /// `webhooks-3-failure-class`).
+    static let webhookDeliveryFailureClass = PostgresMigration(
+        "webhooks-3-failure-class", sql: WebhookAttempt.failureClassMigration)
 }

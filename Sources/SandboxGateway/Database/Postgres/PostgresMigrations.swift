@@ -46,7 +46,7 @@ enum PostgresMigrations {
     static let all: [PostgresMigration] = [
         core, payments, reporting, updates, dashboard, asynchronousRefunds,
         insertionOrder, webhookOutbox, webhookOutboxPendingIndex, accountSecurity,
-        deviceCredentials,
+        deviceCredentials, webhookDeliveryFailureClass,
     ]
 
     /// Applies the migrations `session`'s database has not recorded, each in its own
