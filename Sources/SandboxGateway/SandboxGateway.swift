@@ -19,9 +19,17 @@ public enum SandboxGateway {
     /// binds the server and returns once it is listening.
     ///
     /// - Throws: database errors, ``GatewayStartupError`` when the database cannot be served
-    ///   as it is (an unreadable card-fingerprint secret), or the bind error when the port is taken.
-    public static func start(_ configuration: SandboxGatewayConfiguration) async throws -> RunningGateway {
-        let store = try await GatewayStore(opening: configuration)
+    ///   as it is (a card-fingerprint key that cannot be used or is not the database's), or the
+    ///   bind error when the port is taken.
+    public static func start(_ given: SandboxGatewayConfiguration) async throws -> RunningGateway {
+        var settled = given
+        if settled.fingerprintKey == nil, settled.fingerprintKeyFile == nil {
+            settled.fingerprintKey = .ofThisProcess
+        }
+        let store = try await GatewayStore(opening: settled)
+        // A restart from `environment.configuration` uses the same key.
+        settled.fingerprintKey = store.fingerprintKey
+        let configuration = settled
         let environment: GatewayEnvironment
         do {
             environment = try await GatewayEnvironment(configuration: configuration, store: store)
