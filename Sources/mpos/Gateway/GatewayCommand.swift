@@ -33,6 +33,11 @@ struct GatewayServeCommand: AsyncParsableCommand {
             prints 'gateway instance ID' (created with the database, the same on every start) and \
             'listening on http://HOST:PORT', and serves until SIGINT (Ctrl-C) or SIGTERM.
             With --tls-certificate and --tls-key it serves HTTPS ('listening on https://…').
+            Card fingerprints are keyed with a key kept apart from the database: \
+            MPOS_FINGERPRINT_KEY (64 hex digits), else --fingerprint-key FILE, else \
+            ~/.config/mpos/fingerprint.key (created 0600 when missing, with the key an older \
+            database held). Every start on a database needs the same key; to rotate, give the \
+            new key with --previous-fingerprint-key OLD-FILE once.
             With --database postgres://USER@HOST:PORT/DB it keeps its data in PostgreSQL, where \
             several instances can serve one database behind a load balancer: the first to \
             start on an empty database prints the credentials, the others none. The password \
@@ -172,6 +177,8 @@ struct GatewayMigrateCommand: AsyncParsableCommand {
             valueName: "postgres://USER@HOST:PORT/DB"))
     var database: String
 
+    @OptionGroup var key: FingerprintKeyOptions
+
     func validate() throws {
         do { _ = try PostgresURL(database) } catch { throw ValidationError("--database: \(error)") }
     }
@@ -179,9 +186,12 @@ struct GatewayMigrateCommand: AsyncParsableCommand {
     mutating func run() async throws {
         var configuration = SandboxGatewayConfiguration(logLevel: .warning)
         configuration.databaseURL = try PostgresURL(database)
+        try key.apply(to: &configuration)
         let applied: [String]
         do {
             applied = try await SandboxGateway.migrate(configuration)
+        } catch let error as GatewayStartupError {
+            throw error
         } catch {
             throw CLIFailure("--database \(configuration.databaseURL!.description): \(error)")
         }
