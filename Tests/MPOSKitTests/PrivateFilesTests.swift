@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test func theJournalItsLogTheOfflineStoreAndItsKeyAre0600InA0700Folder() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("private-files-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "private-files-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         // A permissive umask, as many shells have: the modes must not come from it.
         let previous = umask(0o022)
@@ -34,7 +35,10 @@ import Testing
         let store = OfflineStore(path: journalPath + ".offline", keys: keys)
         try await store.append(OfflineStoreTests.record(1))
 
-        for file in [journalPath, journalPath + "-wal", journalPath + "-shm", journalPath + ".offline", journalPath + ".offline-key"] {
+        for file in [
+            journalPath, journalPath + "-wal", journalPath + "-shm", journalPath + ".offline",
+            journalPath + ".offline-key",
+        ] {
             #expect(FileManager.default.fileExists(atPath: file), "\(file) was not made")
             #expect(try Self.mode(file) == 0o600, "\(file)")
         }
@@ -43,7 +47,8 @@ import Testing
     }
 
     @Test func aJournalMadeReadableByAnOlderVersionIsRestrictedWhenOpened() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("private-files-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "private-files-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let journalPath = root.appendingPathComponent("journal.sqlite").path
         do {

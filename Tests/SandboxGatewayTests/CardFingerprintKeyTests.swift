@@ -22,16 +22,21 @@ import Testing
     // MARK: - Helpers
 
     /// Every value of every table of `database`, each row's values as they are stored.
-    static func everything(_ database: any GatewayDatabase) async throws -> [String: [[String: DatabaseValue]]] {
+    static func everything(_ database: any GatewayDatabase) async throws -> [String: [[String:
+        DatabaseValue]]]
+    {
         try await database.read { db in
             let tables: [String]
             switch db.dialect {
             case .sqlite:
-                tables = try db.fetchValues(String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                tables = try db.fetchValues(
+                    String.self, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
             case .postgres:
                 tables = try db.fetchValues(
                     String.self,
-                    sql: "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+                    sql:
+                        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+                )
             }
             var rows: [String: [[String: DatabaseValue]]] = [:]
             for table in tables {
@@ -109,12 +114,15 @@ import Testing
     static func sell(_ harness: GatewayHarness, _ card: SandboxCard, amount: Int64) async throws -> String {
         let token = try await harness.login()
         let sale = try await PaymentHTTPTests.post(
-            harness, GatewayPaths.authorizeCard, try PaymentHTTPTests.authorize(card, amount: amount), token: token)
+            harness, GatewayPaths.authorizeCard, try PaymentHTTPTests.authorize(card, amount: amount),
+            token: token)
         #expect(sale.status == 200)
         let id = try sale.decode(Transaction.self).id.rawValue
         return try #require(
             try await harness.gateway.environment.store.database.read { db in
-                try db.fetchValue(String.self, sql: "SELECT card_fingerprint FROM payment_transaction WHERE id = ?", arguments: [id])
+                try db.fetchValue(
+                    String.self, sql: "SELECT card_fingerprint FROM payment_transaction WHERE id = ?",
+                    arguments: [id])
             })
     }
 
@@ -125,10 +133,15 @@ import Testing
 
     /// Puts the database back as the versions before `payments-11` / `payments-3` left it:
     /// the key `secret` in `payment_secret`, no key id, the migration not applied.
-    static func rewindToKeyInDatabase(_ configuration: SandboxGatewayConfiguration, secret: [UInt8]) async throws {
+    static func rewindToKeyInDatabase(_ configuration: SandboxGatewayConfiguration, secret: [UInt8])
+        async throws
+    {
         let statements: [(String, StatementArguments)] = [
             ("DROP TABLE payment_fingerprint_key", []),
-            ("CREATE TABLE payment_secret (name TEXT NOT NULL PRIMARY KEY, value \(configuration.databaseURL == nil ? "BLOB" : "BYTEA") NOT NULL)", []),
+            (
+                "CREATE TABLE payment_secret (name TEXT NOT NULL PRIMARY KEY, value \(configuration.databaseURL == nil ? "BLOB" : "BYTEA") NOT NULL)",
+                []
+            ),
             ("INSERT INTO payment_secret (name, value) VALUES ('card_fingerprint', ?)", [Data(secret)]),
         ]
         if let url = configuration.databaseURL {
@@ -136,7 +149,8 @@ import Testing
             try await database.write { db in
                 for (sql, arguments) in statements { try db.execute(sql: sql, arguments: arguments) }
                 try db.execute(
-                    sql: "DELETE FROM schema_migrations WHERE name = 'payments-3-fingerprint-key-apart'", arguments: [])
+                    sql: "DELETE FROM schema_migrations WHERE name = 'payments-3-fingerprint-key-apart'",
+                    arguments: [])
             }
             try await database.close()
         } else {
@@ -149,7 +163,8 @@ import Testing
         grdb.busyMode = .timeout(10)
         try DatabaseQueue(path: path, configuration: grdb).write { db in
             for (sql, arguments) in statements { try db.execute(sql: sql, arguments: arguments) }
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'payments-11-fingerprint-key-apart'")
+            try db.execute(
+                sql: "DELETE FROM grdb_migrations WHERE identifier = 'payments-11-fingerprint-key-apart'")
         }
     }
 
@@ -162,13 +177,18 @@ import Testing
             let fingerprint = try await Self.sell(harness, visa, amount: 12_34)
             let masked = try #require(
                 try await harness.gateway.environment.store.database.read { db in
-                    try db.fetchValue(String.self, sql: "SELECT masked_pan FROM payment_transaction WHERE card_fingerprint = ?", arguments: [fingerprint])
+                    try db.fetchValue(
+                        String.self,
+                        sql: "SELECT masked_pan FROM payment_transaction WHERE card_fingerprint = ?",
+                        arguments: [fingerprint])
                 })
             let candidates = Self.candidates(masked)
             #expect(candidates.count > 90_000)
             // The attack works: with the key, the PAN comes back.
             let key = try #require(harness.gateway.environment.configuration.fingerprintKey)
-            #expect(Self.attack(fingerprint: fingerprint, candidates: candidates, key: key.bytes) == Array(visa.pan.unmaskedDigits.utf8))
+            #expect(
+                Self.attack(fingerprint: fingerprint, candidates: candidates, key: key.bytes)
+                    == Array(visa.pan.unmaskedDigits.utf8))
 
             // With everything the database holds, it does not.
             let rows = try await Self.everything(harness.gateway.environment.store.database)
@@ -184,7 +204,9 @@ import Testing
     // MARK: - Upgrading a database that held its key
 
     @Test(arguments: GatewayTestEngine.allCases)
-    func anOlderDatabasesKeyMovesToTheKeyFileAndItsFingerprintsKeepMatching(engine: GatewayTestEngine) async throws {
+    func anOlderDatabasesKeyMovesToTheKeyFileAndItsFingerprintsKeepMatching(engine: GatewayTestEngine)
+        async throws
+    {
         let harness = try await GatewayHarness.start(databaseURL: try engine.freshDatabaseURL())
         defer { try? FileManager.default.removeItem(at: harness.directory) }
         let visa = SimulatedTerminal.card("visa-credit")
@@ -197,7 +219,9 @@ import Testing
         // Another key given: refused, nothing changed.
         var wrong = configuration
         wrong.fingerprintKey = .random()
-        await #expect(throws: GatewayStartupError.fingerprintKeyMismatch) { try await SandboxGateway.start(wrong) }
+        await #expect(throws: GatewayStartupError.fingerprintKeyMismatch) {
+            try await SandboxGateway.start(wrong)
+        }
 
         // No key given, a key file to make: the database's key moves there.
         var upgraded = configuration
@@ -206,7 +230,8 @@ import Testing
         upgraded.fingerprintKeyFile = keyFolder.appendingPathComponent("fingerprint.key").path
         let gateway = try await SandboxGateway.start(upgraded)
         let again = GatewayHarness(
-            gateway: gateway, clock: harness.clock, directory: harness.directory, credentials: harness.credentials)
+            gateway: gateway, clock: harness.clock, directory: harness.directory,
+            credentials: harness.credentials)
         let after = try await Self.sell(again, visa, amount: 11_00)
         let rows = try await Self.everything(gateway.environment.store.database)
         await gateway.shutdown()
@@ -256,13 +281,16 @@ import Testing
         other.previousFingerprintKeys = []
         let again = try await SandboxGateway.start(other)
         await again.shutdown()
-        await #expect(throws: GatewayStartupError.fingerprintKeyMismatch) { try await SandboxGateway.start(configuration) }
+        await #expect(throws: GatewayStartupError.fingerprintKeyMismatch) {
+            try await SandboxGateway.start(configuration)
+        }
     }
 
     // MARK: - Key files
 
     @Test func aKeyFileIsMade0600InA0700FolderOnceAndReadAfter() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprint-key-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fingerprint-key-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let previous = umask(0o022)
         defer { umask(previous) }
@@ -278,7 +306,10 @@ import Testing
         #expect(try Self.mode(root.appendingPathComponent("a").path) == 0o700)
         #expect(try String(contentsOfFile: path, encoding: .utf8).count == 65)
         // No temporary file left beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("a/b").path) == ["fingerprint.key"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("a/b").path) == [
+                "fingerprint.key"
+            ])
     }
 
     @Test(arguments: [
@@ -288,7 +319,8 @@ import Testing
         (String(repeating: "ab", count: 32) + "\n", 0o640, "group or others"),
     ])
     func aFileThatIsNotAPrivateKeyIsRefusedWithOneLine(content: String, mode: Int, reason: String) throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprint-key-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fingerprint-key-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let path = root.appendingPathComponent("fingerprint.key").path
@@ -313,7 +345,9 @@ import Testing
         #expect(key.id.count == 8)
         #expect(key.description == "card-fingerprint key \(key.id)")
         #expect(try CardFingerprintKey(hex: String(repeating: "0F", count: 32)) == key)
-        #expect(throws: CardFingerprintKeyError.self) { try CardFingerprintKey(hex: String(repeating: "0f", count: 31)) }
+        #expect(throws: CardFingerprintKeyError.self) {
+            try CardFingerprintKey(hex: String(repeating: "0f", count: 31))
+        }
         #expect(throws: CardFingerprintKeyError.self) { try CardFingerprintKey(hex: "zz") }
         #expect(CardFingerprintKey.random() != CardFingerprintKey.random())
     }
@@ -321,17 +355,20 @@ import Testing
     // MARK: - File modes
 
     @Test func theDatabaseItsLogAndTheKeyAre0600InA0700FolderWhateverTheUmask() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprint-key-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fingerprint-key-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let previous = umask(0o022)
         defer { umask(previous) }
         var configuration = SandboxGatewayConfiguration(
-            port: 0, databasePath: root.appendingPathComponent("data/gateway.sqlite").path, passwordHashRounds: 1_000,
+            port: 0, databasePath: root.appendingPathComponent("data/gateway.sqlite").path,
+            passwordHashRounds: 1_000,
             logLevel: .critical)
         configuration.fingerprintKeyFile = root.appendingPathComponent("keys/fingerprint.key").path
         let gateway = try await SandboxGateway.start(configuration)
         let harness = GatewayHarness(
-            gateway: gateway, clock: ManualDateSource(), directory: root, credentials: try #require(gateway.credentials))
+            gateway: gateway, clock: ManualDateSource(), directory: root,
+            credentials: try #require(gateway.credentials))
         let visa = SimulatedTerminal.card("visa-credit")
         let first = try await Self.sell(harness, visa, amount: 5_00)
         let database = configuration.databasePath

@@ -7,7 +7,8 @@ import Testing
 /// standard error and exit 1.
 @Suite(.timeLimit(.minutes(3))) struct GatewayServeStartupTests {
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mpos-key-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mpos-key-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -40,7 +41,8 @@ import Testing
             }
             for command in Self.commands {
                 let database = folder.appendingPathComponent("data/gateway.sqlite").path
-                let run = try EMVDecodeBinaryTests.run(command + ["--db", database, "--fingerprint-key", key])
+                let run = try EMVDecodeBinaryTests.run(
+                    command + ["--db", database, "--fingerprint-key", key])
                 #expect(run.status == 1, "\(command) \(bad.says): \(run.err)")
                 let lines = run.err.split(separator: "\n", omittingEmptySubsequences: true)
                 #expect(lines.count == 1, "\(run.err)")
@@ -57,7 +59,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("gateway.sqlite").path
         let run = try EMVDecodeBinaryTests.run(
-            ["gateway", "serve", "--port", "0", "--db", database], environment: ["MPOS_FINGERPRINT_KEY": "0123"])
+            ["gateway", "serve", "--port", "0", "--db", database],
+            environment: ["MPOS_FINGERPRINT_KEY": "0123"])
         #expect(run.status == 1)
         #expect(run.err.split(separator: "\n").count == 1, "\(run.err)")
         #expect(run.err.contains("MPOS_FINGERPRINT_KEY cannot be used"), "\(run.err)")
@@ -92,7 +95,8 @@ import Testing
         try Data((String(repeating: "cd", count: 32) + "\n").utf8).write(to: URL(fileURLWithPath: other))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: other)
         let refused = try EMVDecodeBinaryTests.run(
-            ["gateway", "serve", "--port", "0", "--db", database, "--fingerprint-key", other], environment: environment)
+            ["gateway", "serve", "--port", "0", "--db", database, "--fingerprint-key", other],
+            environment: environment)
         #expect(refused.status == 1)
         #expect(refused.err.split(separator: "\n").count == 1, "\(refused.err)")
         #expect(refused.err.contains("were made with card-fingerprint key"), "\(refused.err)")

@@ -17,11 +17,13 @@ enum PrivateFile {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !folder.isEmpty, !manager.fileExists(atPath: folder) {
             try manager.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: folderMode])
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: folderMode]
+            )
             try manager.setAttributes([.posixPermissions: folderMode], ofItemAtPath: folder)
         }
         if !manager.fileExists(atPath: path) {
-            guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: fileMode]) else {
+            guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: fileMode])
+            else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
             }
             try manager.setAttributes([.posixPermissions: fileMode], ofItemAtPath: path)

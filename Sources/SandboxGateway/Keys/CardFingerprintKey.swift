@@ -32,7 +32,8 @@ public struct CardFingerprintKey: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``CardFingerprintKeyError`` when there are fewer than 32 bytes.
     public init(bytes: some Collection<UInt8>) throws(CardFingerprintKeyError) {
         guard bytes.count >= Self.minimumByteCount else {
-            throw CardFingerprintKeyError("it has \(bytes.count) bytes, at least \(Self.minimumByteCount) are needed")
+            throw CardFingerprintKeyError(
+                "it has \(bytes.count) bytes, at least \(Self.minimumByteCount) are needed")
         }
         self.bytes = Array(bytes)
     }
@@ -59,7 +60,8 @@ public struct CardFingerprintKey: Sendable, Hashable, CustomStringConvertible {
     /// A new key of 32 random bytes.
     public static func random() -> CardFingerprintKey {
         var generator = SystemRandomNumberGenerator()
-        return CardFingerprintKey(legacy: (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return CardFingerprintKey(
+            legacy: (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// A random key made once per process: what a gateway started without a key uses, so that

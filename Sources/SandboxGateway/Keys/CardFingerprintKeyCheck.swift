@@ -98,11 +98,14 @@ final class CardFingerprintKeyCheck: Sendable {
         let previousIDs = previous.map(\.id)
         let recorded = try await database.write { db -> String? in
             try db.execute(
-                sql: "INSERT INTO payment_fingerprint_key (id, key_id) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
+                sql:
+                    "INSERT INTO payment_fingerprint_key (id, key_id) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
                 arguments: [key.id])
-            let recorded = try db.fetchValue(String.self, sql: "SELECT key_id FROM payment_fingerprint_key WHERE id = 1")
+            let recorded = try db.fetchValue(
+                String.self, sql: "SELECT key_id FROM payment_fingerprint_key WHERE id = 1")
             if let recorded, recorded != key.id, previousIDs.contains(recorded) {
-                try db.execute(sql: "UPDATE payment_fingerprint_key SET key_id = ? WHERE id = 1", arguments: [key.id])
+                try db.execute(
+                    sql: "UPDATE payment_fingerprint_key SET key_id = ? WHERE id = 1", arguments: [key.id])
                 return key.id
             }
             return recorded

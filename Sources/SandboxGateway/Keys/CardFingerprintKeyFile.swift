@@ -36,10 +36,14 @@ public enum CardFingerprintKeyFile {
             throw unusable(
                 "group or others may read it (mode \(String(mode, radix: 8))); make it 0600 with chmod 600")
         }
-        guard Int(status.st_size) <= maximumSize else { throw unusable("it is \(status.st_size) bytes, not a key") }
+        guard Int(status.st_size) <= maximumSize else {
+            throw unusable("it is \(status.st_size) bytes, not a key")
+        }
         let data: Data
         do {
-            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(upToCount: maximumSize + 1) ?? Data()
+            data =
+                try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(
+                    upToCount: maximumSize + 1) ?? Data()
         } catch {
             throw unusable("\(error.localizedDescription)")
         }
@@ -90,7 +94,9 @@ public enum CardFingerprintKeyFile {
         // made first wins, and both processes use it.
         if link(temporary, path) != 0 {
             let code = errno
-            guard code == EEXIST else { throw unusable("cannot create it: \(String(cString: strerror(code)))") }
+            guard code == EEXIST else {
+                throw unusable("cannot create it: \(String(cString: strerror(code)))")
+            }
             return (try read(path: path), false)
         }
         let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)

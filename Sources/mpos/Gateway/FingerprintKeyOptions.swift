@@ -36,16 +36,20 @@ struct FingerprintKeyOptions: ParsableArguments {
     ) throws {
         let fromEnvironment = environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
         if fromEnvironment != nil, fingerprintKey != nil {
-            throw ValidationError("Give the card-fingerprint key once: MPOS_FINGERPRINT_KEY or --fingerprint-key.")
+            throw ValidationError(
+                "Give the card-fingerprint key once: MPOS_FINGERPRINT_KEY or --fingerprint-key.")
         }
         if let previousFingerprintKey {
-            configuration.previousFingerprintKeys = [try CardFingerprintKeyFile.read(path: previousFingerprintKey)]
+            configuration.previousFingerprintKeys = [
+                try CardFingerprintKeyFile.read(path: previousFingerprintKey)
+            ]
         }
         if let fromEnvironment {
             do {
                 configuration.fingerprintKey = try CardFingerprintKey(hex: fromEnvironment)
             } catch {
-                throw GatewayStartupError.fingerprintKeyUnusable(source: Self.environmentVariable, why: "\(error)")
+                throw GatewayStartupError.fingerprintKeyUnusable(
+                    source: Self.environmentVariable, why: "\(error)")
             }
         } else if let fingerprintKey {
             configuration.fingerprintKey = try CardFingerprintKeyFile.read(path: fingerprintKey)
@@ -53,7 +57,8 @@ struct FingerprintKeyOptions: ParsableArguments {
             let file = try Self.defaultFile(environment: environment)
             let databaseFolder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
             if configuration.databaseURL == nil,
-                databaseFolder.standardizedFileURL.path == URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
+                databaseFolder.standardizedFileURL.path
+                    == URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
             {
                 throw GatewayStartupError.fingerprintKeyUnusable(
                     source: "The default card-fingerprint key file \(file)",
