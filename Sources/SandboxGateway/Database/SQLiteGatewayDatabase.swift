@@ -59,12 +59,18 @@ public final class SQLiteGatewayDatabase: GatewayDatabase {
         // `prepareDatabase` runs and sets `synchronous=NORMAL` as it does, which would leave
         // every commit unsynced (durable against a crash of the process, not of the machine).
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        try pool.read { db in try fingerprintKey.resolve(SQLiteSession(db)) }
+        let heldKey = try pool.read { db in
+            try fingerprintKey.resolve(SQLiteSession(db))
+            return try db.tableExists("payment_secret")
+        }
         var migrator = DatabaseMigrator()
         GatewayMigrations.register(&migrator)
         try migrator.migrate(pool)
-        // Pages a migration overwrote (an older database's fingerprint key) leave the log.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        if heldKey {
+            // The log held the key's page until now: its overwritten copy goes to the file
+            // and the log is emptied.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
         let instance = try pool.read { db in
             try String.fetchOne(db, sql: "SELECT instanceId FROM gatewayInstance WHERE id = 1")
         }
