@@ -26,6 +26,8 @@ import Testing
         (String(repeating: "ab", count: 16) + "\n", 0o600, "at least 32"),
         (String(repeating: "ab", count: 32) + "\n", 0o644, "chmod 600"),
         (nil, 0o600, "No such file"),
+        // A mode does not stop root (CI runs as root) from reading a file; a folder is unreadable as a key to anyone.
+        ("", 0o700, "not a regular file"),
     ]
 
     @Test func aKeyFileThatCannotBeUsedStopsEachCommandWithOneLineAndNoDatabase() throws {
@@ -33,7 +35,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         for (index, bad) in Self.badFiles.enumerated() {
             let key = folder.appendingPathComponent("keys/\(index).key").path
-            if let content = bad.content {
+            if bad.content == "" {
+                try FileManager.default.createDirectory(atPath: key, withIntermediateDirectories: true)
+            } else if let content = bad.content {
                 try FileManager.default.createDirectory(
                     at: folder.appendingPathComponent("keys"), withIntermediateDirectories: true)
                 try Data(content.utf8).write(to: URL(fileURLWithPath: key))
