@@ -9,7 +9,7 @@ public struct SandboxGatewayConfiguration: Sendable {
     public var host: String
     /// The port to bind; 0 picks a free one (read it from ``RunningGateway/port``).
     public var port: Int
-    /// The SQLite database file; created with its directory's permissions if missing. Not
+    /// The SQLite database file; created 0600 (and the folders it needs 0700) if missing. Not
     /// used when ``databaseURL`` is set.
     public var databasePath: String
     /// A PostgreSQL database to keep the data in instead of ``databasePath``, for several
@@ -18,6 +18,26 @@ public struct SandboxGatewayConfiguration: Sendable {
     public var databaseURL: PostgresURL? = nil
     /// The connections a PostgreSQL database keeps (when ``databaseURL`` is set).
     public var postgres = PostgresGatewayDatabase.Configuration()
+    /// The key card fingerprints are made with, kept apart from the database (which records
+    /// only its id). Every start on a database, and every instance on a PostgreSQL one, needs
+    /// the same key: a start with another is refused (``GatewayStartupError/fingerprintKeyMismatch``).
+    ///
+    /// `nil` with no ``fingerprintKeyFile``: ``SandboxGateway/start(_:)`` uses a random key made
+    /// once per process (and puts it in its ``GatewayEnvironment/configuration``), which suits a
+    /// database that lives no longer than the process, as in tests and the demo; another process
+    /// serving that database is refused. Tools that do not fingerprint cards
+    /// (``SandboxGateway/addMerchant(_:name:)``, ``SandboxGateway/publishUpdate(_:_:content:)``)
+    /// use no key then.
+    public var fingerprintKey: CardFingerprintKey? = nil
+    /// Keys fingerprints were made with before ``fingerprintKey`` (a rotation): a database
+    /// whose recorded key is one of them is accepted and records ``fingerprintKey`` from then on.
+    /// Fingerprints made before stop matching the new ones (duplicate check, spend limits).
+    public var previousFingerprintKeys: [CardFingerprintKey] = []
+    /// A key file to use when ``fingerprintKey`` is `nil`: read if it exists, else created
+    /// (0600, its folders 0700) with the key an older database still holds, or a new random
+    /// key. Keep it outside the database's folder. `mpos gateway` passes
+    /// `~/.config/mpos/fingerprint.key` here.
+    public var fingerprintKeyFile: String? = nil
     /// The gateway's idea of now. Inject a ``ManualDateSource`` in tests to move time
     /// without sleeping (token expiry, lockout, key retention).
     public var now: @Sendable () -> Date

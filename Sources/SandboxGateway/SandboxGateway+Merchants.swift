@@ -45,14 +45,29 @@ extension SandboxGateway {
     /// database was up to date). Several instances starting at once migrate safely too (the
     /// migrations run under an advisory lock); this runs them ahead of a rolling deploy.
     ///
+    /// A database made by an older version still holds its card-fingerprint key: it must be
+    /// ``SandboxGatewayConfiguration/fingerprintKey``, or it is moved to
+    /// ``SandboxGatewayConfiguration/fingerprintKeyFile`` before the migration drops it.
+    ///
     /// - Throws: ``GatewayError`` 4000 when the configuration names no PostgreSQL database
     ///   (a SQLite file is migrated whenever it is opened); ``PostgresEngineError`` when the
-    ///   server cannot be reached or a migration fails (rolled back).
+    ///   server cannot be reached or a migration fails (rolled back); ``GatewayStartupError``
+    ///   when the card-fingerprint key is not the database's.
     public static func migrate(_ configuration: SandboxGatewayConfiguration) async throws -> [String] {
         guard let url = configuration.databaseURL else {
             throw GatewayError.invalid("Migrations without serving are for a PostgreSQL database (databaseURL).")
         }
-        let database = try await PostgresGatewayDatabase(url: url, configuration: configuration.postgres)
+        // The key an older database holds is moved to the key file; none is made for a new
+        // database, as the instances that serve it must share theirs.
+        let check = CardFingerprintKeyCheck(configuration, makesNewKey: false)
+        let database = try await PostgresGatewayDatabase(
+            url: url, configuration: configuration.postgres, fingerprintKey: check)
+        do {
+            try await check.record(in: database)
+        } catch {
+            try? await database.close()
+            throw error
+        }
         try? await database.close()
         return database.appliedMigrations
     }

@@ -20,13 +20,21 @@ public enum SandboxGateway {
     ///
     /// - Throws: ``GatewayStartupError/plainHTTPBeyondLoopback`` before anything opens when the
     ///   configuration serves plain HTTP beyond loopback without `allowsInsecureHTTP`; database
-    ///   errors, ``GatewayStartupError`` when the database cannot be served as it is (an
-    ///   unreadable card-fingerprint secret), or the bind error when the port is taken.
-    public static func start(_ configuration: SandboxGatewayConfiguration) async throws -> RunningGateway {
-        if configuration.servesPlainHTTPBeyondLoopback, !configuration.allowsInsecureHTTP {
-            throw GatewayStartupError.plainHTTPBeyondLoopback(host: configuration.host)
+    ///   errors, ``GatewayStartupError`` when the database cannot be served as it is (a
+    ///   card-fingerprint key that cannot be used or is not the database's), or the bind error
+    ///   when the port is taken.
+    public static func start(_ given: SandboxGatewayConfiguration) async throws -> RunningGateway {
+        if given.servesPlainHTTPBeyondLoopback, !given.allowsInsecureHTTP {
+            throw GatewayStartupError.plainHTTPBeyondLoopback(host: given.host)
         }
-        let store = try await GatewayStore(opening: configuration)
+        var settled = given
+        if settled.fingerprintKey == nil, settled.fingerprintKeyFile == nil {
+            settled.fingerprintKey = .ofThisProcess
+        }
+        let store = try await GatewayStore(opening: settled)
+        // A restart from `environment.configuration` uses the same key.
+        settled.fingerprintKey = store.fingerprintKey
+        let configuration = settled
         let environment: GatewayEnvironment
         do {
             environment = try await GatewayEnvironment(configuration: configuration, store: store)

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @testable import mpos
 
 /// `mpos emv decode`: the rendering in-process, and the binary as a user runs it.
@@ -74,6 +80,7 @@ struct BinaryNotFound: Error {}
 struct EMVDecodeBinaryTests {
     /// The `mpos` executable SwiftPM built beside the test bundle.
     static func mposBinary() throws -> URL {
+        _ = testConfigurationHome
         // The test runner lives in the build products folder (directly on Linux, inside an
         // .xctest bundle on macOS); the tool sits beside it.
         let starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0])]
@@ -87,6 +94,16 @@ struct EMVDecodeBinaryTests {
         }
         throw BinaryNotFound()
     }
+
+    /// Every `mpos` the tests run inherits this `XDG_CONFIG_HOME`, so the gateway commands keep
+    /// their default card-fingerprint key in a folder of the tests', never in the user's
+    /// `~/.config`. Set once, before the first process is launched.
+    static let testConfigurationHome: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mpos-tests-config-\(ProcessInfo.processInfo.processIdentifier)").path
+        setenv("XDG_CONFIG_HOME", folder, 1)
+        return folder
+    }()
 
     static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]

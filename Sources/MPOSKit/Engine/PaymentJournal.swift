@@ -40,10 +40,7 @@ final class PaymentJournal: Sendable {
     init(path: String) throws(MPOSError) {
         self.path = path
         do {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            if !directory.isEmpty {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
+            try PrivateFile.prepare(path)
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
             configuration.prepareDatabase { db in
@@ -72,6 +69,8 @@ final class PaymentJournal: Sendable {
                 throw MPOSError.journalFailed.withMessage(
                     "The payment journal could not be opened: \(path) is another SQLite database, not a journal.")
             }
+            // A journal made by an older version was readable by every user of the machine.
+            try PrivateFile.restrict(path)
             try queue.writeWithoutTransaction { db in
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             }

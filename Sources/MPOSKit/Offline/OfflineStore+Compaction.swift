@@ -106,6 +106,8 @@ extension OfflineStore {
                 atPath: compactingPath, contents: nil, attributes: [.posixPermissions: 0o600])
         else { throw failed("\(compactingPath) cannot be created") }
         do {
+            // Restricted again whatever the umask made of the mode createFile was given.
+            try FileManager.default.setAttributes([.posixPermissions: PrivateFile.fileMode], ofItemAtPath: compactingPath)
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: compactingPath))
             defer { try? handle.close() }
             try handle.write(contentsOf: Data(bytes))

@@ -186,13 +186,9 @@ actor OfflineStore {
             }
             slots += try Self.seal(kind: kind, id: id, plaintext: plaintext, key: key)
         }
-        if !FileManager.default.fileExists(atPath: path) {
-            guard
-                FileManager.default.createFile(
-                    atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            else {
-                throw MPOSError.offlineStoreFailed.withMessage("The offline store \(path) cannot be created.")
-            }
+        // 0600 (its folder 0700) whatever the umask.
+        do { try PrivateFile.prepare(path) } catch {
+            throw MPOSError.offlineStoreFailed.withMessage("The offline store \(path) cannot be created.")
         }
         do {
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))

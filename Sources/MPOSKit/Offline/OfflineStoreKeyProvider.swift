@@ -46,10 +46,16 @@ public struct OfflineKeyFile: OfflineStoreKeyProvider {
 
     private func create() throws(MPOSError) {
         let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        // Created 0600 in one step, so the key is never readable by others, even for a moment.
-        let created = FileManager.default.createFile(
-            atPath: path, contents: bytes, attributes: [.posixPermissions: 0o600])
-        guard created else {
+        // Made empty and 0600 first, then filled: Foundation may write a file's contents
+        // before it applies its attributes, with the umask's mode in between.
+        do {
+            try PrivateFile.prepare(path)
+            try FileManager.default.setAttributes([.posixPermissions: PrivateFile.fileMode], ofItemAtPath: path)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()
+        } catch {
             throw MPOSError.offlineStoreFailed.withMessage("The offline key file \(path) cannot be created.")
         }
     }

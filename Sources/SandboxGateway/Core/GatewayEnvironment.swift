@@ -15,7 +15,7 @@ public struct GatewayEnvironment: Sendable {
     /// Where payment and idempotency writes go: the store's ``GatewayStore/groupCommitWriter``,
     /// or one transaction per write when ``SandboxGatewayConfiguration/groupCommit`` is off.
     public let ledgerWriter: any LedgerWriter
-    /// Card fingerprints keyed with the database's stored secret.
+    /// Card fingerprints keyed with the store's key (never kept in the database).
     let cardFingerprinter: CardFingerprinter
     /// This instance's delivery of the webhook outbox, shared by every domain's notifier.
     let webhookOutbox: WebhookOutboxRelay
@@ -26,7 +26,8 @@ public struct GatewayEnvironment: Sendable {
     /// The gateway's current time (the injected clock).
     public var now: Date { configuration.now() }
 
-    /// - Throws: ``GatewayStartupError`` when the card-fingerprint secret cannot be read.
+    /// - Throws: ``GatewayStartupError/fingerprintKeyRequired`` when the store was opened
+    ///   without a card-fingerprint key.
     init(configuration: SandboxGatewayConfiguration, store: GatewayStore) async throws {
         self.configuration = configuration
         self.store = store
@@ -34,7 +35,11 @@ public struct GatewayEnvironment: Sendable {
             configuration.groupCommit ? store.groupCommitWriter : DirectLedgerWriter(database: store.database)
         self.accounts = AccountService(store: store, configuration: configuration)
         self.idempotency = IdempotencyStore(store: store, configuration: configuration, writer: ledgerWriter)
-        self.cardFingerprinter = try await CardFingerprinter.stored(in: store, path: configuration.databasePath)
+        guard let key = store.fingerprintKey else {
+            throw GatewayStartupError.fingerprintKeyRequired(
+                toServe: configuration.databaseURL?.description ?? configuration.databasePath)
+        }
+        self.cardFingerprinter = CardFingerprinter(key: key)
         let destinations = WebhookDestinations(policy: configuration.webhookDestinations, listeningOn: configuration.host)
         self.webhookDestinations = destinations
         self.webhookOutbox = WebhookOutboxRelay(

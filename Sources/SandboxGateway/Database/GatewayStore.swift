@@ -22,6 +22,10 @@ public struct GatewayStore: Sendable {
     /// kept in it: the same across restarts, ports and proxies.
     public var instanceID: String { database.instanceID }
 
+    /// The key card fingerprints are made with, settled by ``init(opening:)``; `nil` when the
+    /// store was opened without one.
+    public let fingerprintKey: CardFingerprintKey?
+
     /// The SQLite connection pool when the database is SQLite (for tests and benchmarks that
     /// need SQLite itself), else nil.
     public var sqlitePool: DatabasePool? { (database as? SQLiteGatewayDatabase)?.pool }
@@ -46,24 +50,42 @@ public struct GatewayStore: Sendable {
     /// `checkpointThreshold` frames (SQLite's `wal_autocheckpoint` when nil).
     init(path: String, checkpointThreshold: Int32?) throws {
         database = try SQLiteGatewayDatabase(path: path, checkpointThreshold: checkpointThreshold)
+        fingerprintKey = nil
     }
 
     /// Opens the database `configuration` names: PostgreSQL when it has a
     /// ``SandboxGatewayConfiguration/databaseURL`` (migrated, shared with the other instances
-    /// on it), else the SQLite file at ``SandboxGatewayConfiguration/databasePath``.
+    /// on it), else the SQLite file at ``SandboxGatewayConfiguration/databasePath``, and settles
+    /// the card-fingerprint key: the configuration's ``SandboxGatewayConfiguration/fingerprintKey``,
+    /// else its ``SandboxGatewayConfiguration/fingerprintKeyFile`` (created if missing, with the
+    /// key an older database held), checked against the key id the database recorded.
     ///
     /// - Throws: ``PostgresEngineError`` when PostgreSQL cannot be reached or migrated; GRDB's
-    ///   error when the SQLite file cannot be opened.
+    ///   error when the SQLite file cannot be opened; ``GatewayStartupError`` when the key
+    ///   cannot be used or is not the one the database's fingerprints were made with.
     public init(opening configuration: SandboxGatewayConfiguration) async throws {
+        let check = CardFingerprintKeyCheck(configuration)
+        let database: any GatewayDatabase
         if let url = configuration.databaseURL {
-            self.init(database: try await PostgresGatewayDatabase(url: url, configuration: configuration.postgres))
+            database = try await PostgresGatewayDatabase(
+                url: url, configuration: configuration.postgres, fingerprintKey: check)
         } else {
-            try self.init(path: configuration.databasePath)
+            database = try SQLiteGatewayDatabase(
+                path: configuration.databasePath, checkpointThreshold: nil, fingerprintKey: check)
         }
+        do {
+            try await check.record(in: database)
+        } catch {
+            try? await database.close()
+            throw error
+        }
+        self.database = database
+        self.fingerprintKey = check.key
     }
 
-    /// Uses `database`, already open and migrated.
+    /// Uses `database`, already open and migrated, without a card-fingerprint key.
     public init(database: any GatewayDatabase) {
         self.database = database
+        self.fingerprintKey = nil
     }
 }

@@ -19,14 +19,29 @@ public final class SQLiteGatewayDatabase: GatewayDatabase {
 
     /// Opens (creating if needed) the database at `path` and migrates it, checkpointing the
     /// write-ahead log past `checkpointThreshold` frames (SQLite's `wal_autocheckpoint` when nil).
+    /// The file, its `-wal` and `-shm` are 0600 and the folders it creates 0700, whatever the
+    /// umask.
     ///
     /// - Throws: GRDB's error when the file cannot be opened, put in WAL mode or migrated;
-    ///   ``GatewayStartupError/instanceIDMissing`` when its instance id was deleted.
-    public init(path: String, checkpointThreshold: Int32? = nil) throws {
+    ///   ``GatewayStartupError/instanceIDMissing`` when its instance id was deleted;
+    ///   ``GatewayStartupError/fingerprintKeyRequired`` when it still holds its card-fingerprint
+    ///   key (made by an older version): open it with ``GatewayStore/init(opening:)`` and a key.
+    public convenience init(path: String, checkpointThreshold: Int32? = nil) throws {
+        try self.init(
+            path: path, checkpointThreshold: checkpointThreshold,
+            fingerprintKey: CardFingerprintKeyCheck(given: nil, database: path))
+    }
+
+    /// Opens the database as ``init(path:checkpointThreshold:)`` does, settling its
+    /// card-fingerprint key with `fingerprintKey` before migrating it.
+    init(path: String, checkpointThreshold: Int32?, fingerprintKey: CardFingerprintKeyCheck) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
+        try PrivateFiles.createFolders(directory)
+        // Made 0600 before SQLite opens it: SQLite creates the -wal and -shm files with the
+        // database's mode, and the umask would otherwise decide all three.
+        try PrivateFiles.prepareFile(path)
+        try PrivateFiles.restrictIfPresent(path + "-wal")
+        try PrivateFiles.restrictIfPresent(path + "-shm")
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
@@ -44,9 +59,18 @@ public final class SQLiteGatewayDatabase: GatewayDatabase {
         // `prepareDatabase` runs and sets `synchronous=NORMAL` as it does, which would leave
         // every commit unsynced (durable against a crash of the process, not of the machine).
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let heldKey = try pool.read { db in
+            try fingerprintKey.resolve(SQLiteSession(db))
+            return try db.tableExists("payment_secret")
+        }
         var migrator = DatabaseMigrator()
         GatewayMigrations.register(&migrator)
         try migrator.migrate(pool)
+        if heldKey {
+            // The log held the key's page until now: its overwritten copy goes to the file
+            // and the log is emptied.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
         let instance = try pool.read { db in
             try String.fetchOne(db, sql: "SELECT instanceId FROM gatewayInstance WHERE id = 1")
         }

@@ -17,15 +17,15 @@ public enum LedgerSchema {
     /// The payments tables: secret, batches, transactions, SEPA mandates, webhook
     /// configuration and delivery log.
     @Sendable static func createV1(_ db: Database) throws {
-        // The key of card fingerprints, made once per database. Sandbox trade-off: it lives
-        // beside the fingerprints; a production gateway would keep it in a key store.
+        // The key of card fingerprints as the first versions kept it; `payments-11` takes it
+        // out of the database (CardFingerprintKeyMigrations).
         try db.create(table: "payment_secret") { t in
             t.column("name", .text).primaryKey()
             t.column("value", .blob).notNull()
         }
         try db.execute(
             sql: "INSERT INTO payment_secret (name, value) VALUES ('card_fingerprint', ?)",
-            arguments: [Data(CardFingerprinter.randomSecret())])
+            arguments: [Data(CardFingerprintKey.random().bytes)])
         try db.create(table: "payment_batch") { t in
             t.autoIncrementedPrimaryKey("id")
             t.column("merchant_id", .text).notNull()

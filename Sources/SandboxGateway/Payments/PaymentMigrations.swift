@@ -13,5 +13,6 @@ extension GatewayMigrations {
         GatewayMigration("payments-8-signatures", migrate: PaymentService.createSignatureTable),
         GatewayMigration("payments-9-offline-forwards", migrate: OfflineForwards.createTable),
         GatewayMigration("payments-10-asynchronous-refunds", migrate: AsynchronousRefunds.createTables),
+        GatewayMigration("payments-11-fingerprint-key-apart", migrate: CardFingerprintKeyMigrations.sqlite),
     ]
 }

@@ -36,7 +36,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mpos-demo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let gateway = try await SandboxGateway.start(SandboxGatewayConfiguration(

@@ -40,6 +40,11 @@ struct GatewayServeCommand: AsyncParsableCommand {
             HTTPS, unless --insecure-http allows plain HTTP (with a warning). Connections whose \
             request head or body arrives too slowly, or that sit idle, are closed \
             (--request-header-timeout, --request-body-timeout, --idle-timeout).
+            Card fingerprints are keyed with a key kept apart from the database: \
+            MPOS_FINGERPRINT_KEY (64 hex digits), else --fingerprint-key FILE, else \
+            ~/.config/mpos/fingerprint.key (created 0600 when missing, with the key an older \
+            database held). Every start on a database needs the same key; to rotate, give the \
+            new key with --previous-fingerprint-key OLD-FILE once.
             With --database postgres://USER@HOST:PORT/DB it keeps its data in PostgreSQL, where \
             several instances can serve one database behind a load balancer: the first to \
             start on an empty database prints the credentials, the others none. The password \
@@ -233,6 +238,8 @@ struct GatewayMigrateCommand: AsyncParsableCommand {
             valueName: "postgres://USER@HOST:PORT/DB"))
     var database: String
 
+    @OptionGroup var key: FingerprintKeyOptions
+
     func validate() throws {
         do { _ = try PostgresURL(database) } catch { throw ValidationError("--database: \(error)") }
     }
@@ -240,9 +247,12 @@ struct GatewayMigrateCommand: AsyncParsableCommand {
     mutating func run() async throws {
         var configuration = SandboxGatewayConfiguration(logLevel: .warning)
         configuration.databaseURL = try PostgresURL(database)
+        try key.apply(to: &configuration)
         let applied: [String]
         do {
             applied = try await SandboxGateway.migrate(configuration)
+        } catch let error as GatewayStartupError {
+            throw error
         } catch {
             throw CLIFailure("--database \(configuration.databaseURL!.description): \(error)")
         }

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import SandboxGateway
 
-/// `--db FILE` or `--database postgres://…`: where a gateway command keeps its data.
+/// `--db FILE` or `--database postgres://…`: where a gateway command keeps its data, and
+/// `--fingerprint-key FILE`: the key of its card fingerprints, kept apart from it.
 struct GatewayDatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "SQLite database file of the sandbox gateway (created if missing).")
     var db: String?
@@ -15,6 +16,8 @@ struct GatewayDatabaseOptions: ParsableArguments {
             valueName: "postgres://USER@HOST:PORT/DB"))
     var database: String?
 
+    @OptionGroup var key: FingerprintKeyOptions
+
     /// Checks the pair: not both, and a URL that parses.
     func validate() throws {
         if db != nil, database != nil {
@@ -26,7 +29,9 @@ struct GatewayDatabaseOptions: ParsableArguments {
     }
 
     /// Sets `configuration`'s database: the PostgreSQL URL, else the SQLite file (`defaultFile`
-    /// when no `--db` was given).
+    /// when no `--db` was given); then its card-fingerprint key.
+    ///
+    /// - Throws: ``GatewayStartupError/fingerprintKeyUnusable`` when the key given cannot be used.
     func apply(to configuration: inout SandboxGatewayConfiguration, defaultFile: String?) throws {
         if let database {
             configuration.databaseURL = try PostgresURL(database)
@@ -35,6 +40,7 @@ struct GatewayDatabaseOptions: ParsableArguments {
         } else {
             throw ValidationError("Name the database with --db FILE or --database postgres://USER@HOST:PORT/DB.")
         }
+        try key.apply(to: &configuration)
     }
 
     /// The database as it may be printed: the file, or the URL without its password.

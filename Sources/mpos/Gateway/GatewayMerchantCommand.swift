@@ -45,6 +45,9 @@ struct GatewayMerchantAddCommand: AsyncParsableCommand {
         do {
             credentials = try await SandboxGateway.addMerchant(
                 try storage.configuration(), name: name)
+        } catch let error as GatewayStartupError {
+            // Already one line naming the key or the database.
+            throw error
         } catch let error as CocoaError {
             // Foundation's own description of a file error is a dump of its user info.
             throw CLIFailure("\(storage.flag) \(storage.shown): cannot open the sandbox database: \(error.localizedDescription)")

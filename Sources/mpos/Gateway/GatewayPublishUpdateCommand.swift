@@ -81,6 +81,9 @@ struct GatewayPublishUpdateCommand: AsyncParsableCommand {
                 try storage.configuration(), publication, content: content)
         } catch let error as GatewayError {
             throw CLIFailure(error.body.message)
+        } catch let error as GatewayStartupError {
+            // Already one line naming the key or the database.
+            throw error
         } catch let error as CocoaError {
             // Foundation's own description of a file error is a dump of its user info.
             throw CLIFailure("\(storage.flag) \(storage.shown): cannot open the sandbox database: \(error.localizedDescription)")

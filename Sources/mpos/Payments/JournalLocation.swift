@@ -108,7 +108,12 @@ enum JournalLocation {
             return
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do { try manager.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+        do {
+            if !manager.fileExists(atPath: directory) {
+                try manager.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+        } catch {
             throw CLIFailure("\(option): cannot create the directory \(directory)")
         }
         guard manager.isWritableFile(atPath: directory) else {

@@ -30,9 +30,12 @@ final class JournalLock {
     /// - Throws: `CLIFailure` when the lock file cannot be opened or the lock stays held.
     static func acquire(journalPath: String) async throws -> JournalLock {
         let path = journalPath + ".lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw CLIFailure("--journal \(journalPath): cannot create \(path): \(String(cString: strerror(errno)))")
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // 0600 whatever the umask, as every file beside the journal (it names the holder's pid).
+        guard descriptor >= 0, fchmod(descriptor, 0o600) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if descriptor >= 0 { close(descriptor) }
+            throw CLIFailure("--journal \(journalPath): cannot create \(path): \(reason)")
         }
         let deadline = ContinuousClock.now + wait
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {

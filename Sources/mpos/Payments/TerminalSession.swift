@@ -159,7 +159,8 @@ final class TerminalSession {
     ) async throws -> TerminalSession {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "mpos-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var embeddedGateway: RunningGateway?
         let url: URL
         let credentials: GatewayCredentials

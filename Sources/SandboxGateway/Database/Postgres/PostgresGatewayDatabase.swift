@@ -63,8 +63,19 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
     /// Connects to `url`, applies the migrations the database has not had and reads the
     /// instance id.
     ///
-    /// - Throws: ``PostgresEngineError`` when the server cannot be reached or a migration fails.
-    public init(url: PostgresURL, configuration: Configuration = Configuration()) async throws {
+    /// - Throws: ``PostgresEngineError`` when the server cannot be reached or a migration fails;
+    ///   ``GatewayStartupError/fingerprintKeyRequired`` when the database still holds its
+    ///   card-fingerprint key (made by an older version): open it with
+    ///   ``GatewayStore/init(opening:)`` and a key.
+    public convenience init(url: PostgresURL, configuration: Configuration = Configuration()) async throws {
+        try await self.init(
+            url: url, configuration: configuration,
+            fingerprintKey: CardFingerprintKeyCheck(given: nil, database: url.description))
+    }
+
+    /// Opens the database as ``init(url:configuration:)`` does, settling its card-fingerprint
+    /// key with `fingerprintKey` before migrating it.
+    init(url: PostgresURL, configuration: Configuration, fingerprintKey: CardFingerprintKeyCheck) async throws {
         self.url = url
         self.configuration = configuration
         let settings = PostgresSettings(url: url, connectTimeout: configuration.connectTimeout)
@@ -86,6 +97,14 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
             lanes: groupLanes, maximumGroupSize: configuration.maximumGroupSize,
             maximumAttempts: configuration.maximumAttempts)
         do {
+            try await writers.run { lane in
+                do {
+                    try fingerprintKey.resolve(try lane.session())
+                } catch {
+                    lane.discard(after: error)
+                    throw error
+                }
+            }
             appliedMigrations = try await Self.migrate(on: writers)
             instanceID = try await writers.run { lane in
                 let session = try lane.session()

@@ -46,7 +46,7 @@ enum PostgresMigrations {
     static let all: [PostgresMigration] = [
         core, payments, reporting, updates, dashboard, asynchronousRefunds,
         insertionOrder, webhookOutbox, webhookOutboxPendingIndex, accountSecurity,
-        deviceCredentials, webhookDeliveryFailureClass,
+        deviceCredentials, webhookDeliveryFailureClass, CardFingerprintKeyMigrations.postgres,
     ]
 
     /// Applies the migrations `session`'s database has not recorded, each in its own
@@ -214,7 +214,7 @@ enum PostgresMigrations {
             ("CREATE TABLE payment_secret (name TEXT NOT NULL PRIMARY KEY, value BYTEA NOT NULL)", []),
             (
                 "INSERT INTO payment_secret (name, value) VALUES ('card_fingerprint', ?) ON CONFLICT (name) DO NOTHING",
-                [Data(CardFingerprinter.randomSecret())]
+                [Data(CardFingerprintKey.random().bytes)]
             ),
             (
                 """
