@@ -130,7 +130,12 @@ struct OfflineSessionTests {
     @Test func aRefusedPasswordNeverFallsBackToOffline() async throws {
         let sandbox = try await Sandbox()
         _ = try await sandbox.terminal(connect: false)
-        let wrong = try Self.terminal(sandbox, password: "not-the-password", transport: NIOGatewayTransport())
+        // Another device: one with no device credential, whose login stands or falls with the password.
+        let wrong = try PaymentTerminal(
+            environment: sandbox.gateway.baseURL,
+            credentials: .login(user: sandbox.credentials.user, password: "not-the-password"),
+            journalPath: sandbox.journalPath, transport: NIOGatewayTransport(), safeRequestRetryDeadline: .zero,
+            deviceCredentials: DeviceCredentialFile(path: sandbox.journalPath + ".other-device"))
         let error = await #expect(throws: MPOSError.self) { try await wrong.login(offlineFallback: true) }
         #expect(error?.code == MPOSError.Code.gatewayUnauthorized)
         #expect(await !wrong.status.isOfflineOnly)
