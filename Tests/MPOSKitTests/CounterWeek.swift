@@ -78,7 +78,7 @@ final class CounterWeek: Sendable {
             deviceChecks: DeviceChecks(probe: CounterDevice(clock: clock)))
         // The cashier compares each signature with the card's and accepts it.
         await terminal.setSignatureHandler { _ in .accept }
-        try await run { try await terminal.login() }
+        _ = try await run { try await terminal.login() }
         let port = server.port
         try await run {
             try await terminal.reader.connect(secret: Sandbox.secret) {

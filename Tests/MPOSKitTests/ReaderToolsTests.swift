@@ -52,7 +52,7 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
         let events = terminal.events.subscribe([.scanner])
-        let scans = await terminal.reader.scans()
+        let scans = terminal.reader.scans()
 
         // Disabled: a code in front of the scanner is not read.
         await sandbox.reader.scan("0000000000000")

@@ -48,7 +48,7 @@ import Testing
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
         let (scans, feed) = AsyncStream.makeStream(of: ScanEvent.self)
-        var received = await terminal.reader.scans().makeAsyncIterator()
+        var received = terminal.reader.scans().makeAsyncIterator()
         var events = terminal.events.subscribe([.scanner]).makeAsyncIterator()
         await terminal.accessories.attachScanner(AccessoryScanner(scans: scans))
         let code = ScanEvent(barcode: "4006381333931", symbology: "EAN-13")

@@ -82,7 +82,7 @@ import Testing
         let directory = GatewayStoreTests.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.makeStore(in: directory)
-        let second = GroupCommitLedgerWriter(database: try store.sqliteWriter, checkpoints: try #require(store.checkpoints))
+        let second = GroupCommitLedgerWriter(database: try store.sqliteWriter, checkpoints: store.checkpoints)
         let inlineBefore = try #require(store.checkpoints).counts.inline
 
         for index in 0..<60 {

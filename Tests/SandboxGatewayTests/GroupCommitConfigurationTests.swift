@@ -64,7 +64,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try GatewayStore(path: directory.appendingPathComponent("a.sqlite").path)
         let second = try GatewayStore(path: directory.appendingPathComponent("b.sqlite").path)
-        #expect(try #require(first.sqliteGroupCommitWriter) !== (try #require(second.sqliteGroupCommitWriter)))
-        #expect(try #require(first.checkpoints) !== (try #require(second.checkpoints)))
+        let writers = (try #require(first.sqliteGroupCommitWriter), try #require(second.sqliteGroupCommitWriter))
+        let checkpoints = (try #require(first.checkpoints), try #require(second.checkpoints))
+        #expect(writers.0 !== writers.1)
+        #expect(checkpoints.0 !== checkpoints.1)
     }
 }

@@ -241,7 +241,7 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
     @Test func cachedSavepointsNestAsSQLiteSavepointsDo() async throws {
         struct Refused: Error {}
         let writer = GroupCommitLedgerWriter(database: ledger.pool)
-        try await writer.write { db in try db.execute(sql: "CREATE TABLE s (v TEXT)") }
+        _ = try await writer.write { db in try db.execute(sql: "CREATE TABLE s (v TEXT)") }
         try await writer.write { db in
             try db.execute(sql: "INSERT INTO s VALUES ('outer')")
             do {
@@ -251,11 +251,11 @@ func emvData(amount: Int64, currencyNumeric: Int = 978) throws -> [UInt8] {
                 }
                 Issue.record("the savepoint did not throw")
             } catch is Refused {}
-            try db.inSavepoint { try db.execute(sql: "INSERT INTO s VALUES ('inner kept')") }
+            _ = try db.inSavepoint { try db.execute(sql: "INSERT INTO s VALUES ('inner kept')") }
         }
         do {
             try await writer.write { db in
-                try db.inSavepoint {
+                _ = try db.inSavepoint {
                     try db.execute(sql: "INSERT INTO s VALUES ('released, then undone')")
                 }
                 throw Refused()

@@ -10,16 +10,17 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct GuessedPasswordCommandTests {
     /// POSTs a login for `user` with `password` from `address`; the HTTP status and the body.
-    static func login(_ gateway: PaymentCommandTests.ServedGateway, user: String, password: String, from address: String)
-        throws -> (status: Int, body: String)
-    {
+    static func login(
+        _ gateway: PaymentCommandTests.ServedGateway, user: String, password: String, from address: String,
+        forwardedFor: String? = nil
+    ) throws -> (status: Int, body: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         let body = String(decoding: try JSONEncoder().encode(["user": user, "password": password]), as: UTF8.self)
         process.arguments = [
             "--silent", "--interface", address, "--write-out", "\n%{http_code}", "--header",
             "Content-Type: application/json", "--data", body, gateway.url + "/v1/auth/login",
-        ]
+        ] + (forwardedFor.map { ["--header", "X-Forwarded-For: \($0)"] } ?? [])
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -81,5 +82,39 @@ struct GuessedPasswordCommandTests {
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
         #expect(!(try String(contentsOfFile: file, encoding: .utf8)).contains(gateway.password))
+    }
+
+    /// Behind nginx every connection comes from one address: `--trusted-proxy` names it, and the
+    /// clients it forwards are throttled apart; a client's own X-Forwarded-For is not believed.
+    @Test func aTrustedProxysClientsAreThrottledApart() throws {
+        let gateway = try PaymentCommandTests.ServedGateway(["--trusted-proxy", "127.0.0.1"])
+        defer { _ = gateway.stop() }
+        for attempt in 1...20 {
+            _ = try Self.login(gateway, user: "user\(attempt)", password: "guess", from: "127.0.0.1", forwardedFor: "198.51.100.7")
+        }
+        let guesser = try Self.login(gateway, user: "user21", password: "guess", from: "127.0.0.1", forwardedFor: "198.51.100.7")
+        #expect(guesser.status == 429)
+        let merchant = try Self.login(
+            gateway, user: gateway.user, password: gateway.password, from: "127.0.0.1", forwardedFor: "192.0.2.10")
+        #expect(merchant.status == 200)
+        // Not a trusted proxy: its header is ignored, and its own address is counted.
+        for attempt in 1...20 {
+            _ = try Self.login(gateway, user: "other\(attempt)", password: "guess", from: "127.0.0.2", forwardedFor: "192.0.2.\(attempt)")
+        }
+        #expect(try Self.login(gateway, user: "other21", password: "guess", from: "127.0.0.2", forwardedFor: "192.0.2.99").status == 429)
+    }
+
+    @Test(arguments: ["nginx", "10.0.0.300", ""])
+    func aTrustedProxyThatIsNoAddressIsOneLineAndExitOne(value: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mpos-proxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("gateway.sqlite").path
+        let run = try EMVDecodeBinaryTests.run(
+            ["gateway", "serve", "--port", "0", "--db", database, "--trusted-proxy", value])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.split(separator: "\n").count == 1, "\(run.err)")
+        #expect(run.err.contains("--trusted-proxy"))
+        #expect(!FileManager.default.fileExists(atPath: database))
     }
 }

@@ -94,6 +94,15 @@ struct GatewayServeCommand: AsyncParsableCommand {
     var insecureHTTP = false
 
     @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "The address of a reverse proxy in front of the gateway, such as nginx (repeatable): for its "
+                + "connections the client is the last address in X-Forwarded-For that is not a trusted proxy. "
+                + "Failed logins are slowed per client address.",
+            valueName: "address"))
+    var trustedProxies: [String] = []
+
+    @Option(
         help: ArgumentHelp(
             "Close a connection left this long without a request (keep-alive).",
             valueName: "seconds"))
@@ -140,6 +149,9 @@ struct GatewayServeCommand: AsyncParsableCommand {
         guard (1...30 * 86_400).contains(sessionLifetime) else {
             throw ValidationError("--session-lifetime must be between 1 second and 30 days.")
         }
+        for proxy in trustedProxies where WebhookAddress(proxy) == nil {
+            throw ValidationError("--trusted-proxy '\(proxy)' is not an IP address, such as 127.0.0.1 or ::1.")
+        }
         for (name, seconds) in [
             ("--idle-timeout", idleTimeout), ("--request-header-timeout", requestHeaderTimeout),
             ("--request-body-timeout", requestBodyTimeout),
@@ -156,6 +168,7 @@ struct GatewayServeCommand: AsyncParsableCommand {
         try storage.apply(to: &configuration, defaultFile: "./mpos-sandbox.sqlite")
         configuration.sessionLifetime = TimeInterval(sessionLifetime)
         configuration.allowsInsecureHTTP = insecureHTTP
+        configuration.trustedProxies = Set(trustedProxies.compactMap { WebhookAddress($0)?.description })
         configuration.connectionTimeouts = GatewayConnectionTimeouts(
             idle: .seconds(idleTimeout), requestHeader: .seconds(requestHeaderTimeout),
             requestBody: .seconds(requestBodyTimeout))
