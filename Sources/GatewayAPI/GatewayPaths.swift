@@ -15,7 +15,7 @@ public enum GatewayPaths {
     public static let logout = GatewayRoutes.logout.path
     /// The path of ``GatewayRoutes/deviceSession``.
     public static let deviceSession = GatewayRoutes.deviceSession.path
-    /// The path of ``GatewayRoutes/devices``.
+    /// The path of ``GatewayRoutes/devices`` and ``GatewayRoutes/registerDevice``.
     public static let devices = GatewayRoutes.devices.path
     /// The path of ``GatewayRoutes/revokeDevice``.
     public static let revokeDevice = GatewayRoutes.revokeDevice.path

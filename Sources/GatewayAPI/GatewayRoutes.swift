@@ -45,6 +45,10 @@ public enum GatewayRoutes {
     /// and changes, client tokens granted, scope refusals, webhook changes.
     public static let securityEvents = GatewayEndpoint<GatewayNoBody, SecurityEventList>(
         .get, "/v1/security-events", authentication: .bearerOrAPIKey, scope: .administration)
+    /// Registers the caller's device (a client token's, typically) and answers its device
+    /// credential (201): the device renews its sessions with it from then on.
+    public static let registerDevice = GatewayEndpoint<DeviceRegistration, DeviceCredential>(
+        .post, "/v1/devices", authentication: .bearer, scope: .terminal)
     /// The merchant's registered devices, newest first.
     public static let devices = GatewayEndpoint<GatewayNoBody, DeviceList>(
         .get, "/v1/devices", authentication: .bearerOrAPIKey, scope: .administration)
@@ -158,7 +162,7 @@ public enum GatewayRoutes {
     public static let core: [GatewayRoute] = [
         health.route, openAPI.route, login.route, logout.route, deviceSession.route, forgotUserID.route,
         resetPassword.route, confirmPasswordReset.route, changePassword.route, merchant.route, outbox.route,
-        securityEvents.route, devices.route, revokeDevice.route, mintClientToken.route, createMerchant.route,
+        securityEvents.route, registerDevice.route, devices.route, revokeDevice.route, mintClientToken.route, createMerchant.route,
         attempt.route,
     ]
 

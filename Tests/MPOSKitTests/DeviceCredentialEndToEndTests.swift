@@ -1,8 +1,12 @@
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import GatewayAPI
 import MPOSCore
 import MPOSKitNIO
 import MPOSTestSupport
+import ReaderLinkTCP
 import SandboxGateway
 import Testing
 
@@ -74,6 +78,42 @@ import Testing
         #expect(new.credential.deviceID != old.credential.deviceID)
         #expect(try await terminal.accounts.merchantInfo().id == sandbox.credentials.merchantID)
         try await sandbox.close()
+    }
+
+    /// An app whose backend hands it client tokens: the first login registers the device, and
+    /// when the backend is down the device's own credential keeps its sessions going.
+    @Test func aClientTokensDeviceSellsOnWhileTheBackendIsDown() async throws {
+        let clock = ManualDateSource(start: Date())
+        let sandbox = try await Sandbox(gatewayClock: clock)
+        let baseURL = sandbox.gateway.baseURL
+        let apiKey = sandbox.credentials.apiKey
+        let backendUp = Locked(true)
+        let terminal = try PaymentTerminal(
+            environment: baseURL,
+            credentials: .clientToken {
+                struct BackendDown: Error {}
+                guard backendUp.withLock({ $0 }) else { throw BackendDown() }
+                var request = URLRequest(url: baseURL.appendingPathComponent("v1/client-tokens"))
+                request.httpMethod = "POST"
+                request.setValue(apiKey, forHTTPHeaderField: GatewayHeaders.apiKey)
+                let (data, _) = try await URLSession.shared.data(for: request)
+                return try GatewayJSON.makeDecoder().decode(ClientToken.self, from: data).token
+            }, journalPath: sandbox.journalPath, transport: NIOGatewayTransport())
+        await terminal.setDeviceChecks(DeviceChecks(probe: DeviceOnGatewayClock(clock)))
+        try await terminal.login()
+        let stored = try #require(try DeviceCredentialFile(path: sandbox.journalPath + ".device").load())
+        #expect(stored.user == nil)
+        let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
+        try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
+        #expect(try await terminal.sale(PaymentParameters(amount: 17_00, currency: .eur)).status == .approved)
+
+        backendUp.withLock { $0 = false }
+        clock.advance(by: 16 * 60)
+        #expect(try await terminal.sale(PaymentParameters(amount: 18_00, currency: .eur)).status == .approved)
+        let devices = try await sandbox.gateway.environment.accounts.devices(merchantID: sandbox.credentials.merchantID)
+        #expect(devices.devices.map(\.id) == [stored.credential.deviceID])
+        #expect(devices.devices.first?.lastUsedAt != nil)
+        try await sandbox.close(terminal)
     }
 
     @Test func aCredentialFileOthersMayReadIsRefused() async throws {

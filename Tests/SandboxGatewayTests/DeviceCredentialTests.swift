@@ -164,6 +164,41 @@ struct DeviceCredentialTests {
         }
     }
 
+    @Test(arguments: GatewayTestEngine.allCases)
+    func aClientTokensDeviceRenewsAsClientTokensUntilRevoked(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
+            let clientToken = try await AccountSecurityTests.mintClientToken(harness)
+            let registered = try await harness.send(
+                .post, GatewayPaths.devices, json: DeviceRegistration(name: "Kiosk 7"), token: clientToken)
+            #expect(registered.status == 201)
+            let credential = try registered.decode(DeviceCredential.self)
+            let renewed = try await Self.renew(harness, credential)
+            #expect(renewed.status == 200)
+            let session = try renewed.decode(Session.self)
+            #expect(session.accessToken.hasPrefix("ct_"))
+            #expect(session.merchant.userID == nil)
+            #expect(session.expiresAt == harness.clock.now().addingTimeInterval(15 * 60))
+            let cash = try await harness.send(
+                .post, GatewayPaths.cashPayment, json: CashPaymentRequest(amount: 2_50, currency: .eur),
+                token: session.accessToken, idempotencyKey: "kiosk-cash-1")
+            #expect(cash.status == 200)
+            #expect(
+                try await harness.send(.get, GatewayPaths.outbox, token: session.accessToken).error?.code
+                    == GatewayErrorCode.insufficientScope)
+            // A device's session makes no more devices.
+            let more = try await harness.send(
+                .post, GatewayPaths.devices, json: DeviceRegistration(name: "Another"), token: session.accessToken)
+            #expect(more.error?.code == GatewayErrorCode.forbidden)
+
+            let access = try await harness.login()
+            #expect(
+                try await harness.send(.delete, GatewayRoutes.revokeDevice.path(id: credential.deviceID), token: access)
+                    .status == 204)
+            #expect(try await harness.send(.get, GatewayPaths.merchant, token: session.accessToken).status == 401)
+            #expect(try await Self.renew(harness, try #require(session.deviceCredential)).status == 401)
+        }
+    }
+
     @Test func badDeviceRequestsAreRefusedWithoutAnyChange() async throws {
         try await GatewayHarness.with { harness in
             let longName = try await harness.send(

@@ -15,7 +15,7 @@ private let endpoints: [(name: String, route: GatewayRoute)] = [
     ("confirmPasswordReset", GatewayRoutes.confirmPasswordReset.route),
     ("changePassword", GatewayRoutes.changePassword.route), ("merchant", GatewayRoutes.merchant.route),
     ("outbox", GatewayRoutes.outbox.route), ("securityEvents", GatewayRoutes.securityEvents.route),
-    ("devices", GatewayRoutes.devices.route), ("revokeDevice", GatewayRoutes.revokeDevice.route),
+    ("registerDevice", GatewayRoutes.registerDevice.route), ("devices", GatewayRoutes.devices.route), ("revokeDevice", GatewayRoutes.revokeDevice.route),
     ("mintClientToken", GatewayRoutes.mintClientToken.route),
     ("createMerchant", GatewayRoutes.createMerchant.route), ("attempt", GatewayRoutes.attempt.route),
     ("authorizeCard", GatewayRoutes.authorizeCard.route),

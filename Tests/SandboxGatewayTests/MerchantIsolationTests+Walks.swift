@@ -89,6 +89,13 @@ extension MerchantIsolationTests {
             ).decode(Session.self)
             #expect(renewed.merchant.id == w.b.merchantID)
         }
+        walk(GatewayRoutes.registerDevice.route) { w async throws in
+            let reply = try await w.send(.post, GatewayPaths.devices, json: DeviceRegistration(name: "B's tablet"))
+            #expect(reply.status == 201)
+            let credential = try reply.decode(DeviceCredential.self)
+            let aDevices = try await w.harness.send(.get, GatewayPaths.devices, token: w.a.token).decode(DeviceList.self)
+            #expect(!aDevices.devices.map(\.id).contains(credential.deviceID))
+        }
         walk(GatewayRoutes.devices.route) { w async throws in
             let aDevice = try await w.harness.send(
                 .post, GatewayPaths.login,

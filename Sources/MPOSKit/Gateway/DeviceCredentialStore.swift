@@ -8,13 +8,14 @@ import MPOSCore
 public struct StoredDeviceCredential: Codable, Sendable, Hashable {
     /// The gateway's base URL.
     public var gateway: String
-    /// The user whose login registered the device.
-    public var user: String
+    /// The user whose login registered the device; nil for a device registered with a client
+    /// token.
+    public var user: String?
     /// The credential.
     public var credential: DeviceCredential
 
     /// Creates a stored credential.
-    public init(gateway: String, user: String, credential: DeviceCredential) {
+    public init(gateway: String, user: String?, credential: DeviceCredential) {
         self.gateway = gateway
         self.user = user
         self.credential = credential

@@ -136,12 +136,25 @@ actor GatewayClient {
             }
         case .clientToken(let provider):
             gatewayTime = nil
-            do { token = try await provider() } catch {
-                throw MPOSError.gatewayUnauthorized.withMessage("The client token provider failed.")
+            let stored = try storedCredential(of: nil)
+            let provided: String?
+            do { provided = try await provider() } catch { provided = nil }
+            guard let provided else {
+                // The app's backend gave no token: a registered device logs in with its own credential.
+                guard let stored, try await openDeviceSession(stored.credential, user: nil, resending: resending) else {
+                    throw MPOSError.gatewayUnauthorized.withMessage("The client token provider failed.")
+                }
+                break
             }
+            token = provided
             let response = try await plain(GatewayRoutes.merchant)
             guard response.status == 200 else { throw refusal(response, unauthorized: true) }
             merchant = try? GatewayJSON.decoder.decode(MerchantInfo.self, from: response.body)
+            if let stored {
+                deviceCredential = stored.credential
+            } else {
+                try await registerDevice()
+            }
         }
         try refuseOtherEnvironment()
     }
@@ -196,8 +209,25 @@ actor GatewayClient {
         try deviceCredentials?.remove()
     }
 
-    /// The credential the store keeps for `user` at this gateway, if any.
-    private func storedCredential(of user: String) throws(MPOSError) -> StoredDeviceCredential? {
+    /// Registers this device with the client token in force (`POST /v1/devices`) and keeps the
+    /// credential; a gateway without the route grants none, and nothing changes.
+    private func registerDevice() async throws(MPOSError) {
+        var request = GatewayHTTPRequest(GatewayRoutes.registerDevice, headers: ["Content-Type": "application/json"])
+        request.body = try encode(DeviceRegistration(name: deviceName))
+        let response: GatewayHTTPResponse
+        do { response = try await authorized(request) } catch {
+            throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
+        }
+        guard response.status == 201,
+            let credential = try? GatewayJSON.decoder.decode(DeviceCredential.self, from: response.body)
+        else { return }
+        deviceCredential = credential
+        try deviceCredentials?.save(StoredDeviceCredential(gateway: baseURL.absoluteString, user: nil, credential: credential))
+    }
+
+    /// The credential the store keeps for `user` (nil: a device registered with a client token)
+    /// at this gateway, if any.
+    private func storedCredential(of user: String?) throws(MPOSError) -> StoredDeviceCredential? {
         guard let stored = try deviceCredentials?.load(), stored.user == user,
             stored.gateway == baseURL.absoluteString
         else { return nil }
@@ -210,7 +240,7 @@ actor GatewayClient {
     /// - Throws: ``MPOSError/gatewayUnreachable`` when no answer came; the store's error when
     ///   the next secret cannot be kept (the one just used no longer works at the gateway).
     private func openDeviceSession(
-        _ credential: DeviceCredential, user: String, resending: Bool
+        _ credential: DeviceCredential, user: String?, resending: Bool
     ) async throws(MPOSError) -> Bool {
         // Safe to repeat: the gateway still takes the secret whose replacement was lost.
         let response = try await sendLogin(try deviceSessionRequest(credential), resending: resending)
@@ -386,25 +416,27 @@ actor GatewayClient {
     }
 
     private func renewSession() async -> Result<String?, GatewayTransportError> {
-        switch credentials {
-        case .login(let user, _) where deviceCredential != nil:
-            // Never the password once the gateway granted a device credential.
-            guard let credential = deviceCredential, let request = try? deviceSessionRequest(credential) else {
-                return .success(nil)
-            }
+        if let credential = deviceCredential {
+            let user: String?
+            if case .login(let name, _) = credentials { user = name } else { user = nil }
+            guard let request = try? deviceSessionRequest(credential) else { return .success(nil) }
             let response: GatewayHTTPResponse
             do { response = try await transport.send(request, to: baseURL) } catch { return .failure(error) }
-            guard adoptSession(from: response), let next = deviceCredential else {
-                // Revoked: the session ends for good, until the app logs in again.
-                if response.status == 401 { try? forgetDeviceCredential() }
-                return .success(nil)
+            if adoptSession(from: response), let next = deviceCredential {
+                // Kept in memory whatever the store says: a store that fails here leaves the file
+                // one secret behind, which the gateway still takes once at the next start.
+                try? deviceCredentials?.save(StoredDeviceCredential(gateway: baseURL.absoluteString, user: user, credential: next))
+                renewals += 1
+                await renewed?()
+                return .success(token)
             }
-            // Kept in memory whatever the store says: a store that fails here leaves the file one
-            // secret behind, which the gateway still takes once at the next start.
-            try? deviceCredentials?.save(StoredDeviceCredential(gateway: baseURL.absoluteString, user: user, credential: next))
-            renewals += 1
-            await renewed?()
-            return .success(token)
+            guard response.status == 401 else { return .success(nil) }
+            // Revoked. A user's session ends for good, until the app logs in again (never the
+            // password); the app's backend may still hand a client token's device a new token.
+            try? forgetDeviceCredential()
+            if case .login = credentials { return .success(nil) }
+        }
+        switch credentials {
         case .login(let user, let password):
             guard renewsWithPassword, let request = try? loginRequest(user: user, password: password, registering: false)
             else { return .success(nil) }

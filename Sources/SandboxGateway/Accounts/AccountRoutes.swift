@@ -24,6 +24,20 @@ public func addAccountRoutes(to router: Router<GatewayRequestContext>, environme
             to: request, with: try await accounts.deviceSession(body, address: context.clientAddress))
     }
 
+    router.on(GatewayRoutes.registerDevice) { request, context in
+        let body = try await decodeBody(request, context: context, for: GatewayRoutes.registerDevice)
+        let merchantID = try context.requireMerchant()
+        // A device session has a device already; it may not make more.
+        guard context.principal?.kind != .deviceSession else {
+            throw GatewayError.forbidden("A device's session cannot register another device.")
+        }
+        return try context.respond(
+            to: request,
+            with: try await accounts.registerDevice(
+                merchantID: merchantID, userID: context.principal?.userID, name: body.name, address: context.clientAddress),
+            status: .created)
+    }
+
     router.on(GatewayRoutes.devices) { request, context in
         let merchantID = try context.requireMerchant(allowingAPIKey: true)
         return try context.respond(to: request, with: try await accounts.devices(merchantID: merchantID))

@@ -51,6 +51,10 @@ enum AccountSecuritySchema {
     /// reset ends the user's other sessions but these.
     static let accessTokenDevice = "ALTER TABLE accessToken ADD COLUMN deviceId TEXT"
 
+    /// A device registered with a client token has no user: its sessions are client tokens,
+    /// which name the device so that revoking it ends them.
+    static let clientTokenDevice = "ALTER TABLE clientToken ADD COLUMN deviceId TEXT"
+
     /// A merchant's devices.
     static let deviceCredentialIndex = "CREATE INDEX device_credential_by_merchant ON device_credential (merchantId)"
 }

@@ -23,18 +23,22 @@ extension AccountService {
         let now = self.now
         let presented = Secrets.sha256Hex(request.secret)
         let next = Secrets.newToken(prefix: "dr_")
-        let token = Secrets.newToken(prefix: "at_")
+        // An access token for a person's device, a client token for a client token's device.
+        let random = Secrets.newToken(prefix: "")
         let expiresAt = now.addingTimeInterval(configuration.sessionLifetime)
-        enum Outcome: Sendable { case opened(merchantID: String, userID: String), refused(merchantID: String?) }
+        let clientExpiresAt = now.addingTimeInterval(configuration.clientTokenLifetime)
+        enum Outcome: Sendable {
+            case opened(merchantID: String, userID: String?, token: String)
+            case refused(merchantID: String?)
+        }
         let outcome: Outcome = try await store.database.write { db in
             guard let row = try db.fetchOne(
                 sql: "SELECT merchantId, userId, secretHash, previousSecretHash, revokedAt FROM device_credential WHERE id = ?",
                 arguments: [request.deviceID])
             else { return .refused(merchantID: nil) }
             let merchantID: String = row["merchantId"]
-            guard (row["revokedAt"] as Date?) == nil, let userID = row["userId"] as String? else {
-                return .refused(merchantID: merchantID)
-            }
+            guard (row["revokedAt"] as Date?) == nil else { return .refused(merchantID: merchantID) }
+            let userID: String? = row["userId"]
             let replaced: Int
             if presented == row["secretHash"] as String {
                 replaced = try db.execute(
@@ -55,14 +59,23 @@ extension AccountService {
                 replaced = 0
             }
             guard replaced > 0 else { return .refused(merchantID: merchantID) }
-            try db.execute(sql: "DELETE FROM accessToken WHERE expiresAt <= ?", arguments: [now])
-            try db.execute(
-                sql: """
-                    INSERT INTO accessToken (tokenHash, merchantId, userId, expiresAt, createdAt, deviceId)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [Secrets.sha256Hex(token), merchantID, userID, expiresAt, now, request.deviceID])
-            return .opened(merchantID: merchantID, userID: userID)
+            let token = (userID == nil ? "ct_" : "at_") + random
+            if let userID {
+                try db.execute(sql: "DELETE FROM accessToken WHERE expiresAt <= ?", arguments: [now])
+                try db.execute(
+                    sql: """
+                        INSERT INTO accessToken (tokenHash, merchantId, userId, expiresAt, createdAt, deviceId)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [Secrets.sha256Hex(token), merchantID, userID, expiresAt, now, request.deviceID])
+            } else {
+                // Registered with a client token: its sessions are client tokens of the device.
+                try db.execute(sql: "DELETE FROM clientToken WHERE expiresAt <= ?", arguments: [now])
+                try db.execute(
+                    sql: "INSERT INTO clientToken (tokenHash, merchantId, expiresAt, createdAt, deviceId) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [Secrets.sha256Hex(token), merchantID, clientExpiresAt, now, request.deviceID])
+            }
+            return .opened(merchantID: merchantID, userID: userID, token: token)
         }
         switch outcome {
         case .refused(let merchantID):
@@ -70,13 +83,38 @@ extension AccountService {
                 .deviceCredentialRefused, merchantID: merchantID, address: address,
                 detail: "A device credential for \(request.deviceID) was refused (unknown, revoked or replaced).")
             throw GatewayError.unauthorized("The device credential is unknown, revoked or was replaced.")
-        case .opened(let merchantID, let userID):
+        case .opened(let merchantID, let userID, let token):
             return Session(
-                accessToken: token, expiresAt: expiresAt,
+                accessToken: token, expiresAt: userID == nil ? clientExpiresAt : expiresAt,
                 merchant: try await merchantInfo(merchantID: merchantID, userID: userID),
                 offlinePolicy: try await offlinePolicy(merchantID: merchantID), gatewayTime: self.now,
                 deviceCredential: DeviceCredential(deviceID: request.deviceID, secret: next))
         }
+    }
+
+    /// Registers the device of a client token (an app whose backend hands it client tokens):
+    /// its credential renews its sessions, as client tokens of the device, until it is revoked.
+    /// A device a person's login registered has the person as its user.
+    ///
+    /// - Throws: 4001 for a name that is not 1 to 64 characters without control characters.
+    public func registerDevice(
+        merchantID: String, userID: String?, name: String, address: String? = nil
+    ) async throws -> DeviceCredential {
+        try Self.checkDeviceName(name)
+        let credential = DeviceCredential(deviceID: Secrets.newID(prefix: "dev_"), secret: Secrets.newToken(prefix: "dr_"))
+        let now = self.now
+        try await store.database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO device_credential (id, merchantId, userId, name, secretHash, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [credential.deviceID, merchantID, userID, name, Secrets.sha256Hex(credential.secret), now])
+        }
+        try await securityLog.record(
+            .deviceRegistered, merchantID: merchantID, userID: userID, address: address,
+            detail: "The device '\(name)' (\(credential.deviceID)) was registered with \(userID == nil ? "a client token" : "a session").")
+        return credential
     }
 
     /// The merchant's devices, newest first (at most 500).
@@ -109,10 +147,12 @@ extension AccountService {
                 arguments: [now, id, merchantID])
             guard changed > 0 else { return false }
             try db.execute(sql: "DELETE FROM accessToken WHERE deviceId = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM clientToken WHERE deviceId = ?", arguments: [id])
             return true
         }
         guard found else { throw GatewayError.notFound("No such device.") }
         accessTokens.remove { _, entry in entry.deviceID == id }
+        clientTokens.remove { _, entry in entry.deviceID == id }
         try await securityLog.record(
             .deviceRevoked, merchantID: merchantID, userID: userID, address: address,
             detail: "The device \(id) was revoked; its sessions ended.")

@@ -25,7 +25,7 @@ public struct SandboxCredentials: Sendable, Hashable, Codable {
 public struct AccountService: Sendable {
     let store: GatewayStore
     let configuration: SandboxGatewayConfiguration
-    /// Client tokens already read from the database (they are never revoked, only expire).
+    /// Client tokens already read from the database (they expire, or end with their device).
     let clientTokens: TokenCache<ClientTokenEntry>
     /// Access tokens already read from the database, with the expiry last written: every
     /// write that ends sessions removes them from here after it commits. On a database that
@@ -106,7 +106,7 @@ public struct AccountService: Sendable {
             return try await session(cached, hash: hash, now: now, generation: generation.access)
         }
         if let cached = clientTokens.entry(for: hash, now: now) {
-            return Self.clientPrincipal(merchantID: cached.merchantID, expiresAt: cached.expiresAt, now: now)
+            return Self.clientPrincipal(cached, now: now)
         }
         // Not seen yet: a read resolves the token (WAL readers run concurrently and never wait
         // for an fsync), and the caches answer the token's next uses.
@@ -121,9 +121,11 @@ public struct AccountService: Sendable {
                         merchantID: row["merchantId"], userID: row["userId"], expiresAt: row["expiresAt"],
                         deviceID: row["deviceId"]))
             }
-            if let row = try db.fetchOne(sql: "SELECT merchantId, expiresAt FROM clientToken WHERE tokenHash = ?", arguments: [hash])
+            if let row = try db.fetchOne(
+                sql: "SELECT merchantId, expiresAt, deviceId FROM clientToken WHERE tokenHash = ?", arguments: [hash])
             {
-                return .client(ClientTokenEntry(merchantID: row["merchantId"], expiresAt: row["expiresAt"]))
+                return .client(
+                    ClientTokenEntry(merchantID: row["merchantId"], expiresAt: row["expiresAt"], deviceID: row["deviceId"]))
             }
             return .none
         }
@@ -132,7 +134,7 @@ public struct AccountService: Sendable {
             return try await session(entry, hash: hash, now: now, generation: generation.access)
         case .client(let entry):
             clientTokens.insert(entry, for: hash, now: now, unlessRemovedSince: generation.client)
-            return Self.clientPrincipal(merchantID: entry.merchantID, expiresAt: entry.expiresAt, now: now)
+            return Self.clientPrincipal(entry, now: now)
         case .none:
             return .failure(.unauthorized("Unknown token."))
         }
@@ -167,12 +169,15 @@ public struct AccountService: Sendable {
                 kind: entry.deviceID == nil ? .accessToken : .deviceSession, tokenHash: hash))
     }
 
-    /// The principal of a client token that expires at `expiresAt`, or 4011 once it has.
-    static func clientPrincipal(merchantID: String, expiresAt: Date, now: Date) -> Result<GatewayPrincipal, GatewayError> {
-        guard expiresAt > now else {
+    /// The principal of a client token, or 4011 once it has expired.
+    static func clientPrincipal(_ entry: ClientTokenEntry, now: Date) -> Result<GatewayPrincipal, GatewayError> {
+        guard entry.expiresAt > now else {
             return .failure(GatewayError(code: GatewayErrorCode.tokenExpired, "The client token has expired; mint a new one."))
         }
-        return .success(GatewayPrincipal(merchantID: merchantID, userID: nil, kind: .clientToken))
+        // One minted for a device's credential is that device's session.
+        return .success(
+            GatewayPrincipal(
+                merchantID: entry.merchantID, userID: nil, kind: entry.deviceID == nil ? .clientToken : .deviceSession))
     }
 
     /// How far a sliding expiry may lag behind "now + lifetime" before a request moves it

@@ -86,11 +86,13 @@ final class TokenCache<Entry: CachedToken>: Sendable {
     var count: Int { contents.withLock { $0.entries.count } }
 }
 
-/// What a client token resolves to. A client token is never revoked or changed once minted:
-/// it only expires, and the expiry is checked against the injected clock on every use.
+/// What a client token resolves to. A client token is never changed once minted: it expires,
+/// checked against the injected clock on every use, or ends with the device it was minted for.
 struct ClientTokenEntry: CachedToken, Hashable {
     var merchantID: String
     var expiresAt: Date
+    /// The device whose credential it was minted for, if any (revoking the device ends it).
+    var deviceID: String? = nil
 }
 
 /// What an access token resolves to: its session's merchant and user, the device whose

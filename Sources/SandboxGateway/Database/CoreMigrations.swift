@@ -105,6 +105,7 @@ extension GatewayMigrations {
             try db.execute(sql: AccountSecuritySchema.deviceCredential)
             try db.execute(sql: AccountSecuritySchema.deviceCredentialIndex)
             try db.execute(sql: AccountSecuritySchema.accessTokenDevice)
+            try db.execute(sql: AccountSecuritySchema.clientTokenDevice)
         },
     ]
 }

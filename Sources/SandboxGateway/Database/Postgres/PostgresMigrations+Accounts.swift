@@ -14,6 +14,6 @@ extension PostgresMigrations {
         "core-7-device-credentials",
         sql: [
             AccountSecuritySchema.deviceCredential, AccountSecuritySchema.deviceCredentialIndex,
-            AccountSecuritySchema.accessTokenDevice,
+            AccountSecuritySchema.accessTokenDevice, AccountSecuritySchema.clientTokenDevice,
         ])
 }
