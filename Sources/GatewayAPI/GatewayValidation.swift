@@ -99,9 +99,10 @@ public enum GatewayValidation {
         return (descriptor.map(normalized), tail?.isEmpty == false ? tail : nil)
     }
 
-    /// Whether an external id is 1...50 characters.
+    /// Whether an external id is 1...50 characters, counted as Unicode scalars (as the OpenAPI
+    /// document's maxLength counts them).
     public static func isValidExternalID(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= externalIDMaximumLength
+        !id.isEmpty && id.unicodeScalars.count <= externalIDMaximumLength
     }
 
     /// Whether a masked PAN shows at most the first 6 and last 4 digits: 12...19 characters

@@ -235,3 +235,30 @@ struct AccountTests {
         }
     }
 }
+
+/// Lengths are counted as the OpenAPI document counts them (Unicode scalars), so a name that
+/// looks short on screen but carries combining marks is refused as the document says (the
+/// contract fuzzer found one accepted).
+@Suite("Lengths as the contract counts them", .timeLimit(.minutes(1)))
+struct ContractLengthTests {
+    @Test func aMerchantNameOfCombiningMarksLongerThanTheDocumentSaysIsRefused() async throws {
+        try await GatewayHarness.with { harness in
+            let marked = String(repeating: "a\u{0301}", count: 60)  // 60 characters on screen, 120 scalars
+            #expect(marked.count == 60 && marked.unicodeScalars.count == 120)
+            let reply = try await harness.send(
+                .post, GatewayPaths.merchants, json: CreateMerchantRequest(name: marked),
+                apiKey: harness.credentials.apiKey)
+            #expect(reply.status == 400)
+            #expect(reply.error?.code == GatewayErrorCode.invalidValue)
+            let fits = try await harness.send(
+                .post, GatewayPaths.merchants, json: CreateMerchantRequest(name: String(repeating: "a\u{0301}", count: 50)),
+                apiKey: harness.credentials.apiKey)
+            #expect(fits.status == 201)
+        }
+    }
+
+    @Test func anExternalIDIsCountedInUnicodeScalars() {
+        #expect(GatewayValidation.isValidExternalID(String(repeating: "e\u{0301}", count: 25)))
+        #expect(!GatewayValidation.isValidExternalID(String(repeating: "e\u{0301}", count: 26)))
+    }
+}

@@ -8,7 +8,9 @@ extension AccountService {
     /// - Throws: 4000-range ``GatewayError`` when `name` is empty or longer than 100 characters.
     public func addMerchant(name: String?) async throws -> SandboxCredentials {
         let name = name ?? "MPOSKit Sandbox Shop"
-        guard (1...100).contains(name.count) else {
+        // Counted as the OpenAPI document's maxLength counts: Unicode scalars, not grapheme
+        // clusters (a name of 100 letters each with combining marks is longer than 100).
+        guard (1...100).contains(name.unicodeScalars.count) else {
             throw GatewayError.invalid("The merchant name must be 1 to 100 characters.")
         }
         // The user id is random, so a team can add merchants without choosing unique names.
