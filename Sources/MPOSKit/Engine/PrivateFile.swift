@@ -30,6 +30,30 @@ enum PrivateFile {
         }
     }
 
+    /// The mode of `path` when group or others have any access to it, nil when only its owner
+    /// has: a secret in such a file may already have been read.
+    ///
+    /// - Throws: when its attributes cannot be read.
+    static func modeOpenToOthers(_ path: String) throws -> Int? {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        guard let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        return mode & 0o077 == 0 ? nil : mode
+    }
+
+    /// Writes `data` to `path` as a new 0600 file (made empty and private first, then filled,
+    /// so the umask's mode never shows), replacing one that is there.
+    static func write(_ data: Data, to path: String) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) { try manager.removeItem(atPath: path) }
+        try prepare(path)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.write(contentsOf: data)
+        try handle.synchronize()
+    }
+
     /// Restricts `path` and its `-wal` and `-shm` files, those that exist, to 0600.
     static func restrict(_ path: String) throws {
         let manager = FileManager.default

@@ -49,8 +49,8 @@ extension MPOSError {
         code: Code.deviceCredentialStoreFailed, message: "The device credential could not be read or written.")
 }
 
-/// The device credential in a JSON file, created 0600 and replaced whole (a new file renamed
-/// over the old), so it is never readable by others and never half written.
+/// The device credential in a JSON file, made 0600 before it is filled and replaced whole (a
+/// new file renamed over the old), so it is never readable by others and never half written.
 public struct DeviceCredentialFile: DeviceCredentialStore {
     /// The file's path.
     public let path: String
@@ -64,16 +64,16 @@ public struct DeviceCredentialFile: DeviceCredentialStore {
     ///   is not a stored credential.
     public func load() throws(MPOSError) -> StoredDeviceCredential? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let permissions = attributes[.posixPermissions] as? NSNumber,
-            let data = FileManager.default.contents(atPath: path)
-        else {
+        let openMode: Int?
+        do { openMode = try PrivateFile.modeOpenToOthers(path) } catch {
             throw MPOSError.deviceCredentialStoreFailed.withMessage("The device credential file \(path) cannot be read.")
         }
-        guard permissions.intValue & 0o077 == 0 else {
+        if let openMode {
             throw MPOSError.deviceCredentialStoreFailed.withMessage(
-                "The device credential file \(path) may be read by others (mode \(String(permissions.intValue, radix: 8))); "
-                    + "it must be 0600.")
+                "The device credential file \(path) may be read by others (mode \(String(openMode, radix: 8))); it must be 0600.")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MPOSError.deviceCredentialStoreFailed.withMessage("The device credential file \(path) cannot be read.")
         }
         do { return try JSONDecoder().decode(StoredDeviceCredential.self, from: data) } catch {
             throw MPOSError.deviceCredentialStoreFailed.withMessage(
@@ -81,16 +81,14 @@ public struct DeviceCredentialFile: DeviceCredentialStore {
         }
     }
 
-    /// Writes `stored` to a new 0600 file and renames it over the old one.
+    /// Writes `stored` to a new 0600 file (0700 folders) and renames it over the old one.
     public func save(_ stored: StoredDeviceCredential) throws(MPOSError) {
         let data: Data
         do { data = try JSONEncoder().encode(stored) } catch {
             throw MPOSError.deviceCredentialStoreFailed.withMessage("The device credential could not be encoded.")
         }
         let temporary = path + ".new"
-        try? FileManager.default.removeItem(atPath: temporary)
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
-        else {
+        do { try PrivateFile.write(data, to: temporary) } catch {
             throw MPOSError.deviceCredentialStoreFailed.withMessage("The device credential file \(path) cannot be written.")
         }
         guard rename(temporary, path) == 0 else {

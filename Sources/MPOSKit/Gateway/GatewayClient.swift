@@ -57,7 +57,7 @@ actor GatewayClient {
     let deviceName: String
     /// The device credential of the user logged in with a password, once the gateway granted
     /// one: renewals present it instead of the password.
-    private(set) var deviceCredential: DeviceCredential?
+    var deviceCredential: DeviceCredential?
     /// Whether a lapsed session is renewed with the password: only after a login at a gateway
     /// that granted no device credential. Never once one was granted, even if it is revoked.
     private var renewsWithPassword = false
@@ -135,26 +135,7 @@ actor GatewayClient {
                 renewsWithPassword = false
             }
         case .clientToken(let provider):
-            gatewayTime = nil
-            let stored = try storedCredential(of: nil)
-            let provided: String?
-            do { provided = try await provider() } catch { provided = nil }
-            guard let provided else {
-                // The app's backend gave no token: a registered device logs in with its own credential.
-                guard let stored, try await openDeviceSession(stored.credential, user: nil, resending: resending) else {
-                    throw MPOSError.gatewayUnauthorized.withMessage("The client token provider failed.")
-                }
-                break
-            }
-            token = provided
-            let response = try await plain(GatewayRoutes.merchant)
-            guard response.status == 200 else { throw refusal(response, unauthorized: true) }
-            merchant = try? GatewayJSON.decoder.decode(MerchantInfo.self, from: response.body)
-            if let stored {
-                deviceCredential = stored.credential
-            } else {
-                try await registerDevice()
-            }
+            try await logIn(provider: provider, resending: resending)
         }
         try refuseOtherEnvironment()
     }
@@ -178,84 +159,8 @@ actor GatewayClient {
                     user: user, password: password, device: registering ? DeviceRegistration(name: deviceName) : nil)))
     }
 
-    /// `POST /v1/auth/device-session` with `credential`.
-    private func deviceSessionRequest(_ credential: DeviceCredential) throws(MPOSError) -> GatewayHTTPRequest {
-        GatewayHTTPRequest(
-            GatewayRoutes.deviceSession, headers: ["Content-Type": "application/json"],
-            body: try encode(DeviceSessionRequest(deviceID: credential.deviceID, secret: credential.secret)))
-    }
-
-    /// Sends a request that opens a session, once or, with `resending`, again after each lost
-    /// connection as `retry` says.
-    ///
-    /// - Throws: ``MPOSError/gatewayUnreachable`` when no answer came.
-    private func sendLogin(_ request: GatewayHTTPRequest, resending: Bool) async throws(MPOSError)
-        -> GatewayHTTPResponse
-    {
-        do {
-            guard resending else { return try await transport.send(request, to: baseURL) }
-            return try await resendingSafely { () async throws(GatewayTransportError) in
-                try await transport.send(request, to: baseURL)
-            }
-        } catch {
-            throw MPOSError.gatewayUnreachable.withMessage("Login got no answer: \(error.reason).")
-        }
-    }
-
-    /// Forgets the device credential the gateway refused (revoked, or replaced elsewhere): the
-    /// next password login registers the device again.
-    private func forgetDeviceCredential() throws(MPOSError) {
-        deviceCredential = nil
-        try deviceCredentials?.remove()
-    }
-
-    /// Registers this device with the client token in force (`POST /v1/devices`) and keeps the
-    /// credential; a gateway without the route grants none, and nothing changes.
-    private func registerDevice() async throws(MPOSError) {
-        var request = GatewayHTTPRequest(GatewayRoutes.registerDevice, headers: ["Content-Type": "application/json"])
-        request.body = try encode(DeviceRegistration(name: deviceName))
-        let response: GatewayHTTPResponse
-        do { response = try await authorized(request) } catch {
-            throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
-        }
-        guard response.status == 201,
-            let credential = try? GatewayJSON.decoder.decode(DeviceCredential.self, from: response.body)
-        else { return }
-        deviceCredential = credential
-        try deviceCredentials?.save(StoredDeviceCredential(gateway: baseURL.absoluteString, user: nil, credential: credential))
-    }
-
-    /// The credential the store keeps for `user` (nil: a device registered with a client token)
-    /// at this gateway, if any.
-    private func storedCredential(of user: String?) throws(MPOSError) -> StoredDeviceCredential? {
-        guard let stored = try deviceCredentials?.load(), stored.user == user,
-            stored.gateway == baseURL.absoluteString
-        else { return nil }
-        return stored
-    }
-
-    /// Opens a session with `credential` and keeps the secret the answer carries.
-    ///
-    /// - Returns: false when the gateway refused the credential (revoked or replaced).
-    /// - Throws: ``MPOSError/gatewayUnreachable`` when no answer came; the store's error when
-    ///   the next secret cannot be kept (the one just used no longer works at the gateway).
-    private func openDeviceSession(
-        _ credential: DeviceCredential, user: String?, resending: Bool
-    ) async throws(MPOSError) -> Bool {
-        // Safe to repeat: the gateway still takes the secret whose replacement was lost.
-        let response = try await sendLogin(try deviceSessionRequest(credential), resending: resending)
-        guard adoptSession(from: response) else {
-            guard response.status == 401 else { throw refusal(response, unauthorized: true) }
-            return false
-        }
-        if let next = deviceCredential {
-            try deviceCredentials?.save(StoredDeviceCredential(gateway: baseURL.absoluteString, user: user, credential: next))
-        }
-        return true
-    }
-
     /// Takes the session a login answered with; false when `response` is no session.
-    private func adoptSession(from response: GatewayHTTPResponse) -> Bool {
+    func adoptSession(from response: GatewayHTTPResponse) -> Bool {
         guard response.status == 200,
             let session = try? GatewayJSON.decoder.decode(Session.self, from: response.body)
         else { return false }
@@ -333,7 +238,7 @@ actor GatewayClient {
 
     // MARK: - Internals
 
-    private func plain<Answer>(_ endpoint: GatewayEndpoint<GatewayNoBody, Answer>) async throws(MPOSError)
+    func plain<Answer>(_ endpoint: GatewayEndpoint<GatewayNoBody, Answer>) async throws(MPOSError)
         -> GatewayHTTPResponse
     {
         do {
@@ -417,24 +322,17 @@ actor GatewayClient {
 
     private func renewSession() async -> Result<String?, GatewayTransportError> {
         if let credential = deviceCredential {
-            let user: String?
-            if case .login(let name, _) = credentials { user = name } else { user = nil }
-            guard let request = try? deviceSessionRequest(credential) else { return .success(nil) }
-            let response: GatewayHTTPResponse
-            do { response = try await transport.send(request, to: baseURL) } catch { return .failure(error) }
-            if adoptSession(from: response), let next = deviceCredential {
-                // Kept in memory whatever the store says: a store that fails here leaves the file
-                // one secret behind, which the gateway still takes once at the next start.
-                try? deviceCredentials?.save(StoredDeviceCredential(gateway: baseURL.absoluteString, user: user, credential: next))
+            switch await renewWithDeviceCredential(credential) {
+            case .renewed:
                 renewals += 1
                 await renewed?()
                 return .success(token)
+            case .unreachable(let error): return .failure(error)
+            case .failed: return .success(nil)
+            // A user's session ends for good, until the app logs in again (never the password);
+            // the app's backend may still hand a client token's device a new token.
+            case .revoked: if case .login = credentials { return .success(nil) }
             }
-            guard response.status == 401 else { return .success(nil) }
-            // Revoked. A user's session ends for good, until the app logs in again (never the
-            // password); the app's backend may still hand a client token's device a new token.
-            try? forgetDeviceCredential()
-            if case .login = credentials { return .success(nil) }
         }
         switch credentials {
         case .login(let user, let password):
@@ -461,7 +359,7 @@ actor GatewayClient {
         }
     }
 
-    private func refusal(_ response: GatewayHTTPResponse, unauthorized: Bool) -> MPOSError {
+    func refusal(_ response: GatewayHTTPResponse, unauthorized: Bool) -> MPOSError {
         let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
         if response.status == 401 || (unauthorized && response.status == 403) {
             return MPOSError.gatewayUnauthorized.withMessage(

@@ -27,15 +27,13 @@ public struct OfflineKeyFile: OfflineStoreKeyProvider {
     ///   have any access), is not 32 bytes, or cannot be read or created.
     public func key() throws(MPOSError) -> SymmetricKey {
         if !FileManager.default.fileExists(atPath: path) { try create() }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let permissions = attributes[.posixPermissions] as? NSNumber
-        else {
+        let openMode: Int?
+        do { openMode = try PrivateFile.modeOpenToOthers(path) } catch {
             throw MPOSError.offlineStoreFailed.withMessage("The offline key file \(path) cannot be read.")
         }
-        guard permissions.intValue & 0o077 == 0 else {
+        if let openMode {
             throw MPOSError.offlineStoreFailed.withMessage(
-                "The offline key file \(path) may be read by others (mode \(String(permissions.intValue, radix: 8))); "
-                    + "it must be 0600.")
+                "The offline key file \(path) may be read by others (mode \(String(openMode, radix: 8))); it must be 0600.")
         }
         guard let data = FileManager.default.contents(atPath: path), data.count == 32 else {
             throw MPOSError.offlineStoreFailed.withMessage(

@@ -25,13 +25,7 @@ extension AccountService {
         if let device { try Self.checkDeviceName(device.name) }
         let now = self.now
         if let wait = throttle.delay(user: user, address: address, now: now) {
-            // A log line only: a flood of refused tries must not become a flood of writes.
-            securityLog.logger.notice(
-                "security event",
-                metadata: [
-                    "event.kind": "\(SecurityEvent.Kind.loginThrottled.rawValue)", "user.id": "\(user)",
-                    "client.address": "\(address)",
-                ])
+            securityLog.note(.loginThrottled, userID: user, address: address, detail: "Refused before a password check.")
             throw GatewayError.tooManyRequests(
                 "Too many failed logins from this address; try again in \(Int(wait.rounded(.up))) seconds.",
                 retryAfter: wait)

@@ -34,10 +34,19 @@ public struct SecurityLog: Sendable {
                     """,
                 arguments: [event.id, event.at, merchantID, kind.rawValue, userID, address, detail])
         }
+        note(kind, id: event.id, merchantID: merchantID, userID: userID, address: address, detail: detail)
+    }
+
+    /// Logs an event as a structured line only, without a row: for refusals that cost nothing
+    /// (a throttled login), so that a flood of them is not a flood of writes.
+    func note(
+        _ kind: SecurityEvent.Kind, id: String = "-", merchantID: String? = nil, userID: String? = nil,
+        address: String? = nil, detail: String = ""
+    ) {
         logger.notice(
             "security event",
             metadata: [
-                "event.kind": "\(kind.rawValue)", "event.id": "\(event.id)", "merchant.id": "\(merchantID ?? "-")",
+                "event.kind": "\(kind.rawValue)", "event.id": "\(id)", "merchant.id": "\(merchantID ?? "-")",
                 "user.id": "\(userID ?? "-")", "client.address": "\(address ?? "-")", "detail": "\(detail)",
             ])
     }

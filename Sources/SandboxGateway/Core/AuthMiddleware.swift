@@ -17,9 +17,12 @@ struct GatewayAuthMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         context.bodyLimit = environment.configuration.bodyLimit
-        context.clientAddress = Self.clientAddress(
-            peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor],
-            trustedProxies: environment.configuration.trustedProxies)
+        let proxies = environment.configuration.trustedProxies
+        if let peer = context.peerAddress, proxies.contains(peer) {
+            // Only a trusted proxy's header is read: every other request skips it.
+            context.clientAddress = Self.clientAddress(
+                peer: peer, forwardedFor: request.headers[values: .xForwardedFor], trustedProxies: proxies)
+        }
         context.securityLog = environment.accounts.securityLog
         if let value = request.headers[.authorization] {
             if let token = ASCIIText.credentials(value, scheme: GatewayHeaders.bearerPrefix) {
