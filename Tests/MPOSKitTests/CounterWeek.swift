@@ -97,8 +97,8 @@ final class CounterWeek: Sendable {
         let step = date.timeIntervalSince(now)
         precondition(step >= 15, "the week moves on by at least the keep-alive interval")
         clock.advance(by: .milliseconds(Int64((step * 1000).rounded())))
-        guard await terminal.readerLink.connection != nil else { return }
-        await clock.waitForSleeper(until: clock.now.offset + PaymentTerminal.readerKeepAlive)
+        guard await terminal.reader.link != nil else { return }
+        await clock.waitForSleeper(until: clock.now.offset + CardReaderLink.keepAlive)
     }
 
     /// Runs `operation` as the app would, while letting the short pauses it takes on the clock

@@ -219,7 +219,7 @@ import Testing
                 terminal = try await sandbox.terminal(transport: chaos, clock: clock)
                 #expect(try PaymentJournal(path: sandbox.journalPath).unfinished().isEmpty, context)
             }
-            if await terminal.readerLink.connection == nil {
+            if await terminal.reader.link == nil {
                 let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
                 try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
             }

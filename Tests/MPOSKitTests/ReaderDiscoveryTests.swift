@@ -166,7 +166,7 @@ import Testing
     /// moved before pairing's timer at times, which then waited until 30 s and the test hung.
     static func expectConnectTimeout(
         _ terminal: PaymentTerminal, _ reader: DiscoveredReader, _ clock: ManualClock, timers: Int,
-        timeout: Duration = ReaderTools.defaultConnectTimeout
+        timeout: Duration = CardReaderLink.defaultConnectTimeout
     )
         async throws
     {

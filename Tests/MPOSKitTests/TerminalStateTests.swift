@@ -5,21 +5,63 @@ import Testing
 
 @testable import MPOSKit
 
-/// The terminal's mode changes only through its transitions, one operation at a time.
+/// The terminal's mode changes only through its transitions; one operation at a time holds the gate.
 @Suite(.timeLimit(.minutes(1))) struct TerminalStateTests {
-    @Test func oneOperationAtATimeAndOnlyItsOwnEndFreesTheTerminal() throws {
-        var state = TerminalState()
-        #expect(!state.isBusy)
-        try state.begin(.cardPayment)
-        #expect(state.isBusy && state.operation == .cardPayment)
-        #expect(throws: MPOSError.terminalBusy) { try state.begin(.followUp) }
-        #expect(throws: MPOSError.terminalBusy) { try state.begin(.recovery) }
-        state.end(.followUp)  // not the running one: nothing changes
-        #expect(state.operation == .cardPayment)
-        state.end(.cardPayment)
-        #expect(!state.isBusy)
-        try state.begin(.update)
-        #expect(state.operation == .update)
+    @Test func oneOperationAtATimeAndOnlyItsOwnHoldFreesTheTerminal() throws {
+        let gate = OperationGate()
+        #expect(!gate.isBusy)
+        let payment = try gate.begin(.cardPayment)
+        #expect(gate.isBusy && gate.operation == .cardPayment)
+        for other in OperationGate.Operation.allCases {
+            #expect(throws: MPOSError.terminalBusy) { try gate.begin(other) }
+        }
+        gate.end(payment)
+        #expect(!gate.isBusy)
+        let update = try gate.begin(.update)
+        #expect(gate.operation == .update)
+        gate.end(payment)  // an earlier hold: nothing changes
+        #expect(gate.operation == .update)
+        gate.end(update)
+        gate.end(update)  // twice: still free, nothing else released
+        #expect(!gate.isBusy)
+    }
+
+    @Test func anOperationRunsAnotherInsideItButNoOtherTaskDoes() async throws {
+        let gate = OperationGate()
+        let request = try gate.begin(.terminalAPIRequest)
+        let inner = try await gate.nested(in: request) { () async throws(MPOSError) -> OperationGate.Operation? in
+            let payment = try gate.begin(.cardPayment)
+            defer { gate.end(payment) }
+            // Another task meanwhile (the app calling sale) is refused.
+            let other = await Task { () -> Bool in (try? gate.begin(.followUp)) == nil }.value
+            #expect(other)
+            return gate.operation
+        }
+        // The inner operation neither replaced nor released the request's hold.
+        #expect(inner == .terminalAPIRequest)
+        #expect(gate.operation == .terminalAPIRequest)
+        gate.end(request)
+        #expect(!gate.isBusy)
+    }
+
+    @Test func aHoldThatEndedGrantsNothingToTasksThatInheritedIt() async throws {
+        let gate = OperationGate()
+        let request = try gate.begin(.terminalAPIRequest)
+        // A task started inside the request (a background forward) inherits its task-locals.
+        let started = try await gate.nested(in: request) { () async throws(MPOSError) -> Task<Bool, Never> in
+            Task {
+                await Task.yield()
+                return true
+            }
+        }
+        gate.end(request)
+        _ = await started.value
+        let update = try gate.begin(.update)
+        let refused = try await gate.nested(in: request) { () async throws(MPOSError) -> Bool in
+            (try? gate.begin(.cardPayment)) == nil
+        }
+        #expect(refused)
+        gate.end(update)
     }
 
     @Test func theDeviceIsACardReaderUntilANetworkedTerminalIsUsedAndAfterItIsLetGo() {
@@ -41,7 +83,7 @@ import Testing
         #expect(state.networked == nil)
     }
 
-    @Test func offlineOnlyFromACachedSessionUntilALoginReachesTheGateway() throws {
+    @Test func offlineOnlyFromACachedSessionUntilALoginReachesTheGateway() {
         var state = TerminalState()
         #expect(!state.isOfflineOnly)
         let authorization = OfflineAuthorization(
@@ -52,10 +94,6 @@ import Testing
             checkpoint: nil)
         state.cameUpOfflineOnly(authorization)
         #expect(state.isOfflineOnly)
-        // Offline-only and busy are independent: a sale runs offline-only.
-        try state.begin(.cardPayment)
-        #expect(state.isOfflineOnly && state.isBusy)
-        state.end(.cardPayment)
         state.wentOnline()
         #expect(!state.isOfflineOnly)
     }

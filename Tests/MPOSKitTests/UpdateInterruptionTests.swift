@@ -67,7 +67,7 @@ import Testing
             // verification's, the commit's, the reboot's. The fault is set once the image is
             // downloaded, when the reader's next message is the begin's answer.
             let reader = sandbox.reader
-            let chunks = (size + PaymentTerminal.updateChunkSize - 1) / PaymentTerminal.updateChunkSize
+            let chunks = (size + TerminalUpdates.updateChunkSize - 1) / TerminalUpdates.updateChunkSize
             let offset = 1 + Int(generator.next() % UInt64(chunks + 4))
             let message = Mutex(0)
             downloads.onAnswer { [kind] in

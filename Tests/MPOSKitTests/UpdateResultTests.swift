@@ -156,7 +156,7 @@ import Testing
         #expect(result.type == .terminalWriteFailed)
         #expect(
             result.message
-                == "The reader refused to store the image \(PaymentTerminal.writeRefusalAttempts + 1) times: "
+                == "The reader refused to store the image \(TerminalUpdates.writeRefusalAttempts + 1) times: "
                 + "RL_UPDATE_WRITE_FAILED (0x0103): flash write error")
     }
 

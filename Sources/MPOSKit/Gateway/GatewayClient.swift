@@ -382,3 +382,8 @@ actor GatewayClient {
         return .refused(status: response.status, body)
     }
 }
+
+extension GatewayClient {
+    /// The merchant of a cached session, for receipts, while no login reached the gateway.
+    func adoptCachedMerchant(_ merchant: MerchantInfo) { self.merchant = merchant }
+}

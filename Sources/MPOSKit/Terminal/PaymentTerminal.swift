@@ -38,20 +38,16 @@ public actor PaymentTerminal {
     /// The developer log, off until the app turns it on.
     nonisolated let developerLog: DeveloperLog
     let clock: any Clock<Duration>
-    /// The terminal's mode: its operation, its payment device, offline-only or not.
+    /// The terminal's mode: its payment device, offline-only or not.
     var state = TerminalState()
-    /// The reader part: the link, its reader's description and battery, how to reach it again.
-    var readerLink = ReaderLinkState()
+    /// The one busy rule every part follows.
+    let gate = OperationGate()
     /// The payments part: the journal and the card operation running.
     var payments: PaymentsState
-    /// The updates part: channel, key, the connected reader's status.
-    var updateSettings = UpdateSettings()
     /// The offline part: the store, the limits, the forwarding.
     var offlineState: OfflineState
     /// The device checks and their reference.
     var security: DeviceSecurity
-    /// The cash drawer and accessory scanners (`Accessories/`).
-    var accessoryState = TerminalAccessories()
     /// What Terminal API requests remember between requests (`TerminalAPI/`).
     var nexo = NexoSession()
 
@@ -65,12 +61,13 @@ public actor PaymentTerminal {
     /// Receipts of payments and recorded transactions, rendered or sent to the customer.
     public nonisolated var receipts: Receipts { Receipts(client: client) }
 
-    /// The connected reader's tools: its description, battery, log and scanner, and discovery.
-    public nonisolated var reader: ReaderTools { ReaderTools(terminal: self) }
+    /// The card reader: connecting, pairing, reconnecting, its description, battery, log and
+    /// scanner, and discovery.
+    public nonisolated let reader: CardReaderLink
     /// Terminal management: update checks, download and apply, deadlines.
-    public nonisolated var updates: TerminalUpdates { TerminalUpdates(terminal: self) }
+    public nonisolated let updates: TerminalUpdates
     /// The cash drawer and accessory barcode scanners.
-    public nonisolated var accessories: Accessories { Accessories(terminal: self) }
+    public nonisolated let accessories: Accessories
     /// Terminal API (nexo) requests over the terminal's payment flow.
     public nonisolated var terminalAPI: TerminalAPIAdapter { TerminalAPIAdapter(terminal: self) }
     /// Finishing what the journal left unfinished, and the journaled attempts.
@@ -159,8 +156,13 @@ public actor PaymentTerminal {
             clock: clock, retry: retry, environment: environment,
             deviceCredentials: deviceCredentials ?? Self.defaultDeviceCredentials(journalPath: journalPath))
         self.clock = clock
-        hub = TerminalEvents()
+        let events = TerminalEvents()
+        hub = events
         security = DeviceSecurity(checks: deviceChecks)
+        reader = CardReaderLink(clock: clock, hub: events, gate: gate)
+        updates = TerminalUpdates(client: client, reader: reader, gate: gate, events: events)
+        accessories = Accessories(events: events)
+        reader.observer.set(self)
     }
 
     /// The Keychain on Apple platforms, a 0600 file beside the journal elsewhere.
@@ -209,7 +211,7 @@ public actor PaymentTerminal {
             return []
         }
         state.wentOnline()
-        updateSettings.reader.forget()
+        await updates.forgetReaderStatus()
         await noteOnlineSession()
         if let terms = await client.offlinePolicy { offlineState.policy = terms }
         await client.onRenewal { [weak self] in await self?.noteRenewedSession() }
@@ -219,11 +221,55 @@ public actor PaymentTerminal {
         // After recovery, which hands the journal's attempts the store holds over to it.
         await compactOfflineStore()
         await startOfflineForwarderIfSalesWait()
-        if readerLink.connection != nil, !state.isBusy { _ = try? await initializeTerminal() }
+        if await reader.link != nil, !gate.isBusy {
+            // Terminal management's answer only sets deadlines; a gateway without it does not stop the login.
+            _ = try? await updates.check()
+        }
         return recovered
     }
 
     func emit(_ event: TerminalEvent) {
         hub.emit(event)
+    }
+
+    /// Sets the device checks run before every card payment (the initializer's
+    /// `deviceChecks`). Set them before ``login()``: each login takes the reference of the
+    /// clock and restart checks through their probe.
+    func setDeviceChecks(_ checks: DeviceChecks) { security.checks = checks }
+
+    /// An online login or a renewal: the device checks take their reference and the offline
+    /// window starts again, both on the device's clock (the offline policy judges the window
+    /// against the device's date at the sale).
+    func noteOnlineSession() async {
+        let device = await security.deviceState()
+        let gatewayDate = await client.gatewayTime
+        security.takeReference(device, gatewayDate: gatewayDate)
+        offlineState.lastOnlineSession = device.date
+    }
+
+    /// Closes the reader link and stops any reconnection; payments go to a card reader again.
+    public func disconnect() async {
+        await reader.letGo()
+    }
+}
+
+/// What the reader part says, passed on to the parts it concerns.
+extension PaymentTerminal: ReaderLinkObserver {
+    func readerPaired(_ info: DeviceInfo?) async {
+        // Another reader's status never stands for this one's: ask for this one's now.
+        guard await updates.forgetUnlessKnown(reader: info?.serialNumber) else { return }
+        if !state.isOfflineOnly, await client.isLoggedIn {
+            // Its deadlines are learned at the next payment when terminal management does not answer now.
+            _ = try? await updates.check()
+        }
+    }
+
+    func readerConnectedByApp() async throws(MPOSError) {
+        try await updates.applyOnConnect(offlineOnly: state.isOfflineOnly)
+    }
+
+    func readerLetGo() async {
+        state.useCardReader()
+        await updates.forgetReaderStatus()
     }
 }

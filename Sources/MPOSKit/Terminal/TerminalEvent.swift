@@ -29,18 +29,18 @@ public enum TerminalEvent: Sendable, Hashable {
     case reversing
     /// An operation finished.
     case completed(PaymentStatus)
-    /// A scan found a reader (each reader once per ``ReaderTools/discover(scanners:scanTime:)``).
+    /// A scan found a reader (each reader once per ``CardReaderLink/discover(scanners:scanTime:)``).
     case readerDiscovered(DiscoveredReader)
     /// A scan ended, having found `readers` readers.
     case discoveryFinished(readers: Int)
     /// The reader's battery fell under the terminal's low-battery threshold (see
-    /// ``ReaderTools/setBatteryLowThreshold(_:)``).
+    /// ``CardReaderLink/setBatteryLowThreshold(_:)``).
     case batteryLow(BatteryStatus)
     /// The payment's outcome could not be written to the journal, even after retries. The
     /// payment stands as reported; a restart looks the attempt up at the gateway instead of
     /// reading its outcome. The app should tell the merchant the device's storage is failing.
     case journalWriteFailed(MPOSError)
-    /// The reader's scanner read a code (while enabled with ``ReaderTools/enableScanner(multiScan:buttonMode:timeoutSeconds:)``).
+    /// The reader's scanner read a code (while enabled with ``CardReaderLink/enableScanner(multiScan:buttonMode:timeoutSeconds:)``).
     case scan(ScanEvent)
     /// The reader's scanner turned off: disabled, timed out without a code, or done after its
     /// single scan (Handpoint's `responseScannerDisabled`).

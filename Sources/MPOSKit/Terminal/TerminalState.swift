@@ -1,18 +1,13 @@
 import MPOSCore
 
-/// The terminal's mode in one value: what it is doing, which kind of payment device takes its
-/// payments, and whether it runs offline-only. It changes only through the transitions below,
-/// each of which says what it allows, so no part of the terminal sets another part's flag.
+/// The terminal's mode: which kind of payment device takes its payments, and whether it runs
+/// offline-only. It belongs to the facade (``PaymentTerminal``) and changes only through the
+/// transitions below.
 ///
-/// The reader link and the gateway session keep their own state (``ReaderConnection``,
-/// `GatewayClient`); this is the mode that decides what the terminal may do next.
+/// Each part owns its own state (the reader link ``CardReaderLink``, the updates
+/// ``TerminalUpdates``, the gateway session `GatewayClient`, …) and no part writes another's.
+/// What occupies the terminal is not here either: every part takes the one ``OperationGate``.
 struct TerminalState: Sendable {
-    /// What occupies the terminal: one operation at a time.
-    enum Operation: String, Sendable, Hashable {
-        case cardPayment, followUp, recovery, update
-        case networkedPayment, networkedFollowUp
-    }
-
     /// The device payments go to.
     enum Device: Sendable {
         /// A ReaderLink card reader, when one is connected (or none yet).
@@ -21,13 +16,10 @@ struct TerminalState: Sendable {
         case networkedTerminal(NetworkedSession)
     }
 
-    /// The operation running, if any.
-    private(set) var operation: Operation?
     private(set) var device: Device = .cardReader
     /// The cached online session the terminal runs on while its login found no gateway.
     private(set) var offlineAuthorization: OfflineAuthorization?
 
-    var isBusy: Bool { operation != nil }
     var isOfflineOnly: Bool { offlineAuthorization != nil }
 
     /// The device payments, refunds, voids and cancels go to.
@@ -41,19 +33,6 @@ struct TerminalState: Sendable {
     }
 
     // MARK: - Transitions
-
-    /// Starts `operation`.
-    ///
-    /// - Throws: ``MPOSError/terminalBusy`` while another runs.
-    mutating func begin(_ operation: Operation) throws(MPOSError) {
-        guard self.operation == nil else { throw MPOSError.terminalBusy }
-        self.operation = operation
-    }
-
-    /// Ends `operation`; another operation's end changes nothing.
-    mutating func end(_ operation: Operation) {
-        if self.operation == operation { self.operation = nil }
-    }
 
     /// Payments go to the networked terminal of `session` from now on.
     mutating func useNetworkedTerminal(_ session: NetworkedSession) { device = .networkedTerminal(session) }

@@ -1,7 +1,7 @@
 /// What connecting a reader installs before it returns, reached as
 /// ``TerminalUpdates/setUpdatesOnConnect(_:)``.
 ///
-/// Connecting through a transport factory (``ReaderTools/connect(secret:reconnect:open:)`` and
+/// Connecting through a transport factory (``CardReaderLink/connect(secret:reconnect:open:)`` and
 /// the discovered-reader form) applies it: an update restarts the reader, and the terminal
 /// reaches it again through the factory. Progress comes as ``TerminalEvent/readerUpdate(_:)``
 /// events (the ECP seed's `ECPDeviceConfigStatusEvent` and `ECPDeviceConfigProgressEvent`).

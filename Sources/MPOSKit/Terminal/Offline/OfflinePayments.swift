@@ -28,14 +28,14 @@ public struct OfflinePayments: Sendable {
     ///   stays stored), ``MPOSError/offlineStoreFailed``.
     @discardableResult
     public func forward() async throws(MPOSError) -> OfflineForwardReport {
-        try await terminal.forwardStoredSales()
+        try await terminal.forwardStoredSales(asOperation: true)
     }
 
     /// ``forward()`` with `window` forwards side by side (1: one at a time, each mark synced
     /// on its own), for the benchmark's comparison.
     @discardableResult
     package func forward(window: Int) async throws(MPOSError) -> OfflineForwardReport {
-        try await terminal.forwardStoredSales(window: window)
+        try await terminal.forwardStoredSales(window: window, asOperation: true)
     }
 
     /// Stores sales the card approved offline, as ``PaymentTerminal/sale(_:)`` stores one, in one

@@ -47,7 +47,7 @@ extension PaymentTerminal {
     /// Why a sale with `parameters` may not be taken offline on a device in `device` (the
     /// device's offline checks, then the policy), or nil.
     func offlineRefusal(_ parameters: PaymentParameters, device: DeviceState) async -> MPOSError? {
-        if let refusal = security.checks.offlineRefusal(device, since: security.checkpoint) { return refusal }
+        if let refusal = security.offlineRefusal(device) { return refusal }
         let pending: [StoredOfflinePayment]
         do {
             pending = try await offlineState.store.contents().pending.map { $0.summary(forwarded: nil) }

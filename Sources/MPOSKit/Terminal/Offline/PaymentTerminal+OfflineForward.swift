@@ -16,10 +16,17 @@ extension PaymentTerminal {
     /// whenever nothing is in flight). A crash before a sync forwards those sales again under
     /// the same keys, which the gateway answers from the first time.
     ///
+    /// - Parameter asOperation: the app asked for it: the forward holds the terminal as any
+    ///   operation does (``MPOSError/terminalBusy`` while another runs, and none starts meanwhile).
+    ///   The background forward does not: it waits for a free terminal instead.
     /// - Returns: the outcomes reached now.
     /// - Throws: ``MPOSError/gatewayUnreachable`` when the gateway stops answering (what is
     ///   left stays stored), ``MPOSError/offlineStoreFailed``.
-    func forwardStoredSales(window: Int = forwardWindow) async throws(MPOSError) -> OfflineForwardReport {
+    func forwardStoredSales(window: Int = forwardWindow, asOperation: Bool = false) async throws(MPOSError)
+        -> OfflineForwardReport
+    {
+        let hold = asOperation ? try gate.begin(.offlineForward) : nil
+        defer { if let hold { gate.end(hold) } }
         // One pass at a time, so that a forced forward and the background one never send the
         // same record side by side; a caller that waited runs a fresh pass for what is left.
         while let running = offlineState.forwardingPass { _ = await running.value }
@@ -170,7 +177,7 @@ extension PaymentTerminal {
 
     /// One background pass; true when it is done (all forwarded, or nothing it can do).
     private func forwardInBackground() async -> Bool {
-        guard !state.isBusy else { return false }
+        guard !gate.isBusy else { return false }
         do {
             _ = try await forwardStoredSales()
             return true

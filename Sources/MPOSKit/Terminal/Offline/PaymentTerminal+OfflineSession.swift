@@ -54,7 +54,7 @@ extension PaymentTerminal {
         guard let cached else {
             return .failure(OfflineFallbackRefusal(reason: "NO_TOKEN: no online session yet; log in online first."))
         }
-        let now = await security.checks.probe.state().date
+        let now = await security.deviceState().date
         if let reason = cached.refusal(gateway: client.baseURL.absoluteString, user: user, now: now) {
             return .failure(OfflineFallbackRefusal(reason: reason))
         }
@@ -81,12 +81,7 @@ extension PaymentTerminal {
         offlineState.lastOnlineSession = authorization.onlineAt
         // The time since boot is the device's, not the process's: the clock and restart
         // checks run against the login that sealed the session.
-        security.checkpoint = authorization.checkpoint
+        security.adopt(authorization.checkpoint)
         await client.adoptCachedMerchant(authorization.merchant)
     }
-}
-
-extension GatewayClient {
-    /// The merchant of a cached session, for receipts, while no login reached the gateway.
-    func adoptCachedMerchant(_ merchant: MerchantInfo) { self.merchant = merchant }
 }

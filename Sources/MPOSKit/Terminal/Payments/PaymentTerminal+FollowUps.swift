@@ -101,7 +101,7 @@ extension PaymentTerminal {
                 customerReference: parameters.customerReference, externalID: parameters.externalID,
                 basket: parameters.basket))
         result.basket = parameters.basket
-        await openDrawerAfterCash(result)
+        await accessories.openDrawer(after: result)
         return result
     }
     /// Sends one gateway-only operation (no card) idempotently, journaled first: a follow-up
@@ -124,8 +124,8 @@ extension PaymentTerminal {
         original: TransactionID?, amount: Int64?,
         currency: Currency? = nil, body: Body
     ) async throws(MPOSError) -> PaymentResult {
-        try state.begin(.followUp)
-        defer { state.end(.followUp) }
+        let hold = try gate.begin(.followUp)
+        defer { gate.end(hold) }
         try await requireSession()
         let now = Date()
         let key: IdempotencyKey

@@ -31,9 +31,8 @@ extension PaymentTerminal {
     ///   ``MPOSError/journalOwnedElsewhere`` when the last login found the journal owned by
     ///   another gateway or merchant.
     func recoverUnfinishedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
-        guard !state.isBusy else { return [] }
-        try state.begin(.recovery)
-        defer { state.end(.recovery) }
+        guard let hold = try? gate.begin(.recovery) else { return [] }  // busy: the running operation owns its entry
+        defer { gate.end(hold) }
         let gateway = try await finishUnfinished(cardAttemptsOnly: false)
         return gateway + (try await settleNetworkedAttempts())
     }

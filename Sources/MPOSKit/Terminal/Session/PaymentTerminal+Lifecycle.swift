@@ -29,30 +29,15 @@ extension PaymentTerminal {
             let device: TerminalStatus.Device =
                 if let networked = state.networked {
                     .networkedTerminal(poiID: networked.link.terminal.poiID)
-                } else if readerLink.connection != nil {
-                    .cardReader(readerLink.info)
+                } else if await reader.link != nil {
+                    .cardReader(await reader.info)
                 } else {
                     .none
                 }
             return TerminalStatus(
                 isLoggedIn: await client.isLoggedIn, isOfflineOnly: state.isOfflineOnly, device: device,
-                isBusy: state.isBusy)
+                isBusy: gate.isBusy)
         }
-    }
-
-    /// Whether the connected reader is initialized with the gateway's terminal management (the
-    /// TSM seed's `isInitialized`): ``initializeTerminal()`` succeeded for it, at connect, at
-    /// login or when called. False without a reader, and after ``disconnect()`` or ``reset()``.
-    var isInitialized: Bool { updateSettings.reader.status(of: readerLink.info?.serialNumber) != nil }
-
-    /// What the gateway last said about the connected reader's updates; nil when not initialized.
-    var updateStatus: TerminalUpdateStatus? {
-        updateSettings.reader.status(of: readerLink.info?.serialNumber)
-    }
-
-    /// The ``UpdateTrouble``s seen on the connected reader.
-    var updateTroubles: [UpdateTrouble] {
-        updateSettings.troubles.troubles(reader: readerLink.info?.serialNumber)
     }
 
     /// Gets the terminal ready to take a payment without delay: makes sure the gateway
@@ -91,7 +76,7 @@ extension PaymentTerminal {
         let info: MerchantInfo
         if let merchant { info = merchant } else { info = try await client.refreshMerchant() }
         var reader: DeviceInfo?
-        if readerLink.connection != nil, !state.isBusy { reader = try await deviceInfo() }
+        if await self.reader.link != nil, !gate.isBusy { reader = try await self.reader.deviceInfo() }
         return WarmUpReport(loggedIn: loggedIn, merchant: info, reader: reader)
     }
 
@@ -102,7 +87,7 @@ extension PaymentTerminal {
     ///
     /// - Throws: ``MPOSError/terminalBusy`` while an operation runs.
     public func reset() async throws(MPOSError) {
-        guard !state.isBusy else { throw MPOSError.terminalBusy }
+        guard !gate.isBusy else { throw MPOSError.terminalBusy }
         await disconnect()
         await client.endSession()
         hub.reset()

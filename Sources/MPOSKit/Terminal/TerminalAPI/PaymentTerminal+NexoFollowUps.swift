@@ -67,7 +67,12 @@ extension PaymentTerminal {
             found = .answered(answered)
         } else {
             let key = NexoSession.key(for: reference)
-            guard (try? payments.journal.entry(key: key)) != nil else {
+            let journaled: Bool
+            do { journaled = try payments.journal.entry(key: key) != nil } catch {
+                // A journal that cannot be read does not say the payment does not exist.
+                return NexoReplies.reply(header, response: NexoOutcome.response(for: error))
+            }
+            guard journaled else {
                 return NexoReplies.reply(
                     header,
                     response: Self.failure(.notFound, "no payment with ServiceID \(reference.serviceID)"))
@@ -104,9 +109,11 @@ extension PaymentTerminal {
                 header, condition: .messageFormat,
                 message: "\(field) does not name a transaction of this terminal")
         }
-        guard nexo.running == nil, !state.isBusy else {
+        let hold: OperationGate.Hold
+        do { hold = try gate.begin(.terminalAPIRequest) } catch {
             return NexoReplies.failure(header, condition: .busy, message: "A payment is in progress")
         }
+        defer { gate.end(hold) }
         var partial: Int64?
         if let amount = reversal.reversedAmount {
             // The currency is the original payment's: as this session answered it, else as the
@@ -131,11 +138,10 @@ extension PaymentTerminal {
         }
         let result: PaymentResult
         do {
-            let voided = partial == nil ? try await void(transactionID: id) : nil
-            if let voided, voided.error?.code != MPOSError.Code.gatewayRefused {
-                result = voided
-            } else {
-                result = try await refund(transactionID: id, amount: partial)
+            result = try await gate.nested(in: hold) { () async throws(MPOSError) -> PaymentResult in
+                let voided = partial == nil ? try await void(transactionID: id) : nil
+                if let voided, voided.error?.code != MPOSError.Code.gatewayRefused { return voided }
+                return try await refund(transactionID: id, amount: partial)
             }
         } catch {
             return NexoReplies.reply(header, response: NexoOutcome.response(for: error))

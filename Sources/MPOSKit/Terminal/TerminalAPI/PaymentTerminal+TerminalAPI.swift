@@ -100,11 +100,13 @@ extension PaymentTerminal {
                 SaleToPOIResponse(
                     messageHeader: NexoReplies.header(answering: header), paymentResponse: answered))
         }
-        guard nexo.running == nil, !state.isBusy else {
+        // Held before anything awaits, so that a second request meanwhile is Busy.
+        let hold: OperationGate.Hold
+        do { hold = try gate.begin(.terminalAPIRequest) } catch {
             return NexoReplies.failure(
                 header, condition: .busy, message: "Another payment is in progress", saleTransactionID: sale)
         }
-        // Marked running before anything awaits, so that a second request meanwhile is Busy.
+        defer { gate.end(hold) }
         nexo.running = reference
         nexo.abortAccepted = false
         nexo.abortsInFlight = 0
@@ -129,7 +131,12 @@ extension PaymentTerminal {
         }
         let key = NexoSession.key(for: reference)
         nexo.last = reference
-        if (try? payments.journal.entry(key: key)) != nil {
+        let askedBefore: Bool
+        do { askedBefore = try payments.journal.entry(key: key) != nil } catch {
+            // Unread, the journal cannot say whether this request was charged before: no new payment.
+            return NexoReplies.reply(header, response: NexoOutcome.response(for: error), saleTransactionID: sale)
+        }
+        if askedBefore {
             // Asked before (the app restarted since): answer what the gateway recorded.
             switch await recordedPayment(key: key, sale: sale, poiID: poiID) {
             case .answered(let response):
@@ -146,8 +153,9 @@ extension PaymentTerminal {
         }
         let response: PaymentResponse
         do {
-            let result = try await runCard(
-                parameters, kind: kind == .refund ? .refundUnreferenced : .sale, key: key)
+            let result = try await gate.nested(in: hold) { () async throws(MPOSError) in
+                try await runCard(parameters, kind: kind == .refund ? .refundUnreferenced : .sale, key: key)
+            }
             response = NexoReplies.paymentResponse(
                 result, sale: sale, poiID: poiID, merchant: await client.merchant,
                 abortedByMerchant: nexo.aborted)
@@ -199,6 +207,7 @@ extension PaymentTerminal {
         // Counted while the reader answers: a later abort may find the payment already ending.
         nexo.abortsInFlight += 1
         // Nexo answers no abort: one refused at PIN entry simply leaves the payment running.
+        // Refused at PIN entry, or unanswered, the abort leaves the payment running, as nexo expects.
         let accepted = (try? await cancel()) ?? false
         nexo.abortsInFlight -= 1
         if accepted { nexo.abortAccepted = true }

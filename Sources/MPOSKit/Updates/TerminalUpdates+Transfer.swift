@@ -6,14 +6,12 @@ import MPOSCore
 import ReaderLink
 
 /// Writing an image to the reader, its restart, and the confirmation.
-extension PaymentTerminal {
+extension TerminalUpdates {
     /// How many times a write resumes after a lost link before it gives up.
     static let writeResumeAttempts = 3
     /// How many times a write begins again after the reader refused to store it
     /// (``ReaderStatusCode/updateWriteFailed``) before it gives up.
     static let writeRefusalAttempts = 3
-    /// How long a reader may take to come back after a restart.
-    static let restartLimit: Duration = .seconds(120)
     /// How long the reader may take to verify or commit an image.
     static let imageCheckTimeout: Duration = .seconds(60)
 
@@ -25,7 +23,7 @@ extension PaymentTerminal {
     /// Writes `bytes` to the reader from the offset it already holds, a window of pieces at a
     /// time, then has it verify and commit them; after a lost link, reconnects and resumes.
     func write(
-        _ bytes: [UInt8], of image: UpdateImage, window: Int, plan: ReconnectPlan,
+        _ bytes: [UInt8], of image: UpdateImage, window: Int,
         progress: AsyncStream<UpdateProgress>.Continuation?
     ) async -> UpdateFailure? {
         let begin = UpdateBegin(
@@ -39,23 +37,23 @@ extension PaymentTerminal {
         async let forwarded: Void = {
             for await done in written {
                 progress?.yield(UpdateProgress(stage: .writeFileToTerminal, image: image, bytesDone: done, bytesTotal: total))
-                await self.emit(.readerUpdate(.progress(image, percent: total == 0 ? 100 : Double(done) * 100 / Double(total))))
+                self.events.emit(.readerUpdate(.progress(image, percent: total == 0 ? 100 : Double(done) * 100 / Double(total))))
             }
         }()
-        let failure = await write(begin, bytes, of: image, window: window, plan: plan, report: report)
+        let failure = await write(begin, bytes, of: image, window: window, report: report)
         report.finish()
         await forwarded
         return failure
     }
 
     private func write(
-        _ begin: UpdateBegin, _ bytes: [UInt8], of image: UpdateImage, window: Int, plan: ReconnectPlan,
+        _ begin: UpdateBegin, _ bytes: [UInt8], of image: UpdateImage, window: Int,
         report: AsyncStream<Int64>.Continuation
     ) async -> UpdateFailure? {
         var resumes = 0
         var refusals = 0
         while true {
-            guard let link = readerLink.connection else {
+            guard let link = await reader.link else {
                 return UpdateFailure(type: .terminalWriteFailed, message: "The reader link is gone.")
             }
             do {
@@ -83,8 +81,8 @@ extension PaymentTerminal {
                 guard resumes <= Self.writeResumeAttempts else {
                     return UpdateFailure(type: .terminalWriteFailed, message: "The link failed \(resumes) times: \(error).")
                 }
-                await closeLink()
-                if let failure = await reconnect(plan: plan) {
+                await reader.close()
+                if let failure = await reader.reachAgain() {
                     return UpdateFailure(type: .terminalWriteFailed, message: failure)
                 }
             }
@@ -129,46 +127,22 @@ extension PaymentTerminal {
     }
 
     /// Restarts the reader on its new `image` and reconnects. Nil when it is back.
-    func restart(onto image: UpdateImage, plan: ReconnectPlan) async -> String? {
-        if let serial = readerLink.info?.serialNumber {
-            updateSettings.troubles.restarted(onto: image.id, reader: serial)
+    func restart(onto image: UpdateImage) async -> String? {
+        if let serial = await reader.info?.serialNumber {
+            settings.troubles.restarted(onto: image.id, reader: serial)
         }
-        if let link = readerLink.connection {
+        if let link = await reader.link {
+            // The reader may restart before it answers: whether it did shows when it is reached again.
             _ = try? await link.request(.reboot)
         }
-        await closeLink()
-        return await reconnect(plan: plan)
-    }
-
-    /// Reaches the reader again through the plan, pausing 0.25 s doubling to 4 s, until
-    /// ``restartLimit``. Nil when connected.
-    func reconnect(plan: ReconnectPlan) async -> String? {
-        let stopwatch = Stopwatch(clock)
-        var pause: Duration = .milliseconds(250)
-        var lastError = "no attempt"
-        while stopwatch.elapsed < Self.restartLimit {
-            do {
-                let transport = try await plan.open()
-                do {
-                    try await pair(transport: transport, secret: plan.secret)
-                    return nil
-                } catch {
-                    await transport.close()
-                    lastError = error.message
-                }
-            } catch {
-                lastError = "\(error)"
-            }
-            do { try await clock.sleep(for: pause) } catch { return "Cancelled while the reader restarted." }
-            pause = min(pause * 2, .seconds(4))
-        }
-        return "The reader did not come back within \(Self.restartLimit): \(lastError)."
+        await reader.close()
+        return await reader.reachAgain()
     }
 
     /// Checks the reader runs `image` and has the gateway record it. Nil when both hold.
     func confirm(_ image: UpdateImage) async -> String? {
         let info: DeviceInfo
-        do { info = try await deviceInfo() } catch { return "The reader did not report its versions: \(error.message)" }
+        do { info = try await reader.deviceInfo() } catch { return "The reader did not report its versions: \(error.message)" }
         let running = image.kind == .firmware ? info.applicationVersion : info.emvParameterVersion
         guard running == image.version else {
             return "The reader runs \(image.kind.rawValue) \(running), not \(image.version), after its restart."
@@ -176,7 +150,7 @@ extension PaymentTerminal {
         do {
             let answer = try await client.confirmInstall(
                 InstallConfirmation(serialNumber: info.serialNumber, imageID: image.id))
-            updateSettings.reader.learned(TerminalUpdateStatus(answer), reader: info.serialNumber)
+            settings.reader.learned(TerminalUpdateStatus(answer), reader: info.serialNumber)
             return nil
         } catch {
             return "The gateway did not record the install: \(error.message)"

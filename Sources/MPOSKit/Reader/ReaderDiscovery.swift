@@ -4,7 +4,7 @@ import Synchronization
 /// One scan for readers: every scanner at once, for a scan time on a clock, each reader
 /// reported once (by ``DiscoveredReader/id``) in the order it answered.
 ///
-/// ``ReaderTools/discover(scanners:scanTime:)`` runs one on the terminal's clock
+/// ``CardReaderLink/discover(scanners:scanTime:)`` runs one on the terminal's clock
 /// and turns what it finds into events; use it directly where there is no terminal (a
 /// setup screen, a command-line tool).
 ///

@@ -4,7 +4,7 @@ import ReaderLink
 /// The readers an app supports, what to call them, and the cards each must not take: the
 /// Accept seed's `paymentmethods.xml`, which an app ships in its resources and may edit.
 ///
-/// Set it with ``ReaderTools/setCatalogue(_:)``: discovery then lists supported models only,
+/// Set it with ``CardReaderLink/setCatalogue(_:)``: discovery then lists supported models only,
 /// under the catalogue's names; connecting to another model is refused with
 /// ``MPOSError/readerNotSupported``; and a card the connected model must not take is declined
 /// as soon as the reader identifies it, before anything is sent to the gateway

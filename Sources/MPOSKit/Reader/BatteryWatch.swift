@@ -8,7 +8,7 @@ struct BatteryWatch: Sendable, Hashable {
     var threshold: Int
     private var warned = false
 
-    init(threshold: Int = ReaderTools.defaultBatteryLowThreshold) {
+    init(threshold: Int = CardReaderLink.defaultBatteryLowThreshold) {
         self.threshold = threshold
     }
 

@@ -3,11 +3,11 @@ import MPOSCore
 
 /// Configuration kept current without the merchant: the Handpoint seed's `financeInit`, the
 /// Accept seed's automatic configuration updates and the ECP seed's updates during connect.
-extension PaymentTerminal {
+extension TerminalUpdates {
     /// Reconciles the reader with the host (the Handpoint seed's `financeInit`: "initializes
     /// the card reader and updates config"): logs the reader in with the gateway's terminal
     /// management, then installs every pending configuration image; firmware waits for
-    /// ``downloadAndApplyUpdate(includeFirmware:window:)``. Progress shows as
+    /// ``downloadAndApply(includeFirmware:window:)``. Progress shows as
     /// ``TerminalEvent/readerUpdate(_:)`` events.
     ///
     /// - Returns: ``UpdateResultType/upToDate`` when nothing was pending, ``UpdateResultType/success``
@@ -15,8 +15,8 @@ extension PaymentTerminal {
     ///   ``UpdateResultType/terminalNotSelected``, ``UpdateResultType/notInitialized`` when the
     ///   gateway refuses to initialize the reader, ``UpdateResultType/downloadFailed`` when it
     ///   does not answer, and the update's own failures).
-    func financeInit() async -> UpdateResult {
-        do { _ = try await initializeTerminal() } catch {
+    public func financeInit() async -> UpdateResult {
+        do { _ = try await check() } catch {
             let type: UpdateResultType =
                 switch error.code {
                 case MPOSError.Code.notLoggedIn: .notLoggedIn
@@ -31,16 +31,13 @@ extension PaymentTerminal {
         return await runUpdate(window: 16, progress: nil, installing: { $0.pending.first { $0.kind == .configuration } })
     }
 
-    /// What connecting a reader installs before it returns (``UpdatesOnConnect``).
-    func setUpdatesOnConnect(_ policy: UpdatesOnConnect) { updateSettings.onConnect = policy }
-
     /// Installs what ``UpdateSettings/onConnect`` asks for after a connect through a factory.
     ///
     /// - Throws: for ``UpdatesOnConnect/required``, ``MPOSError/notLoggedIn`` without a gateway
     ///   session (what is required cannot be known), and ``MPOSError/updateRequired`` when a
     ///   required image did not install; the reader is disconnected first.
-    func applyUpdatesOnConnect() async throws(MPOSError) {
-        switch updateSettings.onConnect {
+    func applyOnConnect(offlineOnly: Bool) async throws(MPOSError) {
+        switch settings.onConnect {
         case .none: return
         case .configuration:
             guard await client.isLoggedIn else { return }
@@ -48,15 +45,15 @@ extension PaymentTerminal {
         case .required:
             // Offline-only, the gateway cannot say what is required; the last known deadlines
             // still judge each payment.
-            if state.isOfflineOnly { return }
+            if offlineOnly { return }
             guard await client.isLoggedIn else {
-                await disconnect()
+                await reader.letGo()
                 throw MPOSError.notLoggedIn.withMessage(
                     "Connecting installs the reader's required updates: log in first, so the gateway can say what they are.")
             }
             let result = await runUpdate(window: 16, progress: nil, installing: { $0.required.first })
             guard result.type == .success || result.type == .upToDate else {
-                await disconnect()
+                await reader.letGo()
                 throw MPOSError.updateRequired.withMessage(
                     "The reader's required updates did not install (\(result.type.rawValue)"
                         + (result.message.map { ": \($0)" } ?? "") + "); the reader was disconnected.")
