@@ -15,7 +15,8 @@ public enum GatewayCredentials: Sendable {
 enum GatewayAnswer: Sendable, Hashable {
     /// A 2xx answer carrying a transaction.
     case transaction(Transaction)
-    /// A non-2xx answer with the gateway's error body.
+    /// A non-2xx answer with the gateway's error body. A 2xx whose transaction cannot be read
+    /// is one too, as ``GatewayClient/unreadableAnswerStatus``: it says nothing of what was done.
     case refused(status: Int, GatewayErrorBody)
 }
 
@@ -198,10 +199,13 @@ actor GatewayClient {
             response = try await authorized(
                 GatewayHTTPRequest(GatewayRoutes.attempt, parameters: ["key": key.rawValue]))
         } catch { return .unreachable }
+        // Only the gateway's own "no such attempt" lets the request go again: a 404 without its
+        // body (a proxy's page) or of an old gateway without the route says nothing of it.
         if response.status == 404 {
             let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
-            return body?.code == GatewayErrorCode.noSuchRoute ? .unreachable : .notFound
+            return body?.code == GatewayErrorCode.notFound ? .notFound : .unreachable
         }
+        // A 409 that is not the gateway's "in progress" is the stored answer, read below.
         if response.status == 409,
             let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body),
             body.code == GatewayErrorCode.idempotencyInProgress
@@ -210,8 +214,10 @@ actor GatewayClient {
         }
         // Still 401 after a renewal: the gateway answered, and refuses the credentials.
         if response.status == 401 { return .sessionRefused }
-        if response.status >= 500 { return .unreachable }
-        return .found(Self.answer(response))
+        // A server error, or a stored answer that cannot be read, is no outcome.
+        let answer = Self.answer(response)
+        guard GatewayDelivery.isFinal(answer) else { return .unreachable }
+        return .found(answer)
     }
 
     /// A read-only JSON request to `endpoint` (search, statistics, terminal initialization),
@@ -369,12 +375,26 @@ actor GatewayClient {
             "The gateway answered \(response.status): \(body?.description ?? "no error body").")
     }
 
+    /// The status a 2xx answer whose transaction cannot be read is reported with: 502, an
+    /// invalid answer, so that every caller treats it as a server error (the outcome is
+    /// unknown) and never as a refusal that charged nothing.
+    static let unreadableAnswerStatus = 502
+
     static func answer(_ response: GatewayHTTPResponse) -> GatewayAnswer {
-        if (200..<300).contains(response.status),
-            let transaction = try? GatewayJSON.decoder.decode(Transaction.self, from: response.body)
-        {
-            return .transaction(transaction)
+        if (200..<300).contains(response.status) {
+            do {
+                return .transaction(try GatewayJSON.decoder.decode(Transaction.self, from: response.body))
+            } catch {
+                // The gateway did the request; what it did is unknown until a lookup reads it.
+                return .refused(
+                    status: unreadableAnswerStatus,
+                    GatewayErrorBody(
+                        code: unreadableAnswerStatus * 10,
+                        message:
+                            "The gateway answered \(response.status) with a transaction that could not be read."))
+            }
         }
+        // An error body that cannot be read still refuses: its status says what happened.
         let body =
             (try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body))
             ?? GatewayErrorBody(
