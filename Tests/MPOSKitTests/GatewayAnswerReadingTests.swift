@@ -9,8 +9,8 @@ import Testing
 @testable import MPOSKit
 
 /// An answer the SDK cannot read is never taken for an answer that says something: a 2xx whose
-/// transaction does not decode is no refusal (the gateway did the request), and a 404 without
-/// the gateway's body is no "never seen".
+/// transaction does not decode is no refusal (the gateway did the request), a 404 without the
+/// gateway's body is no "never seen", and a merchant that cannot be read fails the login.
 @Suite(.timeLimit(.minutes(1))) struct GatewayAnswerReadingTests {
     /// A gateway in a transport whose answer to each path the test sets; anything else is a 404
     /// `noSuchRoute`, as from a gateway without the route.
@@ -77,6 +77,41 @@ import Testing
                 code: GatewayErrorCode.notFound, message: "No request is known with this idempotency key."))
         gateway.answers.withLock { $0[path] = GatewayHTTPResponse(status: 404, body: notFound) }
         #expect(await client.lookup(Self.key) == .notFound)
+    }
+
+    @Test func aClientTokenLoginWhoseMerchantCannotBeReadFails() async throws {
+        let gateway = ScriptedGateway([
+            GatewayPaths.merchant: GatewayHTTPResponse(status: 200, body: Self.notJSON)
+        ])
+        let client = Self.client(gateway)
+        await #expect(throws: MPOSError.gatewayRefused) { try await client.login() }
+        #expect(await !client.isLoggedIn)
+        #expect(await client.merchant == nil)
+
+        // A merchant that reads logs in as before.
+        let merchant = try GatewayJSON.encoder.encode(Self.merchant)
+        gateway.answers.withLock {
+            $0[GatewayPaths.merchant] = GatewayHTTPResponse(status: 200, body: merchant)
+        }
+        try await client.login()
+        #expect(await client.merchant == Self.merchant)
+    }
+
+    @Test func aQueryWhoseAnswerCannotBeReadSaysSo() async throws {
+        let merchant = try GatewayJSON.encoder.encode(Self.merchant)
+        let gateway = ScriptedGateway([
+            GatewayPaths.merchant: GatewayHTTPResponse(status: 200, body: merchant),
+            GatewayRoutes.searchTransactions.path: GatewayHTTPResponse(status: 200, body: Self.notJSON),
+        ])
+        let client = Self.client(gateway)
+        try await client.login()
+        do {
+            _ = try await client.query(GatewayRoutes.searchTransactions, body: TransactionSearchRequest())
+            Issue.record("an unreadable answer was taken")
+        } catch {
+            #expect(error.code == MPOSError.Code.gatewayRefused)
+            #expect(error.message == "The gateway's answer could not be read.")
+        }
     }
 }
 

@@ -117,7 +117,11 @@ extension GatewayClient {
         token = provided
         let response = try await plain(GatewayRoutes.merchant)
         guard response.status == 200 else { throw refusal(response, unauthorized: true) }
-        merchant = try? GatewayJSON.decoder.decode(MerchantInfo.self, from: response.body)
+        // An unreadable merchant fails the login: without it the environment check would pass.
+        do { merchant = try decode(response, as: MerchantInfo.self) } catch {
+            token = nil
+            throw error
+        }
         if let stored {
             deviceCredential = stored.credential
         } else {

@@ -236,10 +236,10 @@ actor GatewayClient {
         } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
         }
-        guard (200..<300).contains(response.status),
-            let answer = try? GatewayJSON.decoder.decode(Answer.self, from: response.body)
-        else { throw refusal(response, unauthorized: false) }
-        return answer
+        guard (200..<300).contains(response.status) else { throw refusal(response, unauthorized: false) }
+        do { return try GatewayJSON.decoder.decode(Answer.self, from: response.body) } catch {
+            throw MPOSError.gatewayRefused.withMessage("The gateway's answer could not be read.")
+        }
     }
 
     // MARK: - Internals
