@@ -162,6 +162,7 @@ actor GatewayClient {
 
     /// Takes the session a login answered with; false when `response` is no session.
     func adoptSession(from response: GatewayHTTPResponse) -> Bool {
+        // An answer that is no session is refused by the caller, which has the status to say why.
         guard response.status == 200,
             let session = try? GatewayJSON.decoder.decode(Session.self, from: response.body)
         else { return false }
@@ -297,6 +298,7 @@ actor GatewayClient {
     /// Whether `response` says the bearer token is no longer a session (4011 expired, 4010
     /// unknown: the gateway forgets an expired session's token).
     static func sessionLapsed(_ response: GatewayHTTPResponse) -> Bool {
+        // A 401 without the gateway's body is not renewed: the caller gets the 401 as it came.
         guard response.status == 401,
             let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
         else { return false }
@@ -342,6 +344,7 @@ actor GatewayClient {
         }
         switch credentials {
         case .login(let user, let password):
+            // Encoding two strings does not fail; if it did, the lapsed request keeps its 401.
             guard renewsWithPassword, let request = try? loginRequest(user: user, password: password, registering: false)
             else { return .success(nil) }
             let response: GatewayHTTPResponse
@@ -351,6 +354,7 @@ actor GatewayClient {
             await renewed?()
             return .success(token)
         case .clientToken(let provider):
+            // The app's provider failing is a renewal refused, as documented above: the 401 stands.
             guard let fresh = try? await provider() else { return .success(nil) }
             token = fresh
             renewals += 1
@@ -366,6 +370,7 @@ actor GatewayClient {
     }
 
     func refusal(_ response: GatewayHTTPResponse, unauthorized: Bool) -> MPOSError {
+        // The body only words the message; the status decides the error.
         let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
         if response.status == 401 || (unauthorized && response.status == 403) {
             return MPOSError.gatewayUnauthorized.withMessage(
