@@ -29,6 +29,7 @@ enum LogRedaction {
     static func body(_ data: Data?) -> String {
         guard let data, !data.isEmpty else { return "" }
         var text: String
+        // A body that is not JSON is kept as text; its card numbers are still masked below.
         if let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
             let cleaned = try? JSONSerialization.data(
                 withJSONObject: redacted(object), options: [.sortedKeys, .fragmentsAllowed])

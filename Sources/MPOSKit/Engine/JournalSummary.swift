@@ -35,7 +35,7 @@ public struct JournalSummary: Sendable, Hashable {
         configuration.readonly = true
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
+            defer { try? queue.close() }  // Read-only: closing it cannot lose a write.
             return try queue.read { db in
                 let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
                 guard tables.contains(JournalEntry.databaseTableName) else {

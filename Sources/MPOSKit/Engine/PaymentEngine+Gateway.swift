@@ -20,6 +20,11 @@ extension PaymentEngine {
                 if approved { return effects + startReversal(transaction.id, reason: .terminalError) }
                 return effects + finish(transaction.status == .pending ? .pending : .declined, error: nil)
             }
+            // Issuer data that is not hex goes to the card as none: the card then decides, and
+            // a card that declines what the host approved has it reversed (`cardFinished`).
+            let issuerAuthentication =
+                transaction.issuerAuthenticationData.flatMap { try? Hex.decode($0) } ?? []
+            let issuerScripts = transaction.issuerScripts.flatMap { try? Hex.decode($0) } ?? []
             effects.append(
                 .sendToReader(
                     .hostResponse(
@@ -27,10 +32,7 @@ extension PaymentEngine {
                             transactionID: readerTransactionID, approved: approved,
                             authorizationResponseCode: transaction.responseCode ?? (approved ? "00" : "05"),
                             authorizationCode: transaction.authorizationCode,
-                            issuerAuthenticationData: transaction.issuerAuthenticationData.flatMap {
-                                try? Hex.decode($0)
-                            } ?? [],
-                            issuerScripts: transaction.issuerScripts.flatMap { try? Hex.decode($0) } ?? []))))
+                            issuerAuthenticationData: issuerAuthentication, issuerScripts: issuerScripts))))
             return effects
         case .refused where !GatewayDelivery.isFinal(answer):
             // "Nothing was charged unless an attempt lookup says otherwise": ask.

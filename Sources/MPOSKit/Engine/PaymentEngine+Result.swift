@@ -15,9 +15,11 @@ extension PaymentEngine {
 
     func result(_ status: PaymentStatus, error: MPOSError?, reversed: Bool) -> PaymentResult {
         var emv: EMVReceiptSummary?
+        // Receipt details only: EMV data that does not parse leaves the TVR, TSI and TC blank.
         let tree = outcome.flatMap { try? TLVTree(decoding: $0.emvData) }
         if let authorization {
-            // TVR and TSI as the card left them; the request's values when the card never finished.
+            // TVR and TSI as the card left them; the request's values when the card never finished
+            // (blank when neither parses: they are receipt details).
             let request = try? TLVTree(decoding: authorization.emvData)
             emv = EMVReceiptSummary(
                 aid: authorization.aid.map { Hex.encode($0) },

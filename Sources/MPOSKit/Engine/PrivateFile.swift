@@ -49,7 +49,7 @@ enum PrivateFile {
         if manager.fileExists(atPath: path) { try manager.removeItem(atPath: path) }
         try prepare(path)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
+        defer { try? handle.close() }  // Synced below; a failed close loses nothing.
         try handle.write(contentsOf: data)
         try handle.synchronize()
     }

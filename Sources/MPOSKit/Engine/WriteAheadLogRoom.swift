@@ -31,7 +31,7 @@ enum WriteAheadLogRoom {
     static func reserve(_ bytes: Int, inLogAt path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
+        defer { try? handle.close() }  // Synced below; a failed close loses nothing.
         var size = Int(try handle.seekToEnd())
         guard size < bytes else { return }
         let chunk = Data(count: 64 * 1024)

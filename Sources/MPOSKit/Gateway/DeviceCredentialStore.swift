@@ -136,6 +136,7 @@ public struct DeviceCredentialFile: DeviceCredentialStore {
             var item: CFTypeRef?
             let status = SecItemCopyMatching(search as CFDictionary, &item)
             if status == errSecItemNotFound { return nil }
+            // An item that is not a credential throws below, as an unreadable one does.
             guard status == errSecSuccess, let data = item as? Data,
                 let stored = try? JSONDecoder().decode(StoredDeviceCredential.self, from: data)
             else {
@@ -147,6 +148,7 @@ public struct DeviceCredentialFile: DeviceCredentialStore {
 
         /// Replaces the item.
         public func save(_ stored: StoredDeviceCredential) throws(MPOSError) {
+            // The encoder's own error says no more than the one thrown here.
             guard let data = try? JSONEncoder().encode(stored) else {
                 throw MPOSError.deviceCredentialStoreFailed.withMessage("The device credential could not be encoded.")
             }

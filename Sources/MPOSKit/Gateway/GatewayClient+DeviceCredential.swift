@@ -64,6 +64,8 @@ extension GatewayClient {
         do { response = try await authorized(request) } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
         }
+        // A credential that cannot be read is as none granted: the session works without it,
+        // and the next login registers the device again.
         guard response.status == 201,
             let credential = try? GatewayJSON.decoder.decode(DeviceCredential.self, from: response.body)
         else { return }
@@ -117,7 +119,11 @@ extension GatewayClient {
         token = provided
         let response = try await plain(GatewayRoutes.merchant)
         guard response.status == 200 else { throw refusal(response, unauthorized: true) }
-        merchant = try? GatewayJSON.decoder.decode(MerchantInfo.self, from: response.body)
+        // An unreadable merchant fails the login: without it the environment check would pass.
+        do { merchant = try decode(response, as: MerchantInfo.self) } catch {
+            token = nil
+            throw error
+        }
         if let stored {
             deviceCredential = stored.credential
         } else {
@@ -127,6 +133,7 @@ extension GatewayClient {
 
     /// Renews a lapsed session with `credential`, once.
     func renewWithDeviceCredential(_ credential: DeviceCredential) async -> DeviceRenewal {
+        // Encoding two strings does not fail; if it did, the renewal falls back like a refusal.
         guard let request = try? deviceSessionRequest(credential) else { return .failed }
         let response: GatewayHTTPResponse
         do { response = try await transport.send(request, to: baseURL) } catch { return .unreachable(error) }

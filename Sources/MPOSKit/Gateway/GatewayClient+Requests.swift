@@ -50,6 +50,7 @@ extension GatewayClient {
         _ response: GatewayHTTPResponse, refused: (Int, GatewayErrorBody?) -> MPOSError? = { _, _ in nil }
     ) throws(MPOSError) {
         guard !(200..<300).contains(response.status) else { return }
+        // Without a readable body the status alone decides: never "not found", always a refusal.
         let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
         if let mapped = refused(response.status, body) { throw mapped }
         if response.status == 404, body?.code == GatewayErrorCode.notFound {
@@ -80,6 +81,7 @@ extension GatewayClient {
         if let ending, case .login = credentials {
             var request = GatewayHTTPRequest(GatewayRoutes.logout)
             request.headers[GatewayHeaders.authorization] = GatewayHeaders.bearerPrefix + ending
+            // Best effort: a session the gateway is not told of lapses on its own.
             _ = try? await transport.send(request, to: baseURL)
         }
     }

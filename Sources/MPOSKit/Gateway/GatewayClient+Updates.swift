@@ -38,6 +38,7 @@ extension GatewayClient {
         case 206: return response.body
         case 200 where offset == 0: return response.body
         default:
+            // The body only words the message; the download fails either way.
             let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
             throw MPOSError.gatewayRefused.withMessage(
                 "The gateway answered \(response.status) to the image download: \(body?.description ?? "no error body").")

@@ -15,7 +15,8 @@ public enum GatewayCredentials: Sendable {
 enum GatewayAnswer: Sendable, Hashable {
     /// A 2xx answer carrying a transaction.
     case transaction(Transaction)
-    /// A non-2xx answer with the gateway's error body.
+    /// A non-2xx answer with the gateway's error body. A 2xx whose transaction cannot be read
+    /// is one too, as ``GatewayClient/unreadableAnswerStatus``: it says nothing of what was done.
     case refused(status: Int, GatewayErrorBody)
 }
 
@@ -161,6 +162,7 @@ actor GatewayClient {
 
     /// Takes the session a login answered with; false when `response` is no session.
     func adoptSession(from response: GatewayHTTPResponse) -> Bool {
+        // An answer that is no session is refused by the caller, which has the status to say why.
         guard response.status == 200,
             let session = try? GatewayJSON.decoder.decode(Session.self, from: response.body)
         else { return false }
@@ -198,10 +200,13 @@ actor GatewayClient {
             response = try await authorized(
                 GatewayHTTPRequest(GatewayRoutes.attempt, parameters: ["key": key.rawValue]))
         } catch { return .unreachable }
+        // Only the gateway's own "no such attempt" lets the request go again: a 404 without its
+        // body (a proxy's page) or of an old gateway without the route says nothing of it.
         if response.status == 404 {
             let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
-            return body?.code == GatewayErrorCode.noSuchRoute ? .unreachable : .notFound
+            return body?.code == GatewayErrorCode.notFound ? .notFound : .unreachable
         }
+        // A 409 that is not the gateway's "in progress" is the stored answer, read below.
         if response.status == 409,
             let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body),
             body.code == GatewayErrorCode.idempotencyInProgress
@@ -210,8 +215,10 @@ actor GatewayClient {
         }
         // Still 401 after a renewal: the gateway answered, and refuses the credentials.
         if response.status == 401 { return .sessionRefused }
-        if response.status >= 500 { return .unreachable }
-        return .found(Self.answer(response))
+        // A server error, or a stored answer that cannot be read, is no outcome.
+        let answer = Self.answer(response)
+        guard GatewayDelivery.isFinal(answer) else { return .unreachable }
+        return .found(answer)
     }
 
     /// A read-only JSON request to `endpoint` (search, statistics, terminal initialization),
@@ -230,10 +237,10 @@ actor GatewayClient {
         } catch {
             throw MPOSError.gatewayUnreachable.withMessage("No answer from the gateway: \(error.reason).")
         }
-        guard (200..<300).contains(response.status),
-            let answer = try? GatewayJSON.decoder.decode(Answer.self, from: response.body)
-        else { throw refusal(response, unauthorized: false) }
-        return answer
+        guard (200..<300).contains(response.status) else { throw refusal(response, unauthorized: false) }
+        do { return try GatewayJSON.decoder.decode(Answer.self, from: response.body) } catch {
+            throw MPOSError.gatewayRefused.withMessage("The gateway's answer could not be read.")
+        }
     }
 
     // MARK: - Internals
@@ -291,6 +298,7 @@ actor GatewayClient {
     /// Whether `response` says the bearer token is no longer a session (4011 expired, 4010
     /// unknown: the gateway forgets an expired session's token).
     static func sessionLapsed(_ response: GatewayHTTPResponse) -> Bool {
+        // A 401 without the gateway's body is not renewed: the caller gets the 401 as it came.
         guard response.status == 401,
             let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
         else { return false }
@@ -336,6 +344,7 @@ actor GatewayClient {
         }
         switch credentials {
         case .login(let user, let password):
+            // Encoding two strings does not fail; if it did, the lapsed request keeps its 401.
             guard renewsWithPassword, let request = try? loginRequest(user: user, password: password, registering: false)
             else { return .success(nil) }
             let response: GatewayHTTPResponse
@@ -345,6 +354,7 @@ actor GatewayClient {
             await renewed?()
             return .success(token)
         case .clientToken(let provider):
+            // The app's provider failing is a renewal refused, as documented above: the 401 stands.
             guard let fresh = try? await provider() else { return .success(nil) }
             token = fresh
             renewals += 1
@@ -360,6 +370,7 @@ actor GatewayClient {
     }
 
     func refusal(_ response: GatewayHTTPResponse, unauthorized: Bool) -> MPOSError {
+        // The body only words the message; the status decides the error.
         let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
         if response.status == 401 || (unauthorized && response.status == 403) {
             return MPOSError.gatewayUnauthorized.withMessage(
@@ -369,12 +380,26 @@ actor GatewayClient {
             "The gateway answered \(response.status): \(body?.description ?? "no error body").")
     }
 
+    /// The status a 2xx answer whose transaction cannot be read is reported with: 502, an
+    /// invalid answer, so that every caller treats it as a server error (the outcome is
+    /// unknown) and never as a refusal that charged nothing.
+    static let unreadableAnswerStatus = 502
+
     static func answer(_ response: GatewayHTTPResponse) -> GatewayAnswer {
-        if (200..<300).contains(response.status),
-            let transaction = try? GatewayJSON.decoder.decode(Transaction.self, from: response.body)
-        {
-            return .transaction(transaction)
+        if (200..<300).contains(response.status) {
+            do {
+                return .transaction(try GatewayJSON.decoder.decode(Transaction.self, from: response.body))
+            } catch {
+                // The gateway did the request; what it did is unknown until a lookup reads it.
+                return .refused(
+                    status: unreadableAnswerStatus,
+                    GatewayErrorBody(
+                        code: unreadableAnswerStatus * 10,
+                        message:
+                            "The gateway answered \(response.status) with a transaction that could not be read."))
+            }
         }
+        // An error body that cannot be read still refuses: its status says what happened.
         let body =
             (try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body))
             ?? GatewayErrorBody(

@@ -29,6 +29,8 @@ extension NexoOutcome {
         let exponent = currency.minorUnits ?? 2
         var approved: Int64 = 0
         if status == .approved {
+            // An AuthorizedAmount that does not read in the currency (more decimals than it has, or
+            // out of range) counts as none sent: the requested amount, which a full approval is.
             approved =
                 paid?.amountsResp.flatMap { try? Int64($0.authorizedAmount.minorUnits(exponent: exponent)) }
                 ?? requestedAmount

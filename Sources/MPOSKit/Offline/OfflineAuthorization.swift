@@ -62,6 +62,7 @@ extension OfflineStore {
     /// The authorization slot's content, or nil when it does not decode or its id differs
     /// from the header's.
     static func openAuthorization(_ plaintext: Data, id: UUID) -> Opened? {
+        // Nil makes it a damaged slot, reported as such: no authorization is guessed at.
         guard let authorization = try? GatewayJSON.decoder.decode(OfflineAuthorization.self, from: plaintext),
             authorization.id == id
         else { return nil }

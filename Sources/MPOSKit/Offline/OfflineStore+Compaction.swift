@@ -37,6 +37,7 @@ extension OfflineStore {
     ///
     /// - Returns: what was kept and dropped, or nil when nothing was rewritten.
     func compact(forwardedBefore cutoff: Date, minimumDrop: Int) throws(MPOSError) -> Compaction? {
+        // Best effort: a compaction a crash cut short left it; createFile below replaces it anyway.
         try? FileManager.default.removeItem(atPath: compactingPath)
         guard FileManager.default.fileExists(atPath: path), let data = FileManager.default.contents(atPath: path)
         else { return nil }
@@ -52,6 +53,7 @@ extension OfflineStore {
             case .payment: return .payment(id)
             case .authorization: return .authorization
             case .forwarded:
+                // A mark that does not decode is kept as a damaged slot, as `contents()` reports it.
                 guard let outcome = try? GatewayJSON.decoder.decode(OfflineForwardOutcome.self, from: plaintext),
                     outcome.id == id
                 else { return nil }
@@ -109,15 +111,15 @@ extension OfflineStore {
             // Restricted again whatever the umask made of the mode createFile was given.
             try FileManager.default.setAttributes([.posixPermissions: PrivateFile.fileMode], ofItemAtPath: compactingPath)
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: compactingPath))
-            defer { try? handle.close() }
+            defer { try? handle.close() }  // Synced below; a failed close loses nothing.
             try handle.write(contentsOf: Data(bytes))
             try handle.synchronize()
         } catch {
-            try? FileManager.default.removeItem(atPath: compactingPath)
+            try? FileManager.default.removeItem(atPath: compactingPath)  // Cleanup; the store is untouched.
             throw failed("\(error)")
         }
         guard rename(compactingPath, path) == 0 else {
-            try? FileManager.default.removeItem(atPath: compactingPath)
+            try? FileManager.default.removeItem(atPath: compactingPath)  // Cleanup; the store is untouched.
             throw failed("rename failed with errno \(errno)")
         }
         #if canImport(Glibc)

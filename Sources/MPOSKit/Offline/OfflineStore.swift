@@ -107,6 +107,7 @@ actor OfflineStore {
     static func open(_ slot: ArraySlice<UInt8>, key: SymmetricKey) -> Opened? {
         guard let (kind, id, plaintext) = unseal(slot, key: key) else { return nil }
         switch kind {
+        // A slot that does not decode is reported as damaged (`contents()`), never guessed at.
         case .payment:
             guard let record = try? GatewayJSON.decoder.decode(OfflineRecord.self, from: plaintext),
                 record.id == id
@@ -132,6 +133,7 @@ actor OfflineStore {
         let length = bytes[24..<28].reduce(0) { $0 << 8 | Int($1) }
         guard length > 0, headerSize + length <= slotSize,
             bytes[(headerSize + length)...].allSatisfy({ $0 == 0 }),
+            // A seal that fails its check is damage, which the callers report.
             let box = try? AES.GCM.SealedBox(combined: bytes[headerSize..<(headerSize + length)]),
             let plaintext = try? AES.GCM.open(box, using: key, authenticating: bytes[0..<headerSize])
         else { return nil }
@@ -149,6 +151,7 @@ actor OfflineStore {
         let idBytes = withUnsafeBytes(of: id.uuid) { Array($0) }
         let lengthBytes = (0..<4).map { UInt8(truncatingIfNeeded: sealedLength >> (8 * (3 - $0))) }
         let header = magic + [kind.rawValue, 0, 0, 0] + idBytes + lengthBytes
+        // Thrown below as the store's error; CryptoKit's own says no more.
         guard let box = try? AES.GCM.seal(plaintext, using: key, authenticating: header),
             let combined = box.combined
         else { throw MPOSError.offlineStoreFailed.withMessage("A record could not be sealed.") }
@@ -192,7 +195,7 @@ actor OfflineStore {
         }
         do {
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
+            defer { try? handle.close() }  // Synced below; a failed close loses nothing.
             let end = try handle.seekToEnd()
             // A partial slot left by a crash mid-append is overwritten, keeping slots aligned.
             try handle.seek(toOffset: end / UInt64(Self.slotSize) * UInt64(Self.slotSize))

@@ -50,7 +50,7 @@ public struct OfflineKeyFile: OfflineStoreKeyProvider {
             try PrivateFile.prepare(path)
             try FileManager.default.setAttributes([.posixPermissions: PrivateFile.fileMode], ofItemAtPath: path)
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
+            defer { try? handle.close() }  // Synced below; a failed close loses nothing.
             try handle.write(contentsOf: bytes)
             try handle.synchronize()
         } catch {

@@ -62,6 +62,7 @@ public struct MonochromeBitmap: Sendable, Hashable {
 
     /// The left `maximumWidth` dots, or the bitmap itself when it is not wider.
     func cropped(toWidth maximumWidth: Int) -> MonochromeBitmap {
+        // Cannot fail: a narrower width and the same height are still in range.
         guard width > maximumWidth, maximumWidth > 0,
             let cropped = try? MonochromeBitmap(width: maximumWidth, height: height, isBlack: isBlack)
         else { return self }

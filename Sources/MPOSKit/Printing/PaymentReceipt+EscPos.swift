@@ -41,6 +41,7 @@ extension PaymentReceipt {
             job.align(.left)
         }
         for line in textLines(copy, width: profile.columns, timeZone: timeZone) {
+            // A signature that cannot be drawn leaves the line for a pen: the receipt still prints.
             if line.signsHere, let image = try? signature?.bitmap() {
                 // The pad's signature above the line the merchant checks it against.
                 job.align(.center)
@@ -65,7 +66,7 @@ extension PaymentReceipt {
         // An id too long for a QR code (none the gateway issues) prints without one.
         if let id = transactionID?.rawValue, (1...EscPosEncoder.maximumQRDataCount).contains(id.utf8.count) {
             job.align(.center)
-            try? job.qrCode(Array(id.utf8))
+            try? job.qrCode(Array(id.utf8))  // Cannot fail: the length is checked above.
             job.align(.left)
         }
         job.cut()

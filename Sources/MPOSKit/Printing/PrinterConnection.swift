@@ -93,5 +93,5 @@ public final class FilePrinterConnection: PrinterConnection {
     }
 
     /// Closes the file.
-    public func close() async { try? handle.close() }
+    public func close() async { try? handle.close() }  // Each send wrote through; nothing is left to lose.
 }

@@ -37,6 +37,7 @@ public struct SystemDeviceProbe: DeviceProbe {
     /// say counts as no debugger: the check cannot run there.
     static func debuggerAttached() -> Bool {
         #if os(Linux)
+            // Documented above: a kernel that does not say counts as no debugger.
             guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
                 return false
             }
@@ -56,6 +57,7 @@ public struct SystemDeviceProbe: DeviceProbe {
     /// shifts it when the clock is set, which the checks then also take for a change.
     static func bootID() -> String? {
         #if os(Linux)
+            // Unreadable is as on a platform without one: the restart check cannot run here.
             let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
             return text?.trimmingCharacters(in: .whitespacesAndNewlines)
         #elseif canImport(Darwin)

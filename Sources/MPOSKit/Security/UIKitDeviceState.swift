@@ -52,7 +52,9 @@
                     return "\(file) exists"
                 }
                 let outside = "/private/mposkit-sandbox-probe"
+                // A refused write is the answer expected in a sandbox, not an error.
                 if (try? Data("x".utf8).write(to: URL(fileURLWithPath: outside))) != nil {
+                    // Best effort: the sign is found either way.
                     try? FileManager.default.removeItem(atPath: outside)
                     return "the app could write \(outside), outside its sandbox"
                 }

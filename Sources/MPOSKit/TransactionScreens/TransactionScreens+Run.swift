@@ -25,6 +25,7 @@ extension TransactionScreens {
                     if machine.screen.isFinal { break }
                 }
                 if let dismissAt = machine.dismissAt {
+                    // Cancelled: the reader left, and the stream ends at once, as it should.
                     try? await clock.sleep(until: start.advanced(by: dismissAt), tolerance: nil)
                     machine.timePassed(to: start.duration(to: clock.now))
                 }
