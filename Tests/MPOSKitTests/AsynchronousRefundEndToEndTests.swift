@@ -51,8 +51,8 @@ struct AsynchronousRefundEndToEndTests {
             try await terminal.terminalAPI.perform(TerminalAPIPerformTests.payment("16.00", serviceID: "A1")))
         let id = payment.poiData.poiTransactionID.transactionID
         // A part of the amount: a refund, not a void.
-        let reply = try await terminal.perform(
-            terminalAPIRequest: TerminalAPIPerformTests.request(
+        let reply = try await terminal.terminalAPI.perform(
+            TerminalAPIPerformTests.request(
                 "Reversal", serviceID: "A2",
                 body:
                     #""ReversalRequest": {"OriginalPOITransaction": {"POITransactionID": {"TransactionID": "\#(id)", "TimeStamp": "2024-01-01T00:00:00Z"}}, "ReversalReason": "MerchantCancel", "ReversedAmount": 6.00}"#
@@ -82,8 +82,8 @@ struct AsynchronousRefundEndToEndTests {
         let payment = try TerminalAPIPerformTests.paymentResponse(
             try await terminal.terminalAPI.perform(TerminalAPIPerformTests.payment("16.00", serviceID: "B1")))
         let id = payment.poiData.poiTransactionID.transactionID
-        let reply = try await terminal.perform(
-            terminalAPIRequest: TerminalAPIPerformTests.request(
+        let reply = try await terminal.terminalAPI.perform(
+            TerminalAPIPerformTests.request(
                 "Reversal", serviceID: "B2",
                 body:
                     #""ReversalRequest": {"OriginalPOITransaction": {"POITransactionID": {"TransactionID": "\#(id)", "TimeStamp": "2024-01-01T00:00:00Z"}}, "ReversalReason": "MerchantCancel", "ReversedAmount": 6.00}"#

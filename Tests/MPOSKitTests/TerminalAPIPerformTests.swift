@@ -170,8 +170,8 @@ struct TerminalAPIPerformTests {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
         let response = try Self.paymentResponse(
-            try await terminal.perform(
-                terminalAPIRequest: Self.payment("5.00", serviceID: "S3", paymentType: "Refund")))
+            try await terminal.terminalAPI.perform(
+                Self.payment("5.00", serviceID: "S3", paymentType: "Refund")))
         #expect(response.response.result == .success)
         #expect(response.paymentResult?.paymentType == .refund)
         #expect(try await Self.sales(on: terminal).map(\.kind) == [.refund])
@@ -184,8 +184,8 @@ struct TerminalAPIPerformTests {
         let payment = try Self.paymentResponse(
             try await terminal.terminalAPI.perform(Self.payment("9.00", serviceID: "S4")))
         let id = payment.poiData.poiTransactionID.transactionID
-        let reply = try await terminal.perform(
-            terminalAPIRequest: Self.request(
+        let reply = try await terminal.terminalAPI.perform(
+            Self.request(
                 "Reversal", serviceID: "S5",
                 body:
                     #""ReversalRequest": {"OriginalPOITransaction": {"POITransactionID": {"TransactionID": "\#(id)", "TimeStamp": "2024-01-01T00:00:00Z"}}, "ReversalReason": "MerchantCancel"}"#
@@ -206,8 +206,8 @@ struct TerminalAPIPerformTests {
         #expect(id.hasPrefix("MPOSKit-") && id.count == 20)
         #expect(id != (try await terminal.reader.info().serialNumber))
         let response = try Self.paymentResponse(
-            try await terminal.perform(
-                terminalAPIRequest: Self.payment("2.50", serviceID: "D1", poiID: id)))
+            try await terminal.terminalAPI.perform(
+                Self.payment("2.50", serviceID: "D1", poiID: id)))
         #expect(response.response.result == .success)
         // Without a reader, and in a new process on the same journal, the id stays.
         await terminal.disconnect()
@@ -227,8 +227,8 @@ struct TerminalAPIPerformTests {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
         let response = try Self.paymentResponse(
-            try await terminal.perform(
-                terminalAPIRequest: Self.payment("3.00", serviceID: "S6", poiID: "P400-1")))
+            try await terminal.terminalAPI.perform(
+                Self.payment("3.00", serviceID: "S6", poiID: "P400-1")))
         #expect(response.response.result == .failure)
         #expect(response.response.errorCondition == .notAllowed)
         #expect(response.response.additionalResponse?.message?.contains("P400-1") == true)
@@ -280,8 +280,8 @@ struct TerminalAPIPerformTests {
                 try await terminal.terminalAPI.perform(Self.status(of: "B1", asking: "B3"))
             ).transactionStatusResponse)
         #expect(status.response.errorCondition == .inProgress)
-        let abort = try await terminal.perform(
-            terminalAPIRequest: Self.request(
+        let abort = try await terminal.terminalAPI.perform(
+            Self.request(
                 "Abort", serviceID: "B4",
                 body:
                     #""AbortRequest": {"AbortReason": "MerchantAbort", "MessageReference": {"MessageCategory": "Payment", "SaleID": "SALE_ID_42", "ServiceID": "B1"}}"#

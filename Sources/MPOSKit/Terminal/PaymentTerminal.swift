@@ -48,8 +48,6 @@ public actor PaymentTerminal {
     var offlineState: OfflineState
     /// The device checks and their reference.
     var security: DeviceSecurity
-    /// What Terminal API requests remember between requests (`TerminalAPI/`).
-    var nexo = NexoSession()
 
     /// The merchant user's account: the merchant's details, a forgotten user id or password,
     /// a new password.
@@ -69,7 +67,7 @@ public actor PaymentTerminal {
     /// The cash drawer and accessory barcode scanners.
     public nonisolated let accessories: Accessories
     /// Terminal API (nexo) requests over the terminal's payment flow.
-    public nonisolated var terminalAPI: TerminalAPIAdapter { TerminalAPIAdapter(terminal: self) }
+    public nonisolated let terminalAPI: TerminalAPIAdapter
     /// Finishing what the journal left unfinished, and the journaled attempts.
     public nonisolated var recovery: Recovery { Recovery(terminal: self) }
 
@@ -162,7 +160,9 @@ public actor PaymentTerminal {
         reader = CardReaderLink(clock: clock, hub: events, gate: gate)
         updates = TerminalUpdates(client: client, reader: reader, gate: gate, events: events)
         accessories = Accessories(events: events)
+        terminalAPI = TerminalAPIAdapter(client: client, journal: payments.journal, gate: gate)
         reader.observer.set(self)
+        terminalAPI.bind(to: self)
     }
 
     /// The Keychain on Apple platforms, a 0600 file beside the journal elsewhere.

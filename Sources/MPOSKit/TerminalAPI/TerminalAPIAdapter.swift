@@ -10,8 +10,37 @@ import TerminalAPI
 /// let response = try await terminal.terminalAPI.perform(requestJSON)
 /// let payment = try NexoCoder.decodeResponse(response).paymentResponse
 /// ```
-public struct TerminalAPIAdapter: Sendable {
-    let terminal: PaymentTerminal
+///
+/// It owns what Terminal API requests remember between requests (``NexoSession``: the answers
+/// given, the payment running and its aborts, the installation id) and runs each request
+/// through the terminal's own payments, holding the terminal's ``OperationGate`` meanwhile.
+public actor TerminalAPIAdapter {
+    /// The terminal whose payments the requests run as (held weakly: the terminal holds this).
+    private let facade = TerminalSlot()
+    let client: GatewayClient
+    let journal: PaymentJournal
+    let gate: OperationGate
+    /// What requests remember between requests.
+    var nexo = NexoSession()
+
+    init(client: GatewayClient, journal: PaymentJournal, gate: OperationGate) {
+        self.client = client
+        self.journal = journal
+        self.gate = gate
+    }
+
+    /// Binds the adapter to its terminal (the terminal's initializer does).
+    nonisolated func bind(to terminal: PaymentTerminal) { facade.set(terminal) }
+
+    /// The terminal, while it lives.
+    var terminal: PaymentTerminal {
+        get throws(MPOSError) {
+            guard let terminal = facade.get() else {
+                throw MPOSError.readerNotConnected.withMessage("The terminal this Terminal API adapter belonged to is gone.")
+            }
+            return terminal
+        }
+    }
 
     /// Drives a networked Terminal API terminal on the LAN instead of a card reader (the
     /// sale system's side): ``PaymentTerminal/sale(_:)`` and
@@ -52,7 +81,7 @@ public struct TerminalAPIAdapter: Sendable {
     ///   request with a readable `MessageHeader`, or an encrypted one (use
     ///   ``perform(_:crypto:)``).
     public func perform(_ request: Data) async throws(MPOSError) -> Data {
-        try await terminal.perform(terminalAPIRequest: request)
+        try await perform(terminalAPIRequest: request)
     }
 
     /// Performs an encrypted Terminal API request (`NexoBlob` + `SecurityTrailer`) and answers
@@ -61,18 +90,26 @@ public struct TerminalAPIAdapter: Sendable {
     ///
     /// - Throws: what ``perform(_:)`` throws.
     public func perform(_ request: Data, crypto: NexoCrypto) async throws(MPOSError) -> Data {
-        try await terminal.perform(terminalAPIRequest: request, crypto: crypto)
+        try await perform(terminalAPIRequest: request, crypto: crypto)
     }
 
     /// The terminal's POIID in the Terminal API: the id set with ``setInstallationID(_:)``,
     /// else this installation's own id (`MPOSKit-` and 12 hex digits), created once with the
     /// journal and kept in it: the same whichever reader is connected, or none, and across
     /// restarts.
-    public func installationID() async -> String { await terminal.installationID() }
+    public func installationID() -> String {
+        if let installationID = nexo.installationID { return installationID }
+        if let stored = nexo.journalInstallationID { return stored }
+        // The journal made its id when it was created; a journal that cannot be read has
+        // bigger troubles, which its next write reports.
+        let stored = (try? journal.installationID()) ?? "MPOSKit"
+        nexo.journalInstallationID = stored
+        return stored
+    }
 
     /// Sets the POIID that Terminal API requests must name (`V400m-123456789` in Adyen's
     /// examples); nil returns to this installation's own id.
-    public func setInstallationID(_ id: String?) async { await terminal.setInstallationID(id) }
+    public func setInstallationID(_ id: String?) { nexo.installationID = id }
 
     /// Lets Terminal API sales be stored and forwarded when the gateway cannot be reached, as
     /// a merchant turns on Store and Forward for Adyen's SDK; off by default.
@@ -85,7 +122,7 @@ public struct TerminalAPIAdapter: Sendable {
     /// `POITransactionID.TransactionID`, `AdditionalResponse` `message=APPROVED_OFFLINE`,
     /// `offline=true` and `offlineID`, and receipts that say so. A sale the limits refuse answers `Failure`
     /// with `UnreachableHost` and the limit's message; refunds never go offline.
-    public func setStoreAndForward(_ enabled: Bool) async { await terminal.setNexoStoreAndForward(enabled) }
+    public func setStoreAndForward(_ enabled: Bool) { nexo.storeAndForward = enabled }
 
     /// Takes an event notification the connected networked terminal posted to the sale system
     /// (`{"SaleToPOIRequest": {… "EventNotification": …}}`, encrypted under the terminal's key

@@ -5,35 +5,8 @@ import TerminalAPI
 
 // Terminal API (nexo) requests, as Adyen's SDK takes them (`Payment.Request(data:)`): one
 // JSON request in, one JSON response out, run through the same journaled card flow as `sale`.
-extension PaymentTerminal {
-    /// Performs one Terminal API request in Adyen's dialect and returns its response.
-    ///
-    /// - Payment (`PaymentType` Normal or absent → ``sale(_:)``, Refund →
-    ///   ``refundUnreferenced(_:)``): the amount is `AmountsReq.RequestedAmount` in its
-    ///   currency, `SaleTransactionID.TransactionID` becomes the payment's `externalID`, and the
-    ///   idempotency key is derived from the header's `SaleID` and `ServiceID`: a repeated
-    ///   request is answered with the first one's response, never charged again.
-    /// - Reversal of an earlier payment's `POITransactionID` (the gateway transaction id):
-    ///   ``void(transactionID:)``, or ``refund(transactionID:amount:)`` when the gateway no
-    ///   longer voids it or a part is reversed.
-    /// - TransactionStatus for an earlier payment's `MessageReference`: its response as
-    ///   `RepeatedMessageResponse` (from this session, or from the journal and the gateway),
-    ///   `InProgress` while it runs, `NotFound` when never seen.
-    /// - Abort of the running payment: ``cancel()``; nexo gives no response to an abort, so
-    ///   the result is empty, and the payment answers `Aborted`.
-    /// - Another payment while one runs: `Busy`. A request for another POIID than
-    ///   ``installationID()``: `NotAllowed`. A readable header with a malformed body: that
-    ///   service's response with `MessageFormat` naming the field. Another service: a
-    ///   `Reject` event notification, as Adyen's terminals send.
-    ///
-    /// ```swift
-    /// let response = try await terminal.perform(terminalAPIRequest: requestJSON)
-    /// let payment = try NexoCoder.decodeResponse(response).paymentResponse
-    /// ```
-    ///
-    /// - Throws: ``MPOSError/terminalAPIMessageInvalid`` when the bytes are not a Terminal API
-    ///   request with a readable `MessageHeader` (its message holds the `NexoError`), or an
-    ///   encrypted one (decrypt it with `NexoCrypto` first).
+extension TerminalAPIAdapter {
+    /// What ``perform(_:)`` documents: decodes, checks the POIID, and runs the request.
     func perform(terminalAPIRequest data: Data) async throws(MPOSError) -> Data {
         let request: SaleToPOIRequest
         do {
@@ -51,7 +24,7 @@ extension PaymentTerminal {
                     .encryptionExpected, condition: .notAllowed, field: "SaleToPOIRequest.NexoBlob",
                     message: "an encrypted message: decrypt it with NexoCrypto before performing it"))
         }
-        let poiID = await installationID()
+        let poiID = installationID()
         guard header.poiID == poiID else {
             return NexoReplies.failure(
                 header, condition: .notAllowed,
@@ -69,26 +42,6 @@ extension PaymentTerminal {
         return NexoReplies.reject(
             header, reason: "\(header.messageCategory.rawValue) is not offered by this terminal")
     }
-
-    /// The terminal's POIID in the Terminal API: the id set with ``setInstallationID(_:)``,
-    /// else this installation's own id, created once with the journal and kept in it (the same
-    /// whichever reader is connected, or none, and across restarts).
-    func installationID() async -> String {
-        if let installationID = nexo.installationID { return installationID }
-        if let stored = nexo.journalInstallationID { return stored }
-        // The journal made its id when it was created; a journal that cannot be read has
-        // bigger troubles, which its next write reports.
-        let stored = (try? payments.journal.installationID()) ?? "MPOSKit"
-        nexo.journalInstallationID = stored
-        return stored
-    }
-
-    /// Sets the POIID that Terminal API requests must name (`V400m-123456789` in Adyen's
-    /// examples); nil returns to this installation's own id.
-    func setInstallationID(_ id: String?) { nexo.installationID = id }
-
-    /// Turns store and forward of Terminal API sales on or off.
-    func setNexoStoreAndForward(_ enabled: Bool) { nexo.storeAndForward = enabled }
 
     // MARK: - Payment
 
@@ -132,7 +85,7 @@ extension PaymentTerminal {
         let key = NexoSession.key(for: reference)
         nexo.last = reference
         let askedBefore: Bool
-        do { askedBefore = try payments.journal.entry(key: key) != nil } catch {
+        do { askedBefore = try journal.entry(key: key) != nil } catch {
             // Unread, the journal cannot say whether this request was charged before: no new payment.
             return NexoReplies.reply(header, response: NexoOutcome.response(for: error), saleTransactionID: sale)
         }
@@ -154,7 +107,7 @@ extension PaymentTerminal {
         let response: PaymentResponse
         do {
             let result = try await gate.nested(in: hold) { () async throws(MPOSError) in
-                try await runCard(parameters, kind: kind == .refund ? .refundUnreferenced : .sale, key: key)
+                try await terminal.runCard(parameters, kind: kind == .refund ? .refundUnreferenced : .sale, key: key)
             }
             response = NexoReplies.paymentResponse(
                 result, sale: sale, poiID: poiID, merchant: await client.merchant,
@@ -208,7 +161,7 @@ extension PaymentTerminal {
         nexo.abortsInFlight += 1
         // Nexo answers no abort: one refused at PIN entry simply leaves the payment running.
         // Refused at PIN entry, or unanswered, the abort leaves the payment running, as nexo expects.
-        let accepted = (try? await cancel()) ?? false
+        let accepted = (try? await terminal.cancel()) ?? false
         nexo.abortsInFlight -= 1
         if accepted { nexo.abortAccepted = true }
     }

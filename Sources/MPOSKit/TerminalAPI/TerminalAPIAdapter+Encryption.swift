@@ -4,16 +4,8 @@ import TerminalAPI
 
 // Terminal API requests under Adyen's local encryption, as a terminal on the LAN takes them
 // when a key is configured: encrypted in, encrypted out, clear messages refused.
-extension PaymentTerminal {
-    /// Performs an encrypted Terminal API request (`NexoBlob` + `SecurityTrailer`) and answers
-    /// encrypted under `crypto`'s key, as ``terminalAPI.perform(_:)`` answers in clear.
-    ///
-    /// A clear request is refused with its service's response, `ErrorCondition` NotAllowed (in
-    /// clear: nothing can be encrypted for a peer that did not prove the key). A message that
-    /// does not decrypt is refused the same way; a wrong HMAC and wrong padding read alike, so
-    /// that the answers are no padding oracle.
-    ///
-    /// - Throws: what ``terminalAPI.perform(_:)`` throws.
+extension TerminalAPIAdapter {
+    /// What ``perform(_:crypto:)`` documents: decrypts, runs the request, encrypts the answer.
     func perform(terminalAPIRequest data: Data, crypto: NexoCrypto) async throws(MPOSError) -> Data {
         let sealed: SaleToPOIRequest
         do { sealed = try NexoCoder.decodeRequest(data) } catch { throw MPOSError.terminalAPI(error) }

@@ -5,7 +5,7 @@ import TerminalAPI
 
 // Terminal API requests about an earlier payment: TransactionStatus (its outcome, also one
 // the app lost) and Reversal (a void, or a refund once the gateway no longer voids).
-extension PaymentTerminal {
+extension TerminalAPIAdapter {
     /// What the journal and the gateway say about an earlier payment request.
     enum RecordedPayment {
         /// The gateway's record, as the payment's response.
@@ -68,7 +68,7 @@ extension PaymentTerminal {
         } else {
             let key = NexoSession.key(for: reference)
             let journaled: Bool
-            do { journaled = try payments.journal.entry(key: key) != nil } catch {
+            do { journaled = try journal.entry(key: key) != nil } catch {
                 // A journal that cannot be read does not say the payment does not exist.
                 return NexoReplies.reply(header, response: NexoOutcome.response(for: error))
             }
@@ -123,7 +123,7 @@ extension PaymentTerminal {
             if let known = original?.paymentResult?.amountsResp?.currency.flatMap({ Currency(code: $0) }) {
                 currency = known
             } else {
-                do { currency = try await receipts.data(transactionID: id).currency } catch {
+                do { currency = try await terminal.receipts.data(transactionID: id).currency } catch {
                     return NexoReplies.reply(header, response: NexoOutcome.response(for: error))
                 }
             }
@@ -139,9 +139,9 @@ extension PaymentTerminal {
         let result: PaymentResult
         do {
             result = try await gate.nested(in: hold) { () async throws(MPOSError) -> PaymentResult in
-                let voided = partial == nil ? try await void(transactionID: id) : nil
+                let voided = partial == nil ? try await terminal.void(transactionID: id) : nil
                 if let voided, voided.error?.code != MPOSError.Code.gatewayRefused { return voided }
-                return try await refund(transactionID: id, amount: partial)
+                return try await terminal.refund(transactionID: id, amount: partial)
             }
         } catch {
             return NexoReplies.reply(header, response: NexoOutcome.response(for: error))
