@@ -77,7 +77,7 @@ enum OfflineBenchmarks {
         let requests = try GatewayBenchmarks.kernelRequests(
             amounts: (0..<count).map { amounts[$0 % amounts.count] }, salt: salt, offline: true,
             duplicateCheck: false)
-        _ = try await terminal.offline.store(requests.map { ($0, IdempotencyKey()) })
+        _ = try await terminal.offline.storeApproved(requests.map { ($0, IdempotencyKey()) })
         let cpuBefore = processCPUMicroseconds()
         let start = monotonicNanoseconds()
         let report: OfflineForwardReport

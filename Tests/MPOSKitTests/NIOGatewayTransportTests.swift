@@ -69,7 +69,7 @@ import Testing
     /// with fewer, forwards queue for a connection and each costs more (docs/performance.md).
     @Test func theDefaultKeepsAConnectionForEachForwardInFlight() async {
         let transport = NIOGatewayTransport()
-        #expect(transport.connectionLimit == PaymentTerminal.forwardWindow)
+        #expect(transport.connectionLimit == OfflinePayments.forwardWindow)
         #expect(NIOGatewayTransport(idleConnections: 0).connectionLimit == 1)
         await transport.shutdown()
     }

@@ -220,7 +220,7 @@ import Testing
             OfflinePolicyTerms(maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
         let (terminal, outage) = try await OfflineEndToEndTests.terminal(sandbox)
         #expect(
-            await terminal.offlineState.policy
+            await terminal.offline.policy
                 == OfflinePolicy(
                     maximumPaymentAmount: 38_00, maximumStoredPayments: 5, maximumHoursOffline: 8))
         outage.goDown(reaching: "/nothing")
@@ -232,7 +232,7 @@ import Testing
     @Test func aMerchantWithoutLimitsGetsTheDefaultWindow() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)
-        #expect(await terminal.offlineState.policy == .standard)
+        #expect(await terminal.offline.policy == .standard)
         try await sandbox.close(terminal)
     }
 }

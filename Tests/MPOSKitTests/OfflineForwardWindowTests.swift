@@ -66,7 +66,7 @@ import Testing
         let before = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         var cards = OfflineCards()
         let requests = try sales.map { try cards.sale($0.0, $0.1) }
-        let ids = try await terminal.offline.store(requests.map { ($0, IdempotencyKey()) })
+        let ids = try await terminal.offline.storeApproved(requests.map { ($0, IdempotencyKey()) })
         return (terminal, ids, before / OfflineStore.slotSize)
     }
 
@@ -159,7 +159,7 @@ import Testing
         let sandbox = try await Sandbox()
         let sales = (0..<70).map { n in (Self.sixCards[n % 6].0, Int64(43_00 + n)) }
         let (terminal, ids, firstSlot) = try await Self.stored(sandbox, sales)
-        await terminal.keepForwardedSales(for: 0)
+        await terminal.offline.keepForwardedSales(for: 0)
         let path = sandbox.journalPath + ".offline"
         let size = { try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) }
         #expect(try size() == (firstSlot + ids.count) * OfflineStore.slotSize)
@@ -167,7 +167,7 @@ import Testing
         #expect(report.outcomes.map(\.id) == ids && report.outcomes.allSatisfy(\.approved))
         #expect(try await terminal.offline.list().payments.isEmpty)
         #expect(try size() == OfflineStore.slotSize)
-        #expect(try await terminal.offlineState.store.contents().authorization != nil)
+        #expect(try await terminal.offline.store.contents().authorization != nil)
         var query = TransactionSearchRequest()
         query.pageSize = 100
         let ledger = try await terminal.reports.searchTransactions(query).items.filter { $0.kind == .sale }

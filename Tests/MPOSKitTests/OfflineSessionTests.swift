@@ -87,7 +87,7 @@ struct OfflineSessionTests {
         let online = try await sandbox.terminal(connect: false)
         await online.disconnect()
         // What the login sealed names neither the user (only its hash) nor a password or token.
-        let sealed = try #require(try await online.offlineState.store.contents().authorization)
+        let sealed = try #require(try await online.offline.store.contents().authorization)
         let plaintext = try #require(String(data: try GatewayJSON.encoder.encode(sealed), encoding: .utf8))
         #expect(sealed.merchant.userID == nil && sealed.userHash == OfflineAuthorization.userHash(sandbox.credentials.user))
         // The bootstrap user is called "sandbox", as the gateway's environment is: that value aside.
@@ -164,7 +164,7 @@ struct OfflineSessionTests {
         let device = ScriptedDevice(DeviceChecksTests.sound)
         let (sandbox, online) = try await DeviceChecksEndToEndTests.terminal(device)
         await online.disconnect()
-        #expect(try await online.offlineState.store.contents().authorization?.checkpoint?.bootID == "boot-a")
+        #expect(try await online.offline.store.contents().authorization?.checkpoint?.bootID == "boot-a")
 
         let offline = try Self.terminal(sandbox, transport: UnreachableGateway())
         await offline.setDeviceChecks(DeviceChecks(probe: device))

@@ -8,15 +8,49 @@ import MPOSCore
 /// let listing = try await terminal.offline.list()
 /// let report = try await terminal.offline.forward()
 /// ```
-public struct OfflinePayments: Sendable {
-    let terminal: PaymentTerminal
+///
+/// It owns the store, the limits in force, when the terminal was last online and the
+/// forwarding (one pass at a time, a background forward that waits for the gateway).
+public actor OfflinePayments {
+    /// The encrypted store beside the journal.
+    let store: OfflineStore
+    /// The offline limits in force (the gateway's policy for the merchant, or the standard one).
+    var policy = OfflinePolicy.standard
+    /// How long forwarded sales stay in the store before a compaction may drop them.
+    var forwardedSalesKeptFor: TimeInterval = 7 * 86_400
+    /// When the terminal was last online (the offline window's start), on the device's clock.
+    var lastOnlineSession: Date?
+    /// The background forward, while it runs.
+    var forwarder: Task<Void, Never>?
+    /// The forward pass running, shared with callers that arrive meanwhile.
+    var forwardingPass: Task<Result<OfflineForwardReport, MPOSError>, Never>?
+    let client: GatewayClient
+    let gate: OperationGate
+    let events: TerminalEvents
+    let clock: any Clock<Duration>
+    /// The facade, asked whether a session may forward (held weakly: the facade holds this).
+    let facade = TerminalSlot()
+
+    init(store: OfflineStore, client: GatewayClient, gate: OperationGate, events: TerminalEvents, clock: any Clock<Duration>) {
+        self.store = store
+        self.client = client
+        self.gate = gate
+        self.events = events
+        self.clock = clock
+    }
+
+    /// Binds the part to its terminal (the terminal's initializer does).
+    nonisolated func bind(to terminal: PaymentTerminal) { facade.set(terminal) }
 
     /// The stored sales in stored order (forwarded ones with their outcome) and any damaged
     /// records.
     ///
     /// - Throws: ``MPOSError/offlineStoreFailed`` when the store or its key cannot be read.
     public func list() async throws(MPOSError) -> OfflineStoreListing {
-        try await terminal.listStoredSales()
+        let contents = try await store.contents()
+        return OfflineStoreListing(
+            payments: contents.records.map { $0.summary(forwarded: contents.forwarded[$0.id]) },
+            damagedSlots: contents.damagedSlots)
     }
 
     /// Forwards now what waits, up to 32 side by side, started in stored order and one card's
@@ -28,29 +62,34 @@ public struct OfflinePayments: Sendable {
     ///   stays stored), ``MPOSError/offlineStoreFailed``.
     @discardableResult
     public func forward() async throws(MPOSError) -> OfflineForwardReport {
-        try await terminal.forwardStoredSales(asOperation: true)
+        try await forwardStoredSales(asOperation: true)
     }
 
     /// ``forward()`` with `window` forwards side by side (1: one at a time, each mark synced
     /// on its own), for the benchmark's comparison.
     @discardableResult
     package func forward(window: Int) async throws(MPOSError) -> OfflineForwardReport {
-        try await terminal.forwardStoredSales(window: window, asOperation: true)
+        try await forwardStoredSales(window: window, asOperation: true)
     }
 
     /// Stores sales the card approved offline, as ``PaymentTerminal/sale(_:)`` stores one, in one
     /// synced write and without starting the background forward: for the benchmark, which
     /// seeds thousands of TC requests made by the simulated card's kernel.
-    package func store(_ sales: [(request: AuthorizeCardRequest, key: IdempotencyKey)]) async throws(MPOSError)
+    package func storeApproved(_ sales: [(request: AuthorizeCardRequest, key: IdempotencyKey)]) async throws(MPOSError)
         -> [UUID]
     {
-        try await terminal.storeOffline(sales)
+        let now = Self.storedNow()
+        let records = sales.map { sale in
+            var request = sale.request
+            request.offlineStoredAt = now
+            return OfflineRecord(id: UUID(), key: sale.key, storedAt: now, request: request)
+        }
+        try await store.append(contentsOf: records)
+        return records.map(\.id)
     }
 
     /// Sets the offline limits (the gateway's policy for the merchant; 24 h by default).
-    public func setPolicy(_ policy: OfflinePolicy) async {
-        await terminal.setOfflinePolicy(policy)
-    }
+    public func setPolicy(_ policy: OfflinePolicy) { self.policy = policy }
 }
 
 /// What ``OfflinePayments/list()`` found.
@@ -67,8 +106,4 @@ public struct OfflineForwardReport: Sendable, Hashable {
     public var damagedSlots: [Int]
     /// The outcomes reached, in stored order.
     public var outcomes: [OfflineForwardOutcome] = []
-}
-
-extension PaymentTerminal {
-    func setOfflinePolicy(_ policy: OfflinePolicy) { offlineState.policy = policy }
 }

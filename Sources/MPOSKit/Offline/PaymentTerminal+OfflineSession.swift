@@ -15,17 +15,9 @@ extension PaymentTerminal {
     /// Seals the offline authorization of the online login that just succeeded. A store that
     /// cannot be written costs only the fallback, never the online session.
     func sealOfflineAuthorization() async {
-        guard case .login(let user, _) = await client.credentials, var merchant = await client.merchant,
-            let onlineAt = offlineState.lastOnlineSession
-        else { return }
-        // The user is kept as a hash only.
-        merchant.userID = nil
-        let authorization = OfflineAuthorization(
-            id: UUID(), gateway: client.baseURL.absoluteString, userHash: OfflineAuthorization.userHash(user),
-            merchant: merchant, policy: offlineState.policy,
-            onlineAt: Date(timeIntervalSince1970: onlineAt.timeIntervalSince1970.rounded(.down)),
-            checkpoint: security.checkpoint)
-        try? await offlineState.store.appendAuthorization(authorization)
+        guard case .login(let user, _) = await client.credentials, let merchant = await client.merchant else { return }
+        await offline.seal(
+            gateway: client.baseURL.absoluteString, user: user, merchant: merchant, checkpoint: security.checkpoint)
     }
 
     /// Notes a session the client renewed by itself after it lapsed as the online login it is:
@@ -34,12 +26,12 @@ extension PaymentTerminal {
     /// that stays logged in for days, renewing its session at each request after a pause, would
     /// refuse every sale offline once a day had passed since the app's own login.
     func noteRenewedSession() async {
-        if let terms = await client.offlinePolicy { offlineState.policy = terms }
+        if let terms = await client.offlinePolicy { await offline.setPolicy(terms) }
         await noteOnlineSession()
         await sealOfflineAuthorization()
         // Each seal takes a slot; a terminal that stays logged in renews many times between
         // logins, and compaction (which keeps the latest authorization only) bounds the file.
-        await compactOfflineStore()
+        await offline.compact()
     }
 
     /// The cached authorization a login with these credentials may fall back to now, or why not.
@@ -48,7 +40,7 @@ extension PaymentTerminal {
             return .failure(OfflineFallbackRefusal(reason: "NO_TOKEN: a client token is not cached for offline use."))
         }
         let cached: OfflineAuthorization?
-        do { cached = try await offlineState.store.contents().authorization } catch {
+        do { cached = try await offline.store.contents().authorization } catch {
             return .failure(OfflineFallbackRefusal(reason: error.message))
         }
         guard let cached else {
@@ -77,8 +69,7 @@ extension PaymentTerminal {
                 gateway: client.baseURL.absoluteString, merchantID: authorization.merchant.id,
                 gatewayInstanceID: authorization.merchant.gatewayInstanceID))
         state.cameUpOfflineOnly(authorization)
-        offlineState.policy = authorization.policy
-        offlineState.lastOnlineSession = authorization.onlineAt
+        await offline.adopt(authorization)
         // The time since boot is the device's, not the process's: the clock and restart
         // checks run against the login that sealed the session.
         security.adopt(authorization.checkpoint)

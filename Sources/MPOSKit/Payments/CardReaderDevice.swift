@@ -103,7 +103,12 @@ struct CardReaderDevice: PaymentDevice {
         terminal.payments.engine?.mandateReference = mandateReference
         terminal.payments.engine?.reader = readerInfo.map { PaymentReader($0, channel: channel) }
         terminal.payments.engine?.blacklist = blacklist
-        if parameters.offlineAllowed { terminal.payments.engine?.offlineRefusal = await terminal.offlineRefusal(parameters, device: device) }
+        if parameters.offlineAllowed {
+            terminal.payments.engine?.offlineRefusal =
+                if let refusal = terminal.security.offlineRefusal(device) { refusal } else {
+                    await terminal.offline.refusal(parameters, at: device.date)
+                }
+        }
         // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
         if terminal.state.isOfflineOnly, let refusal = terminal.payments.engine?.offlineRefusal { throw refusal }
         eventsInbox.yield(.start)
@@ -246,7 +251,7 @@ struct CardReaderDevice: PaymentDevice {
                 }
             }
         case .storeOffline(let request, let key):
-            inbox.yield(.offlineStored(await terminal.storeOffline(request, key: key)))
+            inbox.yield(.offlineStored(await terminal.offline.store(request, key: key)))
         case .finish(var result):
             if terminal.payments.engine?.leavesJournalUnfinished == true {
                 terminal.payments.cardAttemptsMayBeUnfinished = true

@@ -60,7 +60,7 @@ extension PaymentTerminal {
             payments.unwrittenOutcomes.removeFirst()
         }
         var recovery = JournalRecovery(
-            entries: try await entriesNotStoredOffline(payments.journal.unfinished()),
+            entries: try await handingOverStoredSales(payments.journal.unfinished()),
             cardAttemptsOnly: cardAttemptsOnly)
         // Before a login bound the journal, no gateway is known to own its attempts: they stay.
         guard payments.journalBound else { return [] }
@@ -126,5 +126,25 @@ extension PaymentTerminal {
             case .neverArrived, .unknown: return nil
             }
         }
+    }
+
+    /// The journal's unfinished `entries` but the sales the offline store holds: those are the
+    /// store's now, and the journal finishes them as approved offline.
+    private func handingOverStoredSales(_ entries: [JournalEntry]) async throws(MPOSError) -> [JournalEntry] {
+        var left: [JournalEntry] = []
+        let sales = entries.filter { if case .card(.sale) = $0.operation { true } else { false } }
+        // One read of the store for all of them, and none when no sale is unfinished.
+        let stored = sales.isEmpty ? [] : try await offline.storedKeys()
+        for var entry in entries {
+            if case .card(.sale) = entry.operation, stored.contains(entry.key) {
+                entry.state = .finished
+                entry.outcome = .approvedOffline
+                entry.updatedAt = Date()
+                try await payments.journal.write(entry)
+            } else {
+                left.append(entry)
+            }
+        }
+        return left
     }
 }

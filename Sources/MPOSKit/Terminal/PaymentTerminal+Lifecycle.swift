@@ -117,7 +117,7 @@ extension PaymentTerminal {
         try await reset()
         await client.replaceCredentials(credentials)
         state.wentOnline()
-        let store = try await offlineState.store.contents()
+        let store = try await offline.store.contents()
         guard store.pending.isEmpty, store.damagedSlots.isEmpty else { return false }
         guard try payments.journal.releaseIfSettled() else { return false }
         (payments.journalBound, payments.journalRefusal) = (false, nil)

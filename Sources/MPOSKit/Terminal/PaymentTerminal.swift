@@ -44,8 +44,6 @@ public actor PaymentTerminal {
     let gate = OperationGate()
     /// The payments part: the journal and the card operation running.
     var payments: PaymentsState
-    /// The offline part: the store, the limits, the forwarding.
-    var offlineState: OfflineState
     /// The device checks and their reference.
     var security: DeviceSecurity
 
@@ -68,6 +66,8 @@ public actor PaymentTerminal {
     public nonisolated let accessories: Accessories
     /// Terminal API (nexo) requests over the terminal's payment flow.
     public nonisolated let terminalAPI: TerminalAPIAdapter
+    /// The sales approved offline: the store, the limits, the forward.
+    public nonisolated let offline: OfflinePayments
     /// Finishing what the journal left unfinished, and the journaled attempts.
     public nonisolated var recovery: Recovery { Recovery(terminal: self) }
 
@@ -140,10 +140,6 @@ public actor PaymentTerminal {
         deviceCredentials: (any DeviceCredentialStore)?
     ) throws(MPOSError) {
         payments = PaymentsState(journal: try PaymentJournal(path: journalPath), signatureTimeout: signatureTimeout)
-        offlineState = OfflineState(
-            store: OfflineStore(
-                path: journalPath + ".offline",
-                keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key")))
         var retry = RetryPolicy.standard
         retry.safeRequestDeadline = safeRequestRetryDeadline
         let log = DeveloperLog()
@@ -161,8 +157,13 @@ public actor PaymentTerminal {
         updates = TerminalUpdates(client: client, reader: reader, gate: gate, events: events)
         accessories = Accessories(events: events)
         terminalAPI = TerminalAPIAdapter(client: client, journal: payments.journal, gate: gate)
+        offline = OfflinePayments(
+            store: OfflineStore(
+                path: journalPath + ".offline", keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key")),
+            client: client, gate: gate, events: events, clock: clock)
         reader.observer.set(self)
         terminalAPI.bind(to: self)
+        offline.bind(to: self)
     }
 
     /// The Keychain on Apple platforms, a 0600 file beside the journal elsewhere.
@@ -213,14 +214,14 @@ public actor PaymentTerminal {
         state.wentOnline()
         await updates.forgetReaderStatus()
         await noteOnlineSession()
-        if let terms = await client.offlinePolicy { offlineState.policy = terms }
+        if let terms = await client.offlinePolicy { await offline.setPolicy(terms) }
         await client.onRenewal { [weak self] in await self?.noteRenewedSession() }
         try await bindJournal()
         await sealOfflineAuthorization()
         let recovered = try await recoverUnfinishedAttempts()
         // After recovery, which hands the journal's attempts the store holds over to it.
-        await compactOfflineStore()
-        await startOfflineForwarderIfSalesWait()
+        await offline.compact()
+        await offline.startForwarderIfSalesWait()
         if await reader.link != nil, !gate.isBusy {
             // Terminal management's answer only sets deadlines; a gateway without it does not stop the login.
             _ = try? await updates.check()
@@ -244,7 +245,7 @@ public actor PaymentTerminal {
         let device = await security.deviceState()
         let gatewayDate = await client.gatewayTime
         security.takeReference(device, gatewayDate: gatewayDate)
-        offlineState.lastOnlineSession = device.date
+        await offline.wentOnline(at: device.date)
     }
 
     /// Closes the reader link and stops any reconnection; payments go to a card reader again.

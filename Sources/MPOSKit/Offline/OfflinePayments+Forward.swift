@@ -5,7 +5,7 @@ import MPOSCore
 
 // Forwarding the stored sales: a sliding window of concurrent forwards, marks synced a window's
 // worth at a time, and the background forwarder that waits for the gateway.
-extension PaymentTerminal {
+extension OfflinePayments {
     /// How many forwards run side by side.
     static let forwardWindow = 32
 
@@ -29,7 +29,7 @@ extension PaymentTerminal {
         defer { if let hold { gate.end(hold) } }
         // One pass at a time, so that a forced forward and the background one never send the
         // same record side by side; a caller that waited runs a fresh pass for what is left.
-        while let running = offlineState.forwardingPass { _ = await running.value }
+        while let running = forwardingPass { _ = await running.value }
         // Unstructured: the pass is shared with callers that arrive while it runs.
         let pass = Task { () async -> Result<OfflineForwardReport, MPOSError> in
             let result: Result<OfflineForwardReport, MPOSError>
@@ -37,17 +37,18 @@ extension PaymentTerminal {
                 result = .failure(error)
             }
             // Cleared by the pass itself, on the actor, so no waiter ever sees a finished pass.
-            self.offlineState.forwardingPass = nil
+            self.forwardingPass = nil
             return result
         }
-        offlineState.forwardingPass = pass
+        forwardingPass = pass
         return try await pass.value.get()
     }
 
     private func forwardPass(window: Int) async throws(MPOSError) -> OfflineForwardReport {
-        try await requireSession()
-        let contents = try await offlineState.store.contents()
-        if !contents.damagedSlots.isEmpty { emit(.offlineDataTampering(slots: contents.damagedSlots)) }
+        guard let terminal = facade.get() else { throw MPOSError.notLoggedIn }
+        try await terminal.requireSession()
+        let contents = try await store.contents()
+        if !contents.damagedSlots.isEmpty { events.emit(.offlineDataTampering(slots: contents.damagedSlots)) }
         var report = OfflineForwardReport(damagedSlots: contents.damagedSlots)
         let pending = contents.pending
         let client = self.client
@@ -71,20 +72,20 @@ extension PaymentTerminal {
                 // Marks are synced a window's worth at a time, and whenever nothing runs.
                 guard answered.count >= schedule.window || schedule.running == 0 else { continue }
                 do throws(MPOSError) {
-                    try await offlineState.store.markForwarded(answered.map(\.outcome))
+                    try await store.markForwarded(answered.map(\.outcome))
                 } catch {
                     failure = failure ?? error
                     answered = []
                     continue
                 }
-                for (_, outcome) in answered.sorted(by: { $0.index < $1.index }) { emit(.offlineForwarded(outcome)) }
+                for (_, outcome) in answered.sorted(by: { $0.index < $1.index }) { events.emit(.offlineForwarded(outcome)) }
                 reached += answered
                 answered = []
             }
         }
         report.outcomes = reached.sorted { $0.index < $1.index }.map(\.outcome)
         if let failure { throw failure }
-        await compactOfflineStore()
+        await compact()
         return report
     }
 
@@ -147,13 +148,13 @@ extension PaymentTerminal {
 
     /// Starts forwarding in the background unless it runs: it waits for the gateway with the
     /// retry policy's growing pauses and stops when nothing is left or the session ended.
-    func startOfflineForwarder() {
-        guard offlineState.forwarder == nil, FileManager.default.fileExists(atPath: offlineState.store.path) else {
+    func startForwarder() {
+        guard forwarder == nil, FileManager.default.fileExists(atPath: store.path) else {
             return
         }
         let clock = self.clock
         // Unstructured: forwarding outlives the sale that stored the payment.
-        offlineState.forwarder = Task { [weak self] in
+        forwarder = Task { [weak self] in
             var failures = 0
             while let self, !Task.isCancelled {
                 if await self.forwardInBackground() { break }
@@ -168,11 +169,11 @@ extension PaymentTerminal {
     /// Starts the background forward after a login if stored sales wait (or damaged slots are
     /// to be reported): every online login seals its session into the store, so the file
     /// being there says nothing.
-    func startOfflineForwarderIfSalesWait() async {
-        guard offlineState.forwarder == nil, FileManager.default.fileExists(atPath: offlineState.store.path),
-            let contents = try? await offlineState.store.contents(), !contents.pending.isEmpty || !contents.damagedSlots.isEmpty
+    func startForwarderIfSalesWait() async {
+        guard forwarder == nil, FileManager.default.fileExists(atPath: store.path),
+            let contents = try? await store.contents(), !contents.pending.isEmpty || !contents.damagedSlots.isEmpty
         else { return }
-        startOfflineForwarder()
+        startForwarder()
     }
 
     /// One background pass; true when it is done (all forwarded, or nothing it can do).
@@ -186,19 +187,19 @@ extension PaymentTerminal {
         }
     }
 
-    private func forwarderEnded() { offlineState.forwarder = nil }
+    private func forwarderEnded() { forwarder = nil }
 
     /// Sets how long forwarded sales stay in the store (tests shorten it).
-    func keepForwardedSales(for seconds: TimeInterval) { offlineState.forwardedSalesKeptFor = seconds }
+    func keepForwardedSales(for seconds: TimeInterval) { forwardedSalesKeptFor = seconds }
 
     /// Slots a compaction must free before it rewrites the store: 64 slots are 256 KB.
     static let compactionThreshold = 64
 
     /// Drops from the store what no longer needs keeping (``OfflineStore/compact(forwardedBefore:minimumDrop:)``)
     /// once there is enough of it; a store that cannot be compacted stays as it is, whole.
-    func compactOfflineStore() async {
-        let cutoff = Date().addingTimeInterval(-offlineState.forwardedSalesKeptFor)
-        _ = try? await offlineState.store.compact(forwardedBefore: cutoff, minimumDrop: Self.compactionThreshold)
+    func compact() async {
+        let cutoff = Date().addingTimeInterval(-forwardedSalesKeptFor)
+        _ = try? await store.compact(forwardedBefore: cutoff, minimumDrop: Self.compactionThreshold)
     }
 }
 

@@ -1,0 +1,79 @@
+import Foundation
+import GatewayAPI
+import MPOSCore
+
+// The terminal's side of store and forward: storing what the card approved offline, the
+// policy check before a sale, recovery's hand-off and the listing (forwarding is in
+// PaymentTerminal+OfflineForward.swift).
+extension OfflinePayments {
+    /// The stored sales and the forwarding (``OfflinePayments``).
+
+    /// Stores the sale the card approved offline, synced before it returns; starts the
+    /// background forward.
+    func store(_ request: AuthorizeCardRequest, key: IdempotencyKey) async -> Result<UUID, MPOSError> {
+        let now = Self.storedNow()
+        var request = request
+        request.offlineStoredAt = now
+        let record = OfflineRecord(id: UUID(), key: key, storedAt: now, request: request)
+        do {
+            try await store.append(record)
+        } catch {
+            return .failure(error)
+        }
+        startForwarder()
+        return .success(record.id)
+    }
+
+    /// Now, to the whole second: the times stored in the file (ISO 8601) read back equal.
+    static func storedNow() -> Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Why a sale with `parameters` may not be taken offline on a device in `device` (the
+    /// device's offline checks, then the policy), or nil.
+    func refusal(_ parameters: PaymentParameters, at date: Date) async -> MPOSError? {
+        let pending: [StoredOfflinePayment]
+        do {
+            pending = try await store.contents().pending.map { $0.summary(forwarded: nil) }
+        } catch {
+            return error
+        }
+        return policy.refusal(
+            amount: parameters.amount, currency: parameters.currency, pending: pending,
+            lastOnline: lastOnlineSession, now: date)
+    }
+
+    /// The idempotency keys of every sale in the store (recovery hands the journal's attempts
+    /// the store holds over to it).
+    func storedKeys() async throws(MPOSError) -> Set<IdempotencyKey> {
+        Set(try await store.contents().records.map(\.key))
+    }
+
+    // MARK: - The session cached for a start without the gateway
+
+    /// An online login (or renewal) at `date`, on the device's clock: the offline window starts again.
+    func wentOnline(at date: Date) { lastOnlineSession = date }
+
+    /// Runs on a cached session: its limits and its window.
+    func adopt(_ authorization: OfflineAuthorization) {
+        policy = authorization.policy
+        lastOnlineSession = authorization.onlineAt
+    }
+
+    /// Seals the session of the online login that just succeeded into the store, for a later
+    /// login that cannot reach the gateway. A store that cannot be written costs only that
+    /// fallback, never the online session.
+    func seal(gateway: String, user: String, merchant: MerchantInfo, checkpoint: DeviceCheckpoint?) async {
+        guard let onlineAt = lastOnlineSession else { return }
+        var merchant = merchant
+        // The user is kept as a hash only.
+        merchant.userID = nil
+        let authorization = OfflineAuthorization(
+            id: UUID(), gateway: gateway, userHash: OfflineAuthorization.userHash(user),
+            merchant: merchant, policy: policy,
+            onlineAt: Date(timeIntervalSince1970: onlineAt.timeIntervalSince1970.rounded(.down)),
+            checkpoint: checkpoint)
+        // Best effort, as said above: the fallback is lost, the session is not.
+        try? await store.appendAuthorization(authorization)
+    }
+}
