@@ -173,3 +173,15 @@ public struct DeviceCredentialFile: DeviceCredentialStore {
         }
     }
 #endif
+
+/// Where a terminal keeps its device credential unless told otherwise.
+enum DeviceCredentials {
+    /// The Keychain on Apple platforms, a 0600 file beside the journal elsewhere.
+    static func standard(journalPath: String) -> any DeviceCredentialStore {
+        #if canImport(Security)
+            KeychainDeviceCredential(account: journalPath)
+        #else
+            DeviceCredentialFile(path: journalPath + ".device")
+        #endif
+    }
+}

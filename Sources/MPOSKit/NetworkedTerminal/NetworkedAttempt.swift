@@ -167,3 +167,13 @@ extension PaymentJournal {
         }
     }
 }
+
+extension NetworkedAttempt {
+    /// Records a known outcome.
+    mutating func finish(with result: PaymentResult) {
+        state = .finished
+        outcome = result.status
+        transactionID = result.transactionID
+        maskedPAN = result.maskedPAN
+    }
+}

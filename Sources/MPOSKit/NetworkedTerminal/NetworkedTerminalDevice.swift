@@ -57,7 +57,7 @@ struct NetworkedTerminalDevice: PaymentDevice {
                             minorUnits: Int(parameters.amount), exponent: parameters.currency.minorUnits ?? 2)
                     )),
                 paymentData: operation == .refundUnreferenced ? PaymentData(paymentType: .refund) : nil))
-        terminal.emit(.authorizing)
+        terminal.hub.emit(.authorizing)
         let step: StatusPolling.Step
         var settledByStatus = false
         let answer = await link.send(request)
@@ -99,10 +99,10 @@ struct NetworkedTerminalDevice: PaymentDevice {
         if attempt.state == .finished {
             do { try await terminal.payments.journal.write(attempt) } catch {
                 result.journalError = error
-                terminal.emit(.journalWriteFailed(error))
+                terminal.hub.emit(.journalWriteFailed(error))
             }
         }
-        terminal.emit(.completed(result.status))
+        terminal.hub.emit(.completed(result.status))
         return result
     }
 
@@ -126,7 +126,7 @@ struct NetworkedTerminalDevice: PaymentDevice {
         _ attempt: NetworkedAttempt, link: NexoLink, deadline: Duration? = nil, on terminal: isolated PaymentTerminal
     ) async -> StatusPolling.Step
     {
-        terminal.emit(.recovering)
+        terminal.hub.emit(.recovering)
         var polling = StatusPolling(deadline: deadline ?? link.terminal.settlementDeadline)
         var step = polling.start()
         while case .ask(let pause) = step {
@@ -205,7 +205,7 @@ struct NetworkedTerminalDevice: PaymentDevice {
                             KeyValueField(name: "currency", value: original.currency.code)
                         ]))
                 }))
-        terminal.emit(.authorizing)
+        terminal.hub.emit(.authorizing)
         let requested = amount ?? original.amount ?? 0
         var result = PaymentResult(
             status: .failed, kind: kind, requestedAmount: requested, approvedAmount: 0,
@@ -236,7 +236,7 @@ struct NetworkedTerminalDevice: PaymentDevice {
                 }
             result.error = Self.reversalUnknown(reason)
         }
-        terminal.emit(.completed(result.status))
+        terminal.hub.emit(.completed(result.status))
         return result
     }
 

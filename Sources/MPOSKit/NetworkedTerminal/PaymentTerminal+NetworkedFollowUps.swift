@@ -42,20 +42,3 @@ extension PaymentTerminal {
         return report
     }
 }
-
-extension JournaledAttempt {
-    /// A networked terminal's attempt as the journal holds it (``isCardOperation`` is true for
-    /// its payments: a card was read, by the terminal).
-    init(_ attempt: NetworkedAttempt) {
-        idempotencyKey = attempt.key
-        operation = attempt.operation.rawValue
-        isCardOperation = attempt.operation != .reversal
-        amount = attempt.amount
-        currency = attempt.currency
-        transactionID = attempt.transactionID
-        originalTransactionID = attempt.originalTransactionID
-        outcome = attempt.outcome
-        isFinished = attempt.state == .finished
-        startedAt = attempt.createdAt
-    }
-}

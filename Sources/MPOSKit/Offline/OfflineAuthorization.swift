@@ -69,3 +69,8 @@ extension OfflineStore {
         return .authorization(authorization)
     }
 }
+
+/// Why a login may not fall back to offline-only: the seed's name and the reason.
+struct OfflineFallbackRefusal: Error, Sendable {
+    let reason: String
+}

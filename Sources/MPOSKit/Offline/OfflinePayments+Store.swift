@@ -63,17 +63,38 @@ extension OfflinePayments {
     /// Seals the session of the online login that just succeeded into the store, for a later
     /// login that cannot reach the gateway. A store that cannot be written costs only that
     /// fallback, never the online session.
-    func seal(gateway: String, user: String, merchant: MerchantInfo, checkpoint: DeviceCheckpoint?) async {
-        guard let onlineAt = lastOnlineSession else { return }
-        var merchant = merchant
+    /// A client token's session is not sealed (nothing to fall back to without its backend).
+    func seal(credentials: GatewayCredentials, merchant: MerchantInfo?, checkpoint: DeviceCheckpoint?) async {
+        guard case .login(let user, _) = credentials, var merchant, let onlineAt = lastOnlineSession else { return }
         // The user is kept as a hash only.
         merchant.userID = nil
         let authorization = OfflineAuthorization(
-            id: UUID(), gateway: gateway, userHash: OfflineAuthorization.userHash(user),
+            id: UUID(), gateway: client.baseURL.absoluteString, userHash: OfflineAuthorization.userHash(user),
             merchant: merchant, policy: policy,
             onlineAt: Date(timeIntervalSince1970: onlineAt.timeIntervalSince1970.rounded(.down)),
             checkpoint: checkpoint)
         // Best effort, as said above: the fallback is lost, the session is not.
         try? await store.appendAuthorization(authorization)
+    }
+
+    /// The cached session a login with `credentials` may fall back to at `now` (the device's
+    /// date), or why not.
+    func cachedSession(for credentials: GatewayCredentials, now: Date) async
+        -> Result<OfflineAuthorization, OfflineFallbackRefusal>
+    {
+        guard case .login(let user, _) = credentials else {
+            return .failure(OfflineFallbackRefusal(reason: "NO_TOKEN: a client token is not cached for offline use."))
+        }
+        let cached: OfflineAuthorization?
+        do { cached = try await store.contents().authorization } catch {
+            return .failure(OfflineFallbackRefusal(reason: error.message))
+        }
+        guard let cached else {
+            return .failure(OfflineFallbackRefusal(reason: "NO_TOKEN: no online session yet; log in online first."))
+        }
+        if let reason = cached.refusal(gateway: client.baseURL.absoluteString, user: user, now: now) {
+            return .failure(OfflineFallbackRefusal(reason: reason))
+        }
+        return .success(cached)
     }
 }

@@ -29,9 +29,13 @@ public actor OfflinePayments {
     let events: TerminalEvents
     let clock: any Clock<Duration>
     /// The facade, asked whether a session may forward (held weakly: the facade holds this).
-    let facade = TerminalSlot()
+    let facade: TerminalSlot
 
-    init(store: OfflineStore, client: GatewayClient, gate: OperationGate, events: TerminalEvents, clock: any Clock<Duration>) {
+    init(
+        store: OfflineStore, client: GatewayClient, gate: OperationGate, events: TerminalEvents,
+        clock: any Clock<Duration>, facade: TerminalSlot
+    ) {
+        self.facade = facade
         self.store = store
         self.client = client
         self.gate = gate
@@ -39,8 +43,6 @@ public actor OfflinePayments {
         self.clock = clock
     }
 
-    /// Binds the part to its terminal (the terminal's initializer does).
-    nonisolated func bind(to terminal: PaymentTerminal) { facade.set(terminal) }
 
     /// The stored sales in stored order (forwarded ones with their outcome) and any damaged
     /// records.

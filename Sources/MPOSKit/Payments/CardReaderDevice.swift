@@ -13,9 +13,16 @@ struct CardReaderDevice: PaymentDevice {
         _ transactionID: TransactionID, amount: Int64?, kind: ReversalKind,
         on terminal: isolated PaymentTerminal
     ) async throws(MPOSError) -> PaymentResult {
+        // A gateway request each: the card is not needed.
         switch kind {
-        case .refund: try await terminal.refundAtGateway(transactionID, amount: amount)
-        case .void: try await terminal.voidAtGateway(transactionID)
+        case .refund:
+            try await terminal.followUp(
+                .refund, kind: .refund, endpoint: GatewayRoutes.refund,
+                original: transactionID, amount: amount, body: RefundRequest(amount: amount))
+        case .void:
+            try await terminal.followUp(
+                .void, kind: .saleVoid, endpoint: GatewayRoutes.void,
+                original: transactionID, amount: nil, body: VoidRequest())
         }
     }
 
@@ -175,7 +182,7 @@ struct CardReaderDevice: PaymentDevice {
                 terminal.payments.outcomeJournalFailure = failure
                 terminal.payments.unwrittenOutcomes.append(entry)
                 terminal.payments.cardAttemptsMayBeUnfinished = true
-                terminal.emit(.journalWriteFailed(failure))
+                terminal.hub.emit(.journalWriteFailed(failure))
             }
         case .sendToReader(let message):
             do {
@@ -226,7 +233,7 @@ struct CardReaderDevice: PaymentDevice {
             // Offline-only, nothing goes to the gateway: it is neither asked nor looked up.
             if terminal.state.isOfflineOnly, case .recovering = event { return nil }
             if terminal.state.isOfflineOnly, case .authorizing = event { return nil }
-            terminal.emit(event)
+            terminal.hub.emit(event)
         case .askApplication(let candidates):
             let handler = terminal.payments.applicationHandler
             // Unstructured: the app's choice arrives while the engine loop goes on taking reader events.

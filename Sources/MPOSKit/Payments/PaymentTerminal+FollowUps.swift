@@ -15,26 +15,12 @@ extension PaymentTerminal {
         return try await state.paymentDevice.reverse(transactionID, amount: amount, kind: .refund, on: self)
     }
 
-    /// A refund that is a gateway request (``CardReaderDevice``).
-    func refundAtGateway(_ transactionID: TransactionID, amount: Int64?) async throws(MPOSError) -> PaymentResult {
-        try await followUp(
-            .refund, kind: .refund, endpoint: GatewayRoutes.refund,
-            original: transactionID, amount: amount, body: RefundRequest(amount: amount))
-    }
-
     /// Voids a sale or refund before its batch closes. With a networked terminal, a
     /// `ReversalRequest` of the whole payment to it (see ``connectNetworkedTerminal(_:)``).
     ///
     /// - Throws: ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
         try await state.paymentDevice.reverse(transactionID, amount: nil, kind: .void, on: self)
-    }
-
-    /// A void that is a gateway request (``CardReaderDevice``).
-    func voidAtGateway(_ transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {
-        try await followUp(
-            .void, kind: .saleVoid, endpoint: GatewayRoutes.void,
-            original: transactionID, amount: nil, body: VoidRequest())
     }
 
     /// Captures an approved authorisation or pre-authorisation: all of it (`amount` nil) or
@@ -131,7 +117,7 @@ extension PaymentTerminal {
         let key: IdempotencyKey
         var entry: JournalEntry
         if let original, payments.followUpsMayBeUnfinished,
-            let unknown = try unfinishedFollowUp(operation, of: original, amount: amount)
+            let unknown = try payments.journal.unfinishedFollowUp(operation, of: original, amount: amount)
         {
             key = unknown.key
             entry = unknown
@@ -159,7 +145,7 @@ extension PaymentTerminal {
             entry.outcome = status
             entry.updatedAt = Date()
             try await payments.journal.write(entry)
-            emit(.completed(status))
+            hub.emit(.completed(status))
             return PaymentResult(
                 status: status, kind: transaction.kind, requestedAmount: amount ?? transaction.requestedAmount,
                 approvedAmount: transaction.approvedAmount, currency: transaction.currency, transactionID: transaction.id,
@@ -174,7 +160,7 @@ extension PaymentTerminal {
             entry.outcome = .failed
             entry.updatedAt = Date()
             try await payments.journal.write(entry)
-            emit(.completed(.failed))
+            hub.emit(.completed(.failed))
             return PaymentResult(
                 status: .failed, kind: kind, requestedAmount: amount ?? 0, approvedAmount: 0, currency: currency ?? .eur,
                 transactionID: nil, idempotencyKey: key,
@@ -183,7 +169,7 @@ extension PaymentTerminal {
         case nil:
             // Unknown: the journal keeps it; asking again resumes it, the next login finishes it.
             payments.followUpsMayBeUnfinished = true
-            emit(.completed(.failed))
+            hub.emit(.completed(.failed))
             let resume = original == nil
                 ? "the next login finishes it"
                 : "asking for the same \(operation) again resumes it under the same idempotency key (never a second one), and the next login finishes it otherwise"
@@ -193,17 +179,6 @@ extension PaymentTerminal {
                 error: MPOSError.gatewayUnreachable.withMessage(
                     "The gateway could not be reached to learn whether the \(operation) was made: \(resume)."),
                 merchantName: merchant, date: now)
-        }
-    }
-
-    /// The journal's unfinished `operation` on `original` for `amount`, left by a call that
-    /// could not learn its outcome.
-    private func unfinishedFollowUp(_ operation: FollowUpOperation, of original: TransactionID, amount: Int64?) throws(MPOSError)
-        -> JournalEntry?
-    {
-        try payments.journal.unfinished().first {
-            $0.operation == .followUp(operation) && $0.originalTransactionID == original && $0.amount == amount
-                && $0.state == .authorizing
         }
     }
 }

@@ -6,44 +6,12 @@ import MPOSCore
 // `JournalRecovery`; the terminal runs the effects it returns), and the idempotent gateway
 // requests that recovery, reversals and follow-ups share, retried as `RetryPolicy` says.
 extension PaymentTerminal {
-    /// Finishes every journaled attempt an earlier run left unfinished: looks each up by its
-    /// key, reverses approvals whose card never completed, and marks the rest finished.
-    /// Attempts the gateway cannot be asked about stay for the next call.
-    ///
-    /// - Returns: how many attempts were finished.
-    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read or written, or
-    ///   holds an entry whose values do not parse (it is never guessed at).
-    @discardableResult
-    func recoverUnfinished() async throws(MPOSError) -> Int {
-        try await recoverUnfinishedAttempts().count { $0.resolution != .leftForLater }
-    }
-
-    /// Finishes every journaled attempt an earlier run left unfinished, as
-    /// ``recoverUnfinished()`` does, and says for each what was found and what was done, so
-    /// that the merchant can be told (an approval reversed, a payment the gateway never got).
-    /// With a networked terminal connected, its payments whose answer was lost are settled too,
-    /// one TransactionStatus request each.
-    ///
-    /// - Returns: one report per unfinished attempt, oldest first; empty when an operation is
-    ///   running (it owns its entry; the next call finishes the rest).
-    ///   Before ``login()`` nothing is looked up: the journal's owner is not known yet.
-    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read or written;
-    ///   ``MPOSError/journalOwnedElsewhere`` when the last login found the journal owned by
-    ///   another gateway or merchant.
+    /// ``Recovery/recoverUnfinishedAttempts()``'s work, holding the terminal as a recovery.
     func recoverUnfinishedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
         guard let hold = try? gate.begin(.recovery) else { return [] }  // busy: the running operation owns its entry
         defer { gate.end(hold) }
         let gateway = try await finishUnfinished(cardAttemptsOnly: false)
         return gateway + (try await settleNetworkedAttempts())
-    }
-
-    /// The attempts journaled at or after `date`, oldest first, finished or not: for an app
-    /// that ended before showing a result (a crash, a killed process) to tell the merchant
-    /// afterwards how its payments ended.
-    ///
-    /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read.
-    func journaledAttempts(since date: Date) throws(MPOSError) -> [JournaledAttempt] {
-        try payments.journal.entries(since: date).map(JournaledAttempt.init)
     }
 
     /// Finishes the journal's unfinished attempts (card attempts only, or every one) and
@@ -60,7 +28,8 @@ extension PaymentTerminal {
             payments.unwrittenOutcomes.removeFirst()
         }
         var recovery = JournalRecovery(
-            entries: try await handingOverStoredSales(payments.journal.unfinished()),
+            entries: try await payments.journal.handingOver(
+                payments.journal.unfinished(), storedOffline: { [offline] () async throws(MPOSError) in try await offline.storedKeys() }),
             cardAttemptsOnly: cardAttemptsOnly)
         // Before a login bound the journal, no gateway is known to own its attempts: they stay.
         guard payments.journalBound else { return [] }
@@ -126,25 +95,5 @@ extension PaymentTerminal {
             case .neverArrived, .unknown: return nil
             }
         }
-    }
-
-    /// The journal's unfinished `entries` but the sales the offline store holds: those are the
-    /// store's now, and the journal finishes them as approved offline.
-    private func handingOverStoredSales(_ entries: [JournalEntry]) async throws(MPOSError) -> [JournalEntry] {
-        var left: [JournalEntry] = []
-        let sales = entries.filter { if case .card(.sale) = $0.operation { true } else { false } }
-        // One read of the store for all of them, and none when no sale is unfinished.
-        let stored = sales.isEmpty ? [] : try await offline.storedKeys()
-        for var entry in entries {
-            if case .card(.sale) = entry.operation, stored.contains(entry.key) {
-                entry.state = .finished
-                entry.outcome = .approvedOffline
-                entry.updatedAt = Date()
-                try await payments.journal.write(entry)
-            } else {
-                left.append(entry)
-            }
-        }
-        return left
     }
 }

@@ -11,7 +11,9 @@ import MPOSCore
 /// }
 /// ```
 public struct Recovery: Sendable {
-    let terminal: PaymentTerminal
+    /// The terminal whose journal this is (held weakly: the terminal holds this view).
+    let facade: TerminalSlot
+    let journal: PaymentJournal
 
     /// Finishes every journaled attempt an earlier run left unfinished: looks each up by its
     /// key, reverses approvals whose card never completed, and marks the rest finished.
@@ -21,7 +23,9 @@ public struct Recovery: Sendable {
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read or written, or
     ///   holds an entry whose values do not parse (it is never guessed at).
     @discardableResult
-    public func recoverUnfinished() async throws(MPOSError) -> Int { try await terminal.recoverUnfinished() }
+    public func recoverUnfinished() async throws(MPOSError) -> Int {
+        try await recoverUnfinishedAttempts().count { $0.resolution != .leftForLater }
+    }
 
     /// Finishes every journaled attempt an earlier run left unfinished, as
     /// ``recoverUnfinished()`` does, and says for each what was found and what was done, so
@@ -29,17 +33,22 @@ public struct Recovery: Sendable {
     /// With a networked terminal connected, its payments whose answer was lost are settled too.
     ///
     /// - Returns: one report per unfinished attempt, oldest first; empty when an operation is
-    ///   running. Before ``PaymentTerminal/login(offlineFallback:)`` nothing is looked up.
+    ///   running (it owns its entry; the next call finishes the rest). Before
+    ///   ``PaymentTerminal/login(offlineFallback:)`` nothing is looked up: the journal's owner is
+    ///   not known yet.
     /// - Throws: ``MPOSError/journalFailed``; ``MPOSError/journalOwnedElsewhere`` when the last
     ///   login found the journal owned by another gateway or merchant.
     public func recoverUnfinishedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
-        try await terminal.recoverUnfinishedAttempts()
+        guard let terminal = facade.get() else { return [] }
+        return try await terminal.recoverUnfinishedAttempts()
     }
 
-    /// The attempts journaled at or after `date`, oldest first, finished or not.
+    /// The attempts journaled at or after `date`, oldest first, finished or not: for an app
+    /// that ended before showing a result (a crash, a killed process) to tell the merchant
+    /// afterwards how its payments ended.
     ///
     /// - Throws: ``MPOSError/journalFailed`` when the journal cannot be read.
     public func journaledAttempts(since date: Date) async throws(MPOSError) -> [JournaledAttempt] {
-        try await terminal.journaledAttempts(since: date)
+        try journal.entries(since: date).map(JournaledAttempt.init)
     }
 }

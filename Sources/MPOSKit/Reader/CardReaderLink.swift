@@ -46,8 +46,8 @@ public actor CardReaderLink {
     /// The terminal's events, which the reader's news joins.
     let events: TerminalEvents
     private let gate: OperationGate
-    /// The facade, told what the rest of the terminal must hear.
-    let observer = ObserverSlot()
+    /// The facade, told what the rest of the terminal must hear (held weakly: it holds this).
+    private let facade: TerminalSlot
 
     private var machine = Machine()
     /// Reads the link's messages while ``ReaderLinkMachine/State/connected(_:)``.
@@ -62,7 +62,8 @@ public actor CardReaderLink {
     /// The app's terminal catalogue, if set (``setCatalogue(_:)``).
     public private(set) var catalogue: TerminalCatalogue?
 
-    init(clock: any Clock<Duration>, hub: TerminalEvents, gate: OperationGate) {
+    init(clock: any Clock<Duration>, hub: TerminalEvents, gate: OperationGate, facade: TerminalSlot) {
+        self.facade = facade
         self.clock = clock
         self.events = hub
         self.gate = gate
@@ -182,7 +183,7 @@ public actor CardReaderLink {
             run(machine.handle(.connectFailed))
             throw error
         }
-        try await observer.get()?.readerConnectedByApp()
+        try await observerNow?.readerConnectedByApp()
     }
 
     /// Pairs over `transport`.
@@ -230,7 +231,7 @@ public actor CardReaderLink {
             throw MPOSError.readerNotSupported.withMessage(
                 "The reader's model \"\(model)\" is not in the app's terminal catalogue.")
         }
-        await observer.get()?.readerPaired(described)
+        await observerNow?.readerPaired(described)
         events.emit(.readerConnection(connected: true, info: described))
     }
 
@@ -270,7 +271,7 @@ public actor CardReaderLink {
     /// Lets the reader go: closes the link, stops any reconnection, forgets the way back.
     func letGo() async {
         await runAwaitingClose(machine.handle(.letGo))
-        await observer.get()?.readerLetGo()
+        await observerNow?.readerLetGo()
     }
 
     /// Closes the link but keeps the way back (an update reaches the restarted reader through it).
@@ -431,6 +432,9 @@ public actor CardReaderLink {
         if paymentRoute?.token === token { paymentRoute = nil }
     }
 
+    /// The facade as the observer of the link, while it lives.
+    private var observerNow: (any ReaderLinkObserver)? { facade.get() }
+
     // MARK: - What the part keeps
 
     /// Takes in a battery report from any source; the first low one warns.
@@ -444,10 +448,8 @@ public actor CardReaderLink {
 
     // MARK: - Asking the reader
 
-    /// The connected reader's description (serial number, model, versions, battery).
-    ///
-    /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``.
-    public func deviceInfo() async throws(MPOSError) -> DeviceInfo {
+    /// Asks the reader for its description (``info()``), keeps it and takes in its battery.
+    func deviceInfo() async throws(MPOSError) -> DeviceInfo {
         let described: DeviceInfo = try await ask(.getDeviceInfo, "device info") { answer in
             if case .deviceInfo(let info) = answer { info } else { nil }
         }
@@ -518,26 +520,4 @@ protocol ReaderLinkObserver: AnyObject, Sendable {
     func readerConnectedByApp() async throws(MPOSError)
     /// The app let the reader go, or is replacing it.
     func readerLetGo() async
-}
-
-/// The reader part's weak reference to its observer, settable from the facade's initializer.
-final class ObserverSlot: Sendable {
-    private struct Weak: Sendable {
-        weak var observer: (any ReaderLinkObserver)?
-    }
-    private let slot = Mutex(Weak())
-
-    func set(_ observer: any ReaderLinkObserver) { slot.withLock { $0.observer = observer } }
-    func get() -> (any ReaderLinkObserver)? { slot.withLock { $0.observer } }
-}
-
-/// A part's weak reference to the facade that holds it, settable from the facade's initializer.
-final class TerminalSlot: Sendable {
-    private struct Weak: Sendable {
-        weak var terminal: PaymentTerminal?
-    }
-    private let slot = Mutex(Weak())
-
-    func set(_ terminal: PaymentTerminal) { slot.withLock { $0.terminal = terminal } }
-    func get() -> PaymentTerminal? { slot.withLock { $0.terminal } }
 }

@@ -2,24 +2,6 @@ import GatewayAPI
 import MPOSCore
 import ReaderLink
 
-/// What ``PaymentTerminal/warmUp()`` found and prepared.
-public struct WarmUpReport: Sendable, Hashable {
-    /// Whether warm-up had to log in (no session, or the gateway had ended it).
-    public var loggedIn: Bool
-    /// The merchant, as the gateway describes it now (kept for receipts).
-    public var merchant: MerchantInfo
-    /// The connected reader's description, read just now; `nil` without a reader, or
-    /// while an operation uses it.
-    public var reader: DeviceInfo?
-
-    /// Creates a report.
-    public init(loggedIn: Bool, merchant: MerchantInfo, reader: DeviceInfo?) {
-        self.loggedIn = loggedIn
-        self.merchant = merchant
-        self.reader = reader
-    }
-}
-
 /// Start, warm-up and reset, as the Adyen and ECP SDKs have them.
 extension PaymentTerminal {
     /// What the terminal is connected to and doing: logged in, offline-only, its payment

@@ -69,7 +69,7 @@ public actor PaymentTerminal {
     /// The sales approved offline: the store, the limits, the forward.
     public nonisolated let offline: OfflinePayments
     /// Finishing what the journal left unfinished, and the journaled attempts.
-    public nonisolated var recovery: Recovery { Recovery(terminal: self) }
+    public nonisolated let recovery: Recovery
 
     /// Creates a terminal.
     ///
@@ -148,31 +148,22 @@ public actor PaymentTerminal {
             baseURL: gateway, credentials: credentials,
             transport: LoggingGatewayTransport(base: transport, log: log),
             clock: clock, retry: retry, environment: environment,
-            deviceCredentials: deviceCredentials ?? Self.defaultDeviceCredentials(journalPath: journalPath))
+            deviceCredentials: deviceCredentials ?? DeviceCredentials.standard(journalPath: journalPath))
         self.clock = clock
         let events = TerminalEvents()
         hub = events
         security = DeviceSecurity(checks: deviceChecks)
-        reader = CardReaderLink(clock: clock, hub: events, gate: gate)
+        let facade = TerminalSlot()
+        reader = CardReaderLink(clock: clock, hub: events, gate: gate, facade: facade)
         updates = TerminalUpdates(client: client, reader: reader, gate: gate, events: events)
         accessories = Accessories(events: events)
-        terminalAPI = TerminalAPIAdapter(client: client, journal: payments.journal, gate: gate)
+        terminalAPI = TerminalAPIAdapter(client: client, journal: payments.journal, gate: gate, facade: facade)
         offline = OfflinePayments(
             store: OfflineStore(
                 path: journalPath + ".offline", keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key")),
-            client: client, gate: gate, events: events, clock: clock)
-        reader.observer.set(self)
-        terminalAPI.bind(to: self)
-        offline.bind(to: self)
-    }
-
-    /// The Keychain on Apple platforms, a 0600 file beside the journal elsewhere.
-    static func defaultDeviceCredentials(journalPath: String) -> any DeviceCredentialStore {
-        #if canImport(Security)
-            KeychainDeviceCredential(account: journalPath)
-        #else
-            DeviceCredentialFile(path: journalPath + ".device")
-        #endif
+            client: client, gate: gate, events: events, clock: clock, facade: facade)
+        recovery = Recovery(facade: facade, journal: payments.journal)
+        facade.set(self)
     }
 
     /// Sets who decides on signatures; the handler gets the merchant copy to sign. Without a
@@ -205,7 +196,9 @@ public actor PaymentTerminal {
     ///   ``MPOSError/onlineRequired`` (see ``TerminalStatus/isOfflineOnly``). Off by default.
     @discardableResult
     public func login(offlineFallback: Bool = false) async throws(MPOSError) -> [RecoveredAttempt] {
-        let fallback = offlineFallback ? await offlineFallbackCheck() : nil
+        let fallback =
+            offlineFallback
+            ? await offline.cachedSession(for: await client.credentials, now: await security.deviceState().date) : nil
         do { try await client.login(resending: (try? fallback?.get()) == nil) } catch {
             guard let fallback, error.code == MPOSError.Code.gatewayUnreachable else { throw error }
             try await comeUpOfflineOnly(fallback, after: error)
@@ -217,7 +210,7 @@ public actor PaymentTerminal {
         if let terms = await client.offlinePolicy { await offline.setPolicy(terms) }
         await client.onRenewal { [weak self] in await self?.noteRenewedSession() }
         try await bindJournal()
-        await sealOfflineAuthorization()
+        await offline.seal(credentials: await client.credentials, merchant: await client.merchant, checkpoint: security.checkpoint)
         let recovered = try await recoverUnfinishedAttempts()
         // After recovery, which hands the journal's attempts the store holds over to it.
         await offline.compact()
@@ -227,10 +220,6 @@ public actor PaymentTerminal {
             _ = try? await updates.check()
         }
         return recovered
-    }
-
-    func emit(_ event: TerminalEvent) {
-        hub.emit(event)
     }
 
     /// Sets the device checks run before every card payment (the initializer's

@@ -16,21 +16,19 @@ import TerminalAPI
 /// through the terminal's own payments, holding the terminal's ``OperationGate`` meanwhile.
 public actor TerminalAPIAdapter {
     /// The terminal whose payments the requests run as (held weakly: the terminal holds this).
-    private let facade = TerminalSlot()
+    private let facade: TerminalSlot
     let client: GatewayClient
     let journal: PaymentJournal
     let gate: OperationGate
     /// What requests remember between requests.
     var nexo = NexoSession()
 
-    init(client: GatewayClient, journal: PaymentJournal, gate: OperationGate) {
+    init(client: GatewayClient, journal: PaymentJournal, gate: OperationGate, facade: TerminalSlot) {
+        self.facade = facade
         self.client = client
         self.journal = journal
         self.gate = gate
     }
-
-    /// Binds the adapter to its terminal (the terminal's initializer does).
-    nonisolated func bind(to terminal: PaymentTerminal) { facade.set(terminal) }
 
     /// The terminal, while it lives.
     var terminal: PaymentTerminal {
@@ -139,6 +137,31 @@ public actor TerminalAPIAdapter {
     ///   that terminal.
     @discardableResult
     public func receiveNotification(_ body: Data) async throws(MPOSError) -> TerminalEvent {
-        try await terminal.receiveNetworkedTerminalNotification(body)
+        let terminal = try terminal
+        guard let link = await terminal.networkedLink else { throw MPOSError.readerNotConnected }
+        var message: SaleToPOIRequest
+        do { message = try NexoCoder.decodeRequest(body) } catch { throw MPOSError.terminalAPI(error) }
+        if let crypto = link.crypto {
+            guard message.nexoBlob != nil else {
+                throw MPOSError.terminalAPIMessageInvalid.withMessage(
+                    "The notification came in clear; the terminal's messages must be encrypted under its key."
+                )
+            }
+            do { message = try crypto.decrypt(message) } catch { throw MPOSError.terminalAPI(error) }
+        }
+        guard message.messageHeader.poiID == link.terminal.poiID else {
+            throw MPOSError.terminalAPIMessageInvalid.withMessage(
+                "The notification is from POIID \(message.messageHeader.poiID), not the connected terminal "
+                    + "\(link.terminal.poiID).")
+        }
+        guard let notification = message.eventNotification else {
+            throw MPOSError.terminalAPIMessageInvalid.withMessage(
+                "The message is a \(message.messageHeader.messageCategory.rawValue) request, not an event notification."
+            )
+        }
+        let event = TerminalEvent.terminalNotification(
+            event: notification.eventToNotify.rawValue, details: notification.eventDetails)
+        terminal.hub.emit(event)
+        return event
     }
 }
