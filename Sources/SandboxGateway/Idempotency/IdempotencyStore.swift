@@ -76,6 +76,9 @@ public struct IdempotencyStore: Sendable {
                         "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ? AND state = 'inProgress'",
                     arguments: [merchant, key.rawValue])
             }
+            // A key sent again after its answer expired: the ledger's unique key refused a second
+            // payment under it; the client hears of the first.
+            if let made = try await answerInLedger(key: key.rawValue, merchant: merchant) { return made }
             throw error
         }
         _ = try await writer.write { db in
@@ -104,7 +107,9 @@ public struct IdempotencyStore: Sendable {
     }
 
     /// The stored answer for `key`, replayed byte for byte, or 404/4040 (409/4091 while in
-    /// progress).
+    /// progress). Once the stored answer has expired, a payment made under the key is still
+    /// found: the answer is then its ledger row as it stands (``LedgerAttempts``), for as long
+    /// as the payment exists.
     public func attempt(key: IdempotencyKey, merchant: String) async throws -> Response {
         let retentionStart = configuration.now().addingTimeInterval(-configuration.effectiveKeyRetention)
         let row = try await store.database.read { db in
@@ -114,7 +119,12 @@ public struct IdempotencyStore: Sendable {
                 arguments: [merchant, key.rawValue, retentionStart]
             ).map { row in (state: row["state"] as String, status: row["httpStatus"] as Int?, response: row["response"] as Data?) }
         }
-        guard let row else { throw GatewayError.notFound("No request is known with this idempotency key.") }
+        guard let row else {
+            guard let made = try await answerInLedger(key: key.rawValue, merchant: merchant) else {
+                throw GatewayError.notFound("No request is known with this idempotency key.")
+            }
+            return made
+        }
         guard row.state == "completed", let status = row.status, let response = row.response else {
             throw GatewayError(
                 code: GatewayErrorCode.idempotencyInProgress,
@@ -133,6 +143,13 @@ public struct IdempotencyStore: Sendable {
             try db.execute(
                 sql: "DELETE FROM idempotencyKey WHERE createdAt <= ?", arguments: [retentionStart])
         }
+    }
+
+    /// The answer of the ledger row made under `key`, marked as a replay; nil when none was.
+    func answerInLedger(key: String, merchant: String) async throws -> Response? {
+        try await store.database.read { db in
+            try LedgerAttempts.answer(db, merchant: merchant, key: key)
+        }.map { Self.replayResponse(status: $0.status, data: $0.data) }
     }
 
     static func replayResponse(status: Int, data: Data) -> Response {

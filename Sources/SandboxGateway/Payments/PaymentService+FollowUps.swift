@@ -87,15 +87,18 @@ extension PaymentService {
     /// `change` mutate it and build the follow-up row, and saves both. The routes run it in the
     /// transaction of the request's idempotency key, so that the follow-up and its stored answer
     /// commit together: an instance killed in between leaves neither, never a key "in progress"
-    /// over a follow-up already made.
+    /// over a follow-up already made. The follow-up row keeps `idempotencyKey`, the request's key
+    /// (``LedgerAttempts``).
     static func recordFollowUp(
-        _ db: any SQLSession, merchant: String, id: String, at time: Date, change: FollowUpChange
+        _ db: any SQLSession, merchant: String, id: String, at time: Date, idempotencyKey: String? = nil,
+        change: FollowUpChange
     ) throws -> FollowUpRecord {
         var original = try fetchOriginal(db, merchant: merchant, id: id)
         let row = try change(db, &original, time)
         original.updatedAt = time
         try db.update(original, key: ["seq"])
         var inserted = row
+        inserted.idempotencyKey = idempotencyKey
         try inserted.insertCached(db)
         return FollowUpRecord(
             followUp: inserted, original: original,
@@ -174,7 +177,7 @@ extension PaymentService {
             original.status = .reversed
             var row = try Self.followUp(of: original, kind: kind, amount: original.amountApproved, now: time)
             row.status = .processed
-            row.acquirerMessage = reversal ? "Reversed" : "Voided"
+            row.acquirerMessage = reversal ? LedgerAttempts.reversedMessage : "Voided"
             row.batchId = original.batchId
             return row
         }
