@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GatewayAPI
 import Hummingbird
+import Logging
 import MPOSCore
 
 /// Stored answers to requests made with an `Idempotency-Key`, per merchant.
@@ -70,12 +71,7 @@ public struct IdempotencyStore: Sendable {
             status = error.status
             data = try GatewayResponse.jsonData(error.body)
         } catch {
-            _ = try? await writer.write { db in
-                try db.execute(
-                    sql:
-                        "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ? AND state = 'inProgress'",
-                    arguments: [merchant, key.rawValue])
-            }
+            await release(key: key.rawValue, merchant: merchant)
             // A key sent again after its answer expired: the ledger's unique key refused a second
             // payment under it; the client hears of the first.
             if let made = try await answerInLedger(key: key.rawValue, merchant: merchant) { return made }
@@ -90,6 +86,33 @@ public struct IdempotencyStore: Sendable {
                 arguments: [status.code, data, merchant, key.rawValue])
         }
         return GatewayResponse.json(data, status: status)
+    }
+
+    /// Forgets the claim of a request that failed, so that the client may send it again.
+    ///
+    /// A claim left behind answers every retry 409/4091 until it expires, 24 hours on: so a
+    /// release the ledger writer could not make is made again in a transaction of its own, and
+    /// one that fails twice is logged as an error with what it leaves stuck. The request's own
+    /// error is what its caller hears either way.
+    func release(key: String, merchant: String) async {
+        @Sendable func delete(_ db: any SQLSession) throws {
+            try db.execute(
+                sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ? AND state = 'inProgress'",
+                arguments: [merchant, key])
+        }
+        do {
+            try await writer.write(delete)
+        } catch {
+            do {
+                try await store.database.write(delete)
+            } catch {
+                var logger = Logger(label: "mposkit.sandbox-gateway.idempotency")
+                logger.logLevel = configuration.logLevel
+                logger.error(
+                    "An idempotency key of a failed request could not be released: its retries are answered 4091 until it expires.",
+                    metadata: ["merchant": "\(merchant)", "key": "\(key)", "error": "\(String(describing: type(of: error)))"])
+            }
+        }
     }
 
     /// Reads the `Idempotency-Key` header, the caller's merchant and the body, then runs
