@@ -153,12 +153,14 @@ public final class RunningGateway: Sendable {
         self.task = task
     }
 
-    /// Housekeeping with the injected clock: purges idempotency keys past their retention.
+    /// Housekeeping with the injected clock: purges idempotency keys past their retention, and
+    /// folds the daily figures' appended changes into the figures (``DailyTotalChanges``).
     ///
     /// - Returns: how many keys were purged.
     @discardableResult
     public func runMaintenance() async throws -> Int {
-        try await environment.idempotency.purgeExpired()
+        try await environment.store.database.write { db in try DailyTotalChanges.apply(db) }
+        return try await environment.idempotency.purgeExpired()
     }
 
     /// Stops gracefully: accepts no new connection, answers the requests in flight, closes

@@ -47,7 +47,7 @@ enum PostgresMigrations {
         core, payments, reporting, updates, dashboard, asynchronousRefunds,
         insertionOrder, webhookOutbox, webhookOutboxPendingIndex, accountSecurity,
         deviceCredentials, webhookDeliveryFailureClass, CardFingerprintKeyMigrations.postgres,
-        LedgerAttempts.postgres,
+        LedgerAttempts.postgres, DailyTotalChanges.postgres,
     ]
 
     /// Applies the migrations `session`'s database has not recorded, each in its own
