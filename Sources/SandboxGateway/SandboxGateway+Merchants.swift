@@ -82,10 +82,10 @@ extension GatewayStore {
         let store = try await GatewayStore(opening: configuration)
         do {
             let result = try await body(store)
-            if store.database.dialect == .postgres { try? await store.database.close() }
+            if store.database.closesWithTheGateway { try? await store.database.close() }
             return result
         } catch {
-            if store.database.dialect == .postgres { try? await store.database.close() }
+            if store.database.closesWithTheGateway { try? await store.database.close() }
             throw error
         }
     }

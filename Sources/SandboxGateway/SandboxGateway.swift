@@ -49,8 +49,8 @@ public enum SandboxGateway {
         // Refunds a stopped process left pending and now due are decided before serving.
         let refunds = PendingRefundSettler(environment: environment)
         try await refunds.settleDue()
-        // One process serves a SQLite file: claims still set were a stopped process's.
-        if store.database.dialect == .sqlite {
+        // No other instance serves this database: claims still set were a stopped process's.
+        if !store.database.isSharedByInstances {
             try await store.database.write { db in try WebhookOutbox.releaseClaims(db) }
         }
 
@@ -179,7 +179,7 @@ public final class RunningGateway: Sendable {
         await environment.webhookOutbox.stop()
         // A PostgreSQL database's connections have threads of their own; a SQLite pool is
         // left to its last reader, as tools may still read the file.
-        if environment.store.database.dialect == .postgres {
+        if environment.store.database.closesWithTheGateway {
             try? await environment.store.database.close()
         }
     }

@@ -87,6 +87,27 @@ extension SQLDialect {
 }
 
 extension SQLDialect {
+    /// What follows a `SELECT` that must lock the rows it reads until the transaction ends, so
+    /// that instances deciding on the same rows decide one after the other: `FOR UPDATE` on
+    /// PostgreSQL; nothing on SQLite, whose writes are one at a time.
+    public var lockingReadRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+
+    /// What follows a `SELECT` that claims rows for this transaction alone, passing over those
+    /// another transaction holds (`FOR UPDATE SKIP LOCKED` on PostgreSQL; nothing on SQLite).
+    public var claimingUnheldRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE SKIP LOCKED"
+        }
+    }
+}
+
+extension SQLDialect {
     /// A statement that holds a lock named `name` until the transaction ends, so that
     /// instances sharing a PostgreSQL database run a check-then-insert one at a time
     /// (`pg_advisory_xact_lock` on the name's hash); `nil` on SQLite, whose writes are

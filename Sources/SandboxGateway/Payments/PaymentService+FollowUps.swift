@@ -13,10 +13,10 @@ extension PaymentService {
             == "open"
     }
 
-    /// The original's row (`locking` in a write); on PostgreSQL locked until the follow-up's transaction ends, so
-    /// that two instances deciding follow-ups of one payment (two refunds, a void and a
-    /// capture) decide one after the other, each on the amounts the other left.
-    private static let originalForUpdate = original + " FOR UPDATE"
+    /// The original's row (`locking` in a write), locked until the follow-up's transaction ends
+    /// where instances share the database, so that two instances deciding follow-ups of one
+    /// payment (two refunds, a void and a capture) decide one after the other, each on the
+    /// amounts the other left.
     private static let original = "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?"
 
     static func fetchOriginal(
@@ -24,7 +24,7 @@ extension PaymentService {
     ) throws -> LedgerTransaction {
         guard
             let row = try db.fetchOne(
-                LedgerTransaction.self, sql: locking && db.dialect == .postgres ? originalForUpdate : original,
+                LedgerTransaction.self, sql: locking ? original + db.dialect.lockingReadRows : original,
                 arguments: [id, merchant])
         else { throw PaymentRuleViolation(.notFound, "No transaction \(id.prefix(64)) for this merchant.") }
         return row
