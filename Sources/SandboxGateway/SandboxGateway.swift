@@ -41,6 +41,7 @@ public enum SandboxGateway {
         } catch {
             // Closed now rather than whenever the last read lets go of the pool, so that the
             // file is free for whoever repairs it.
+            // The start's own error is what the caller hears.
             try? await store.database.close()
             throw error
         }
@@ -174,12 +175,14 @@ public final class RunningGateway: Sendable {
             try await Task.sleep(for: grace)
             task.cancel()
         }
+        // The server's end (cancelled after the grace period) is the shutdown itself, not an error to report.
         _ = try? await task.value
         deadline.cancel()
         await environment.webhookOutbox.stop()
         // A PostgreSQL database's connections have threads of their own; a SQLite pool is
         // left to its last reader, as tools may still read the file.
         if environment.store.database.closesWithTheGateway {
+            // Stopping: the connections go with the process anyway.
             try? await environment.store.database.close()
         }
     }

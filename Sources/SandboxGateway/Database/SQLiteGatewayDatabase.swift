@@ -116,6 +116,7 @@ public final class SQLiteGatewayDatabase: GatewayDatabase {
 
     /// Whether a trivial query answers.
     public func isReachable() async -> Bool {
+        // Any failure is the answer: not reachable.
         (try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
 

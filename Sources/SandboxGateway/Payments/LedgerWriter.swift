@@ -146,6 +146,7 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
             // The group has its answers; the checkpoint its commit made due delays only the
             // groups after it.
             if checkpoints?.takeDue() == true {
+                // A passive checkpoint that cannot run now runs at a later commit; no write depends on it.
                 database.writeWithoutTransaction { db in _ = try? db.checkpoint(.passive) }
             }
         }

@@ -49,6 +49,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         }
         if let recorded {
             await service.didRecord(
+                // A refused preparation recorded nothing, so it has no callback to post.
                 recorded.transaction, webhook: recorded.webhook, callback: try? prepared.get().callbackURL)
         }
         return response

@@ -228,6 +228,7 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
                 deadline.cancel()
                 promise.completeWith(result)
             }
+        // Any failure is the answer: not reachable.
         return (try? await promise.futureResult.get()) ?? false
     }
 

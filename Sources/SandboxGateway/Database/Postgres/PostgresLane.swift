@@ -54,6 +54,7 @@ final class PostgresLane: Sendable {
     func rollback(after error: any Error) {
         dispatchPrecondition(condition: .onQueue(queue))
         discard(after: error)
+        // The failure is already the caller's error; a connection that cannot roll back is closed by the server's end of the transaction.
         if let open = current.withLock({ $0 }) { _ = try? open.execute(sql: "ROLLBACK") }
     }
 

@@ -77,6 +77,7 @@ enum PostgresMigrations {
                 }
                 try session.execute(sql: "COMMIT")
             } catch {
+                // The migration's error is what the caller hears; the server rolls back a lost session's transaction itself.
                 _ = try? session.execute(sql: "ROLLBACK")
                 throw error
             }

@@ -78,6 +78,7 @@ final class PostgresSession: SQLSession, Sendable {
             result = try body()
         } catch {
             // Also ends the transaction's aborted state, so the enclosing transaction goes on.
+            // The body's error is what the caller hears; if these fail, the connection is broken and the group's commit fails for everyone.
             _ = try? execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
             _ = try? execute(sql: "RELEASE SAVEPOINT \(name)")
             throw error
@@ -111,6 +112,7 @@ final class PostgresSession: SQLSession, Sendable {
 
     /// Closes the connection.
     func close() {
+        // Closing a connection that already failed has nothing left to report.
         try? connection.close().wait()
     }
 }
