@@ -55,6 +55,31 @@ extension SQLDialect {
         }
     }
 
+    /// A JSON object value built from `fields` (`'key', expression` pairs, comma-separated), to
+    /// nest in another (``jsonText(_:)`` makes the outermost one text).
+    public func jsonObjectValue(_ fields: String) -> String {
+        switch self {
+        case .sqlite: "json_object(\(fields))"
+        case .postgres: "json_build_object(\(fields))"
+        }
+    }
+
+    /// A JSON boolean from an SQL condition (SQLite has no boolean type: it would be 0 or 1).
+    public func jsonBoolean(_ condition: String) -> String {
+        switch self {
+        case .sqlite: "json(CASE WHEN \(condition) THEN 'true' ELSE 'false' END)"
+        case .postgres: "(\(condition))"
+        }
+    }
+
+    /// The text of a JSON value built by ``jsonObjectValue(_:)``.
+    public func jsonText(_ json: String) -> String {
+        switch self {
+        case .sqlite: json
+        case .postgres: "CAST(\(json) AS text)"
+        }
+    }
+
     /// The ledger's text day (`YYYY-MM-DD`) one day after the text day `day`.
     public func nextDay(_ day: String) -> String {
         switch self {

@@ -3,7 +3,7 @@ import GRDB
 
 /// Which SQL a gateway database speaks, for the few statements the two engines write
 /// differently (a scalar maximum, date arithmetic, JSON building).
-public enum SQLDialect: String, Sendable {
+public enum SQLDialect: String, Sendable, CaseIterable {
     /// SQLite, through GRDB: one process on one file.
     case sqlite
     /// PostgreSQL, through PostgresNIO: several gateway instances on one database.
