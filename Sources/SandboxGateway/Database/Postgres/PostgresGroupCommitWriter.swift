@@ -60,7 +60,7 @@ final class PostgresGroupCommitWriter: Sendable {
     /// - Throws: what `body` threw, or the group's commit failure.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let box = PostgresResultBox<T>(continuation)
+            let box = GroupCommitResult<T>(continuation)
             let job = Job(
                 run: { session in
                     do {
@@ -179,32 +179,5 @@ final class PostgresGroupCommitWriter: Sendable {
             job.commitFailed(error)
             job.resume()
         }
-    }
-}
-
-/// Holds one job's result until its group commits, then resumes the caller once.
-final class PostgresResultBox<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var result: Result<T, any Error>?
-    }
-    private let state: Mutex<State>
-
-    init(_ continuation: CheckedContinuation<T, any Error>) {
-        state = Mutex(State(continuation: continuation))
-    }
-
-    /// Records the job's result (a later call replaces it: a rerun or a failed commit).
-    func set(_ result: Result<T, any Error>) {
-        state.withLock { $0.result = result }
-    }
-
-    /// Resumes the caller with the last result recorded.
-    func resume() {
-        let (continuation, result) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.continuation, state.result)
-        }
-        continuation?.resume(with: result ?? .failure(CancellationError()))
     }
 }
