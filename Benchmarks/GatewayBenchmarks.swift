@@ -60,7 +60,7 @@ enum GatewayBenchmarks {
         try await gateway.environment.store.database.write { db in
             if environment["MPOS_BENCH_WITHOUT_DAILY_TOTALS"] == "1" {
                 for trigger in ["insert", "update", "delete"] {
-                    try db.execute(sql: "DROP TRIGGER payment_daily_total_\(trigger)")
+                    try db.execute(sql: "DROP TRIGGER payment_daily_change_\(trigger)")
                 }
             }
             if environment["MPOS_BENCH_NARROW_TIME_INDEX"] == "1" {

@@ -47,6 +47,7 @@ enum ReportBenchmarks {
         guard !prefix.isEmpty, !selected.isEmpty else { return false }
         let store = try await openFilledLedger()
         let reporting = ReportingService(database: store.database)
+        try await reporting.applyDailyChanges()
         let payments = PaymentService(
             database: store.database, writer: store.groupCommitWriter, issuer: UnusedIssuer(),
             fingerprinter: CardFingerprinter(secret: Array(repeating: 1, count: 32)))

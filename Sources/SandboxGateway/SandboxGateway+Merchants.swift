@@ -65,9 +65,11 @@ extension SandboxGateway {
         do {
             try await check.record(in: database)
         } catch {
+            // The check's own error is what the caller hears; a close that fails on top of it adds nothing.
             try? await database.close()
             throw error
         }
+        // The check passed; the database was opened only for it, and a failed close loses nothing.
         try? await database.close()
         return database.appliedMigrations
     }
@@ -82,10 +84,12 @@ extension GatewayStore {
         let store = try await GatewayStore(opening: configuration)
         do {
             let result = try await body(store)
-            if store.database.dialect == .postgres { try? await store.database.close() }
+            // The command's result is known; a failed close of its connections loses nothing.
+            if store.database.closesWithTheGateway { try? await store.database.close() }
             return result
         } catch {
-            if store.database.dialect == .postgres { try? await store.database.close() }
+            // The command's own error is what the caller hears.
+            if store.database.closesWithTheGateway { try? await store.database.close() }
             throw error
         }
     }

@@ -41,6 +41,7 @@ public enum SandboxGateway {
         } catch {
             // Closed now rather than whenever the last read lets go of the pool, so that the
             // file is free for whoever repairs it.
+            // The start's own error is what the caller hears.
             try? await store.database.close()
             throw error
         }
@@ -49,8 +50,8 @@ public enum SandboxGateway {
         // Refunds a stopped process left pending and now due are decided before serving.
         let refunds = PendingRefundSettler(environment: environment)
         try await refunds.settleDue()
-        // One process serves a SQLite file: claims still set were a stopped process's.
-        if store.database.dialect == .sqlite {
+        // No other instance serves this database: claims still set were a stopped process's.
+        if !store.database.isSharedByInstances {
             try await store.database.write { db in try WebhookOutbox.releaseClaims(db) }
         }
 
@@ -153,12 +154,14 @@ public final class RunningGateway: Sendable {
         self.task = task
     }
 
-    /// Housekeeping with the injected clock: purges idempotency keys past their retention.
+    /// Housekeeping with the injected clock: purges idempotency keys past their retention, and
+    /// folds the daily figures' appended changes into the figures (``DailyTotalChanges``).
     ///
     /// - Returns: how many keys were purged.
     @discardableResult
     public func runMaintenance() async throws -> Int {
-        try await environment.idempotency.purgeExpired()
+        try await environment.store.database.write { db in try DailyTotalChanges.apply(db) }
+        return try await environment.idempotency.purgeExpired()
     }
 
     /// Stops gracefully: accepts no new connection, answers the requests in flight, closes
@@ -172,12 +175,14 @@ public final class RunningGateway: Sendable {
             try await Task.sleep(for: grace)
             task.cancel()
         }
+        // The server's end (cancelled after the grace period) is the shutdown itself, not an error to report.
         _ = try? await task.value
         deadline.cancel()
         await environment.webhookOutbox.stop()
         // A PostgreSQL database's connections have threads of their own; a SQLite pool is
         // left to its last reader, as tools may still read the file.
-        if environment.store.database.dialect == .postgres {
+        if environment.store.database.closesWithTheGateway {
+            // Stopping: the connections go with the process anyway.
             try? await environment.store.database.close()
         }
     }

@@ -23,7 +23,10 @@ import Testing
         ORDER BY merchant_id, currency, day, status
         """
 
+    /// Folds the appended changes in, then compares the kept figures with the rows'.
     static func expectAgreement(_ db: Database, _ step: String) throws {
+        try DailyTotalChanges.apply(SQLiteSession(db))
+        #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM payment_daily_change") == 0)
         let rows = try Row.fetchAll(db, sql: fromRows)
         let kept = try Row.fetchAll(db, sql: Self.kept)
         #expect(rows == kept, "after \(step): \(rows.count) groups from rows, \(kept.count) kept")

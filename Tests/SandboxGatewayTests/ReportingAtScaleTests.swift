@@ -78,19 +78,20 @@ private struct SmallLedger {
                 arguments: [SmallLedger.merchant])
         }
         let id = try #require(ids.dropFirst(100).first)
-        let row = try #require(
-            try await ledger.store.sqliteWriter.read { db in
-                try ReportingReference.transaction(SQLiteSession(db), merchant: SmallLedger.merchant, id: id)
-            })
+        // A `Row` is not Sendable: the pool's blocking `read` returns it.
+        let found = try ledger.store.sqliteWriter.read { db in
+            try ReportingReference.transaction(SQLiteSession(db), merchant: SmallLedger.merchant, id: id)
+        }
+        let row = try #require(found)
         let record = try LedgerTransaction(row: row)
         let served = try await ledger.store.sqliteWriter.read { db in
             try PaymentService.fetchOriginal(SQLiteSession(db), merchant: SmallLedger.merchant, id: id)
         }
         #expect(served == record)
-        #expect(
-            try await ledger.store.sqliteWriter.read { db in
-                try ReportingReference.transaction(SQLiteSession(db), merchant: "m_other1", id: id)
-            } == nil)
+        let otherMerchants = try ledger.store.sqliteWriter.read { db in
+            try ReportingReference.transaction(SQLiteSession(db), merchant: "m_other1", id: id)
+        }
+        #expect(otherMerchants == nil)
     }
 
     @Test func theTransactionsJSONBuiltInSQLIsTheAPIsBody() async throws {

@@ -20,9 +20,9 @@ import Testing
         var user: String?
         var password: String?
 
-        init(database: String) throws {
+        init(database: String, options: [String] = []) throws {
             process.executableURL = try EMVDecodeBinaryTests.mposBinary()
-            process.arguments = ["gateway", "serve", "--port", "0", "--db", database]
+            process.arguments = ["gateway", "serve", "--port", "0", "--db", database] + options
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()

@@ -48,7 +48,7 @@ public struct AccountService: Sendable {
     init(store: GatewayStore, configuration: SandboxGatewayConfiguration) {
         self.store = store
         self.configuration = configuration
-        let age = store.database.dialect == .postgres ? Self.sharedDatabaseTokenCacheAge : nil
+        let age = store.database.isSharedByInstances ? Self.sharedDatabaseTokenCacheAge : nil
         self.clientTokens = TokenCache(maximumAge: age)
         self.accessTokens = TokenCache(maximumAge: age)
         self.throttle = LoginThrottleStore()

@@ -74,6 +74,7 @@ enum PasswordHasher {
         let parts = stored.split(separator: "$")
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]),
             let salt = bytes(fromHex: parts[2]), let expected = bytes(fromHex: parts[3]),
+            // A stored hash that cannot be derived against matches no password.
             let derived = try? derive(password, salt: salt, rounds: rounds)
         else { return false }
         guard derived.count == expected.count else { return false }

@@ -101,6 +101,7 @@ public enum GatewayResponse {
 
     /// The error body of `error`.
     public static func error(_ error: GatewayError) -> Response {
+        // Encoding an error body cannot fail in practice; a fixed 5000 body stands in if it does.
         let data = (try? jsonData(error.body)) ?? Data(#"{"code":5000,"message":"Internal error."}"#.utf8)
         var response = json(data, status: error.status)
         if let seconds = error.retryAfterSeconds { response.headers[.retryAfter] = String(seconds) }

@@ -19,6 +19,7 @@ enum RequestDecoding {
                     Date.self,
                     .init(codingPath: decoder.codingPath, debugDescription: "Expected a date string."))
             }
+            // Not a string is the 4000 thrown below, with the field's path.
             guard let text = try? container.decode(String.self) else {
                 throw DecodingError.typeMismatch(
                     Date.self,
@@ -59,6 +60,7 @@ enum RequestDecoding {
     /// number that is not a whole 64-bit integer where the field wants one.
     private static func rootError(body: Data?) -> GatewayError {
         guard let body else { return .malformed("The body could not be decoded.") }
+        // Not JSON at all is the answer below: malformed.
         guard let tree = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
         else { return .malformed("The body is not valid JSON.") }
         var suspects: [[any CodingKey]] = []

@@ -39,6 +39,7 @@ enum DashboardLayout {
 
     /// `1234` EUR as `12.34 EUR`.
     static func money(_ amount: Int64, _ currency: Currency) -> String {
+        // A currency Money refuses is shown as the plain amount.
         (try? Money(amount: amount, currency: currency))?.description ?? "\(amount) \(currency.code)"
     }
 

@@ -51,6 +51,7 @@ struct Dashboard: Sendable {
     /// The session of the request's cookie.
     func session(_ request: Request) async -> DashboardSession? {
         guard let token = DashboardHTTP.sessionToken(request) else { return nil }
+        // No session that can be read means the login page, never a page of someone's data.
         return try? await sessions.resolve(token)
     }
 

@@ -26,6 +26,7 @@ extension Database {
             // A failure that ended the whole transaction (SQLite does for some I/O errors)
             // leaves no savepoint to return to; the group's commit then fails for everyone.
             if isInsideTransaction {
+                // Best effort: when these fail the transaction is gone, and the group's commit reports it to every job.
                 try? cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT job").execute()
                 try? cachedStatement(sql: "RELEASE SAVEPOINT job").execute()
             }
@@ -47,6 +48,7 @@ extension Database {
         do {
             try cachedStatement(sql: "COMMIT TRANSACTION").execute()
         } catch {
+            // The commit's error is what the caller hears; a rollback that fails leaves nothing committed either.
             if isInsideTransaction { try? cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
             throw error
         }

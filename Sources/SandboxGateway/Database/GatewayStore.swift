@@ -76,6 +76,7 @@ public struct GatewayStore: Sendable {
         do {
             try await check.record(in: database)
         } catch {
+            // The check's own error is what the caller hears; a close that fails on top of it adds nothing.
             try? await database.close()
             throw error
         }

@@ -55,6 +55,31 @@ extension SQLDialect {
         }
     }
 
+    /// A JSON object value built from `fields` (`'key', expression` pairs, comma-separated), to
+    /// nest in another (``jsonText(_:)`` makes the outermost one text).
+    public func jsonObjectValue(_ fields: String) -> String {
+        switch self {
+        case .sqlite: "json_object(\(fields))"
+        case .postgres: "json_build_object(\(fields))"
+        }
+    }
+
+    /// A JSON boolean from an SQL condition (SQLite has no boolean type: it would be 0 or 1).
+    public func jsonBoolean(_ condition: String) -> String {
+        switch self {
+        case .sqlite: "json(CASE WHEN \(condition) THEN 'true' ELSE 'false' END)"
+        case .postgres: "(\(condition))"
+        }
+    }
+
+    /// The text of a JSON value built by ``jsonObjectValue(_:)``.
+    public func jsonText(_ json: String) -> String {
+        switch self {
+        case .sqlite: json
+        case .postgres: "CAST(\(json) AS text)"
+        }
+    }
+
     /// The ledger's text day (`YYYY-MM-DD`) one day after the text day `day`.
     public func nextDay(_ day: String) -> String {
         switch self {
@@ -82,6 +107,27 @@ extension SQLDialect {
         switch self {
         case .sqlite: "rowid"
         case .postgres: PostgresMigrations.insertionOrderColumn
+        }
+    }
+}
+
+extension SQLDialect {
+    /// What follows a `SELECT` that must lock the rows it reads until the transaction ends, so
+    /// that instances deciding on the same rows decide one after the other: `FOR UPDATE` on
+    /// PostgreSQL; nothing on SQLite, whose writes are one at a time.
+    public var lockingReadRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+
+    /// What follows a `SELECT` that claims rows for this transaction alone, passing over those
+    /// another transaction holds (`FOR UPDATE SKIP LOCKED` on PostgreSQL; nothing on SQLite).
+    public var claimingUnheldRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE SKIP LOCKED"
         }
     }
 }

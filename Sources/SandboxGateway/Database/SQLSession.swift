@@ -3,7 +3,7 @@ import GRDB
 
 /// Which SQL a gateway database speaks, for the few statements the two engines write
 /// differently (a scalar maximum, date arithmetic, JSON building).
-public enum SQLDialect: String, Sendable {
+public enum SQLDialect: String, Sendable, CaseIterable {
     /// SQLite, through GRDB: one process on one file.
     case sqlite
     /// PostgreSQL, through PostgresNIO: several gateway instances on one database.
@@ -145,6 +145,16 @@ extension SQLSession {
 public protocol GatewayDatabase: Sendable {
     /// The SQL this database speaks.
     var dialect: SQLDialect { get }
+
+    /// Whether other gateway instances may work on this database at the same time (PostgreSQL),
+    /// rather than this process alone (a SQLite file): what one instance caches or claims, another
+    /// may change or hold.
+    var isSharedByInstances: Bool { get }
+
+    /// Whether the database holds resources of its own (connections and their threads) that
+    /// the gateway must close when it stops; a SQLite pool is left to its last reader instead,
+    /// as tools may still read the file.
+    var closesWithTheGateway: Bool { get }
 
     /// Runs `body` on a consistent snapshot of the database and returns its result.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T

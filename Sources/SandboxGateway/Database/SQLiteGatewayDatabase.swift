@@ -94,6 +94,12 @@ public final class SQLiteGatewayDatabase: GatewayDatabase {
     /// Always ``SQLDialect/sqlite``.
     public var dialect: SQLDialect { .sqlite }
 
+    /// One process serves a SQLite file.
+    public var isSharedByInstances: Bool { false }
+
+    /// Left to its last reader.
+    public var closesWithTheGateway: Bool { false }
+
     /// The group-commit writer (``groupCommit``).
     public var groupCommitWriter: any LedgerWriter { groupCommit }
 
@@ -110,6 +116,7 @@ public final class SQLiteGatewayDatabase: GatewayDatabase {
 
     /// Whether a trivial query answers.
     public func isReachable() async -> Bool {
+        // Any failure is the answer: not reachable.
         (try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
 

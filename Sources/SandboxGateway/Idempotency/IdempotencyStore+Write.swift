@@ -37,7 +37,36 @@ extension IdempotencyStore {
         let keyText = key.rawValue
         let createdAt = SQLiteTimestamp.string(from: now)
 
-        let outcome: WriteOutcome<Effect> = try await writer.write { db in
+        let outcome: WriteOutcome<Effect>
+        do {
+            outcome = try await claimAndWrite(
+                merchant: merchant, key: keyText, requestHash: requestHash, createdAt: createdAt,
+                retentionStart: retentionStart, write)
+        } catch {
+            // A key sent again after its answer expired: the ledger's unique key refused a second
+            // payment under it; the client hears of the first.
+            if let made = try await answerInLedger(key: keyText, merchant: merchant) { return (made, nil) }
+            throw error
+        }
+        switch outcome {
+        case .conflict:
+            throw Self.conflict
+        case .inProgress:
+            throw Self.inProgress
+        case .replay(let status, let data):
+            return (Self.replayResponse(status: status, data: data), nil)
+        case .answered(let status, let data, let effect):
+            return (GatewayResponse.json(data, status: HTTPResponse.Status(code: status)), effect)
+        }
+    }
+
+    /// The one transaction of ``idempotentWrite(key:merchant:body:scope:_:)``: the claim, `write`
+    /// in a savepoint, and the key's answer.
+    private func claimAndWrite<Effect: Sendable>(
+        merchant: String, key keyText: String, requestHash: String, createdAt: String, retentionStart: Date,
+        _ write: @escaping @Sendable (any SQLSession) throws -> (HTTPResponse.Status, Data, Effect)
+    ) async throws -> WriteOutcome<Effect> {
+        try await writer.write { db in
             switch try Self.claim(
                 db, merchant: merchant, key: keyText, requestHash: requestHash, createdAt: createdAt,
                 retentionStart: retentionStart)
@@ -61,16 +90,6 @@ extension IdempotencyStore {
                     """,
                 arguments: [answer.status, answer.data, merchant, keyText])
             return .answered(answer.status, answer.data, answer.effect)
-        }
-        switch outcome {
-        case .conflict:
-            throw Self.conflict
-        case .inProgress:
-            throw Self.inProgress
-        case .replay(let status, let data):
-            return (Self.replayResponse(status: status, data: data), nil)
-        case .answered(let status, let data, let effect):
-            return (GatewayResponse.json(data, status: HTTPResponse.Status(code: status)), effect)
         }
     }
 

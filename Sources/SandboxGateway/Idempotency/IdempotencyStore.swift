@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GatewayAPI
 import Hummingbird
+import Logging
 import MPOSCore
 
 /// Stored answers to requests made with an `Idempotency-Key`, per merchant.
@@ -70,12 +71,10 @@ public struct IdempotencyStore: Sendable {
             status = error.status
             data = try GatewayResponse.jsonData(error.body)
         } catch {
-            _ = try? await writer.write { db in
-                try db.execute(
-                    sql:
-                        "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ? AND state = 'inProgress'",
-                    arguments: [merchant, key.rawValue])
-            }
+            await release(key: key.rawValue, merchant: merchant)
+            // A key sent again after its answer expired: the ledger's unique key refused a second
+            // payment under it; the client hears of the first.
+            if let made = try await answerInLedger(key: key.rawValue, merchant: merchant) { return made }
             throw error
         }
         _ = try await writer.write { db in
@@ -87,6 +86,33 @@ public struct IdempotencyStore: Sendable {
                 arguments: [status.code, data, merchant, key.rawValue])
         }
         return GatewayResponse.json(data, status: status)
+    }
+
+    /// Forgets the claim of a request that failed, so that the client may send it again.
+    ///
+    /// A claim left behind answers every retry 409/4091 until it expires, 24 hours on: so a
+    /// release the ledger writer could not make is made again in a transaction of its own, and
+    /// one that fails twice is logged as an error with what it leaves stuck. The request's own
+    /// error is what its caller hears either way.
+    func release(key: String, merchant: String) async {
+        @Sendable func delete(_ db: any SQLSession) throws {
+            try db.execute(
+                sql: "DELETE FROM idempotencyKey WHERE merchantId = ? AND key = ? AND state = 'inProgress'",
+                arguments: [merchant, key])
+        }
+        do {
+            try await writer.write(delete)
+        } catch {
+            do {
+                try await store.database.write(delete)
+            } catch {
+                var logger = Logger(label: "mposkit.sandbox-gateway.idempotency")
+                logger.logLevel = configuration.logLevel
+                logger.error(
+                    "An idempotency key of a failed request could not be released: its retries are answered 4091 until it expires.",
+                    metadata: ["merchant": "\(merchant)", "key": "\(key)", "error": "\(String(describing: type(of: error)))"])
+            }
+        }
     }
 
     /// Reads the `Idempotency-Key` header, the caller's merchant and the body, then runs
@@ -104,7 +130,9 @@ public struct IdempotencyStore: Sendable {
     }
 
     /// The stored answer for `key`, replayed byte for byte, or 404/4040 (409/4091 while in
-    /// progress).
+    /// progress). Once the stored answer has expired, a payment made under the key is still
+    /// found: the answer is then its ledger row as it stands (``LedgerAttempts``), for as long
+    /// as the payment exists.
     public func attempt(key: IdempotencyKey, merchant: String) async throws -> Response {
         let retentionStart = configuration.now().addingTimeInterval(-configuration.effectiveKeyRetention)
         let row = try await store.database.read { db in
@@ -114,7 +142,12 @@ public struct IdempotencyStore: Sendable {
                 arguments: [merchant, key.rawValue, retentionStart]
             ).map { row in (state: row["state"] as String, status: row["httpStatus"] as Int?, response: row["response"] as Data?) }
         }
-        guard let row else { throw GatewayError.notFound("No request is known with this idempotency key.") }
+        guard let row else {
+            guard let made = try await answerInLedger(key: key.rawValue, merchant: merchant) else {
+                throw GatewayError.notFound("No request is known with this idempotency key.")
+            }
+            return made
+        }
         guard row.state == "completed", let status = row.status, let response = row.response else {
             throw GatewayError(
                 code: GatewayErrorCode.idempotencyInProgress,
@@ -133,6 +166,13 @@ public struct IdempotencyStore: Sendable {
             try db.execute(
                 sql: "DELETE FROM idempotencyKey WHERE createdAt <= ?", arguments: [retentionStart])
         }
+    }
+
+    /// The answer of the ledger row made under `key`, marked as a replay; nil when none was.
+    func answerInLedger(key: String, merchant: String) async throws -> Response? {
+        try await store.database.read { db in
+            try LedgerAttempts.answer(db, merchant: merchant, key: key)
+        }.map { Self.replayResponse(status: $0.status, data: $0.data) }
     }
 
     static func replayResponse(status: Int, data: Data) -> Response {

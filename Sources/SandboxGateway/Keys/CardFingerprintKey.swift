@@ -51,6 +51,7 @@ public struct CardFingerprintKey: Sendable, Hashable, CustomStringConvertible {
     public init(hex text: String) throws(CardFingerprintKeyError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw CardFingerprintKeyError("it is empty") }
+        // Any decoding failure is the error below, which says what the file must hold.
         guard let bytes = try? Hex.decode(trimmed) else {
             throw CardFingerprintKeyError("it is not hexadecimal (64 hex digits for 32 bytes)")
         }

@@ -87,6 +87,7 @@ public enum CardFingerprintKeyFile {
             try handle.synchronize()
             try handle.close()
         } catch {
+            // The write's error is what the caller hears.
             try? handle.close()
             throw unusable("cannot write it: \(error)")
         }

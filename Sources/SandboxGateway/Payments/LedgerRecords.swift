@@ -89,6 +89,9 @@ public struct LedgerTransaction: Codable, Sendable, Hashable, FetchableRecord, M
     public var createdAt: Date
     /// When it last changed.
     public var updatedAt: Date
+    /// The `Idempotency-Key` of the request that made this row, kept for as long as the row:
+    /// the attempt lookup answers from it once the key's stored answer has expired.
+    public var idempotencyKey: String?
 
     /// Sets ``seq`` after insert.
     public mutating func didInsert(_ inserted: InsertionSuccess) { seq = inserted.rowID }

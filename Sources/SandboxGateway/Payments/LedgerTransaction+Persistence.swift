@@ -25,6 +25,7 @@ extension LedgerTransaction {
             ("capture_mode", captureMode), ("allow_partial", allowPartial),
             ("created_at", SQLiteTimestamp.string(from: createdAt)),
             ("updated_at", SQLiteTimestamp.string(from: updatedAt)),
+            ("idempotency_key", idempotencyKey),
         ]
     }
 
@@ -69,6 +70,7 @@ extension LedgerTransaction {
         allowPartial = try row.decode(forColumn: "allow_partial")
         createdAt = try row.decode(forColumn: "created_at")
         updatedAt = try row.decode(forColumn: "updated_at")
+        idempotencyKey = try row.decode(forColumn: "idempotency_key")
     }
 
     /// The columns written on insert and update, without `Encodable`'s snake_case key

@@ -84,7 +84,7 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
     /// Queues `body` for the next group and waits for its commit.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let box = ResultBox<T>(continuation)
+            let box = GroupCommitResult<T>(continuation)
             let job = Job(
                 run: { session in
                     do {
@@ -146,34 +146,9 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
             // The group has its answers; the checkpoint its commit made due delays only the
             // groups after it.
             if checkpoints?.takeDue() == true {
+                // A passive checkpoint that cannot run now runs at a later commit; no write depends on it.
                 database.writeWithoutTransaction { db in _ = try? db.checkpoint(.passive) }
             }
         }
-    }
-}
-
-/// Holds one job's result until its group commits, then resumes the caller once.
-private final class ResultBox<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var result: Result<T, any Error>?
-    }
-    private let state: Mutex<State>
-
-    init(_ continuation: CheckedContinuation<T, any Error>) {
-        state = Mutex(State(continuation: continuation))
-    }
-
-    /// Records the job's result (a later call replaces it: a failed commit overrides).
-    func set(_ result: Result<T, any Error>) {
-        state.withLock { $0.result = result }
-    }
-
-    func resume() {
-        let (continuation, result) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.continuation, state.result)
-        }
-        continuation?.resume(with: result ?? .failure(CancellationError()))
     }
 }

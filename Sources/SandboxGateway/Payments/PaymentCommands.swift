@@ -101,6 +101,7 @@ private func hexField(_ text: String?, _ field: String, requiredFor payment: Str
     -> [UInt8]
 {
     guard let text else { throw GatewayError.invalid("\(field) is required for \(payment).") }
+    // Any decoding failure is the 4001 below, which names the field.
     guard GatewayValidation.isHex(text), let value = try? Hex.decode(text) else {
         throw GatewayError.invalid("\(field) must be even-length hex.")
     }

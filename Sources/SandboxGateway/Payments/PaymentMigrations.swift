@@ -14,5 +14,6 @@ extension GatewayMigrations {
         GatewayMigration("payments-9-offline-forwards", migrate: OfflineForwards.createTable),
         GatewayMigration("payments-10-asynchronous-refunds", migrate: AsynchronousRefunds.createTables),
         GatewayMigration("payments-11-fingerprint-key-apart", migrate: CardFingerprintKeyMigrations.sqlite),
+        GatewayMigration("payments-12-attempt-keys", migrate: LedgerAttempts.sqlite),
     ]
 }

@@ -17,6 +17,7 @@ func refundRoute(
     let (input, body) = try await decodeBody(&request, context: context, for: GatewayRoutes.refund, emptyAs: "{}")
     // The refund and its idempotency record commit in one transaction: a gateway killed
     // between them leaves neither, never a key "in progress" over a refund already made.
+    let key = try context.requireIdempotencyKey(request).rawValue
     let asynchronous = try await service.asynchronousRefunds(merchant: merchant)
     let time = service.now()
     let (response, recorded) = try await environment.idempotency.idempotentWrite(
@@ -24,7 +25,8 @@ func refundRoute(
     ) { db in
         let (refund, rows, webhook) = try mappedNow {
             try PaymentService.recordRefund(
-                db, merchant: merchant, id: id, amount: input.amount, asynchronous: asynchronous, at: time)
+                db, merchant: merchant, id: id, amount: input.amount, asynchronous: asynchronous, at: time,
+                idempotencyKey: key)
         }
         let status: HTTPResponse.Status = refund.status == .pending ? .accepted : .ok
         return (status, try GatewayResponse.jsonData(refund.apiTransaction), (rows: rows, webhook: webhook))

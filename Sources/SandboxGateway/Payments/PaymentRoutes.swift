@@ -20,6 +20,7 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         var request = request
         let (input, body) = try await decodeBody(&request, context: context, for: GatewayRoutes.authorizeCard)
         let command = try CardPaymentCommand(input)
+        let key = try context.requireIdempotencyKey(request).rawValue
         // The CPU work (rules, DUKPT, ARQC) runs here, concurrently; the idempotency record,
         // the decision and the ledger row then share one transaction (and one fsync with the
         // other requests of its group). A refusal is stored with the key like any answer.
@@ -42,12 +43,13 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         let (response, recorded) = try await environment.idempotency.idempotentWrite(
             request: request, context: context, body: body
         ) { db in
-            let inserted = try mappedNow { try prepared.get().record(db) }
+            let inserted = try mappedNow { try prepared.get().record(db, idempotencyKey: key) }
             let status: HTTPResponse.Status = inserted.transaction.status == .pending ? .accepted : .ok
             return (status, try GatewayResponse.jsonData(inserted.transaction.apiTransaction), inserted)
         }
         if let recorded {
             await service.didRecord(
+                // A refused preparation recorded nothing, so it has no callback to post.
                 recorded.transaction, webhook: recorded.webhook, callback: try? prepared.get().callbackURL)
         }
         return response
@@ -58,8 +60,9 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         var request = request
         let (input, body) = try await decodeBody(&request, context: context, for: GatewayRoutes.cashPayment)
         let command = try CashCommand(input)
+        let key = try context.requireIdempotencyKey(request).rawValue
         return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
-            try await answer { try await service.cash(merchant: merchant, command).apiTransaction }
+            try await answer { try await service.cash(merchant: merchant, command, idempotencyKey: key).apiTransaction }
         }
     }
 
@@ -68,8 +71,9 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
         var request = request
         let (input, body) = try await decodeBody(&request, context: context, for: GatewayRoutes.sepaPayment)
         let command = try SEPACommand(input)
+        let key = try context.requireIdempotencyKey(request).rawValue
         return try await environment.idempotency.idempotent(request: request, context: context, body: body) {
-            try await answer { try await service.sepa(merchant: merchant, command).apiTransaction }
+            try await answer { try await service.sepa(merchant: merchant, command, idempotencyKey: key).apiTransaction }
         }
     }
 
@@ -186,13 +190,15 @@ private func followUp<Input: Decodable & Sendable>(
     let id = try transactionID(context)
     var request = request
     let (input, body) = try await decodeBody(&request, context: context, for: endpoint, emptyAs: "{}")
+    let key = try context.requireIdempotencyKey(request).rawValue
     let change = change(merchant, input)
     let time = service.now()
     let (response, record) = try await environment.idempotency.idempotentWrite(
         request: request, context: context, body: body
     ) { db in
         let record = try mappedNow {
-            try PaymentService.recordFollowUp(db, merchant: merchant, id: id, at: time, change: change)
+            try PaymentService.recordFollowUp(
+                db, merchant: merchant, id: id, at: time, idempotencyKey: key, change: change)
         }
         return (.ok, try GatewayResponse.jsonData((answersOriginal ? record.original : record.followUp).apiTransaction), record)
     }

@@ -86,6 +86,7 @@ extension LedgerTransaction {
 enum ReceiptText {
     static func render(_ receipt: ReceiptData) -> String {
         func money(_ amount: Int64) -> String {
+            // A currency Money refuses is shown as the plain amount.
             (try? Money(amount: amount, currency: receipt.currency)).map { "\($0)" }
                 ?? "\(amount) \(receipt.currency)"
         }

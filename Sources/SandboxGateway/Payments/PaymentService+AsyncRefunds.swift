@@ -40,25 +40,30 @@ extension PaymentService {
     /// (``recordAcceptedRefund(_:merchant:id:amount:at:)``). Returns the refund, the rows to
     /// notify about (the refund first) and the webhook configuration.
     static func recordRefund(
-        _ db: any SQLSession, merchant: String, id: String, amount: Int64?, asynchronous: Bool, at time: Date
+        _ db: any SQLSession, merchant: String, id: String, amount: Int64?, asynchronous: Bool, at time: Date,
+        idempotencyKey: String? = nil
     ) throws -> (refund: LedgerTransaction, rows: [LedgerTransaction], webhook: LedgerWebhookConfig?) {
         if asynchronous {
-            let (row, webhook) = try recordAcceptedRefund(db, merchant: merchant, id: id, amount: amount, at: time)
+            let (row, webhook) = try recordAcceptedRefund(
+                db, merchant: merchant, id: id, amount: amount, at: time, idempotencyKey: idempotencyKey)
             return (row, [row], webhook)
         }
         let record = try recordFollowUp(
-            db, merchant: merchant, id: id, at: time, change: refundChange(merchant: merchant, amount: amount))
+            db, merchant: merchant, id: id, at: time, idempotencyKey: idempotencyKey,
+            change: refundChange(merchant: merchant, amount: amount))
         return (record.followUp, [record.followUp, record.original], record.webhook)
     }
 
     /// Stores a pending refund of `id` inside the caller's transaction (see
     /// ``acceptRefund(merchant:id:amount:)``) and returns it with the webhook configuration.
     static func recordAcceptedRefund(
-        _ db: any SQLSession, merchant: String, id: String, amount: Int64?, at time: Date
+        _ db: any SQLSession, merchant: String, id: String, amount: Int64?, at time: Date,
+        idempotencyKey: String? = nil
     ) throws -> (LedgerTransaction, LedgerWebhookConfig?) {
         let original = try fetchOriginal(db, merchant: merchant, id: id)
         let amount = try PaymentRules.refundAmount(original: try summary(db, original), requested: amount)
         var row = try followUp(of: original, kind: .refund, amount: amount, now: time)
+        row.idempotencyKey = idempotencyKey
         AsynchronousRefunds.received(&row)
         try row.insertCached(db)
         try AsynchronousRefunds.enqueue(db, row)

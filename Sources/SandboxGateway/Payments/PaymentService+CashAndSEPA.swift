@@ -7,8 +7,11 @@ import MPOSCore
 
 /// Payments that involve no card authorisation: cash, and SEPA direct debits identified by a card.
 extension PaymentService {
-    /// Records a cash sale or cash refund, approved at once.
-    public func cash(merchant: String, _ command: CashCommand) async throws -> LedgerTransaction {
+    /// Records a cash sale or cash refund, approved at once, kept with `idempotencyKey`, the
+    /// request's key (``LedgerAttempts``).
+    public func cash(
+        merchant: String, _ command: CashCommand, idempotencyKey: String? = nil
+    ) async throws -> LedgerTransaction {
         let request = command.request
         guard request.kind == .sale || request.kind == .refund else {
             throw PaymentRuleViolation(.invalidField, "kind must be sale or refund for cash.")
@@ -27,6 +30,7 @@ extension PaymentService {
         row.customerReference = request.customerReference
         row.responseCode = "00"
         row.acquirerMessage = request.kind == .sale ? "Cash received" : "Cash refunded"
+        row.idempotencyKey = idempotencyKey
         let result = try await writer.write { [row] db in
             var row = row
             row.batchId = try Self.openBatch(db, merchant: merchant, now: time)
@@ -41,8 +45,10 @@ extension PaymentService {
     /// Records a SEPA direct debit authorised with the card: the issuer opens the card data
     /// (the card identifies the account), no authorisation is asked, the mandate is recorded.
     /// A reader named in the request is judged by its update deadlines as for a card payment
-    /// (``TerminalRegistry``; 4221 when it is past one).
-    public func sepa(merchant: String, _ command: SEPACommand) async throws -> LedgerTransaction {
+    /// (``TerminalRegistry``; 4221 when it is past one). The row keeps `idempotencyKey`.
+    public func sepa(
+        merchant: String, _ command: SEPACommand, idempotencyKey: String? = nil
+    ) async throws -> LedgerTransaction {
         let request = command.request
         try PaymentRules.validateAmount(request.amount)
         let currency = try PaymentRules.currency(code: request.currency.code)
@@ -78,6 +84,7 @@ extension PaymentService {
         row.customerReference = request.customerReference
         row.responseCode = "00"
         row.acquirerMessage = "Mandate accepted"
+        row.idempotencyKey = idempotencyKey
         let mandate = LedgerSEPA(
             transactionId: row.id,
             mandateReference: request.mandateReference ?? "MNDT-"

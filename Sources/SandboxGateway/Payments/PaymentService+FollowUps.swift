@@ -13,10 +13,10 @@ extension PaymentService {
             == "open"
     }
 
-    /// The original's row (`locking` in a write); on PostgreSQL locked until the follow-up's transaction ends, so
-    /// that two instances deciding follow-ups of one payment (two refunds, a void and a
-    /// capture) decide one after the other, each on the amounts the other left.
-    private static let originalForUpdate = original + " FOR UPDATE"
+    /// The original's row (`locking` in a write), locked until the follow-up's transaction ends
+    /// where instances share the database, so that two instances deciding follow-ups of one
+    /// payment (two refunds, a void and a capture) decide one after the other, each on the
+    /// amounts the other left.
     private static let original = "SELECT * FROM payment_transaction WHERE id = ? AND merchant_id = ?"
 
     static func fetchOriginal(
@@ -24,7 +24,7 @@ extension PaymentService {
     ) throws -> LedgerTransaction {
         guard
             let row = try db.fetchOne(
-                LedgerTransaction.self, sql: locking && db.dialect == .postgres ? originalForUpdate : original,
+                LedgerTransaction.self, sql: locking ? original + db.dialect.lockingReadRows : original,
                 arguments: [id, merchant])
         else { throw PaymentRuleViolation(.notFound, "No transaction \(id.prefix(64)) for this merchant.") }
         return row
@@ -87,15 +87,18 @@ extension PaymentService {
     /// `change` mutate it and build the follow-up row, and saves both. The routes run it in the
     /// transaction of the request's idempotency key, so that the follow-up and its stored answer
     /// commit together: an instance killed in between leaves neither, never a key "in progress"
-    /// over a follow-up already made.
+    /// over a follow-up already made. The follow-up row keeps `idempotencyKey`, the request's key
+    /// (``LedgerAttempts``).
     static func recordFollowUp(
-        _ db: any SQLSession, merchant: String, id: String, at time: Date, change: FollowUpChange
+        _ db: any SQLSession, merchant: String, id: String, at time: Date, idempotencyKey: String? = nil,
+        change: FollowUpChange
     ) throws -> FollowUpRecord {
         var original = try fetchOriginal(db, merchant: merchant, id: id)
         let row = try change(db, &original, time)
         original.updatedAt = time
         try db.update(original, key: ["seq"])
         var inserted = row
+        inserted.idempotencyKey = idempotencyKey
         try inserted.insertCached(db)
         return FollowUpRecord(
             followUp: inserted, original: original,
@@ -174,7 +177,7 @@ extension PaymentService {
             original.status = .reversed
             var row = try Self.followUp(of: original, kind: kind, amount: original.amountApproved, now: time)
             row.status = .processed
-            row.acquirerMessage = reversal ? "Reversed" : "Voided"
+            row.acquirerMessage = reversal ? LedgerAttempts.reversedMessage : "Voided"
             row.batchId = original.batchId
             return row
         }

@@ -27,6 +27,7 @@ extension PaymentService {
         guard request.entryMode == .chip || request.entryMode == .contactless else {
             throw PaymentRuleViolation(.invalidField, "Only a chip or contactless sale is taken offline.")
         }
+        // Undecodable EMV data has no tags to read here; the issuer's verification refuses it afterwards.
         let tree = try? TLVTree(decoding: command.emvData)
         guard let cid = tree?[0x9F27], cid.first.map({ $0 & 0xC0 }) == transactionCertificate else {
             throw PaymentRuleViolation(

@@ -35,7 +35,8 @@ public struct PreparedAuthorization: Sendable {
     /// The payment's own callback URL, posted once the row is recorded.
     public internal(set) var callbackURL: URL?
 
-    /// Decides and inserts the ledger row in `db`'s current transaction.
+    /// Decides and inserts the ledger row in `db`'s current transaction, kept with
+    /// `idempotencyKey`, the key of the request that made it (``LedgerAttempts``).
     ///
     /// A replayed cryptogram (``CryptogramReplay``) is declined and recorded whatever the
     /// request's other fields say, and leaves the counters as they were.
@@ -46,7 +47,7 @@ public struct PreparedAuthorization: Sendable {
     /// - Throws: ``PaymentRuleViolation`` for a duplicate; ``GatewayError`` 4221 when the
     ///   reader is past an update's deadline and its grace period, and what else
     ///   ``TerminalRegistry`` refuses a reader for (4001, 4092); database errors.
-    public func record(_ db: any SQLSession) throws -> (
+    public func record(_ db: any SQLSession, idempotencyKey: String? = nil) throws -> (
         transaction: LedgerTransaction, webhook: LedgerWebhookConfig?
     ) {
         if let reader {
@@ -54,6 +55,7 @@ public struct PreparedAuthorization: Sendable {
                 merchant: merchant, reader: reader.device, takenAt: reader.takenAt, now: time, in: db)
         }
         var row = template
+        row.idempotencyKey = idempotencyKey
         let answer: IssuerAnswer
         if let counters,
             let replay = try ReplayGuard.claim(

@@ -89,16 +89,12 @@ enum ReplayGuard {
         WHERE payment_card_counter.highest_atc < excluded.highest_atc
         """
 
-    /// Inserts a card application's counter or keeps the larger of the stored and new ATC.
-    private static func raise(_ dialect: SQLDialect) -> String {
-        switch dialect {
-        case .sqlite: raiseSQLite
-        case .postgres: raisePostgres
-        }
-    }
+    /// Inserts a card application's counter or keeps the larger of the stored and new ATC,
+    /// in each dialect's words (made once: it runs in every card authorisation).
+    private static func raise(_ dialect: SQLDialect) -> String { raiseByDialect[dialect] ?? raiseKeepingLarger(dialect) }
 
-    private static let raiseSQLite = raiseKeepingLarger(.sqlite)
-    private static let raisePostgres = raiseKeepingLarger(.postgres)
+    private static let raiseByDialect = Dictionary(
+        uniqueKeysWithValues: SQLDialect.allCases.map { ($0, raiseKeepingLarger($0)) })
     private static func raiseKeepingLarger(_ dialect: SQLDialect) -> String {
         """
         INSERT INTO payment_card_counter (card_fingerprint, psn, transaction_date, highest_atc)

@@ -6,6 +6,7 @@ extension GatewayMigrations {
         GatewayMigration("reporting-1-inventory", migrate: LedgerSchema.createInventory),
         GatewayMigration("reporting-2-covering-index", migrate: LedgerSchema.indexReports),
         GatewayMigration("reporting-3-daily-totals", migrate: DailyTotals.create),
+        GatewayMigration("reporting-4-daily-changes", migrate: DailyTotalChanges.sqlite),
     ]
 }
 

@@ -94,14 +94,8 @@ public enum ReportingReference {
     /// when `merchant` has no transaction `id`.
     public static func transactionJSON(_ db: any SQLSession, merchant: String, id: String) throws -> String? {
         let dialect = db.dialect
-        // The engines spell a JSON object and a JSON boolean differently; the fields are one list.
-        func object(_ fields: String) -> String {
-            dialect == .sqlite ? "json_object(\(fields))" : "json_build_object(\(fields))"
-        }
-        let signatureRequired =
-            dialect == .sqlite
-            ? "json(CASE WHEN cvm IN ('signature', 'pinAndSignature') THEN 'true' ELSE 'false' END)"
-            : "cvm IN ('signature', 'pinAndSignature')"
+        func object(_ fields: String) -> String { dialect.jsonObjectValue(fields) }
+        let signatureRequired = dialect.jsonBoolean("cvm IN ('signature', 'pinAndSignature')")
         let transaction = object(
             """
             'id', id, 'originalID', original_id, 'kind', kind, 'status', status,
@@ -124,7 +118,7 @@ public enum ReportingReference {
               'receipt', \(object("'receiptNumber', seq, 'signatureRequired', \(signatureRequired)"))
             """)
         let sql = """
-            SELECT \(dialect == .sqlite ? transaction : "CAST(\(transaction) AS text)")
+            SELECT \(dialect.jsonText(transaction))
             FROM payment_transaction WHERE id = ? AND merchant_id = ?
             """
         return try db.fetchValue(String.self, sql: sql, arguments: [id, merchant])

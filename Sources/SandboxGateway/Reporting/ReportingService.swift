@@ -62,6 +62,15 @@ public struct ReportingService: Sendable {
         )
     }
 
+    /// Folds the changes the ledger appended since the last time into the daily figures
+    /// (`payment_daily_total`), so that they are exact as of now; statistics do so first.
+    ///
+    /// - Returns: how many changes were folded.
+    @discardableResult
+    public func applyDailyChanges() async throws -> Int {
+        try await database.write { db in try DailyTotalChanges.apply(db) }
+    }
+
     /// Statistics over `[from, to)` (`to` excluded, as ``StatisticsRequest`` says, so that a
     /// day's range ends where the next begins; UTC) in one currency, grouped by `period`,
     /// optionally nested by status. Turnover counts approved sales, captures, cash and SEPA
@@ -71,6 +80,7 @@ public struct ReportingService: Sendable {
         merchant: String, from: Date, to: Date, period: StatisticsPeriod, nestByStatus: Bool, currency: String
     ) async throws -> [StatisticsGroup] {
         guard from <= to else { throw PaymentRuleViolation(.invalidField, "from must not be after to.") }
+        try await applyDailyChanges()
         return try await database.read { db in
             var aggregator = StatisticsAggregator(period: period, nestByStatus: nestByStatus)
             try StatisticsByDayQuery.fold(

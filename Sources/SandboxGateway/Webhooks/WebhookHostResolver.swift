@@ -23,6 +23,7 @@ struct SystemWebhookHostResolver: WebhookHostResolver {
         if name.first == "[", name.last == "]" { name = name.dropFirst().dropLast() }
         let query = String(name)
         if let literal = WebhookAddress(query) { return [literal] }
+        // A lookup that cannot run resolves to no address, which the destination policy refuses.
         return (try? await NIOThreadPool.singleton.runIfActive { Self.lookUp(query) }) ?? []
     }
 

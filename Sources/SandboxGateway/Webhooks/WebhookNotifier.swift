@@ -53,6 +53,7 @@ public struct SQLiteWebhookDeliveryLog: WebhookDeliveryLog {
 
     /// Stores one attempt; a failure to log is dropped rather than failing the delivery.
     public func record(_ attempt: WebhookAttempt) async {
+        // A log row that cannot be written is dropped rather than failing the delivery.
         try? await database.write { db in try attempt.insert(db) }
     }
 

@@ -143,11 +143,11 @@ enum WebhookOutbox {
     /// Claims up to ``claimBatch`` events due at `time` whose claim (if any) has run out, for
     /// `owner` until `time + lease`, oldest due first.
     ///
-    /// On PostgreSQL the inner select locks the rows it picks and skips those another
-    /// transaction holds, so concurrent claims get disjoint events; SQLite has one writer.
+    /// The inner select claims the rows it picks and passes over those another transaction
+    /// holds, so concurrent claims of instances sharing the database get disjoint events.
     static func claim(_ db: any SQLSession, owner: String, at time: Date, lease: TimeInterval) throws -> [Event] {
         let now = SQLiteTimestamp.string(from: time)
-        let lock = db.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let lock = db.dialect.claimingUnheldRows
         return try db.fetchAll(
             sql: """
                 UPDATE payment_webhook_outbox SET claimed_until = ?, claimed_by = ?

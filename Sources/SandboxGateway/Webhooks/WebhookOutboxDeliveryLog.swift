@@ -15,6 +15,7 @@ struct WebhookOutboxDeliveryLog: WebhookDeliveryLog {
     func record(_ attempt: WebhookAttempt) async {
         let owner = owner
         let lease = lease
+        // A log row that cannot be written is dropped; the event's own state in the outbox decides redelivery.
         try? await database.write { db in
             try attempt.insert(db)
             try WebhookOutbox.settle(db, attempt, owner: owner, lease: lease)

@@ -91,6 +91,7 @@ final class WebhookOutboxRelay: Sendable {
         // Unstructured: the passes live as long as the server; ``stop()`` cancels them.
         var tasks = [
             Task { [self] in
+                // A failed pass leaves its events due; the next pass (timer or kick) delivers them.
                 _ = try? await deliverDue()
                 for await _ in kicks { _ = try? await deliverDue() }
             }

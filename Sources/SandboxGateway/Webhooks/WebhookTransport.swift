@@ -66,6 +66,7 @@ public struct HTTPClientWebhookTransport: WebhookTransport {
         } catch {
             outcome = .failure(WebhookTransportError(Self.failure(of: error)))
         }
+        // The delivery's outcome is decided; a client that fails to shut down has nothing to send.
         try? await client.shutdown()
         return try outcome.get()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MPOSTestSupport
+import Synchronization
 import Testing
 
 @testable import SandboxGateway
@@ -150,6 +151,75 @@ struct PostgresGroupCommitTests {
             let count = try await database.read { try $0.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM entry") }
             #expect(count == 50)
             #expect(writer.committedGroups >= 50 / 8)
+        }
+    }
+    /// Parties meet on lane threads: each arrives and waits for the others, for `seconds` at most.
+    final class Rendezvous: Sendable {
+        private let arrived = Mutex(0)
+        private let everyone = DispatchSemaphore(value: 0)
+        let parties: Int
+
+        init(parties: Int) { self.parties = parties }
+
+        /// True when every party arrived in time.
+        func arriveAndWait(seconds: Int) -> Bool {
+            let count = arrived.withLock { count in
+                count += 1
+                return count
+            }
+            if count == parties {
+                for _ in 1..<parties { everyone.signal() }
+                return true
+            }
+            return everyone.wait(timeout: .now() + .seconds(seconds)) == .success
+        }
+    }
+
+    /// A sale of the same merchant and day as every other, on card `card`.
+    static func sale(_ session: any SQLSession, id: String, card: String, amount: Int) throws {
+        try session.execute(
+            sql: """
+                INSERT INTO payment_transaction (id, merchant_id, kind, status, amount_requested, amount_approved,
+                  amount_captured, amount_major, currency, card_fingerprint, created_at, updated_at)
+                VALUES (?, 'm_1', 'sale', 'approved', ?, ?, ?, 0, 'EUR', ?, '2026-01-05 10:00:00.000', '2026-01-05 10:00:00.000')
+                """,
+            arguments: [id, amount, amount, amount, card])
+    }
+
+    @Test func twoLanesCommitSalesOfOneMerchantAtOnceWithoutRetries() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            let writer = database.groupWriter
+            // Each body waits inside its group's transaction until the other is inside its own:
+            // both only get there if no lock or row makes one group wait for the other.
+            let rendezvous = Rendezvous(parties: 2)
+            let firstInside = DispatchSemaphore(value: 0)
+            async let first = writer.write { session in
+                try Self.sale(session, id: "t_1", card: "fp_1", amount: 1_00)
+                firstInside.signal()
+                return rendezvous.arriveAndWait(seconds: 10)
+            }
+            // The second write is queued once the first group runs, so it forms a group of its own.
+            await withCheckedContinuation { (inside: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    firstInside.wait()
+                    inside.resume()
+                }
+            }
+            async let second = writer.write { session in
+                try Self.sale(session, id: "t_2", card: "fp_2", amount: 2_00)
+                return rendezvous.arriveAndWait(seconds: 10)
+            }
+            let (met, alsoMet) = try await (first, second)
+            #expect(met && alsoMet, "the two groups never were in their transactions at once")
+            #expect(writer.retriedGroups == 0)
+            #expect(writer.committedGroups == 2)
+            // The day's figures are exact once the appended changes are folded in.
+            let figures = try await database.write { session -> [Int] in
+                try DailyTotalChanges.apply(session)
+                let row = try #require(try session.fetchOne(sql: "SELECT n, total, low, high FROM payment_daily_total"))
+                return [row["n"], row["total"], row["low"], row["high"]]
+            }
+            #expect(figures == [2, 3_00, 1_00, 2_00])
         }
     }
 }

@@ -45,6 +45,12 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
 
     /// ``SQLDialect/postgres``.
     public let dialect = SQLDialect.postgres
+
+    /// Several instances serve one PostgreSQL database.
+    public var isSharedByInstances: Bool { true }
+
+    /// Its lanes' connections and threads are closed when the gateway stops.
+    public var closesWithTheGateway: Bool { true }
     /// The gateway's instance id, shared by every instance on this database.
     public let instanceID: String
     /// The connection settings.
@@ -222,6 +228,7 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
                 deadline.cancel()
                 promise.completeWith(result)
             }
+        // Any failure is the answer: not reachable.
         return (try? await promise.futureResult.get()) ?? false
     }
 

@@ -15,8 +15,9 @@ import Synchronization
 /// again, a few times at most.
 ///
 /// Unlike SQLite's single writer, PostgreSQL commits concurrent transactions, so several
-/// lanes (connections) drain groups in parallel: while one group commits, the next forms
-/// and commits on another lane.
+/// lanes (connections) drain groups in parallel, in this instance and in every other on the
+/// same database: no lock or row is taken by every group (the daily figures a sale moves are
+/// appended, ``DailyTotalChanges``), so groups of different lanes commit at once.
 final class PostgresGroupCommitWriter: Sendable {
     /// One queued body: runs it in a savepoint (returning its failure), records a failed
     /// commit, resumes its caller.
@@ -39,6 +40,7 @@ final class PostgresGroupCommitWriter: Sendable {
     private let lanes: PostgresLanePool
     private let state = Mutex(Queue())
     private let committed = Atomic<Int>(0)
+    private let retried = Atomic<Int>(0)
 
     /// A writer over `lanes` (one group per lane at a time).
     init(lanes: PostgresLanePool, maximumGroupSize: Int = 256, maximumAttempts: Int = 5) {
@@ -50,12 +52,15 @@ final class PostgresGroupCommitWriter: Sendable {
     /// How many group transactions this writer has committed.
     var committedGroups: Int { committed.load(ordering: .relaxed) }
 
+    /// How many times a group ran again after a serialization failure or a deadlock.
+    var retriedGroups: Int { retried.load(ordering: .relaxed) }
+
     /// Queues `body` for the next group and returns its result once the group committed.
     ///
     /// - Throws: what `body` threw, or the group's commit failure.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let box = PostgresResultBox<T>(continuation)
+            let box = GroupCommitResult<T>(continuation)
             let job = Job(
                 run: { session in
                     do {
@@ -109,11 +114,7 @@ final class PostgresGroupCommitWriter: Sendable {
         }
     }
 
-    /// The transaction-scoped lock group transactions take first.
-    private static let turn = SQLDialect.postgres.transactionLock(named: "mposkit.groupcommit")!
-
-    /// Opens a transaction on `lane`, waits for the turn, then takes the next group (so that
-    /// what arrived while this lane waited joins it), runs it and commits; again on a
+    /// Opens a transaction on `lane`, takes the next group, runs it and commits; again on a
     /// retryable failure. Returns the group, its callers' results set.
     private func commitNextGroup(on lane: PostgresLane) -> [Job] {
         var group: [Job]?
@@ -125,11 +126,6 @@ final class PostgresGroupCommitWriter: Sendable {
                 let session = try lane.session()
                 session.optimistic = false
                 try session.execute(sql: "BEGIN ISOLATION LEVEL READ COMMITTED")
-                // Groups take their turn, whichever lane or instance runs them: every payment
-                // raises its merchant's daily total, one row, so groups would wait for each
-                // other anyway, and without a turn two groups lock cards and that row in
-                // different orders and deadlock (found after deadlock_timeout, a second each).
-                _ = try session.fetchValue(Int.self, sql: Self.turn)
                 let jobs = group ?? takeGroup()
                 group = jobs
                 if jobs.isEmpty {
@@ -161,6 +157,7 @@ final class PostgresGroupCommitWriter: Sendable {
                 }
                 if (error as? PostgresEngineError)?.isRetryable == true, attempt < maximumAttempts {
                     attempt += 1
+                    retried.add(1, ordering: .relaxed)
                     continue
                 }
                 // Failed before a group was taken (the server unreachable): the next group
@@ -182,32 +179,5 @@ final class PostgresGroupCommitWriter: Sendable {
             job.commitFailed(error)
             job.resume()
         }
-    }
-}
-
-/// Holds one job's result until its group commits, then resumes the caller once.
-final class PostgresResultBox<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var result: Result<T, any Error>?
-    }
-    private let state: Mutex<State>
-
-    init(_ continuation: CheckedContinuation<T, any Error>) {
-        state = Mutex(State(continuation: continuation))
-    }
-
-    /// Records the job's result (a later call replaces it: a rerun or a failed commit).
-    func set(_ result: Result<T, any Error>) {
-        state.withLock { $0.result = result }
-    }
-
-    /// Resumes the caller with the last result recorded.
-    func resume() {
-        let (continuation, result) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.continuation, state.result)
-        }
-        continuation?.resume(with: result ?? .failure(CancellationError()))
     }
 }

@@ -101,7 +101,7 @@ enum PostgresLedgerTriggers {
     }
 
     /// A trigger function running `body` (over `NEW` and `OLD`).
-    private static func function(_ name: String, _ body: String) -> String {
+    static func function(_ name: String, _ body: String) -> String {
         """
         CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $body$
         BEGIN
@@ -113,7 +113,7 @@ enum PostgresLedgerTriggers {
     }
 
     /// An after-row trigger on the ledger calling `function` when `condition` holds.
-    private static func trigger(_ name: String, _ event: String, when condition: String, _ function: String) -> String {
+    static func trigger(_ name: String, _ event: String, when condition: String, _ function: String) -> String {
         """
         CREATE TRIGGER \(name) AFTER \(event) ON payment_transaction
         FOR EACH ROW WHEN (\(condition)) EXECUTE FUNCTION \(function)()

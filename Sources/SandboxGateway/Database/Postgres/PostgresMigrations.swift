@@ -47,6 +47,7 @@ enum PostgresMigrations {
         core, payments, reporting, updates, dashboard, asynchronousRefunds,
         insertionOrder, webhookOutbox, webhookOutboxPendingIndex, accountSecurity,
         deviceCredentials, webhookDeliveryFailureClass, CardFingerprintKeyMigrations.postgres,
+        LedgerAttempts.postgres, DailyTotalChanges.postgres,
     ]
 
     /// Applies the migrations `session`'s database has not recorded, each in its own
@@ -76,6 +77,7 @@ enum PostgresMigrations {
                 }
                 try session.execute(sql: "COMMIT")
             } catch {
+                // The migration's error is what the caller hears; the server rolls back a lost session's transaction itself.
                 _ = try? session.execute(sql: "ROLLBACK")
                 throw error
             }
