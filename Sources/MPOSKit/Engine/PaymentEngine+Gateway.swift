@@ -24,6 +24,7 @@ extension PaymentEngine {
             // a card that declines what the host approved has it reversed (`cardFinished`).
             let issuerAuthentication =
                 transaction.issuerAuthenticationData.flatMap { try? Hex.decode($0) } ?? []
+            // Host data that is not hex is not sent to the card; the card then judges without it.
             let issuerScripts = transaction.issuerScripts.flatMap { try? Hex.decode($0) } ?? []
             effects.append(
                 .sendToReader(

@@ -216,6 +216,7 @@ struct NetworkedTerminalDevice: PaymentDevice {
             result.status = NexoOutcome.status(of: reversal.response)
             if result.status == .approved {
                 result.approvedAmount =
+                    // An amount that does not convert is taken as the one asked for.
                     reversal.reversedAmount.flatMap { try? Int64($0.minorUnits(exponent: exponent)) }
                     ?? requested
                 result.transactionID = reversal.poiData.flatMap {

@@ -170,6 +170,7 @@ extension OfflinePayments {
     /// to be reported): every online login seals its session into the store, so the file
     /// being there says nothing.
     func startForwarderIfSalesWait() async {
+        // A store that cannot be read now is read again by the next login or sale; nothing is lost.
         guard forwarder == nil, FileManager.default.fileExists(atPath: store.path),
             let contents = try? await store.contents(), !contents.pending.isEmpty || !contents.damagedSlots.isEmpty
         else { return }
@@ -199,6 +200,7 @@ extension OfflinePayments {
     /// once there is enough of it; a store that cannot be compacted stays as it is, whole.
     func compact() async {
         let cutoff = Date().addingTimeInterval(-forwardedSalesKeptFor)
+        // As said above: an uncompacted store is whole, only larger.
         _ = try? await store.compact(forwardedBefore: cutoff, minimumDrop: Self.compactionThreshold)
     }
 }
@@ -244,6 +246,7 @@ struct OfflineForwardSchedule {
 
     /// The card application and date whose counter a request's cryptogram carries.
     static func counterScope(_ request: AuthorizeCardRequest) -> String {
+        // Unreadable EMV data has no counter to order by: such sales share the empty scope.
         let bytes = request.emvData.flatMap { try? Hex.decode($0) }
         let tree = bytes.flatMap { try? TLVTree(decoding: $0) }
         let psn = tree?[0x5F34].map { Hex.encode($0) } ?? ""

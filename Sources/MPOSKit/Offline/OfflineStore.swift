@@ -114,6 +114,7 @@ actor OfflineStore {
             else { return nil }
             return .payment(record)
         case .forwarded:
+            // An outcome that does not decode is a damaged slot, reported as such below.
             guard let outcome = try? GatewayJSON.decoder.decode(OfflineForwardOutcome.self, from: plaintext),
                 outcome.id == id
             else { return nil }

@@ -20,6 +20,7 @@ extension PaymentResult: CustomStringConvertible {
     }
 
     private static func money(_ amount: Int64, _ currency: Currency) -> String {
+        // An amount Money cannot format is still described, in minor units.
         (try? Money(amount: amount, currency: currency))?.description ?? "\(amount) minor units of \(currency.code)"
     }
 }

@@ -89,6 +89,7 @@ extension PaymentTerminal {
                     step = rule.handle(.unanswered)
                 }
             case .lookUp(let pause):
+                // A cancelled pause looks up at once, which is what a cancel wants.
                 if pause > .zero { try? await clock.sleep(for: pause) }
                 step = rule.handle(GatewayDelivery.event(await client.lookup(key)))
             case .settled(let answer): return answer

@@ -47,6 +47,7 @@ public struct ReaderDiscovery: Sendable {
                         for await reader in scanner.scan() where seen.isNew(reader) { sink.yield(reader) }
                     }
                 }
+                // Cancelled, the scan ends early with what was found, as documented.
                 try? await clock.sleep(for: scanTime)
                 group.cancelAll()
             }

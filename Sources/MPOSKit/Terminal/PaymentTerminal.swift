@@ -41,7 +41,7 @@ public actor PaymentTerminal {
     /// The terminal's mode: its payment device, offline-only or not.
     var state = TerminalState()
     /// The one busy rule every part follows.
-    let gate = OperationGate()
+    nonisolated let gate = OperationGate()
     /// The payments part: the journal and the card operation running.
     var payments: PaymentsState
     /// The device checks and their reference.
@@ -199,6 +199,7 @@ public actor PaymentTerminal {
         let fallback =
             offlineFallback
             ? await offline.cachedSession(for: await client.credentials, now: await security.deviceState().date) : nil
+        // Only whether a cached session is there matters to the login: why not is said below.
         do { try await client.login(resending: (try? fallback?.get()) == nil) } catch {
             guard let fallback, error.code == MPOSError.Code.gatewayUnreachable else { throw error }
             try await comeUpOfflineOnly(fallback, after: error)

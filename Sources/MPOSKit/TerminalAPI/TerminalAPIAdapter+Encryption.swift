@@ -29,6 +29,7 @@ extension TerminalAPIAdapter {
         }
         let answer = try await perform(terminalAPIRequest: NexoCoder.encode(request))
         if answer.isEmpty { return answer }
+        // Our own answer: a response, else an event notification, each tried in turn.
         if let response = try? NexoCoder.decodeResponse(answer) {
             return NexoCoder.encode(crypto.encrypt(response))
         }

@@ -12,6 +12,7 @@ extension TerminalAPIAdapter {
         do {
             request = try NexoCoder.decodeRequest(data)
         } catch {
+            // Without a readable header there is no service to answer: the decoding error is thrown.
             guard let header = try? NexoCoder.decode(HeaderOnly.self, from: data).request.header else {
                 throw MPOSError.terminalAPI(error)
             }

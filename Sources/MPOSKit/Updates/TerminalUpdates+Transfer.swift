@@ -26,6 +26,7 @@ extension TerminalUpdates {
         _ bytes: [UInt8], of image: UpdateImage, window: Int,
         progress: AsyncStream<UpdateProgress>.Continuation?
     ) async -> UpdateFailure? {
+        // The signature was checked (integrityProblem) before any byte reaches the reader.
         let begin = UpdateBegin(
             slot: image.kind == .firmware ? .firmware : .configuration, size: UInt32(bytes.count),
             sha256: Array(SHA256.hash(data: bytes)), version: image.version,

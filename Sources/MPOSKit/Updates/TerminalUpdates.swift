@@ -287,6 +287,7 @@ public actor TerminalUpdates {
         guard Hex.encode(SHA256.hash(data: bytes)).lowercased() == image.sha256.lowercased() else {
             return "The image's SHA-256 is not the catalogue's."
         }
+        // A key or signature that does not parse fails the check, as a wrong one does.
         guard let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: key),
             let signature = try? Hex.decode(image.signature),
             publicKey.isValidSignature(signature, for: image.signedMessage)
