@@ -22,6 +22,31 @@ struct NexoSessionTests {
         #expect(key.rawValue == "nexo-80544f9d921328cc540b8348bef9abb4dd440a01")
     }
 
+    @Test func abortsCountOnlyAgainstThePaymentThatRuns() {
+        var session = NexoSession()
+        let first = NexoSession.Reference(saleID: "POS", serviceID: "A1")
+        // No payment: an abort changes nothing.
+        session.abortSent()
+        #expect(session.running == nil && !session.aborted)
+        session.started(first)
+        #expect(!session.aborted)
+        session.abortSent()
+        // While the reader answers, the payment counts as aborted if it ends cancelled.
+        #expect(session.aborted)
+        session.abortAnswered(accepted: false, for: first)
+        #expect(!session.aborted)
+        session.abortSent()
+        session.abortAnswered(accepted: true, for: first)
+        #expect(session.aborted)
+        session.ended()
+        #expect(session.running == nil && !session.aborted)
+        // A late answer to an abort of an earlier payment does not touch the next one.
+        let second = NexoSession.Reference(saleID: "POS", serviceID: "A2")
+        session.started(second)
+        session.abortAnswered(accepted: true, for: first)
+        #expect(!session.aborted && session.running?.reference == second)
+    }
+
     @Test func onlyTheMostRecentAnswersAreKeptAndARepeatKeepsItsPlace() {
         var session = NexoSession()
         let kept = NexoSession.answersKept

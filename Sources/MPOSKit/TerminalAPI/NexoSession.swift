@@ -14,14 +14,38 @@ struct NexoSession: Sendable {
         var serviceID: String
     }
 
-    /// The payment request being performed.
-    var running: Reference?
-    /// Whether the reader accepted a cancel that an `AbortRequest` asked for.
-    var abortAccepted = false
-    /// Aborts waiting for the reader's answer to their cancel (the payment may end first).
-    var abortsInFlight = 0
+    /// A payment request being performed, and what the sale system's aborts did to it.
+    struct RunningPayment: Sendable, Hashable {
+        let reference: Reference
+        /// Aborts waiting for the reader's answer to their cancel (the payment may end first).
+        fileprivate(set) var abortsInFlight = 0
+        /// Whether the reader accepted a cancel that an `AbortRequest` asked for.
+        fileprivate(set) var abortAccepted = false
+    }
+
+    /// The payment request being performed; nil between requests, so that no abort is counted
+    /// against a payment that is not running.
+    private(set) var running: RunningPayment?
+
     /// Whether the running payment, if cancelled, was cancelled by the sale system.
-    var aborted: Bool { abortAccepted || abortsInFlight > 0 }
+    var aborted: Bool { running.map { $0.abortAccepted || $0.abortsInFlight > 0 } ?? false }
+
+    /// A payment request starts: no abort yet.
+    mutating func started(_ reference: Reference) { running = RunningPayment(reference: reference) }
+
+    /// The payment request has its answer.
+    mutating func ended() { running = nil }
+
+    /// An abort of the running payment goes to the reader.
+    mutating func abortSent() { running?.abortsInFlight += 1 }
+
+    /// The reader answered an abort sent to `reference`'s payment; nothing when that payment
+    /// ended meanwhile.
+    mutating func abortAnswered(accepted: Bool, for reference: Reference) {
+        guard running?.reference == reference else { return }
+        running?.abortsInFlight -= 1
+        if accepted { running?.abortAccepted = true }
+    }
     /// The payment responses given, by request: the most recent ``answersKept`` of them. An
     /// older repeated request is answered from the journal and the gateway, so a terminal that
     /// runs for weeks keeps its memory flat.

@@ -58,7 +58,7 @@ extension TerminalAPIAdapter {
         } else {
             return NexoReplies.reply(header, response: Self.failure(.notFound, "no payment was requested"))
         }
-        if nexo.running == reference {
+        if nexo.running?.reference == reference {
             return NexoReplies.reply(
                 header, response: Self.failure(.inProgress, "the payment is in progress"))
         }

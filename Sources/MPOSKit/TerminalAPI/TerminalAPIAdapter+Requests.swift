@@ -61,10 +61,8 @@ extension TerminalAPIAdapter {
                 header, condition: .busy, message: "Another payment is in progress", saleTransactionID: sale)
         }
         defer { gate.end(hold) }
-        nexo.running = reference
-        nexo.abortAccepted = false
-        nexo.abortsInFlight = 0
-        defer { nexo.running = nil }
+        nexo.started(reference)
+        defer { nexo.ended() }
         let path = "SaleToPOIRequest.PaymentRequest"
         guard let kind = NexoOutcome.transactionKind(for: payment.paymentData?.paymentType) else {
             return NexoReplies.failure(
@@ -155,16 +153,14 @@ extension TerminalAPIAdapter {
 
     private func perform(_ abort: AbortRequest, header: MessageHeader) async {
         let target = abort.messageReference
-        guard let running = nexo.running, target.messageCategory == nil || target.messageCategory == .payment,
+        guard let running = nexo.running?.reference, target.messageCategory == nil || target.messageCategory == .payment,
             target.serviceID == running.serviceID, (target.saleID ?? header.saleID) == running.saleID
         else { return }
         // Counted while the reader answers: a later abort may find the payment already ending.
-        nexo.abortsInFlight += 1
-        // Nexo answers no abort: one refused at PIN entry simply leaves the payment running.
-        // Refused at PIN entry, or unanswered, the abort leaves the payment running, as nexo expects.
+        nexo.abortSent()
+        // Nexo answers no abort: one refused at PIN entry, or unanswered, leaves the payment running.
         let accepted = (try? await terminal.cancel()) ?? false
-        nexo.abortsInFlight -= 1
-        if accepted { nexo.abortAccepted = true }
+        nexo.abortAnswered(accepted: accepted, for: running)
     }
 }
 
