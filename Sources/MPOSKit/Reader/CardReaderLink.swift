@@ -13,12 +13,12 @@ import Synchronization
 /// try await terminal.reader.setLogLevel(.debug)
 /// ```
 ///
-/// The link's rules are the pure ``ReaderLinkMachine``; this actor carries out what it decides
+/// The link's rules are the pure `ReaderLinkMachine`; this actor carries out what it decides
 /// (opens, pairs, listens, closes, waits between attempts) and owns everything about the
 /// reader: the link, its description, the battery watch and the app's catalogue. What the
 /// rest of the terminal must hear (a reader paired, the app let it go) goes to its
-/// ``ReaderLinkObserver``, the facade; a payment in progress gets the reader's messages
-/// through ``routeMessages(to:)``.
+/// `ReaderLinkObserver`, the facade; a payment in progress gets the reader's messages
+/// through `routeMessages(to:)`.
 public actor CardReaderLink {
     /// The low-battery threshold a terminal starts with: 10 %.
     public static let defaultBatteryLowThreshold = 10
@@ -50,9 +50,9 @@ public actor CardReaderLink {
     private let facade: TerminalSlot
 
     private var machine = Machine()
-    /// Reads the link's messages while ``ReaderLinkMachine/State/connected(_:)``.
+    /// Reads the link's messages while `connected`.
     private var listener: Task<Void, Never>?
-    /// Waits for, and makes, the attempts while ``ReaderLinkMachine/State/reconnecting(attempt:)``.
+    /// Waits for, and makes, the attempts while `reconnecting`.
     private var reconnector: Task<Void, Never>?
     /// Where the reader's messages go while a payment runs, and which payment set it.
     private var paymentRoute: (token: UniqueToken, deliver: @Sendable (News) -> Void)?

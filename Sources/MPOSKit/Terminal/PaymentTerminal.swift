@@ -12,7 +12,7 @@ import ReaderLink
 ///     environment: URL(string: "https://sandbox.example")!,
 ///     credentials: .login(user: "merchant", password: "…"), journalPath: journalFile)
 /// try await terminal.login()
-/// try await terminal.connectReader(transport: transport, secret: secret)
+/// try await terminal.reader.connect(transport: transport, secret: secret)
 /// let result = try await terminal.sale(PaymentParameters(amount: 1234, currency: .eur))
 /// print(result.customerReceipt)
 /// ```
@@ -21,11 +21,14 @@ import ReaderLink
 /// looked up by the idempotency key; an approval the card declines is reversed; and
 /// ``login()`` finishes whatever an earlier run left unfinished.
 ///
-/// Where things are: card payments (``sale(_:)``, ``authorize(_:)``, …) in
-/// `PaymentTerminal+CardPayments.swift`; refunds, voids, captures, tips and cash in
-/// `PaymentTerminal+FollowUps.swift`; recovery in `PaymentTerminal+Recovery.swift` (its logic
-/// is the pure ``JournalRecovery``); the merchant's account, reports, inventory and receipts
-/// are the sub-clients ``accounts``, ``reports``, ``inventory`` and ``receipts``.
+/// It is a facade: it keeps the gateway session and the payment pipeline (card payments
+/// run by `CardReaderDevice` or `NetworkedTerminalDevice`, follow-ups, recovery), and
+/// every other job belongs to a part that owns its state and its rules: ``reader``
+/// (``CardReaderLink``), ``updates`` (``TerminalUpdates``), ``offline`` (``OfflinePayments``),
+/// ``terminalAPI`` (``TerminalAPIAdapter``), ``accessories`` (``Accessories``), and the
+/// gateway-side sub-clients ``accounts``, ``reports``, ``inventory`` and ``receipts``. One
+/// `OperationGate` is the busy rule every part follows. The README maps each folder of
+/// `Sources/MPOSKit/` to its part.
 public actor PaymentTerminal {
     /// Every event, as it happens, filtered streams (``TerminalEvents/subscribe(_:)``) and
     /// handlers (``TerminalEvents/addHandler(_:_:)``).

@@ -11,9 +11,9 @@ import TerminalAPI
 /// let payment = try NexoCoder.decodeResponse(response).paymentResponse
 /// ```
 ///
-/// It owns what Terminal API requests remember between requests (``NexoSession``: the answers
+/// It owns what Terminal API requests remember between requests (`NexoSession`: the answers
 /// given, the payment running and its aborts, the installation id) and runs each request
-/// through the terminal's own payments, holding the terminal's ``OperationGate`` meanwhile.
+/// through the terminal's own payments, holding the terminal's `OperationGate` meanwhile.
 public actor TerminalAPIAdapter {
     /// The terminal whose payments the requests run as (held weakly: the terminal holds this).
     private let facade: TerminalSlot
