@@ -103,6 +103,26 @@ import Testing
         try await sandbox.close(terminal)
     }
 
+    /// A reader whose description is lost (the link drops instead of its answer) cannot be
+    /// judged by the catalogue, so it is not admitted; before, the check was skipped and the
+    /// reader connected whatever its model.
+    @Test func aReaderThatDoesNotDescribeItselfIsNotAdmittedUnderACatalogue() async throws {
+        // The reader's first message after pairing is its device info: the link drops instead.
+        let sandbox = try await Sandbox { $0.faults = FaultPlan([.dropLink(atMessage: Self.deviceInfoAnswer)]) }
+        let terminal = try await sandbox.terminal(connect: false)
+        await terminal.reader.setCatalogue(try Self.example())
+        let link = try await TCPTransport.connect(host: "127.0.0.1", port: sandbox.server.port)
+        await #expect(throws: MPOSError.readerNotSupported) {
+            try await terminal.reader.connect(transport: link, secret: Sandbox.secret)
+        }
+        #expect(await terminal.reader.connectionState == .notConnected)
+        try await sandbox.close(terminal)
+    }
+
+    /// The number of the reader's message that answers the SDK's first device-info request:
+    /// its first two messages are pairing's (dropping either fails the pairing instead).
+    static let deviceInfoAnswer = 3
+
     @Test func aModelOutsideTheCatalogueIsNotConnected() async throws {
         let sandbox = try await Sandbox { $0.model = "Other Reader X9" }
         let terminal = try await sandbox.terminal(connect: false)
