@@ -57,7 +57,7 @@ public actor CardReaderLink {
     /// Where the reader's messages go while a payment runs, and which payment set it.
     private var paymentRoute: (token: UniqueToken, deliver: @Sendable (News) -> Void)?
     /// The connected reader's description, as it last gave it.
-    public private(set) var info: DeviceInfo?
+    public internal(set) var info: DeviceInfo?
     private var battery = BatteryWatch()
     /// The app's terminal catalogue, if set (``setCatalogue(_:)``).
     public private(set) var catalogue: TerminalCatalogue?
@@ -95,78 +95,9 @@ public actor CardReaderLink {
 
     // MARK: - Connecting
 
-    /// Pairs with a reader over `transport` and keeps the link alive with pings. A transport
-    /// opened once cannot be opened again: use ``connect(secret:reconnect:open:)`` for a reader
-    /// the terminal should reach again after a drop or an update's restart.
-    ///
-    /// - Throws: ``MPOSError/terminalBusy`` during an operation, the code
-    ///   `MPOSError.Code.readerInUse` when another terminal holds the reader,
-    ///   `MPOSError.Code.readerSharedSecretMismatch` when the reader holds another secret, and
-    ///   ``MPOSError/readerLinkFailed`` when the link drops or times out during pairing;
-    ///   ``MPOSError/readerNotSupported`` when the ``catalogue`` does not list its model.
-    public func connect(transport: any ReaderTransport, secret: SharedSecret) async throws(MPOSError) {
-        try await appConnect(route: nil) { () async throws(MPOSError) in
-            try await self.pair(transport: transport, secret: secret, pairingTimeout: nil)
-        }
-    }
-
-    /// Connects to a reader through `open` (for example
-    /// `{ try await TCPTransport.connect(host: host, port: port) }`) and pairs with `secret`.
-    /// When the link drops, the terminal opens a new one through `open` and pairs again,
-    /// waiting as `reconnect` says (``ReconnectPolicy/standard`` by default; `nil` turns it
-    /// off) and never while an operation runs. ``PaymentTerminal/disconnect()`` or another
-    /// connect stops it.
-    ///
-    /// - Throws: ``MPOSError/terminalBusy`` during an operation; ``MPOSError/readerLinkFailed``
-    ///   when the link cannot be opened or paired; the code `MPOSError.Code.readerInUse` when
-    ///   another terminal holds the reader (reconnection attempts that meet it keep trying: the
-    ///   holder may be this terminal's dead link, which the reader drops once it has been
-    ///   silent for `ReaderLinkProtocol.idleLinkLimit`).
-    public func connect(
-        secret: SharedSecret, reconnect: ReconnectPolicy? = .standard, open: @escaping ReaderTransportFactory
-    ) async throws(MPOSError) {
-        try await connect(secret: secret, reconnect: reconnect, timeout: nil, open: open)
-    }
-
-    /// Connects to a reader that ``discover(scanners:scanTime:)`` found and pairs with
-    /// `secret`, within `timeout` on the terminal's clock (``defaultConnectTimeout``, 15 s, by
-    /// default and when zero or less is given, as the ECP seed's `connectTimeout`); reconnects
-    /// after a drop as ``connect(secret:reconnect:open:)`` does.
-    ///
-    /// - Throws: ``MPOSError/readerConnectTimeout`` when the reader is not reached and paired
-    ///   in time; ``MPOSError/readerLinkFailed`` when it cannot be reached or refuses to pair;
-    ///   the code `MPOSError.Code.readerInUse` when another terminal holds it;
-    ///   ``MPOSError/terminalBusy`` during an operation; ``MPOSError/readerNotSupported`` when
-    ///   the ``catalogue`` does not list its model.
-    public func connect(
-        _ reader: DiscoveredReader, secret: SharedSecret, timeout: Duration = defaultConnectTimeout,
-        reconnect: ReconnectPolicy? = .standard
-    ) async throws(MPOSError) {
-        let timeout = timeout > .zero ? timeout : Self.defaultConnectTimeout
-        try await connect(secret: secret, reconnect: reconnect, timeout: timeout, open: reader.open)
-    }
-
-    /// Opens a link through `open` and pairs, within `timeout` when one is given; keeps the
-    /// way back for reconnection and for an update's restart.
-    private func connect(
-        secret: SharedSecret, reconnect: ReconnectPolicy?, timeout: Duration?, open: @escaping ReaderTransportFactory
-    ) async throws(MPOSError) {
-        let route = Machine.Route(reconnect: reconnect, secret: secret, open: open)
-        try await appConnect(route: route) { () async throws(MPOSError) in
-            let watch = Stopwatch(self.clock)
-            let transport = try await Self.open(open, within: timeout, on: self.clock)
-            let left = timeout.map { $0 - watch.elapsed }
-            if let left, left <= .zero {
-                await transport.close()
-                throw MPOSError.readerConnectTimeout
-            }
-            return try await self.pair(transport: transport, secret: secret, pairingTimeout: left)
-        }
-    }
-
     /// An app's connect: lets the current reader go, pairs through `body`, then lets the
     /// facade finish (updates on connect) before it returns.
-    private func appConnect(
+    func appConnect(
         route: Machine.Route?, _ body: () async throws(MPOSError) -> ReaderConnection
     ) async throws(MPOSError) {
         guard !gate.isBusy else { throw MPOSError.terminalBusy }
@@ -190,7 +121,7 @@ public actor CardReaderLink {
     ///
     /// - Parameter pairingTimeout: what is left of a caller's connect deadline; when it runs
     ///   out the error is ``MPOSError/readerConnectTimeout``. Nil: the link's own timeout.
-    private func pair(transport: any ReaderTransport, secret: SharedSecret, pairingTimeout: Duration?)
+    func pair(transport: any ReaderTransport, secret: SharedSecret, pairingTimeout: Duration?)
         async throws(MPOSError) -> ReaderConnection
     {
         do {
@@ -233,39 +164,6 @@ public actor CardReaderLink {
         }
         await observerNow?.readerPaired(described)
         events.emit(.readerConnection(connected: true, info: described))
-    }
-
-    /// Why pairing failed, in words that point at the link rather than at the secret.
-    static func pairingFailure(_ error: ReaderLinkError) -> String {
-        switch error {
-        case .linkClosed: "the link closed during pairing (the reader or the network dropped it)"
-        case .timeout: "the reader did not complete pairing in time"
-        default: error.description
-        }
-    }
-
-    /// A new link from `open`, or ``MPOSError/readerConnectTimeout`` when `timeout` passes
-    /// first (a link that opens later is closed).
-    private static func open(
-        _ open: @escaping ReaderTransportFactory, within timeout: Duration?, on clock: any Clock<Duration>
-    ) async throws(MPOSError) -> any ReaderTransport {
-        let attempt: @Sendable () async -> Result<any ReaderTransport, any Error> = {
-            do { return .success(try await open()) } catch { return .failure(error) }
-        }
-        let outcome: Result<any ReaderTransport, any Error>?
-        if let timeout {
-            outcome = await Deadline.first(attempt, orNilAfter: timeout, on: clock) { late in
-                if case .success(let transport) = late { await transport.close() }
-            }
-        } else {
-            outcome = await attempt()
-        }
-        switch outcome {
-        case nil: throw MPOSError.readerConnectTimeout
-        case .failure(let error)?:
-            throw MPOSError.readerLinkFailed.withMessage("The reader could not be reached: \(error).")
-        case .success(let transport)?: return transport
-        }
     }
 
     /// Lets the reader go: closes the link, stops any reconnection, forgets the way back.
@@ -445,79 +343,4 @@ public actor CardReaderLink {
     func setBatteryThreshold(_ percentage: Int) { battery.threshold = percentage }
 
     func replaceCatalogue(_ catalogue: TerminalCatalogue?) { self.catalogue = catalogue }
-
-    // MARK: - Asking the reader
-
-    /// Asks the reader for its description (``info()``), keeps it and takes in its battery.
-    func deviceInfo() async throws(MPOSError) -> DeviceInfo {
-        let described: DeviceInfo = try await ask(.getDeviceInfo, "device info") { answer in
-            if case .deviceInfo(let info) = answer { info } else { nil }
-        }
-        info = described
-        noteBattery(described.battery)
-        return described
-    }
-
-    /// Sends `request` to the connected reader and picks the expected answer out of its reply.
-    func ask<Answer>(
-        _ request: ReaderMessage, _ what: String, _ pick: (ReaderMessage) -> Answer?
-    ) async throws(MPOSError) -> Answer {
-        guard let connection = machine.link else { throw MPOSError.readerNotConnected }
-        let answer: ReaderMessage
-        do { answer = try await connection.request(request) } catch {
-            throw MPOSError.readerLinkFailed.withMessage("The reader did not answer \(what): \(error).")
-        }
-        guard let picked = pick(answer) else {
-            throw MPOSError.readerLinkFailed.withMessage("The reader answered \(what) with another message.")
-        }
-        return picked
-    }
-
-    /// A reader's answer, or its error answer told apart from a failed link.
-    enum Reply {
-        case answer(ReaderMessage)
-        case refused(ReaderStatusCode, String)
-    }
-
-    /// Sends `request`; an error answer is a ``Reply/refused(_:_:)``, not a link failure.
-    func askReader(_ request: ReaderMessage, _ what: String, timeout: Duration? = nil)
-        async throws(MPOSError) -> Reply
-    {
-        guard let connection = machine.link else { throw MPOSError.readerNotConnected }
-        do {
-            if let timeout { return .answer(try await connection.request(request, timeout: timeout)) }
-            return .answer(try await connection.request(request))
-        } catch .rejected(let status, let detail) {
-            return .refused(status, detail)
-        } catch {
-            throw MPOSError.readerLinkFailed.withMessage("The reader did not answer \(what): \(error).")
-        }
-    }
-
-    /// Sends a request whose answer is an acknowledgement; a reader's error answer is thrown
-    /// as ``MPOSError/readerRefused`` with the reader's status.
-    func askForAck(_ request: ReaderMessage, _ what: String) async throws(MPOSError) {
-        switch try await askReader(request, what) {
-        case .answer(.ack): return
-        case .refused(let status, let detail): throw Self.refusal(what, status, detail)
-        case .answer: throw MPOSError.readerLinkFailed.withMessage("The reader answered \(what) with another message.")
-        }
-    }
-
-    static func refusal(_ what: String, _ status: ReaderStatusCode, _ detail: String) -> MPOSError {
-        MPOSError.readerRefused.withMessage("The reader refused \(what): \(status.description) (\(detail)).")
-    }
-}
-
-/// What the reader part tells the rest of the terminal. The facade (``PaymentTerminal``)
-/// implements it and passes each word on to the part it concerns.
-protocol ReaderLinkObserver: AnyObject, Sendable {
-    /// A reader paired and was admitted (by the app's connect, a reconnection or an update's
-    /// restart), with its description when it gave one.
-    func readerPaired(_ info: DeviceInfo?) async
-    /// The app's connect paired; what the terminal does before the connect returns (updates
-    /// on connect). Throwing fails the connect.
-    func readerConnectedByApp() async throws(MPOSError)
-    /// The app let the reader go, or is replacing it.
-    func readerLetGo() async
 }
