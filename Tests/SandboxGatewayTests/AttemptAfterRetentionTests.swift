@@ -70,6 +70,33 @@ import Testing
         }
     }
 
+    /// The ledger keeps the key per merchant: three days on, another merchant asking for the
+    /// first one's key learns nothing, and a resend under it charges that merchant, not the first.
+    @Test(arguments: GatewayTestEngine.allCases)
+    func anotherMerchantFindsNothingUnderTheKeyThreeDaysOn(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
+            let token = try await harness.login()
+            let request = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 6_54)
+            let first = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, request, token: token, key: "shared-key")
+            let sale = try first.decode(Transaction.self)
+
+            harness.clock.advance(by: Self.threeDays)
+            _ = try await harness.gateway.runMaintenance()
+            let other = try await harness.gateway.environment.accounts.createMerchant(
+                name: "Merchant B", user: "other-merchant", email: "other@example.org")
+            let otherToken = try await harness.login(user: other.user, password: other.password)
+            #expect(try await harness.send(.get, GatewayPaths.attempt(key: "shared-key"), token: otherToken).status == 404)
+            let theirs = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard,
+                try PaymentHTTPTests.authorize(SimulatedTerminal.card("mastercard-2series"), amount: 3_21),
+                token: otherToken, key: "shared-key")
+            #expect(try theirs.decode(Transaction.self).id != sale.id)
+            // The first merchant still finds its own sale under the key.
+            #expect(try await Self.lookup(harness, "shared-key", token: try await harness.login()).id == sale.id)
+        }
+    }
+
     @Test(arguments: GatewayTestEngine.allCases)
     func aResendThreeDaysOnChargesNothingAgain(engine: GatewayTestEngine) async throws {
         try await GatewayHarness.with(engine: engine) { harness in
