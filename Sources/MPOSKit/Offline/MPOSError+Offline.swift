@@ -60,4 +60,10 @@ extension MPOSError {
     /// The offline store could not be read or written.
     public static let offlineStoreFailed = MPOSError(
         code: Code.offlineStoreFailed, message: "The offline store could not be read or written.")
+
+    /// ``offlineNoToken`` for anything but a sale allowed offline, on a terminal that came up
+    /// offline-only.
+    static let onlyOfflineSales = offlineNoToken.withMessage(
+        "NO_TOKEN: the gateway could not be reached at login; only sales allowed offline are taken "
+            + "until a login reaches it.")
 }

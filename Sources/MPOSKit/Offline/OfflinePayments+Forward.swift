@@ -45,8 +45,11 @@ extension OfflinePayments {
     }
 
     private func forwardPass(window: Int) async throws(MPOSError) -> OfflineForwardReport {
-        guard let terminal = facade.get() else { throw MPOSError.notLoggedIn }
-        try await terminal.requireSession()
+        switch session {
+        case .journalRefused(let refusal): throw refusal
+        case .offlineOnly: throw MPOSError.onlyOfflineSales
+        case .gateway: guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
+        }
         let contents = try await store.contents()
         if !contents.damagedSlots.isEmpty { events.emit(.offlineDataTampering(slots: contents.damagedSlots)) }
         var report = OfflineForwardReport(damagedSlots: contents.damagedSlots)
@@ -146,24 +149,11 @@ extension OfflinePayments {
         }
     }
 
-    /// Starts forwarding in the background unless it runs: it waits for the gateway with the
-    /// retry policy's growing pauses and stops when nothing is left or the session ended.
+    /// Starts the background forward unless it runs; a sale stored while a pass runs gets a
+    /// pass of its own after it (``OfflineForwarderMachine``).
     func startForwarder() {
-        guard forwarder == nil, FileManager.default.fileExists(atPath: store.path) else {
-            return
-        }
-        let clock = self.clock
-        // Unstructured: forwarding outlives the sale that stored the payment.
-        forwarder = Task { [weak self] in
-            var failures = 0
-            while let self, !Task.isCancelled {
-                if await self.forwardInBackground() { break }
-                failures += 1
-                // 2 s, 4 s … at most a minute: the gateway may stay away for hours.
-                try? await clock.sleep(for: .seconds(min(1 << min(failures, 6), 60)))
-            }
-            await self?.forwarderEnded()
-        }
+        guard FileManager.default.fileExists(atPath: store.path) else { return }
+        forwarder(.salesWaiting)
     }
 
     /// Starts the background forward after a login if stored sales wait (or damaged slots are
@@ -171,24 +161,42 @@ extension OfflinePayments {
     /// being there says nothing.
     func startForwarderIfSalesWait() async {
         // A store that cannot be read now is read again by the next login or sale; nothing is lost.
-        guard forwarder == nil, FileManager.default.fileExists(atPath: store.path),
+        guard FileManager.default.fileExists(atPath: store.path),
             let contents = try? await store.contents(), !contents.pending.isEmpty || !contents.damagedSlots.isEmpty
         else { return }
-        startForwarder()
+        forwarder(.salesWaiting)
     }
 
-    /// One background pass; true when it is done (all forwarded, or nothing it can do).
-    private func forwardInBackground() async -> Bool {
-        guard !gate.isBusy else { return false }
-        do {
-            _ = try await forwardStoredSales()
-            return true
-        } catch {
-            return error.code != MPOSError.Code.gatewayUnreachable
+    /// Feeds the background forward's machine and carries out what it returns.
+    func forwarder(_ event: OfflineForwarderMachine.Event) {
+        for action in forwarderMachine.handle(event) {
+            switch action {
+            case .runPass:
+                // Unstructured: forwarding outlives the sale that stored the payment.
+                forwarderStep = Task { [weak self] in
+                    guard let outcome = await self?.backgroundPass() else { return }
+                    await self?.forwarder(.passEnded(outcome))
+                }
+            case .pause(let duration):
+                let clock = self.clock
+                forwarderStep = Task { [weak self] in
+                    do { try await clock.sleep(for: duration) } catch { return }  // cancelled: the part is going away
+                    await self?.forwarder(.pauseEnded)
+                }
+            }
         }
     }
 
-    private func forwarderEnded() { forwarder = nil }
+    /// One background pass: it waits for a free terminal rather than holding it.
+    private func backgroundPass() async -> OfflineForwarderMachine.PassOutcome {
+        guard !gate.isBusy else { return .terminalBusy }
+        do {
+            _ = try await forwardStoredSales()
+            return .finished
+        } catch {
+            return error.code == MPOSError.Code.gatewayUnreachable ? .gatewayAway : .finished
+        }
+    }
 
     /// Sets how long forwarded sales stay in the store (tests shorten it).
     func keepForwardedSales(for seconds: TimeInterval) { forwardedSalesKeptFor = seconds }

@@ -3,11 +3,9 @@ import GatewayAPI
 import MPOSCore
 
 // The terminal's side of store and forward: storing what the card approved offline, the
-// policy check before a sale, recovery's hand-off and the listing (forwarding is in
-// PaymentTerminal+OfflineForward.swift).
+// policy check before a sale, recovery's hand-off and the cached session (forwarding is in
+// OfflinePayments+Forward.swift).
 extension OfflinePayments {
-    /// The stored sales and the forwarding (``OfflinePayments``).
-
     /// Stores the sale the card approved offline, synced before it returns; starts the
     /// background forward.
     func store(_ request: AuthorizeCardRequest, key: IdempotencyKey) async -> Result<UUID, MPOSError> {
@@ -52,12 +50,16 @@ extension OfflinePayments {
     // MARK: - The session cached for a start without the gateway
 
     /// An online login (or renewal) at `date`, on the device's clock: the offline window starts again.
-    func wentOnline(at date: Date) { lastOnlineSession = date }
+    func wentOnline(at date: Date) {
+        lastOnlineSession = date
+        if case .offlineOnly = session { session = .gateway }
+    }
 
     /// Runs on a cached session: its limits and its window.
     func adopt(_ authorization: OfflineAuthorization) {
         policy = authorization.policy
         lastOnlineSession = authorization.onlineAt
+        session = .offlineOnly
     }
 
     /// Seals the session of the online login that just succeeded into the store, for a later

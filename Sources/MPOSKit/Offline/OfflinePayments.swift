@@ -20,22 +20,20 @@ public actor OfflinePayments {
     var forwardedSalesKeptFor: TimeInterval = 7 * 86_400
     /// When the terminal was last online (the offline window's start), on the device's clock.
     var lastOnlineSession: Date?
-    /// The background forward, while it runs.
-    var forwarder: Task<Void, Never>?
+    /// The background forward's rules and where they stand.
+    var forwarderMachine = OfflineForwarderMachine()
+    /// The background forward's pass or pause under way.
+    var forwarderStep: Task<Void, Never>?
+    /// What the session allows a forward, as the facade last said.
+    var session = ForwardingSession.gateway
     /// The forward pass running, shared with callers that arrive meanwhile.
     var forwardingPass: Task<Result<OfflineForwardReport, MPOSError>, Never>?
     let client: GatewayClient
     let gate: OperationGate
     let events: TerminalEvents
     let clock: any Clock<Duration>
-    /// The facade, asked whether a session may forward (held weakly: the facade holds this).
-    let facade: TerminalSlot
 
-    init(
-        store: OfflineStore, client: GatewayClient, gate: OperationGate, events: TerminalEvents,
-        clock: any Clock<Duration>, facade: TerminalSlot
-    ) {
-        self.facade = facade
+    init(store: OfflineStore, client: GatewayClient, gate: OperationGate, events: TerminalEvents, clock: any Clock<Duration>) {
         self.store = store
         self.client = client
         self.gate = gate
@@ -43,6 +41,7 @@ public actor OfflinePayments {
         self.clock = clock
     }
 
+    deinit { forwarderStep?.cancel() }
 
     /// The stored sales in stored order (forwarded ones with their outcome) and any damaged
     /// records.
@@ -92,6 +91,21 @@ public actor OfflinePayments {
 
     /// Sets the offline limits (the gateway's policy for the merchant; 24 h by default).
     public func setPolicy(_ policy: OfflinePolicy) { self.policy = policy }
+
+    /// The facade says what the session now allows a forward (a journal refused or accepted
+    /// at login, a reset); coming up offline-only and going online are said by
+    /// ``adopt(_:)`` and ``wentOnline(at:)``.
+    func setSession(_ session: ForwardingSession) { self.session = session }
+}
+
+/// What the terminal's session allows a forward, as the facade tells ``OfflinePayments``.
+enum ForwardingSession: Sendable {
+    /// The gateway's session, while the client holds one.
+    case gateway
+    /// Up offline-only on a cached session: nothing is forwarded until a login reaches the gateway.
+    case offlineOnly
+    /// The journal belongs to another gateway or merchant: nothing is sent for this one.
+    case journalRefused(MPOSError)
 }
 
 /// What ``OfflinePayments/list()`` found.

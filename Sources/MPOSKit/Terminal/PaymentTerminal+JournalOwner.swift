@@ -16,9 +16,11 @@ extension PaymentTerminal {
         do {
             try payments.journal.bind(to: owner)
             (payments.journalBound, payments.journalRefusal) = (true, nil)
+            await offline.setSession(.gateway)
         } catch {
             if error.code == MPOSError.Code.journalOwnedElsewhere {
                 (payments.journalBound, payments.journalRefusal) = (false, error)
+                await offline.setSession(.journalRefused(error))
                 await client.endSession()
             }
             throw error
@@ -32,9 +34,7 @@ extension PaymentTerminal {
         if let journalRefusal = payments.journalRefusal { throw journalRefusal }
         if state.isOfflineOnly {
             if offlineSale { return }
-            throw MPOSError.offlineNoToken.withMessage(
-                "NO_TOKEN: the gateway could not be reached at login; only sales allowed offline are taken "
-                    + "until a login reaches it.")
+            throw MPOSError.onlyOfflineSales
         }
         guard await client.isLoggedIn else { throw MPOSError.notLoggedIn }
     }

@@ -99,10 +99,12 @@ extension PaymentTerminal {
         try await reset()
         await client.replaceCredentials(credentials)
         state.wentOnline()
+        await offline.setSession(payments.journalRefusal.map { .journalRefused($0) } ?? .gateway)
         let store = try await offline.store.contents()
         guard store.pending.isEmpty, store.damagedSlots.isEmpty else { return false }
         guard try payments.journal.releaseIfSettled() else { return false }
         (payments.journalBound, payments.journalRefusal) = (false, nil)
+        await offline.setSession(.gateway)
         return true
     }
 }

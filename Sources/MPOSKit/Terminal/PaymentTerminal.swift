@@ -164,7 +164,7 @@ public actor PaymentTerminal {
         offline = OfflinePayments(
             store: OfflineStore(
                 path: journalPath + ".offline", keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key")),
-            client: client, gate: gate, events: events, clock: clock, facade: facade)
+            client: client, gate: gate, events: events, clock: clock)
         recovery = Recovery(facade: facade, journal: payments.journal)
         facade.set(self)
     }
