@@ -28,7 +28,7 @@ extension TerminalUpdates {
             return UpdateResult(type: type, applied: [], message: error.message)
         }
         // No stage stream here: the events carry the progress.
-        return await runUpdate(window: 16, progress: nil, installing: { $0.pending.first { $0.kind == .configuration } })
+        return await runUpdate(.pending(includeFirmware: false), window: 16, progress: nil)
     }
 
     /// Installs what ``UpdateSettings/onConnect`` asks for after a connect through a factory.
@@ -51,7 +51,7 @@ extension TerminalUpdates {
                 throw MPOSError.notLoggedIn.withMessage(
                     "Connecting installs the reader's required updates: log in first, so the gateway can say what they are.")
             }
-            let result = await runUpdate(window: 16, progress: nil, installing: { $0.required.first })
+            let result = await runUpdate(.required, window: 16, progress: nil)
             guard result.type == .success || result.type == .upToDate else {
                 await reader.letGo()
                 throw MPOSError.updateRequired.withMessage(

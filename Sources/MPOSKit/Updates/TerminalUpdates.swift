@@ -110,8 +110,7 @@ public actor TerminalUpdates {
         // Unstructured: the update outlives the call that starts it; `UpdateOperation.cancel()` cancels it.
         let task = Task {
             var result = await self.runUpdate(
-                window: max(1, window), progress: sink,
-                installing: { $0.pending.first { includeFirmware || $0.kind == .configuration } })
+                .pending(includeFirmware: includeFirmware), window: max(1, window), progress: sink)
             // A cancel that lands inside a stage (a request the cancel cut short) is a cancel, not a failure.
             if Task.isCancelled, !result.isUpToDate { result.type = .cancelled }
             sink.finish()
@@ -180,82 +179,71 @@ public actor TerminalUpdates {
 
     // MARK: - Download and apply
 
+    /// Runs ``UpdateRunMachine`` for `selection`: carries out its actions, holding the
+    /// terminal once validation passed, and answers its result.
     func runUpdate(
-        window: Int, progress: AsyncStream<UpdateProgress>.Continuation?,
-        installing next: @Sendable (TerminalUpdateStatus) -> UpdateImage?
+        _ selection: UpdateRunMachine.Selection, window: Int, progress: AsyncStream<UpdateProgress>.Continuation?
     ) async -> UpdateResult {
-        progress?.yield(UpdateProgress(stage: .validation))
-        guard await client.isLoggedIn else { return UpdateResult(type: .notLoggedIn, applied: [], message: nil) }
-        guard await reader.link != nil, await reader.canBeReachedAgain else {
-            return UpdateResult(
-                type: .terminalNotSelected, applied: [],
-                message: "Connect the reader with reader.connect(secret:open:), so the terminal can reach it after it restarts.")
-        }
-        guard await isInitialized else { return UpdateResult(type: .notInitialized, applied: [], message: nil) }
-        let hold: OperationGate.Hold
-        do { hold = try gate.begin(.update) } catch { return UpdateResult(type: .terminalBusy, applied: [], message: nil) }
-        defer { gate.end(hold) }
-        var applied: [UpdateImage] = []
-        while true {
-            if Task.isCancelled { return UpdateResult(type: .cancelled, applied: applied, message: nil) }
-            progress?.yield(UpdateProgress(stage: .checkForUpdates))
-            let status: TerminalUpdateStatus
-            do { status = try await check() } catch {
-                return UpdateResult(
-                    type: .downloadFailed, applied: applied,
-                    message: "The gateway did not answer what is pending: \(error.message)")
+        var machine = UpdateRunMachine(selection: selection, signingKey: settings.signingKey)
+        var hold: OperationGate.Hold?
+        defer { if let hold { gate.end(hold) } }
+        var actions = machine.start()
+        while !actions.isEmpty {
+            let action = actions.removeFirst()
+            let event: UpdateRunMachine.Event?
+            switch action {
+            case .progress(let step):
+                progress?.yield(step)
+                event = nil
+            case .announce(let update):
+                events.emit(.readerUpdate(update))
+                event = nil
+            case .finish(let result):
+                return result
+            case .check where Task.isCancelled, .download where Task.isCancelled, .write where Task.isCancelled:
+                event = .cancelled
+            case .validate:
+                var precondition = await precondition()
+                if precondition == .met {
+                    do { hold = try gate.begin(.update) } catch { precondition = .terminalBusy }
+                }
+                event = .started(precondition)
+            case .check:
+                progress?.yield(UpdateProgress(stage: .checkForUpdates))
+                do { event = .checked(try await check()) } catch { event = .checkFailed(message: error.message) }
+            case .readBattery:
+                do { event = .battery(percentage: Int(try await reader.battery().percentage)) } catch {
+                    event = .batteryUnreadable(message: error.message)
+                }
+            case .reachReaderAgain:
+                await reader.close()
+                event = await reader.reachAgain().map { .readerNotReached(message: $0) } ?? .readerReached
+            case .download(let image):
+                do { event = .downloaded(try await download(image, progress: progress)) } catch {
+                    event = .downloadFailed(message: error.message)
+                }
+            case .write(let bytes, let image):
+                event =
+                    await write(bytes, of: image, window: window, progress: progress)
+                    .map { .writeFailed($0.type, message: $0.message) } ?? .written
+            case .restart(let image):
+                event = await restart(onto: image).map { .restartFailed(message: $0) } ?? .restarted
+            case .confirm(let image):
+                event = await confirm(image).map { .confirmFailed(message: $0) } ?? .confirmed
             }
-            guard let image = next(status) else {
-                return UpdateResult(type: applied.isEmpty ? .upToDate : .success, applied: applied, message: nil)
-            }
-            events.emit(.readerUpdate(.started(image)))
-            let failure = await apply(image, window: window, progress: progress)
-            events.emit(.readerUpdate(.finished(image, succeeded: failure == nil)))
-            if let failure { return UpdateResult(type: failure.type, applied: applied, message: failure.message) }
-            applied.append(image)
+            if let event { actions += machine.handle(event) }
         }
+        // The machine always ends with `finish`.
+        return machine.result ?? UpdateResult(type: .cancelled, applied: [], message: nil)
     }
 
-    /// One image, from the battery check to the confirmed install. Nil when installed.
-    private func apply(
-        _ image: UpdateImage, window: Int, progress: AsyncStream<UpdateProgress>.Continuation?
-    ) async -> UpdateFailure? {
-        if image.kind == .firmware {
-            let battery: BatteryStatus
-            do { battery = try await reader.battery() } catch {
-                // A link lost here is reached again, as during the write, and asked once more.
-                await reader.close()
-                if let failure = await reader.reachAgain() {
-                    return UpdateFailure(type: .terminalNotSelected, message: failure)
-                }
-                do { battery = try await reader.battery() } catch {
-                    return UpdateFailure(type: .terminalNotSelected, message: error.message)
-                }
-            }
-            guard Int(battery.percentage) >= Self.firmwareBatteryMinimum else {
-                return UpdateFailure(
-                    type: .batteryTooLow,
-                    message:
-                        "Firmware needs the reader at \(Self.firmwareBatteryMinimum) % or more, charging or not; it is at \(battery.percentage) %.")
-            }
-        }
-        if Task.isCancelled { return UpdateFailure(type: .cancelled, message: "Cancelled before the download.") }
-        let bytes: [UInt8]
-        do { bytes = try await download(image, progress: progress) } catch {
-            return UpdateFailure(type: .downloadFailed, message: error.message)
-        }
-        if let problem = Self.integrityProblem(of: bytes, image: image, key: settings.signingKey) {
-            return UpdateFailure(type: .hashCheckFailed, message: problem)
-        }
-        if Task.isCancelled { return UpdateFailure(type: .cancelled, message: "Cancelled before the write.") }
-        if let failure = await write(bytes, of: image, window: window, progress: progress) { return failure }
-        progress?.yield(UpdateProgress(stage: .terminalReboot, image: image))
-        if let failure = await restart(onto: image) {
-            return UpdateFailure(type: .confirmUpdateFailed, message: failure)
-        }
-        progress?.yield(UpdateProgress(stage: .confirmUpdate, image: image))
-        if let failure = await confirm(image) { return UpdateFailure(type: .confirmUpdateFailed, message: failure) }
-        return nil
+    /// Whether a run may start: a session, a reader that can be reached after its restart, and
+    /// terminal management initialized for it (the terminal's gate is asked after these).
+    private func precondition() async -> UpdateRunMachine.Precondition {
+        guard await client.isLoggedIn else { return .notLoggedIn }
+        guard await reader.link != nil, await reader.canBeReachedAgain else { return .readerNotReachableAgain }
+        guard await isInitialized else { return .notInitialized }
+        return .met
     }
 
     /// The whole image, a resumable range at a time.
