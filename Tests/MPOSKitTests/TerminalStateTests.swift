@@ -67,20 +67,16 @@ import Testing
     @Test func theDeviceIsACardReaderUntilANetworkedTerminalIsUsedAndAfterItIsLetGo() {
         var state = TerminalState()
         #expect(state.networked == nil)
-        let session = NetworkedSession(
+        let networked = NetworkedTerminalDevice(
             link: NexoLink(
                 NetworkedTerminal(url: URL(string: "http://127.0.0.1:1")!, poiID: "P400-1", saleID: "POS-1")))
         #expect(state.paymentDevice is CardReaderDevice)
-        state.useNetworkedTerminal(session)
-        #expect(state.networked != nil)
-        #expect(state.paymentDevice is NetworkedTerminalDevice)
-        #expect(state.networked?.running == nil)
+        state.useNetworkedTerminal(networked)
+        #expect(state.networked === networked)
+        #expect(state.paymentDevice as? NetworkedTerminalDevice === networked)
         state.useCardReader()
         #expect(state.networked == nil)
         #expect(state.paymentDevice is CardReaderDevice)
-        // A running payment is noted only while a networked terminal is the device.
-        state.networkedPaymentRunning(nil)
-        #expect(state.networked == nil)
     }
 
     @Test func offlineOnlyFromACachedSessionUntilALoginReachesTheGateway() {

@@ -1,13 +1,20 @@
 import Foundation
 import GatewayAPI
 import MPOSCore
+import Synchronization
 import TerminalAPI
 
 /// A networked Terminal API terminal: payments are Payment requests, refunds and voids
 /// Reversal requests, and cancel an Abort, each journaled first and settled with
 /// TransactionStatus when its answer is lost. The terminal reads the card and has its own
-/// acquirer; the journal and the link are the terminal's.
-struct NetworkedTerminalDevice: PaymentDevice {
+/// acquirer; the journal is the terminal's, the link and the payment in flight the device's.
+final class NetworkedTerminalDevice: PaymentDevice {
+    let link: NexoLink
+    /// The payment request in flight, which ``cancel(on:)`` aborts.
+    private let running = Mutex<NetworkedAttempt?>(nil)
+
+    init(link: NexoLink) { self.link = link }
+
     /// A sale or unreferenced refund on the networked terminal: journaled, sent once, and
     /// settled with TransactionStatus when its answer is lost.
     func takePayment(
@@ -30,9 +37,8 @@ struct NetworkedTerminalDevice: PaymentDevice {
         let hold = try terminal.gate.begin(.networkedPayment)
         defer {
             terminal.gate.end(hold)
-            terminal.state.networkedPaymentRunning(nil)
+            running.withLock { $0 = nil }
         }
-        guard let link = terminal.state.networked?.link else { throw MPOSError.readerNotConnected }
         let serviceID = NexoLink.newServiceID()
         let reference = NexoSession.Reference(saleID: link.terminal.saleID, serviceID: serviceID)
         let now = Date()
@@ -43,7 +49,7 @@ struct NetworkedTerminalDevice: PaymentDevice {
             now: now)
         // On disk before the request leaves: a lost answer is settled from here, never sent again.
         try await terminal.payments.journal.write(attempt)
-        terminal.state.networkedPaymentRunning(attempt)
+        running.withLock { $0 = attempt }
         let request = SaleToPOIRequest(
             messageHeader: link.header(.payment, serviceID: serviceID),
             paymentRequest: PaymentRequest(
@@ -68,7 +74,7 @@ struct NetworkedTerminalDevice: PaymentDevice {
             step = .giveUp(reason)
         } else {
             settledByStatus = true
-            step = await settle(attempt, link: link, on: terminal)
+            step = await settle(attempt, on: terminal)
         }
         let kindReported: TransactionKind = operation == .sale ? .sale : .refund
         var result: PaymentResult
@@ -122,9 +128,8 @@ struct NetworkedTerminalDevice: PaymentDevice {
 
     /// Asks the terminal for a payment's outcome with TransactionStatus until it is known, the
     /// terminal says it never happened, or the link's settlement deadline passes.
-    func settle(
-        _ attempt: NetworkedAttempt, link: NexoLink, deadline: Duration? = nil, on terminal: isolated PaymentTerminal
-    ) async -> StatusPolling.Step
+    func settle(_ attempt: NetworkedAttempt, deadline: Duration? = nil, on terminal: isolated PaymentTerminal) async
+        -> StatusPolling.Step
     {
         terminal.hub.emit(.recovering)
         var polling = StatusPolling(deadline: deadline ?? link.terminal.settlementDeadline)
@@ -147,14 +152,14 @@ struct NetworkedTerminalDevice: PaymentDevice {
     ///
     /// - Returns: whether the terminal took the abort request.
     func cancel(on terminal: isolated PaymentTerminal) async throws(MPOSError) -> Bool {
-        guard let session = terminal.state.networked, let running = session.running else { return false }
+        guard let running = running.withLock({ $0 }) else { return false }
         let abort = SaleToPOIRequest(
-            messageHeader: session.link.header(.abort, serviceID: NexoLink.newServiceID()),
+            messageHeader: link.header(.abort, serviceID: NexoLink.newServiceID()),
             abortRequest: AbortRequest(
                 messageReference: MessageReference(
                     messageCategory: .payment, serviceID: running.serviceID, saleID: running.saleID),
                 abortReason: "MerchantAbort"))
-        if case .success = await session.link.post(abort) { return true }
+        if case .success = await link.post(abort) { return true }
         return false
     }
 
@@ -171,7 +176,6 @@ struct NetworkedTerminalDevice: PaymentDevice {
         let kind: TransactionKind = reversal == .refund ? .refund : .saleVoid
         let hold = try terminal.gate.begin(.networkedFollowUp)
         defer { terminal.gate.end(hold) }
-        guard let link = terminal.state.networked?.link else { throw MPOSError.readerNotConnected }
         guard let original = try terminal.payments.journal.networkedPayment(transactionID: id) else {
             throw MPOSError.notFound.withMessage(
                 "No payment \(id) made with a networked terminal is in the journal: its currency and time are not known."

@@ -7,7 +7,8 @@ extension PaymentTerminal {
     /// Settles the journal's unfinished payments with the connected networked terminal, one
     /// TransactionStatus request each; reversals whose answer was lost are reported, not asked.
     func settleNetworkedAttempts() async throws(MPOSError) -> [RecoveredAttempt] {
-        guard let link = state.networked?.link else { return [] }
+        guard let device = state.networked else { return [] }
+        let link = device.link
         var report: [RecoveredAttempt] = []
         for var attempt in try payments.journal.unfinishedNetworkedAttempts(poiID: link.terminal.poiID) {
             guard attempt.operation != .reversal else {
@@ -17,7 +18,7 @@ extension PaymentTerminal {
                 continue
             }
             let finding: RecoveredAttempt.Finding
-            switch await NetworkedTerminalDevice().settle(attempt, link: link, deadline: .zero, on: self) {
+            switch await device.settle(attempt, deadline: .zero, on: self) {
             case .settled(let response):
                 let result = NexoOutcome.result(
                     of: response, kind: attempt.operation == .sale ? .sale : .refund,

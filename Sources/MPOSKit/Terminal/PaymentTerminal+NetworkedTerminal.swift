@@ -2,13 +2,6 @@ import Foundation
 import MPOSCore
 import TerminalAPI
 
-/// The networked terminal a `PaymentTerminal` drives, and the payment it runs there.
-struct NetworkedSession: Sendable {
-    let link: NexoLink
-    /// The payment request in flight, which ``PaymentTerminal/cancel()`` aborts.
-    var running: NetworkedAttempt?
-}
-
 // Networked terminals: a terminal on the LAN runs the payment (its own card reader and
 // acquirer); the SDK sends it Terminal API requests, journaled first, and settles a lost
 // answer with TransactionStatus. No gateway login is needed for these operations.
@@ -24,11 +17,8 @@ extension PaymentTerminal {
         let hold = try gate.begin(.recovery)
         defer { gate.end(hold) }
         await disconnect()
-        state.useNetworkedTerminal(NetworkedSession(link: NexoLink(terminal)))
+        state.useNetworkedTerminal(NetworkedTerminalDevice(link: NexoLink(terminal)))
         hub.emit(.readerConnection(connected: true, info: nil))
         return try await settleNetworkedAttempts()
     }
-
-
-    // MARK: - Payments
 }

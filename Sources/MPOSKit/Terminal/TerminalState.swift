@@ -12,8 +12,8 @@ struct TerminalState: Sendable {
     enum Device: Sendable {
         /// A ReaderLink card reader, when one is connected (or none yet).
         case cardReader
-        /// A Terminal API terminal on the LAN.
-        case networkedTerminal(NetworkedSession)
+        /// A Terminal API terminal on the LAN (the device owns its link and the payment it runs).
+        case networkedTerminal(NetworkedTerminalDevice)
     }
 
     private(set) var device: Device = .cardReader
@@ -24,28 +24,21 @@ struct TerminalState: Sendable {
 
     /// The device payments, refunds, voids and cancels go to.
     var paymentDevice: any PaymentDevice {
-        if case .networkedTerminal = device { NetworkedTerminalDevice() } else { CardReaderDevice() }
+        if case .networkedTerminal(let networked) = device { networked } else { CardReaderDevice() }
     }
 
     /// The networked terminal payments go to, if that is the device.
-    var networked: NetworkedSession? {
-        if case .networkedTerminal(let session) = device { session } else { nil }
+    var networked: NetworkedTerminalDevice? {
+        if case .networkedTerminal(let networked) = device { networked } else { nil }
     }
 
     // MARK: - Transitions
 
-    /// Payments go to the networked terminal of `session` from now on.
-    mutating func useNetworkedTerminal(_ session: NetworkedSession) { device = .networkedTerminal(session) }
+    /// Payments go to `networked` from now on.
+    mutating func useNetworkedTerminal(_ networked: NetworkedTerminalDevice) { device = .networkedTerminal(networked) }
 
     /// Payments go to a card reader again (the networked terminal, if any, is let go).
     mutating func useCardReader() { device = .cardReader }
-
-    /// Notes the networked payment in flight (nil once it is answered), for ``PaymentTerminal/cancel()``.
-    mutating func networkedPaymentRunning(_ attempt: NetworkedAttempt?) {
-        guard case .networkedTerminal(var session) = device else { return }
-        session.running = attempt
-        device = .networkedTerminal(session)
-    }
 
     /// The login found no gateway and came up on a cached session.
     mutating func cameUpOfflineOnly(_ authorization: OfflineAuthorization) {
