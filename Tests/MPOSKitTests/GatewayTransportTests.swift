@@ -35,7 +35,8 @@ import Testing
 
     @Test func aClientDrippingItsHeadersIsCutAfterTheHeaderTimeoutWhileOthersAreServed() async throws {
         try await Self.withGateway(
-            .init(idle: .seconds(30), requestHeader: .milliseconds(500), requestBody: .seconds(30))
+            // Long enough that the normal client's whole head, sent at once, is never cut on a loaded machine.
+            .init(idle: .seconds(30), requestHeader: .milliseconds(1_500), requestBody: .seconds(30))
         ) {
             gateway in
             let slow = try await RawGatewayConnection.open(port: gateway.port)
@@ -60,10 +61,10 @@ import Testing
             #expect(answer.hasPrefix("HTTP/1.1 200"))
             await normal.close()
 
-            #expect(await slow.wait(atMost: .seconds(5)) { $0.closedAt != nil })
+            #expect(await slow.wait(atMost: .seconds(8)) { $0.closedAt != nil })
             let closedAfter = try #require(slow.closedAt) - opened
             #expect(
-                closedAfter >= .milliseconds(400) && closedAfter < .seconds(3), "closed after \(closedAfter)")
+                closedAfter >= .milliseconds(1_400) && closedAfter < .seconds(6), "closed after \(closedAfter)")
             #expect(slow.received.isEmpty, "no answer to a head that never ended")
         }
     }

@@ -69,7 +69,8 @@ import Testing
         #expect(state.networked == nil)
         let networked = NetworkedTerminalDevice(
             link: NexoLink(
-                NetworkedTerminal(url: URL(string: "http://127.0.0.1:1")!, poiID: "P400-1", saleID: "POS-1")))
+                NetworkedTerminal(url: URL(string: "http://127.0.0.1:1")!, poiID: "P400-1", saleID: "POS-1")),
+            events: TerminalEvents(), clock: ContinuousClock())
         #expect(state.paymentDevice is CardReaderDevice)
         state.useNetworkedTerminal(networked)
         #expect(state.networked === networked)

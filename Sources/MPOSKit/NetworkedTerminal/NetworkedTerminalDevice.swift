@@ -10,10 +10,16 @@ import TerminalAPI
 /// acquirer; the journal is the terminal's, the link and the payment in flight the device's.
 final class NetworkedTerminalDevice: PaymentDevice {
     let link: NexoLink
+    let events: TerminalEvents
+    let clock: any Clock<Duration>
     /// The payment request in flight, which ``cancel(on:)`` aborts.
     private let running = Mutex<NetworkedAttempt?>(nil)
 
-    init(link: NexoLink) { self.link = link }
+    init(link: NexoLink, events: TerminalEvents, clock: any Clock<Duration>) {
+        self.link = link
+        self.events = events
+        self.clock = clock
+    }
 
     /// A sale or unreferenced refund on the networked terminal: journaled, sent once, and
     /// settled with TransactionStatus when its answer is lost.
@@ -74,7 +80,7 @@ final class NetworkedTerminalDevice: PaymentDevice {
             step = .giveUp(reason)
         } else {
             settledByStatus = true
-            step = await settle(attempt, on: terminal)
+            step = await settle(attempt)
         }
         let kindReported: TransactionKind = operation == .sale ? .sale : .refund
         var result: PaymentResult
@@ -128,15 +134,13 @@ final class NetworkedTerminalDevice: PaymentDevice {
 
     /// Asks the terminal for a payment's outcome with TransactionStatus until it is known, the
     /// terminal says it never happened, or the link's settlement deadline passes.
-    func settle(_ attempt: NetworkedAttempt, deadline: Duration? = nil, on terminal: isolated PaymentTerminal) async
-        -> StatusPolling.Step
-    {
-        terminal.hub.emit(.recovering)
+    func settle(_ attempt: NetworkedAttempt, deadline: Duration? = nil) async -> StatusPolling.Step {
+        events.emit(.recovering)
         var polling = StatusPolling(deadline: deadline ?? link.terminal.settlementDeadline)
         var step = polling.start()
         while case .ask(let pause) = step {
             // A cancelled pause asks at once; the deadline still ends the polling.
-            if pause > .zero { try? await terminal.clock.sleep(for: pause) }
+            if pause > .zero { try? await clock.sleep(for: pause) }
             let request = SaleToPOIRequest(
                 messageHeader: link.header(.transactionStatus, serviceID: NexoLink.newServiceID()),
                 transactionStatusRequest: TransactionStatusRequest(
@@ -243,6 +247,39 @@ final class NetworkedTerminalDevice: PaymentDevice {
         }
         terminal.hub.emit(.completed(result.status))
         return result
+    }
+
+    /// Settles the journal's unfinished payments with this terminal, one TransactionStatus
+    /// request each; reversals whose answer was lost are reported, not asked.
+    func settleUnfinished(in journal: PaymentJournal) async throws(MPOSError) -> [RecoveredAttempt] {
+        var report: [RecoveredAttempt] = []
+        for var attempt in try journal.unfinishedNetworkedAttempts(poiID: link.terminal.poiID) {
+            guard attempt.operation != .reversal else {
+                report.append(
+                    RecoveredAttempt(attempt: JournaledAttempt(attempt), finding: .unknown, resolution: .leftForLater))
+                continue
+            }
+            let finding: RecoveredAttempt.Finding
+            switch await settle(attempt, deadline: .zero) {
+            case .settled(let response):
+                let result = NexoOutcome.result(
+                    of: response, kind: attempt.operation == .sale ? .sale : .refund,
+                    requestedAmount: attempt.amount ?? 0, currency: attempt.currency, idempotencyKey: attempt.key)
+                attempt.finish(with: result)
+                finding = .outcome(result.status)
+            case .notFound:
+                attempt.state = .finished
+                attempt.outcome = .failed
+                finding = .notAtGateway
+            case .giveUp, .ask:
+                report.append(
+                    RecoveredAttempt(attempt: JournaledAttempt(attempt), finding: .unknown, resolution: .leftForLater))
+                continue
+            }
+            try await journal.write(attempt)
+            report.append(RecoveredAttempt(attempt: JournaledAttempt(attempt), finding: finding, resolution: .recorded))
+        }
+        return report
     }
 
     private static func reversalUnknown(_ reason: String) -> MPOSError {

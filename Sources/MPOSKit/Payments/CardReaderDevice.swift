@@ -75,12 +75,12 @@ struct CardReaderDevice: PaymentDevice {
             _ = try? await terminal.updates.check()
         }
         if let refusal = await terminal.updates.refusal(at: device.date) { throw refusal }
-        if terminal.payments.cardAttemptsMayBeUnfinished, !terminal.state.isOfflineOnly {
+        if await terminal.recovery.cardAttemptsMayBeUnfinished, !terminal.state.isOfflineOnly {
             // An earlier attempt whose outcome stayed unknown (the gateway out of reach) may
             // stand approved at the gateway although its card declined: reverse it before
             // the customer presents a card again, not at the next login. One try each, so a
             // gateway still down does not hold the new payment up; what is left stays for later.
-            _ = try? await terminal.finishUnfinished(cardAttemptsOnly: true, retry: .oneLookup)
+            _ = try? await terminal.recovery.finishUnfinished(cardAttemptsOnly: true, retry: .oneLookup)
         }
         let key = fixedKey ?? IdempotencyKey()
         let readerID = "sdk-" + key.rawValue.prefix(8)
@@ -180,8 +180,7 @@ struct CardReaderDevice: PaymentDevice {
             // outcome, and the attempt is looked up by key at the next start), and the app is told.
             if let failure = await Self.writeOutcome(entry, to: terminal.payments.journal) {
                 terminal.payments.outcomeJournalFailure = failure
-                terminal.payments.unwrittenOutcomes.append(entry)
-                terminal.payments.cardAttemptsMayBeUnfinished = true
+                await terminal.recovery.outcomeUnwritten(entry)
                 terminal.hub.emit(.journalWriteFailed(failure))
             }
         case .sendToReader(let message):
@@ -228,7 +227,7 @@ struct CardReaderDevice: PaymentDevice {
             if delay > .zero { try? await terminal.clock.sleep(for: delay) }
             inbox.yield(.lookedUp(await terminal.client.lookup(key)))
         case .reverse(let id, let key, let reason):
-            inbox.yield(.reversalFinished(await terminal.reverse(id, key: key, reason: reason)))
+            inbox.yield(.reversalFinished(await terminal.client.reverse(id, key: key, reason: reason)))
         case .emit(let event):
             // Offline-only, nothing goes to the gateway: it is neither asked nor looked up.
             if terminal.state.isOfflineOnly, case .recovering = event { return nil }
@@ -261,7 +260,7 @@ struct CardReaderDevice: PaymentDevice {
             inbox.yield(.offlineStored(await terminal.offline.store(request, key: key)))
         case .finish(var result):
             if terminal.payments.engine?.leavesJournalUnfinished == true {
-                terminal.payments.cardAttemptsMayBeUnfinished = true
+                await terminal.recovery.cardAttemptLeftUnfinished()
             }
             result.journalError = terminal.payments.outcomeJournalFailure
             return result

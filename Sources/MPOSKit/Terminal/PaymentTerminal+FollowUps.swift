@@ -116,7 +116,7 @@ extension PaymentTerminal {
         let now = Date()
         let key: IdempotencyKey
         var entry: JournalEntry
-        if let original, payments.followUpsMayBeUnfinished,
+        if let original, await recovery.followUpsMayBeUnfinished,
             let unknown = try payments.journal.unfinishedFollowUp(operation, of: original, amount: amount)
         {
             key = unknown.key
@@ -130,7 +130,7 @@ extension PaymentTerminal {
                 updatedAt: now)
             try await payments.journal.write(entry)
         }
-        let answer = await idempotent(endpoint, id: original?.rawValue, body: body, key: key)
+        let answer = await client.idempotent(endpoint, id: original?.rawValue, body: body, key: key)
         let merchant = await client.merchant?.name
         switch answer {
         case .transaction(let transaction):
@@ -168,7 +168,7 @@ extension PaymentTerminal {
                 merchantName: merchant, date: now)
         case nil:
             // Unknown: the journal keeps it; asking again resumes it, the next login finishes it.
-            payments.followUpsMayBeUnfinished = true
+            await recovery.followUpLeftUnfinished()
             hub.emit(.completed(.failed))
             let resume = original == nil
                 ? "the next login finishes it"

@@ -14,12 +14,10 @@ extension PaymentTerminal {
         let owner = JournalOwner(
             gateway: client.baseURL.absoluteString, merchantID: merchant.id, gatewayInstanceID: merchant.gatewayInstanceID)
         do {
-            try payments.journal.bind(to: owner)
-            (payments.journalBound, payments.journalRefusal) = (true, nil)
+            try await recovery.bind(to: owner)
             await offline.setSession(.gateway)
         } catch {
             if error.code == MPOSError.Code.journalOwnedElsewhere {
-                (payments.journalBound, payments.journalRefusal) = (false, error)
                 await offline.setSession(.journalRefused(error))
                 await client.endSession()
             }
@@ -31,7 +29,7 @@ extension PaymentTerminal {
     /// ``MPOSError/notLoggedIn`` when there is no gateway session. Offline-only, only a sale
     /// allowed offline (`offlineSale`) goes on; anything else needs the gateway.
     func requireSession(offlineSale: Bool = false) async throws(MPOSError) {
-        if let journalRefusal = payments.journalRefusal { throw journalRefusal }
+        if let journalRefusal = await recovery.refusal { throw journalRefusal }
         if state.isOfflineOnly {
             if offlineSale { return }
             throw MPOSError.onlyOfflineSales

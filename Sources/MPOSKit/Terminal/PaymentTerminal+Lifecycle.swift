@@ -99,11 +99,10 @@ extension PaymentTerminal {
         try await reset()
         await client.replaceCredentials(credentials)
         state.wentOnline()
-        await offline.setSession(payments.journalRefusal.map { .journalRefused($0) } ?? .gateway)
+        await offline.setSession(await recovery.refusal.map { .journalRefused($0) } ?? .gateway)
         let store = try await offline.store.contents()
         guard store.pending.isEmpty, store.damagedSlots.isEmpty else { return false }
-        guard try payments.journal.releaseIfSettled() else { return false }
-        (payments.journalBound, payments.journalRefusal) = (false, nil)
+        guard try await recovery.releaseIfSettled() else { return false }
         await offline.setSession(.gateway)
         return true
     }

@@ -17,8 +17,10 @@ extension PaymentTerminal {
         let hold = try gate.begin(.recovery)
         defer { gate.end(hold) }
         await disconnect()
-        state.useNetworkedTerminal(NetworkedTerminalDevice(link: NexoLink(terminal)))
+        let device = NetworkedTerminalDevice(link: NexoLink(terminal), events: hub, clock: clock)
+        state.useNetworkedTerminal(device)
+        await recovery.paymentsGo(to: device)
         hub.emit(.readerConnection(connected: true, info: nil))
-        return try await settleNetworkedAttempts()
+        return try await device.settleUnfinished(in: payments.journal)
     }
 }

@@ -165,7 +165,7 @@ public actor PaymentTerminal {
             store: OfflineStore(
                 path: journalPath + ".offline", keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key")),
             client: client, gate: gate, events: events, clock: clock)
-        recovery = Recovery(facade: facade, journal: payments.journal)
+        recovery = Recovery(journal: payments.journal, client: client, gate: gate, offline: offline)
         facade.set(self)
     }
 
@@ -215,7 +215,7 @@ public actor PaymentTerminal {
         await client.onRenewal { [weak self] in await self?.noteRenewedSession() }
         try await bindJournal()
         await offline.seal(credentials: await client.credentials, merchant: await client.merchant, checkpoint: security.checkpoint)
-        let recovered = try await recoverUnfinishedAttempts()
+        let recovered = try await recovery.recoverUnfinishedAttempts()
         // After recovery, which hands the journal's attempts the store holds over to it.
         await offline.compact()
         await offline.startForwarderIfSalesWait()
@@ -264,6 +264,7 @@ extension PaymentTerminal: ReaderLinkObserver {
 
     func readerLetGo() async {
         state.useCardReader()
+        await recovery.paymentsGo(to: nil)
         await updates.forgetReaderStatus()
     }
 }
