@@ -203,7 +203,7 @@ actor GatewayClient {
         // Only the gateway's own "no such attempt" lets the request go again: a 404 without its
         // body (a proxy's page) or of an old gateway without the route says nothing of it.
         if response.status == 404 {
-            let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
+            let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)  // no body of ours: not ours
             return body?.code == GatewayErrorCode.notFound ? .notFound : .unreachable
         }
         // A 409 that is not the gateway's "in progress" is the stored answer, read below.
@@ -300,7 +300,7 @@ actor GatewayClient {
     static func sessionLapsed(_ response: GatewayHTTPResponse) -> Bool {
         // A 401 without the gateway's body is not renewed: the caller gets the 401 as it came.
         guard response.status == 401,
-            let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)
+            let body = try? GatewayJSON.decoder.decode(GatewayErrorBody.self, from: response.body)  // no body of ours: not ours
         else { return false }
         return body.code == GatewayErrorCode.tokenExpired || body.code == GatewayErrorCode.unauthorized
     }

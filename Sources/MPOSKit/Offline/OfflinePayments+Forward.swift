@@ -255,8 +255,8 @@ struct OfflineForwardSchedule {
     /// The card application and date whose counter a request's cryptogram carries.
     static func counterScope(_ request: AuthorizeCardRequest) -> String {
         // Unreadable EMV data has no counter to order by: such sales share the empty scope.
-        let bytes = request.emvData.flatMap { try? Hex.decode($0) }
-        let tree = bytes.flatMap { try? TLVTree(decoding: $0) }
+        let bytes = request.emvData.flatMap { try? Hex.decode($0) }  // as said above
+        let tree = bytes.flatMap { try? TLVTree(decoding: $0) }  // as said above
         let psn = tree?[0x5F34].map { Hex.encode($0) } ?? ""
         let date = tree?[0x9A].map { Hex.encode($0) } ?? ""
         return "\(request.maskedPAN ?? "")|\(psn)|\(date)"

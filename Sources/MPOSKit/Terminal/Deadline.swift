@@ -19,7 +19,7 @@ enum Deadline {
             }
             // Unstructured: the timer is cancelled when the work answers first.
             once.timer = Task {
-                try? await clock.sleep(for: timeout)
+                try? await clock.sleep(for: timeout)  // cancelled: the work answered, and `once` ignores this
                 once.resume(nil)
             }
         }
