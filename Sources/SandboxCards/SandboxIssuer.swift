@@ -207,8 +207,8 @@ public struct SandboxIssuer: Sendable {
     /// 4. `62` the card is blocked (the CSU also blocks its chip application);
     /// 5. `54` the card has expired in `year`/`month`;
     /// 6. `57` the service code restricts the card to ATMs or cash;
-    /// 7. `75` the chip reports the PIN try limit exceeded, `55` a failed, mismatched or
-    ///    bypassed PIN;
+    /// 7. `75` the chip reports the PIN try limit exceeded, `55` a failed or mismatched PIN (a
+    ///    bypassed PIN is not refused: the cardholder signs instead);
     /// 8. in the card's currency, `51` when the amount exceeds balance − `spentSoFar`, or `10`
     ///    for what is left when `allowPartial` and something is left;
     /// 9. `00`.
@@ -242,9 +242,7 @@ public struct SandboxIssuer: Sendable {
             }
             if let cvr = v.cardVerificationResults {
                 if cvr.pinTryLimitExceeded { return ("75", "PIN try limit exceeded") }
-                if cvr.offlinePINFailed || cvr.onlinePINMismatch || cvr.pinBypassed {
-                    return ("55", "wrong or missing PIN")
-                }
+                if cvr.offlinePINFailed || cvr.onlinePINMismatch { return ("55", "wrong PIN") }
             }
             if currency == card.currency {
                 let available = max(0, card.balance - spentSoFar)

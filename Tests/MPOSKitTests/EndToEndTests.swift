@@ -125,6 +125,41 @@ import Testing
         try await sandbox.close(terminal)
     }
 
+    /// The Heft seed's EFT_PIN_INPUT: OK with no digits bypasses the PIN and "will trigger
+    /// signature fallback"; the merchant's signature verdict decides, and the issuer approves.
+    @Test func aBypassedPINFallsBackToTheMerchantsSignature() async throws {
+        let sandbox = try await Sandbox { $0.pinEntry = .bypass }
+        let terminal = try await sandbox.terminal()
+        let asked = Locked(0)
+        await terminal.setSignatureHandler { _ in
+            asked.withLock { $0 += 1 }
+            return .accept
+        }
+        let log = EventLog(terminal.events.subscribe())
+        let result = try await terminal.sale(Self.sale(12_36))
+        #expect(result.status == .approved)
+        #expect(result.cvm == .signature && !result.pinVerified)
+        #expect(asked.withLock { $0 } == 1)
+        #expect(result.merchantReceipt.contains("Cardholder signature"))
+        #expect(await log.waitFor { $0 == .completed(.approved) })
+        #expect(log.all.contains { if case .readerStatus(.pinInput, _, _) = $0 { true } else { false } })
+        #expect(!log.all.contains { if case .pinEntry = $0 { true } else { false } })  // no digit typed
+        try await sandbox.close(terminal)
+    }
+
+    /// Bypassed and then declined by the merchant: nothing is charged.
+    @Test func aBypassedPINWhoseSignatureIsDeclinedChargesNothing() async throws {
+        let sandbox = try await Sandbox { $0.pinEntry = .bypass }
+        let terminal = try await sandbox.terminal()
+        await terminal.setSignatureHandler { _ in .decline }
+        let result = try await terminal.sale(Self.sale(12_37))
+        #expect(result.status != .approved)
+        #expect(result.approvedAmount == 0)
+        let charged = try await terminal.reports.searchTransactions().items.filter { $0.status.isApproval && $0.kind == .sale }
+        #expect(charged.isEmpty)
+        try await sandbox.close(terminal)
+    }
+
     @Test func theAppChoosesTheApplication() async throws {
         let sandbox = try await Sandbox { $0.cardID = "maestro-mastercard" }
         let terminal = try await sandbox.terminal()

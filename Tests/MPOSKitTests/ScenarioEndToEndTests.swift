@@ -74,7 +74,9 @@ import Testing
         let result = try await sale.value
         #expect(result.status == .cancelled)
         #expect(result.error == .paymentCancelled)
-        #expect(result.error?.message.contains("status \(ReaderStatusCode.requestPaymentTimeout.rawValue)") == true)
+        // The Heft seed's EFT_INPUT_TIMEOUT (0x0011), not 0x002A, which is a host communication failure.
+        #expect(result.error?.message.contains("status \(ReaderStatusCode.inputTimeout.rawValue)") == true)
+        #expect(result.error?.message.contains("status \(ReaderStatusCode.requestPaymentTimeout.rawValue)") == false)
         try await Self.expectNothingCharged(result, sandbox: sandbox, terminal: terminal)
         try await sandbox.close(terminal)
     }

@@ -234,12 +234,17 @@ import Testing
         #expect(run.outcome?.approved == false)
     }
 
-    @Test func bypassedPINIsDeclined55() throws {
+    /// The Heft seed: OK with no PIN digits "will trigger signature fallback".
+    @Test func bypassedPINFallsBackToASignatureAndIsApproved() throws {
         var driver = try KernelDriver("visa-credit")
         let run = try driver.run(2_500, pins: [nil])
-        #expect(run.decision?.responseCode == "55")
-        let tvr = try TerminalVerificationResults(try #require(run.outcome).tvr)
+        #expect(run.decision?.responseCode == "00")
+        let outcome = try #require(run.outcome)
+        #expect(outcome.approved)
+        #expect(outcome.authorization.cvm == .signature)
+        let tvr = try TerminalVerificationResults(outcome.tvr)
         #expect(tvr.contains(.pinNotEntered))
+        #expect(!tvr.contains(.cardholderVerificationFailed))
     }
 }
 

@@ -134,16 +134,19 @@ public struct EMVKernel: Sendable {
         return cardholderVerification()
     }
 
-    /// The PIN the cardholder entered, or `nil` when they bypassed PIN entry.
+    /// The PIN the cardholder entered, or `nil` when they bypassed PIN entry (OK with no
+    /// digits), which falls back to a signature as the Heft seed's `EFT_PIN_INPUT` says: the
+    /// TVR says the PIN was not entered, the CVR that it was bypassed, and the CVM results are
+    /// a signature's.
     public mutating func enterPIN(_ pin: String?) -> KernelStep {
         guard var session, case .pin(let online) = session.phase else { return .failed(.invalidState) }
         let method: UInt8 = online ? 0x02 : 0x01
         guard let pin else {
             session.set(.pinNotEntered)
-            session.set(.cardholderVerificationFailed)
+            session.set(.cardholderVerificationPerformed)
             session.cvr.pinBypassed = true
-            session.cvmResults = [method, 0x00, 0x01]
-            session.cvm = .failed
+            session.cvmResults = [0x1E, 0x00, 0x00]
+            session.cvm = .signature
             self.session = session
             return firstGenerateAC()
         }

@@ -56,7 +56,8 @@ extension SimulatedReader {
             cancelAllowed = true
             switch await awaitInput(timeout: .seconds(seconds)) {
             case .cancelled: return await finishFailed(id, .userCancelled, "cancelled")
-            default: return await finishFailed(id, .requestPaymentTimeout, "the card was not presented in time")
+            // The Heft seed's EFT_INPUT_TIMEOUT (0x0011): no user action came in time.
+            default: return await finishFailed(id, .inputTimeout, "no card was presented in time")
             }
         default: break
         }
@@ -108,8 +109,10 @@ extension SimulatedReader {
                 // The POS app cannot cancel PIN entry (the seed's EFT_PIN_INPUT); the cardholder can.
                 await status(
                     .pinInput, request.afterWrongPIN ? "Wrong PIN, try again" : "Enter PIN", cancelAllowed: false)
+                // OK with no digits bypasses the PIN (only where no wrong PIN is to be typed first).
+                let bypass = configuration.pinEntry == .bypass && nextPIN == nil
                 let pin = nextPIN ?? sandbox.pin
-                for digit in 1...UInt8(clamping: pin.count) {
+                for digit in bypass ? [] : Array(1...UInt8(clamping: pin.count)) {
                     await emit(.pinEntryProgress(PINEntryProgress(
                         digitsEntered: digit, attemptsLeft: request.triesRemaining.map { UInt8(clamping: $0) })))
                 }
@@ -118,13 +121,13 @@ extension SimulatedReader {
                     save(kernel)
                     return await finishFailed(id, .userCancelled, "cancelled at PIN entry")
                 }
-                await status(.pinInputCompleted, "PIN entered", cancelAllowed: false)
+                await status(.pinInputCompleted, bypass ? "PIN bypassed" : "PIN entered", cancelAllowed: false)
                 if nextPIN == sandbox.pin || nextPIN == nil { pinVerified = true }
                 if request.afterWrongPIN == false, nextPIN != nil, nextPIN != sandbox.pin {
                     // A wrong PIN once, then the right one, as a person would retry.
                     nextPIN = nil
                 }
-                step = kernel.enterPIN(pin)
+                step = kernel.enterPIN(bypass ? nil : pin)
             case .goOnline(let authorization):
                 cancelAllowed = false
                 await status(.waitingHostSend, "Authorizing", cancelAllowed: false)

@@ -34,6 +34,8 @@ public struct SimulatedReaderConfiguration: Sendable {
     /// What the cardholder presses when a transaction offers a tip (``TipChoice``); no tip by
     /// default.
     public var tipChoice: TipChoice = .noTip
+    /// What the cardholder does at a PIN prompt: types the card's PIN, or bypasses it.
+    public var pinEntry: PINEntry = .cardsPIN
     /// The battery at power-on.
     public var battery = Battery()
     /// Faults injected into the reader's writes (drop, delay, corrupt, reboot, go silent).
@@ -70,4 +72,13 @@ public struct SimulatedReaderConfiguration: Sendable {
 
     /// The published secret of the sandbox reader: 32 bytes 0x00, 0x01, … 0x1F. Test use only.
     public static let sandboxSecretHex = "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F"
+}
+
+/// What the cardholder does at the reader's PIN prompt.
+public enum PINEntry: String, Sendable, Hashable, CaseIterable {
+    /// Types the card's PIN (or the wrong one a test set with `SimulatedReader.setNextPIN(_:)`).
+    case cardsPIN
+    /// Presses OK without a digit: the PIN is bypassed and the payment falls back to a signature
+    /// (the Heft seed's `EFT_PIN_INPUT`).
+    case bypass
 }

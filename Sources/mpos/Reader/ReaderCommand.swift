@@ -79,6 +79,10 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             valueName: "choice"))
     var tip: String = "none"
 
+    @Flag(
+        help: "The cardholder presses OK without a digit at every PIN prompt: the PIN is bypassed and the payment falls back to a signature.")
+    var pinBypass = false
+
     @Option(
         help: ArgumentHelp(
             "A directory that keeps the reader's firmware and configuration slots, and an update in progress, "
@@ -105,6 +109,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         let tipChoice = try TipChoiceArgument.parse(tip)
         var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
         configuration.tipChoice = tipChoice
+        configuration.pinEntry = pinBypass ? .bypass : .cardsPIN
         configuration.battery = Battery(percentage: battery, drainPerTransaction: batteryDrain)
         try discovery.apply(to: &configuration)
         try link.apply(to: &configuration)
