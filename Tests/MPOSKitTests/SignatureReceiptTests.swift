@@ -49,6 +49,40 @@ struct SignatureReceiptTests {
         try await sandbox.close(terminal)
     }
 
+    /// The Accept seed's `AcceptSignatureRequest`: a reader without a pad, the cardholder signs
+    /// on the phone, and the drawing goes back into the running payment.
+    @Test func aSignatureCapturedOnThePhoneIsThePaymentsAndIsStoredWithIt() async throws {
+        let sandbox = try await Sandbox { $0.signaturePad = nil }
+        let terminal = try await sandbox.terminal()
+        let drawn = try CardholderSignature(
+            width: 200, height: 60, strokes: [[.init(x: 5, y: 50), .init(x: 60, y: 8), .init(x: 190, y: 40)]])
+        let offeredPad = Locked<CardholderSignature??>(nil)
+        await terminal.setSignatureHandler { request in
+            offeredPad.withLock { $0 = .some(request.receipt.signature) }
+            return .acceptSigned(drawn)
+        }
+        let result = try await terminal.sale(PaymentParameters(amount: 30_00, currency: .eur))
+        // The reader had no drawing to offer; the app's is the payment's.
+        #expect(offeredPad.withLock { $0 } == .some(nil))
+        #expect(result.status == .approved && result.signature == drawn)
+        #expect(PaymentReceipt(result).signature == drawn)
+        #expect(result.signatureStored)
+        let id = try #require(result.transactionID)
+        #expect(try await terminal.receipts.signature(transactionID: id) == Data(drawn.png()))
+        try await sandbox.close(terminal)
+    }
+
+    /// A reader's own pad drawing is the cardholder's signature: an app's drawing does not replace it.
+    @Test func theReadersPadDrawingTakesPrecedenceOverTheApps() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let drawn = try CardholderSignature(width: 100, height: 40, strokes: [[.init(x: 1, y: 1), .init(x: 90, y: 30)]])
+        await terminal.setSignatureHandler { _ in .acceptSigned(drawn) }
+        let result = try await terminal.sale(PaymentParameters(amount: 30_00, currency: .eur))
+        #expect(result.status == .approved && result.signature == SignaturePad.sample)
+        try await sandbox.close(terminal)
+    }
+
     @Test func aDeclinedSignatureIsNotKept() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()

@@ -236,11 +236,13 @@ struct PaymentEngine: Sendable {
             // `cancelSignature`): the card is still told no, so the approval is reversed.
             signatureTimedOut = decision == nil
             awaitingSignature = false
+            // Signed on the app's screen: the drawing is the payment's, unless the reader's pad made one.
+            if case .acceptSigned(let drawn) = decision, signature == nil { signature = drawn }
             return [
                 .sendToReader(
                     .signatureVerdict(
                         SignatureVerdict(
-                            transactionID: readerTransactionID, accepted: decision == .accept)))
+                            transactionID: readerTransactionID, accepted: decision?.accepts == true)))
             ]
         }
     }

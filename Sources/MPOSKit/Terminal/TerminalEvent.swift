@@ -118,7 +118,21 @@ public enum ReaderUpdateEvent: Sendable, Hashable {
 public enum SignatureDecision: Sendable, Hashable {
     /// The signature matches the card.
     case accept
+    /// The cardholder signed on the app's screen (a reader without a pad: the request's
+    /// `receipt.signature` is nil) and it matches the card: the Accept seed's
+    /// `AcceptSignatureRequest`. The drawing becomes the payment's signature
+    /// (``PaymentResult/signature``): on the merchant copy, and stored at the gateway with the
+    /// transaction before the payment returns. A reader's own pad drawing takes precedence.
+    case acceptSigned(CardholderSignature)
     /// It does not; the payment is declined (and an approval reversed). No decision within
     /// the terminal's signature timeout cancels the payment instead.
     case decline
+
+    /// Whether the merchant accepted the signature.
+    public var accepts: Bool {
+        switch self {
+        case .accept, .acceptSigned: true
+        case .decline: false
+        }
+    }
 }
