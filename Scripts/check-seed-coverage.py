@@ -11,7 +11,10 @@ capability | status | tests | notes) and, before the tables, one totals line per
   * every `Y` or `P` row names at least one test in backticks;
   * every named test exists: a Swift test function (`func NAME(` under a `@Test` attribute in a
     Swift file under Tests/), a Python test function (`def NAME(` in a .py file under Tests/),
-    or a file of that name under Tests/ (`NAMETests.swift`, `test_name.py`).
+    or a file of that name under Tests/ (`NAMETests.swift`, `test_name.py`);
+  * every `Y` row names at least one test that runs on Linux CI: not compiled only for Apple
+    platforms (`#if os(iOS)`, `#if canImport(UIKit)` …), not `.disabled`, and enabled only on
+    a condition `.ci/run` meets (the package it installs: zbar-tools, postgresql, strace).
 
     Scripts/check-seed-coverage.py [PACKAGE_DIR]    # exit 0 clean, 1 with a line per problem
     Scripts/check-seed-coverage.py --self-test      # proves each check can fail
@@ -36,6 +39,12 @@ SWIFT_FUNC = r"\bfunc\s+{}\s*[(<]"
 # A test's attribute may span lines (`@Test(arguments: [...])`), but never a closing brace of
 # another body: between `@Test` and the function there is no line that is only `}`.
 BODY_END = re.compile(r"^\s*\}\s*$", re.MULTILINE)
+# `#if` conditions under which code is compiled for Apple platforms only.
+APPLE_ONLY = re.compile(
+    r"os\((iOS|macOS|tvOS|watchOS|visionOS)\)|!os\(Linux\)|canImport\((UIKit|AppKit|SwiftUI|CoreBluetooth|"
+    r"ExternalAccessory|CryptoTokenKit|LocalAuthentication|ReplayKit)\)")
+# `.enabled(if: …)` conditions that CI meets, by the package `.ci/run` installs for each.
+CI_CONDITIONS = {"Zbar.path": "zbar-tools", "LocalPostgres.isInstalled": "postgresql", "strace": "strace"}
 
 
 def cells(line):
@@ -82,6 +91,8 @@ class TestIndex:
 
     def __init__(self, package_dir):
         self.files, self.swift, self.python = set(), [], []
+        ci = os.path.join(package_dir, ".ci", "run")
+        self.ci = open(ci, encoding="utf-8").read() if os.path.isfile(ci) else ""
         root = os.path.join(package_dir, TESTS)
         for directory, _, names in os.walk(root):
             for name in names:
@@ -91,20 +102,69 @@ class TestIndex:
                     with open(path, encoding="utf-8", errors="replace") as handle:
                         (self.swift if name.endswith(".swift") else self.python).append(handle.read())
 
-    def has(self, name):
-        if name in self.files:
-            return True
-        if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            return False
+    def definitions(self, name):
+        """(text, offset of `func`) of each Swift test function called `name`."""
+        found = []
         for text in self.swift:
             for match in re.finditer(SWIFT_FUNC.format(re.escape(name)), text):
                 before = text[:match.start()]
                 attribute = before.rfind("@Test")
                 previous = max(before.rfind("func "), -1)
                 if attribute > previous and not BODY_END.search(before[attribute:]):
-                    return True
+                    found.append((text, match.start(), attribute))
+        return found
+
+    def has(self, name):
+        if name in self.files:
+            return True
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            return False
+        if self.definitions(name):
+            return True
         return any(re.search(r"^\s*def\s+{}\s*\(".format(re.escape(name)), text, re.MULTILINE)
                    for text in self.python)
+
+    def runs_on_linux(self, name):
+        """Whether the named test (or file) is one CI on Linux runs."""
+        if name in self.files or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            return name in self.files
+        if any(re.search(r"^\s*def\s+{}\s*\(".format(re.escape(name)), text, re.MULTILINE)
+               for text in self.python):
+            return True
+        for text, offset, attribute in self.definitions(name):
+            traits = text[attribute:offset]
+            suite = text.rfind("@Suite", 0, attribute)
+            if suite >= 0:
+                traits += text[suite:text.find("struct", suite) if text.find("struct", suite) > 0 else suite]
+            if self.compiled_on_linux(text, offset) and self.enabled_in_ci(traits):
+                return True
+        return False
+
+    @staticmethod
+    def compiled_on_linux(text, offset):
+        """Whether the code at `offset` is outside every Apple-only `#if` branch."""
+        stack = []  # (condition is Apple-only, in its #else branch)
+        for line in text[:offset].splitlines():
+            stripped = line.strip()
+            if stripped.startswith("#if "):
+                stack.append([bool(APPLE_ONLY.search(stripped)), False])
+            elif stripped.startswith("#elseif") and stack:
+                stack[-1] = [bool(APPLE_ONLY.search(stripped)), False]
+            elif stripped.startswith("#else") and stack:
+                stack[-1][1] = True
+            elif stripped.startswith("#endif") and stack:
+                stack.pop()
+        return not any(apple and not in_else for apple, in_else in stack)
+
+    def enabled_in_ci(self, traits):
+        """Whether the `.enabled(if:)` and `.disabled` traits in `traits` let the test run in CI."""
+        if ".disabled(" in traits:
+            return False
+        for condition in re.findall(r"\.enabled\(if:\s*([^,)]+)", traits):
+            package = next((CI_CONDITIONS[key] for key in CI_CONDITIONS if key in condition), None)
+            if package is None or package not in self.ci:
+                return False
+        return True
 
 
 def check(package_dir):
@@ -137,6 +197,9 @@ def check(package_dir):
             for name in names:
                 if not index.has(name):
                     problems.append(f"{where}: {capability!r} names `{name}`, which is no test under {TESTS}/")
+            if status == "Y" and names and all(index.has(name) for name in names) \
+                    and not any(index.runs_on_linux(name) for name in names):
+                problems.append(f"{where}: {capability!r} is Y but none of its tests runs on Linux CI")
         for key in everything:
             everything[key] += counted[key]
         if seed not in totals:
@@ -188,7 +251,10 @@ def self_test():
         "import Testing\n\n@Suite(.timeLimit(.minutes(1)))\nstruct SaleTests {\n"
         "    @Test func aSaleIsApproved() {}\n\n"
         "    @Test(\n        arguments: [1, 2]\n    )\n    func everyAmountIsCharged(amount: Int) {}\n\n"
-        "    func helperThatIsNoTest() {}\n}\n")
+        "    func helperThatIsNoTest() {}\n}\n"
+        "#if canImport(UIKit)\n@Suite struct PhoneTests {\n    @Test func theJailbreakProbeRuns() {}\n}\n#endif\n"
+        "@Suite(.enabled(if: Gadget.isThere))\nstruct GadgetTests {\n    @Test func theGadgetAnswers() {}\n}\n"
+        "@Suite(.enabled(if: Zbar.path != nil))\nstruct QRTests {\n    @Test func theCodeDecodes() {}\n}\n")
     python = "def test_served_gateway_answers():\n    pass\n"
     good = [("Sale", "Y", "`aSaleIsApproved`, `SaleTests.swift`", ""),
             ("Amounts", "P", "`everyAmountIsCharged`; `test_served_gateway_answers`", "no tips"),
@@ -210,6 +276,11 @@ def self_test():
         ("no grand total", document({"*": good}).replace("In all,", "All in all,"), 1),
         ("a seed without a table", document({"*": good}).split("\n## Adyen POS Mobile")[0], 1),
         ("a row with a missing column", document(only_wirecard(("Refund", "Y", "`aSaleIsApproved`"))), 1),
+        ("a Y row whose test is compiled for Apple only", document(only_wirecard(("Jailbreak", "Y", "`theJailbreakProbeRuns`", ""))), 1),
+        ("a P row whose test is compiled for Apple only", document(only_wirecard(("Jailbreak", "P", "`theJailbreakProbeRuns`", ""))), 0),
+        ("a Y row whose test needs what CI lacks", document(only_wirecard(("Gadget", "Y", "`theGadgetAnswers`", ""))), 1),
+        ("a Y row whose test needs what CI installs", document(only_wirecard(("QR", "Y", "`theCodeDecodes`", ""))), 0),
+        ("a Y row with one test CI runs", document(only_wirecard(("Both", "Y", "`theGadgetAnswers`, `aSaleIsApproved`", ""))), 0),
     ]
     failures = 0
     for number, (what, text, expected) in enumerate(cases, start=1):
@@ -224,6 +295,9 @@ def self_test():
                 handle.write(python)
             with open(os.path.join(directory, DOCUMENT), "w", encoding="utf-8") as handle:
                 handle.write(text)
+            os.makedirs(os.path.join(directory, ".ci"))
+            with open(os.path.join(directory, ".ci", "run"), "w", encoding="utf-8") as handle:
+                handle.write("apt-get install zbar-tools\n")
             found = check(directory)
             if len(found) != expected:
                 failures += 1
