@@ -216,6 +216,30 @@ import Testing
             } == .notVoidable)
     }
 
+    /// The Heft seed: a void "only within the same day as the transaction was made"; the Accept
+    /// seed: a reversal only "before 24 hours has passed". Reversals of a card that never
+    /// completed have no window.
+    @Test func aVoidIsTakenOnTheTransactionsOwnDayOnly() throws {
+        var sale = original(.sale)
+        // 2026-12-07 08:00 UTC.
+        let made = Date(timeIntervalSince1970: 1_796_630_400)
+        sale.createdAt = made
+        #expect(try PaymentRules.voidKind(original: sale, reversal: false, now: made) == .saleVoid)
+        #expect(
+            try PaymentRules.voidKind(original: sale, reversal: false, now: made.addingTimeInterval(15 * 3_600 + 3_599))
+                == .saleVoid)
+        // Midnight UTC, 16 hours on: the next day.
+        #expect(
+            reason { _ = try PaymentRules.voidKind(original: sale, reversal: false, now: made.addingTimeInterval(16 * 3_600)) }
+                == .notVoidable)
+        #expect(
+            reason { _ = try PaymentRules.voidKind(original: sale, reversal: false, now: made.addingTimeInterval(86_400)) }
+                == .notVoidable)
+        #expect(
+            try PaymentRules.voidKind(original: sale, reversal: true, now: made.addingTimeInterval(3 * 86_400))
+                == .saleVoid)
+    }
+
     @Test func partialApprovalOnlyWhenAllowed() {
         #expect(
             PaymentRules.outcome(

@@ -172,6 +172,8 @@ public enum PaymentRules {
         /// The tip on it (chosen on the reader or adjusted since), minor units: captured with
         /// the sale, so refundable with it.
         public var tipAmount: Int64 = 0
+        /// When it was made (nil: not known, and no void window applies).
+        public var createdAt: Date?
 
         /// Creates a summary.
         public init(
@@ -275,11 +277,14 @@ public enum PaymentRules {
 
     /// What undoing a transaction makes: a void of a sale or an authorisation, or of a refund.
     /// Sales, (pre-)authorisations, cash and refunds can be voided (or reversed) while approved;
-    /// a void needs the batch still open, a reversal does not.
+    /// a void needs the batch still open and the transaction's own day (UTC) at `now`, so never
+    /// after 24 hours: the Heft seed's "only within the same day" and the Accept seed's 24-hour
+    /// reversal window. A reversal (the terminal undoing an approval its card never completed)
+    /// has no window.
     /// - Parameter reversal: `true` for a reversal (issuer-side undo), `false` for a void.
     /// - Returns: ``TransactionKind/saleVoid`` or ``TransactionKind/refundVoid``.
     /// - Throws: ``PaymentRuleViolation/Reason/notVoidable``.
-    public static func voidKind(original: Original, reversal: Bool) throws(PaymentRuleViolation)
+    public static func voidKind(original: Original, reversal: Bool, now: Date? = nil) throws(PaymentRuleViolation)
         -> TransactionKind
     {
         let kind: TransactionKind
@@ -297,6 +302,10 @@ public enum PaymentRules {
         }
         guard reversal || original.batchOpen else {
             throw PaymentRuleViolation(.notVoidable, "The batch has closed; refund the transaction instead.")
+        }
+        if !reversal, let made = original.createdAt, let now, !isSameVoidDay(made, now) {
+            throw PaymentRuleViolation(
+                .notVoidable, "A void is taken on the transaction's own day (UTC) only; refund it instead.")
         }
         return kind
     }
@@ -326,5 +335,15 @@ public enum PaymentRules {
         guard approved > 0 else { return .declined }
         if approved >= requested { return .approved(amount: requested) }
         return allowPartial ? .partiallyApproved(amount: approved) : .declined
+    }
+}
+
+extension PaymentRules {
+    /// Whether `now` is on the same day as `made` for the void window: the same UTC calendar
+    /// day, at most 24 hours later.
+    static func isSameVoidDay(_ made: Date, _ now: Date) -> Bool {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        return now >= made && now.timeIntervalSince(made) < 86_400 && calendar.isDate(made, inSameDayAs: now)
     }
 }

@@ -39,6 +39,7 @@ extension PaymentService {
             tipAdjustable: row.captureMode == CaptureMode.tipAdjustment.rawValue
                 || row.kind != .sale)
         original.tipAmount = row.amountTip
+        original.createdAt = row.createdAt
         return original
     }
 
@@ -173,7 +174,8 @@ extension PaymentService {
     /// The change of ``void(merchant:id:reversal:)``.
     static func voidChange(reversal: Bool) -> FollowUpChange {
         { db, original, time in
-            let kind = try PaymentRules.voidKind(original: try Self.summary(db, original), reversal: reversal)
+            let kind = try PaymentRules.voidKind(
+                original: try Self.summary(db, original), reversal: reversal, now: time)
             original.status = .reversed
             var row = try Self.followUp(of: original, kind: kind, amount: original.amountApproved, now: time)
             row.status = .processed
