@@ -48,6 +48,22 @@ import Testing
         await terminal.disconnect()
     }
 
+    /// The Heft seed's EFT_SCANNER_IS_NOT_SUPPORTED: a reader without a scanner says so, as a
+    /// typed refusal naming the status, and the link stays usable.
+    @Test func aReaderWithoutAScannerSaysSo() async throws {
+        let sandbox = try await Sandbox { $0.hasScanner = false }
+        let terminal = try await sandbox.terminal()
+        do {
+            try await terminal.reader.enableScanner()
+            Issue.record("a reader without a scanner took the scanner request")
+        } catch {
+            #expect(error.code == MPOSError.Code.readerRefused)
+            #expect(error.message.contains(ReaderStatusCode.scannerIsNotSupported.description), "\(error.message)")
+        }
+        #expect(try await terminal.sale(PaymentParameters(amount: 12_40, currency: .eur)).status == .approved)
+        await terminal.disconnect()
+    }
+
     @Test func singleScanDeliversOneCodeAsAStreamAndAsAnEvent() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()

@@ -83,7 +83,8 @@ extension CardReaderLink {
     /// ```
     ///
     /// - Throws: ``MPOSError/readerNotConnected``, ``MPOSError/readerLinkFailed``, or the
-    ///   reader's refusal as ``MPOSError/readerRefused``.
+    ///   reader's refusal as ``MPOSError/readerRefused`` (a reader without a scanner refuses
+    ///   with ``ReaderStatusCode/scannerIsNotSupported``, named in the message).
     public func enableScanner(multiScan: Bool = true, buttonMode: Bool = true, timeoutSeconds: UInt16 = 0)
         async throws(MPOSError)
     {

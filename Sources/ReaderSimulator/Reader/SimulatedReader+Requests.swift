@@ -41,6 +41,8 @@ extension SimulatedReader {
         case .resetLogs:
             log.clear()
             answer = .ack
+        case .enableScanner where !configuration.hasScanner:
+            answer = .error(.scannerIsNotSupported, detail: "this reader has no bar-code scanner")
         case .enableScanner(let scannerConfiguration):
             enableScanner(scannerConfiguration)
             answer = .ack

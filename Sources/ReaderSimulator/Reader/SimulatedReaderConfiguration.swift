@@ -34,6 +34,9 @@ public struct SimulatedReaderConfiguration: Sendable {
     /// What the cardholder presses when a transaction offers a tip (``TipChoice``); no tip by
     /// default.
     public var tipChoice: TipChoice = .noTip
+    /// Whether the reader has a bar-code scanner; one without answers a scanner request with
+    /// `EFT_SCANNER_IS_NOT_SUPPORTED` (0x002F), as the Heft seed's readers without one do.
+    public var hasScanner = true
     /// What the cardholder does at a PIN prompt: types the card's PIN, or bypasses it.
     public var pinEntry: PINEntry = .cardsPIN
     /// The battery at power-on.

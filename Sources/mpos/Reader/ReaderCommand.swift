@@ -79,6 +79,9 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             valueName: "choice"))
     var tip: String = "none"
 
+    @Flag(help: "The reader has no bar-code scanner: scanner requests are refused with EFT_SCANNER_IS_NOT_SUPPORTED.")
+    var noScanner = false
+
     @Flag(
         help: "The cardholder presses OK without a digit at every PIN prompt: the PIN is bypassed and the payment falls back to a signature.")
     var pinBypass = false
@@ -110,6 +113,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
         configuration.tipChoice = tipChoice
         configuration.pinEntry = pinBypass ? .bypass : .cardsPIN
+        configuration.hasScanner = !noScanner
         configuration.battery = Battery(percentage: battery, drainPerTransaction: batteryDrain)
         try discovery.apply(to: &configuration)
         try link.apply(to: &configuration)
