@@ -1,10 +1,10 @@
-import MPOSTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 import GatewayAPI
 import MPOSCore
+import MPOSTestSupport
 import ReaderLink
 import ReaderLinkTCP
 import ReaderSimulator
@@ -157,6 +157,58 @@ import Testing
         #expect(result.approvedAmount == 0)
         let charged = try await terminal.reports.searchTransactions().items.filter { $0.status.isApproval && $0.kind == .sale }
         #expect(charged.isEmpty)
+        try await sandbox.close(terminal)
+    }
+
+    /// The Heft seed's EFT_AMOUNT_VALIDATION: the cardholder confirms the amount before the card prompt.
+    @Test func theCardholderConfirmsTheAmountBeforeTheCardPrompt() async throws {
+        let sandbox = try await Sandbox { $0.confirmsAmount = true }
+        let terminal = try await sandbox.terminal()
+        let log = EventLog(terminal.events.subscribe([.status]))
+        let result = try await terminal.sale(Self.sale(12_41))
+        #expect(result.status == .approved)
+        let statuses = log.all.compactMap { event -> ReaderStatusCode? in
+            if case .readerStatus(let code, _, _) = event { code } else { nil }
+        }
+        let confirmed = try #require(statuses.firstIndex(of: .amountValidation))
+        let prompted = try #require(statuses.firstIndex(of: .waitingCard))
+        #expect(confirmed < prompted)
+        try await sandbox.close(terminal)
+    }
+
+    /// Cancelled at the amount confirmation (the reader allows it): nothing is charged.
+    @Test func aCancelAtTheAmountConfirmationChargesNothing() async throws {
+        let readerClock = ManualClock()
+        let sandbox = try await Sandbox(readerClock: readerClock) {
+            $0.confirmsAmount = true
+            $0.humanDelay = .seconds(5)
+        }
+        let terminal = try await sandbox.terminal()
+        let statuses = terminal.events.subscribe([.status])
+        let sale = Task { try await terminal.sale(Self.sale(12_42)) }
+        for await event in statuses {
+            if case .readerStatus(.amountValidation, _, _) = event { break }
+        }
+        #expect(try await terminal.cancel())
+        let result = try await sale.value
+        #expect(result.status == .cancelled && result.approvedAmount == 0)
+        #expect(try await terminal.reports.searchTransactions().items.filter { $0.status.isApproval }.isEmpty)
+        try await sandbox.close(terminal)
+    }
+
+    /// The Heft seed's EFT_WAITING_CARD_REMOVAL: a card left from an earlier transaction ends the
+    /// next one ("remove the card and restart the operation"); the one after goes ahead.
+    @Test func aCardLeftInTheReaderEndsThePaymentUntilItIsRemoved() async throws {
+        let sandbox = try await Sandbox { $0.cardLeftInReader = true }
+        let terminal = try await sandbox.terminal()
+        let log = EventLog(terminal.events.subscribe())
+        let first = try await terminal.sale(Self.sale(12_43))
+        #expect(first.status != .approved && first.approvedAmount == 0)
+        #expect(first.error?.message.contains("status \(ReaderStatusCode.waitingCardRemoval.rawValue).") == true)
+        #expect(log.all.contains(.card(.removed)))
+        #expect(log.all.contains { if case .readerStatus(.waitingCardRemoval, _, _) = $0 { true } else { false } })
+        let second = try await terminal.sale(Self.sale(12_43))
+        #expect(second.status == .approved)
         try await sandbox.close(terminal)
     }
 

@@ -40,6 +40,19 @@ extension SimulatedReader {
         if configuration.declinesBeforeCardPrompt {
             return await finishFailed(id, .processingError, "declined before the card prompt")
         }
+        if configuration.cardLeftInReader {
+            // The Heft seed's EFT_WAITING_CARD_REMOVAL: the card is taken out, and the app starts again.
+            await status(.waitingCardRemoval, "Remove card", cancelAllowed: false)
+            configuration.cardLeftInReader = false
+            await emit(.cardEvent(.removed))
+            return await finishFailed(id, .waitingCardRemoval, "a card was left in the reader: start the payment again")
+        }
+        if configuration.confirmsAmount {
+            await status(.amountValidation, "Confirm amount", cancelAllowed: true)
+            if await pause() == .cancelled {
+                return await finishFailed(id, .userCancelled, "cancelled at the amount confirmation")
+            }
+        }
         await status(.waitingCard, "Insert, tap or swipe card", cancelAllowed: true)
         if configuration.waitsForCard {
             switch await awaitInput(timeout: nil) {

@@ -37,6 +37,13 @@ public struct SimulatedReaderConfiguration: Sendable {
     /// Whether the reader has a bar-code scanner; one without answers a scanner request with
     /// `EFT_SCANNER_IS_NOT_SUPPORTED` (0x002F), as the Heft seed's readers without one do.
     public var hasScanner = true
+    /// Whether the reader asks the cardholder to confirm the amount before the card prompt
+    /// (`EFT_AMOUNT_VALIDATION`, 0x0018); the cardholder presses OK, or C to cancel.
+    public var confirmsAmount = false
+    /// Whether a card was left in the reader by an earlier transaction: the next transaction
+    /// ends with `EFT_WAITING_CARD_REMOVAL` (0x001B), the card is taken out, and the one after
+    /// goes ahead, as the Heft seed's readers ask ("remove the card and restart the operation").
+    public var cardLeftInReader = false
     /// What the cardholder does at a PIN prompt: types the card's PIN, or bypasses it.
     public var pinEntry: PINEntry = .cardsPIN
     /// The battery at power-on.

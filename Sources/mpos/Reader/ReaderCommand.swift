@@ -79,6 +79,12 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             valueName: "choice"))
     var tip: String = "none"
 
+    @Flag(help: "The cardholder confirms the amount on the reader before the card prompt (EFT_AMOUNT_VALIDATION).")
+    var confirmAmount = false
+
+    @Flag(help: "A card was left in the reader: the first transaction ends with EFT_WAITING_CARD_REMOVAL, the next goes ahead.")
+    var cardLeft = false
+
     @Flag(help: "The reader has no bar-code scanner: scanner requests are refused with EFT_SCANNER_IS_NOT_SUPPORTED.")
     var noScanner = false
 
@@ -114,6 +120,8 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         configuration.tipChoice = tipChoice
         configuration.pinEntry = pinBypass ? .bypass : .cardsPIN
         configuration.hasScanner = !noScanner
+        configuration.confirmsAmount = confirmAmount
+        configuration.cardLeftInReader = cardLeft
         configuration.battery = Battery(percentage: battery, drainPerTransaction: batteryDrain)
         try discovery.apply(to: &configuration)
         try link.apply(to: &configuration)
