@@ -162,6 +162,24 @@ import Testing
         let readers = await scan.value
         #expect(readers.map(\.serialNumber) == ["MPSIM-000001"])
         #expect(readers.first?.name == "Counter reader")
+
+        // The Heft seed's discoverAllDevices: every reader that answered, told apart by isSupported.
+        let everyScan = Task {
+            await terminal.reader.discover(
+                scanners: [SimulatedReaderScanner(readers: [sandbox.reader, stranger])], allDevices: true)
+        }
+        await clock.waitForSleeper(until: .seconds(10))
+        clock.advance(by: .seconds(5))
+        let every = await everyScan.value
+        #expect(Set(every.map(\.serialNumber)) == ["MPSIM-000001", "MPSIM-000099"])
+        var supported: [String] = []
+        for reader in every where await terminal.reader.isSupported(reader) { supported.append(reader.serialNumber) }
+        #expect(supported == ["MPSIM-000001"])
+        #expect(every.first { $0.serialNumber == "MPSIM-000099" }?.name == other.name)
+        // The Heft seed's devicesCopy and resetDevices: what the scans found, kept until reset.
+        #expect(Set(await terminal.reader.discoveredReaders.map(\.serialNumber)) == ["MPSIM-000001", "MPSIM-000099"])
+        await terminal.reader.resetDiscoveredReaders()
+        #expect(await terminal.reader.discoveredReaders.isEmpty)
         try await sandbox.close(terminal)
     }
 }

@@ -125,20 +125,31 @@ extension CardReaderLink {
     /// calling task ends the scan early with what was found. A scan does not touch the
     /// connected reader and may run during a payment.
     ///
+    /// With a catalogue set (``setCatalogue(_:)``), only its models are listed, under its
+    /// names; `allDevices` lists every reader that answered (the Heft seed's
+    /// `startDiscovery(discoverAllDevices: YES)`), the others under their own names, and
+    /// ``isSupported(_:)`` tells them apart (connecting one is refused).
+    ///
     /// ```swift
     /// let readers = await terminal.reader.discover(scanners: [TCPReaderScanner()])
     /// if let found = readers.first { try await terminal.reader.connect(found, secret: secret) }
     /// ```
-    public func discover(scanners: [any ReaderScanner], scanTime: Duration = defaultScanTime) async
-        -> [DiscoveredReader]
+    public func discover(scanners: [any ReaderScanner], scanTime: Duration = defaultScanTime, allDevices: Bool = false)
+        async -> [DiscoveredReader]
     {
         let scanTime = scanTime > .zero ? scanTime : Self.defaultScanTime
         var readers: [DiscoveredReader] = []
         for await found in ReaderDiscovery(scanners: scanners, scanTime: scanTime, clock: clock).readers() {
             var reader = found
             if let catalogue {
-                // Only the models the app supports, under the names it gives them.
-                guard let terminal = catalogue.terminal(model: found.model) else { continue }
+                // Only the models the app supports, under the names it gives them (all, when asked).
+                guard let terminal = catalogue.terminal(model: found.model) else {
+                    if allDevices {
+                        readers.append(found)
+                        events.emit(.readerDiscovered(found))
+                    }
+                    continue
+                }
                 var announcement = found.announcement
                 announcement.name = terminal.name
                 reader = DiscoveredReader(
@@ -148,8 +159,22 @@ extension CardReaderLink {
             readers.append(reader)
             events.emit(.readerDiscovered(reader))
         }
+        for reader in readers where !discoveredReaders.contains(where: { $0.id == reader.id }) {
+            discoveredReaders.append(reader)
+        }
         events.emit(.discoveryFinished(readers: readers.count))
         return readers
+    }
+
+    /// Forgets the readers earlier scans found (the Heft seed's `resetDevices`); the connected
+    /// reader stays connected.
+    public func resetDiscoveredReaders() { discoveredReaders = [] }
+
+    /// Whether `reader` is one the terminal connects: every reader without a catalogue, only
+    /// the catalogue's models with one.
+    public func isSupported(_ reader: DiscoveredReader) -> Bool {
+        guard let catalogue else { return true }
+        return catalogue.terminal(model: reader.model) != nil
     }
 }
 

@@ -61,6 +61,9 @@ public actor CardReaderLink {
     private var battery = BatteryWatch()
     /// The app's terminal catalogue, if set (``setCatalogue(_:)``).
     public private(set) var catalogue: TerminalCatalogue?
+    /// Every reader the scans since the last ``resetDiscoveredReaders()`` found, each once (by
+    /// id), in the order first found: the Heft seed's `devicesCopy`.
+    public internal(set) var discoveredReaders: [DiscoveredReader] = []
 
     init(clock: any Clock<Duration>, hub: TerminalEvents, gate: OperationGate, facade: TerminalSlot) {
         self.facade = facade
