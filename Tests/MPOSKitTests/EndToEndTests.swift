@@ -439,6 +439,20 @@ import Testing
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// The Heft seed's `reference` ("string for customer reference") on a card sale: kept with
+    /// the gateway's record and given back with it, apart from the external id.
+    @Test func aCustomerReferenceOnACardSaleIsKeptWithTheTransaction() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let result = try await terminal.sale(
+            PaymentParameters(amount: 12_44, currency: .eur, customerReference: "table 12", externalID: "pos-77"))
+        #expect(result.status == .approved)
+        let record = try await terminal.reports.transaction(try #require(result.transactionID))
+        #expect(record.customerReference == "table 12")
+        #expect(record.externalID == "pos-77")
+        try await sandbox.close(terminal)
+    }
+
     @Test func aDuplicateTheGatewayRefusesFailsAndIsFinished() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal()
