@@ -15,8 +15,11 @@ final class RawGatewayConnection: Sendable {
         self.inbox = inbox
     }
 
-    /// Connects to 127.0.0.1:`port`, through TLS with `tls`.
-    static func open(port: Int, tls: TLSConfiguration? = nil) async throws -> RawGatewayConnection {
+    /// Connects to 127.0.0.1:`port`, through TLS with `tls`; `onConnect` is written on the event
+    /// loop the moment the connection is up, so no wait of the test's own tasks can delay it.
+    static func open(port: Int, tls: TLSConfiguration? = nil, onConnect: String? = nil) async throws
+        -> RawGatewayConnection
+    {
         let inbox = Inbox()
         let context = try tls.map { try NIOSSLContext(configuration: $0) }
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -28,6 +31,9 @@ final class RawGatewayConnection: Sendable {
                             try NIOSSLClientHandler(context: context, serverHostname: nil))
                     }
                     try channel.pipeline.syncOperations.addHandler(InboxHandler(inbox))
+                    if let onConnect {
+                        try channel.pipeline.syncOperations.addHandler(SendWhenActive(onConnect))
+                    }
                 }
             }
             .connect(host: "127.0.0.1", port: port).get()
@@ -75,6 +81,17 @@ final class RawGatewayConnection: Sendable {
             head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         return text.utf8.count - text[..<end.upperBound].utf8.count >= length
+    }
+
+    /// Writes its bytes once the channel is active, then stays out of the way.
+    private final class SendWhenActive: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let text: String
+        init(_ text: String) { self.text = text }
+        func channelActive(context: ChannelHandlerContext) {
+            context.writeAndFlush(NIOAny(ByteBuffer(string: text)), promise: nil)
+            context.fireChannelActive()
+        }
     }
 
     private final class Inbox: Sendable {
