@@ -206,6 +206,31 @@ import Testing
         #expect(await !terminal.updates.isInitialized)
     }
 
+    /// The Adyen seed's INVALID_NYC1_FIRMWARE_VERSION: overdue firmware refuses payments under
+    /// its own code, until it is installed.
+    @Test func overdueFirmwareRefusesPaymentsAsAnInvalidFirmwareVersion() async throws {
+        let clock = ManualDateSource(start: Date(timeIntervalSince1970: 1_795_000_000))
+        let sandbox = try await Sandbox(gatewayClock: clock)
+        let terminal = try await Self.terminal(sandbox)
+        let deadline = clock.now().addingTimeInterval(5 * 86_400)
+        try await Self.publish(
+            sandbox, kind: .firmware, version: "2.0.0", bytes: Self.image(8_000, seed: 21), deadline: deadline)
+        #expect(try await terminal.updates.check().updateDeadline == deadline)
+        #expect(try await terminal.sale(PaymentParameters(amount: 10_41, currency: .eur)).status == .approved)
+
+        clock.advance(by: 5 * 86_400 + 1)
+        do {
+            _ = try await terminal.sale(PaymentParameters(amount: 10_42, currency: .eur))
+            Issue.record("overdue firmware took a payment")
+        } catch {
+            #expect(error.code == MPOSError.Code.invalidReaderFirmwareVersion)
+            #expect(error.message.hasPrefix("INVALID_NYC1_FIRMWARE_VERSION"))
+        }
+        #expect(await terminal.updates.downloadAndApply().result().type == .success)
+        #expect(try await terminal.sale(PaymentParameters(amount: 10_43, currency: .eur)).status == .approved)
+        await terminal.disconnect()
+    }
+
     @Test func anotherReaderDoesNotInheritTheBlockedStatusOfTheFirst() async throws {
         let clock = ManualDateSource(start: Date(timeIntervalSince1970: 1_795_000_000))
         let sandbox = try await Sandbox(gatewayClock: clock)

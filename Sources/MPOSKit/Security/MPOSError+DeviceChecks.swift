@@ -21,9 +21,19 @@ extension MPOSError.Code {
     /// 5111: the device's integrity cannot be trusted, such as a jailbreak
     /// (`NON_SELF_RESOLVABLE`).
     public static let nonSelfResolvable = 5111
+    /// 5112: the connected reader's firmware is past its update deadline: install it before
+    /// taking payments (`INVALID_NYC1_FIRMWARE_VERSION`).
+    public static let invalidReaderFirmwareVersion = 5112
 }
 
 extension MPOSError {
+    /// The reader's firmware is past its update deadline (INVALID_NYC1_FIRMWARE_VERSION).
+    public static let invalidReaderFirmwareVersion = MPOSError(
+        code: Code.invalidReaderFirmwareVersion,
+        message:
+            "INVALID_NYC1_FIRMWARE_VERSION: the reader's firmware is past its update deadline; install it "
+            + "(updates.downloadAndApply()) and try again.",
+        customerMessage: "Card reader firmware version is invalid.")
     /// A debugger is attached to the app (DEBUGGER_ENABLED).
     public static let debuggerEnabled = MPOSError(
         code: Code.debuggerEnabled,

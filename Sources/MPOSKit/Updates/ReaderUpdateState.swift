@@ -29,11 +29,16 @@ struct ReaderUpdateState: Sendable, Hashable {
         return status
     }
 
-    /// Why a card payment on the reader `serial` must wait for its updates at `now`, or nil.
+    /// Why a card payment on the reader `serial` must wait for its updates at `now`, or nil:
+    /// ``MPOSError/invalidReaderFirmwareVersion`` when a firmware image is among the overdue
+    /// ones (the Adyen seed's `INVALID_NYC1_FIRMWARE_VERSION`), else ``MPOSError/updateRequired``.
     func refusal(reader serial: String?, at now: Date) -> MPOSError? {
         guard let status = status(of: serial), status.isBlocked(at: now), let deadline = status.updateDeadline
         else {
             return nil
+        }
+        if status.pending.contains(where: { $0.kind == .firmware && $0.deadline != nil }) {
+            return MPOSError.invalidReaderFirmwareVersion
         }
         return MPOSError.updateRequired.withMessage(
             "The reader's update deadline (\(deadline.formatted(.iso8601))) has passed: install its updates "
