@@ -167,6 +167,28 @@ import Testing
         try await sandbox.close(terminal)
     }
 
+    /// The Accept seed's cash payment with the cardholder's name: kept with the payment and
+    /// given back; a name the gateway would refuse is refused before anything is sent.
+    @Test func aCashPaymentKeepsTheCardholdersName() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal(connect: false)
+        let result = try await terminal.recordCash(
+            PaymentParameters(amount: 16_00, currency: .eur), cardholderName: "Ada Lovelace")
+        #expect(result.status == .approved && result.kind == .cash)
+        #expect(result.cardholderName == "Ada Lovelace")
+        let record = try await terminal.reports.transaction(try #require(result.transactionID))
+        #expect(record.cardholderName == "Ada Lovelace" && record.card == nil)
+        await #expect(throws: MPOSError.invalidArgument) {
+            try await terminal.recordCash(
+                PaymentParameters(amount: 16_01, currency: .eur), cardholderName: String(repeating: "A", count: 46))
+        }
+        await #expect(throws: MPOSError.invalidArgument) {
+            try await terminal.recordCash(PaymentParameters(amount: 16_02, currency: .eur), cardholderName: "Ada\nL")
+        }
+        #expect(try await terminal.reports.searchTransactions().items.count == 1)
+        try await sandbox.close(terminal)
+    }
+
     @Test func cashIsRecordedWithoutAReaderAndCanBeVoided() async throws {
         let sandbox = try await Sandbox()
         let terminal = try await sandbox.terminal(connect: false)

@@ -271,6 +271,26 @@ import Testing
         }
     }
 
+    /// A cash payment's cardholder name is kept and given back, on both engines; one the
+    /// contract does not allow is refused with 4001 and nothing is recorded.
+    @Test(arguments: GatewayTestEngine.allCases) func aCashPaymentKeepsItsCardholderName(engine: GatewayTestEngine) async throws {
+        try await GatewayHarness.with(engine: engine) { harness in
+            let token = try await harness.login()
+            let kept = try await Self.post(
+                harness, GatewayPaths.cashPayment,
+                CashPaymentRequest(amount: 7_00, currency: .eur, cardholderName: "Grace Hopper"), token: token)
+            #expect(kept.status == 200)
+            let transaction = try kept.decode(Transaction.self)
+            #expect(transaction.cardholderName == "Grace Hopper" && transaction.card == nil)
+            for name in ["", String(repeating: "x", count: 46), "tab\there"] {
+                let refused = try await Self.post(
+                    harness, GatewayPaths.cashPayment,
+                    CashPaymentRequest(amount: 7_01, currency: .eur, cardholderName: name), token: token)
+                #expect(refused.status == 400 && refused.error?.code == GatewayErrorCode.invalidValue, "\(name)")
+            }
+        }
+    }
+
     @Test(arguments: GatewayTestEngine.allCases) func malformedJSONOnEveryBodyRouteIsA4xxJSON(engine: GatewayTestEngine) async throws {
         try await GatewayHarness.with(engine: engine) { harness in
             let token = try await harness.login()

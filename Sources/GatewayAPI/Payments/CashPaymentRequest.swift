@@ -20,12 +20,20 @@ public struct CashPaymentRequest: Codable, Sendable, Hashable {
     public var externalID: String?
     /// What was bought.
     public var basket: Basket?
+    /// The customer's name, as the merchant records it with the payment (the Accept seed's
+    /// cash payment cardholder name): 1 to 45 characters, no control characters.
+    public var cardholderName: String?
+
+    /// The longest ``cardholderName``.
+    public static let cardholderNameMaximumLength = 45
 
     /// Creates the request.
     public init(
         kind: TransactionKind = .sale, amount: Int64, currency: Currency,
-        customerReference: String? = nil, externalID: String? = nil, basket: Basket? = nil
+        customerReference: String? = nil, externalID: String? = nil, basket: Basket? = nil,
+        cardholderName: String? = nil
     ) {
+        self.cardholderName = cardholderName
         self.kind = kind
         self.amount = amount
         self.currency = currency

@@ -50,6 +50,9 @@ public struct Transaction: Codable, Sendable, Hashable {
     public var emv: EMVSummary?
     /// The merchant's reference.
     public var customerReference: String?
+    /// The customer's name the merchant recorded with a cash payment (a card's name is in
+    /// ``card``).
+    public var cardholderName: String?
     /// The merchant's unique id.
     public var externalID: String?
     /// The statement descriptor as sent to the issuer.
@@ -69,8 +72,10 @@ public struct Transaction: Codable, Sendable, Hashable {
         acquirerMessage: String? = nil, batchID: String? = nil, card: CardSummary? = nil,
         entryMode: CardEntryMode? = nil, cvm: CardholderVerification? = nil,
         emv: EMVSummary? = nil, customerReference: String? = nil, externalID: String? = nil,
-        statementDescriptor: String? = nil, createdAt: Date, receipt: ReceiptInfo? = nil
+        statementDescriptor: String? = nil, createdAt: Date, receipt: ReceiptInfo? = nil,
+        cardholderName: String? = nil
     ) {
+        self.cardholderName = cardholderName
         self.id = id
         self.originalID = originalID
         self.kind = kind

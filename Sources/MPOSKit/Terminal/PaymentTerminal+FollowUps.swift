@@ -68,16 +68,26 @@ extension PaymentTerminal {
     /// Records a cash sale (or, with `refund`, cash paid back) so that reports and batches
     /// hold every payment. No reader is involved.
     ///
-    /// Of the parameters, the amount, currency, customer reference and external id count.
+    /// Of the parameters, the amount, currency, customer reference and external id count;
+    /// `cardholderName` is the customer's name kept with the payment (the Accept seed's cash
+    /// payment cardholder name), on the result as ``PaymentResult/cardholderName``.
     ///
     /// - Returns: a result of kind ``TransactionKind/cash`` (``TransactionKind/refund`` for
     ///   a refund), approved once the gateway recorded it.
-    /// - Throws: what ``PaymentParameters/validate()`` throws (before any I/O),
+    /// - Throws: what ``PaymentParameters/validate()`` throws, and ``MPOSError/invalidArgument``
+    ///   for a name of more than 45 characters or with control characters (before any I/O);
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
-    public func recordCash(_ parameters: PaymentParameters, refund: Bool = false) async throws(MPOSError)
-        -> PaymentResult
+    public func recordCash(_ parameters: PaymentParameters, refund: Bool = false, cardholderName: String? = nil)
+        async throws(MPOSError) -> PaymentResult
     {
         try parameters.validate()
+        if let cardholderName,
+            !(1...CashPaymentRequest.cardholderNameMaximumLength).contains(cardholderName.unicodeScalars.count)
+                || cardholderName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
+            throw MPOSError.invalidArgument.withMessage(
+                "A cash payment's cardholder name is 1 to \(CashPaymentRequest.cardholderNameMaximumLength) characters without control characters.")
+        }
         var result = try await followUp(
             refund ? .cashRefund : .cash, kind: refund ? .refund : .cash, endpoint: GatewayRoutes.cashPayment,
             original: nil,
@@ -85,7 +95,7 @@ extension PaymentTerminal {
             body: CashPaymentRequest(
                 kind: refund ? .refund : .sale, amount: parameters.amount, currency: parameters.currency,
                 customerReference: parameters.customerReference, externalID: parameters.externalID,
-                basket: parameters.basket))
+                basket: parameters.basket, cardholderName: cardholderName))
         result.basket = parameters.basket
         await accessories.openDrawer(after: result)
         return result
@@ -153,7 +163,8 @@ extension PaymentTerminal {
                 cvm: transaction.cvm, entryMode: transaction.entryMode, maskedPAN: transaction.card?.maskedPAN,
                 scheme: transaction.card?.scheme, merchantName: merchant, date: transaction.createdAt,
                 batchID: transaction.batchID, acquirerMessage: transaction.acquirerMessage,
-                cardholderName: transaction.card?.cardholderName, expiryMonth: transaction.card?.expiryMonth,
+                cardholderName: transaction.card?.cardholderName ?? transaction.cardholderName,
+                expiryMonth: transaction.card?.expiryMonth,
                 expiryYear: transaction.card?.expiryYear)
         case .refused(let status, let body):
             entry.state = .finished

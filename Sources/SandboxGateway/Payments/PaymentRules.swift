@@ -61,6 +61,19 @@ public enum PaymentRules {
 
     /// Checks an optional external id: 1 to 50 characters.
     /// - Throws: ``PaymentRuleViolation/Reason/invalidExternalID``.
+    /// Checks a cash payment's cardholder name: 1 to 45 characters, none a control character.
+    public static func validateCardholderName(_ name: String?) throws(PaymentRuleViolation) {
+        guard let name else { return }
+        let count = name.unicodeScalars.count
+        guard (1...CashPaymentRequest.cardholderNameMaximumLength).contains(count),
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw PaymentRuleViolation(
+                .invalidField,
+                "cardholderName must be 1 to \(CashPaymentRequest.cardholderNameMaximumLength) characters without control characters.")
+        }
+    }
+
     public static func validateExternalID(_ id: String?) throws(PaymentRuleViolation) {
         guard let id else { return }
         guard !id.isEmpty, id.unicodeScalars.count <= externalIDMaximumLength else {

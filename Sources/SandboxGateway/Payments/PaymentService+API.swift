@@ -60,7 +60,8 @@ extension LedgerTransaction {
             cvm: cvm.flatMap(CardholderVerification.init(rawValue:)), emv: emv,
             customerReference: customerReference,
             externalID: externalId, statementDescriptor: descriptor, createdAt: createdAt,
-            receipt: seq.map { ReceiptInfo(receiptNumber: Int($0), signatureRequired: signatureRequired) })
+            receipt: seq.map { ReceiptInfo(receiptNumber: Int($0), signatureRequired: signatureRequired) },
+            cardholderName: maskedPan == nil ? cardholderName : nil)
     }
 
     /// Whether the merchant copy needs a signature line.

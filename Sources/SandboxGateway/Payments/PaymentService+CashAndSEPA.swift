@@ -19,6 +19,7 @@ extension PaymentService {
         try PaymentRules.validateAmount(request.amount)
         let currency = try PaymentRules.currency(code: request.currency.code)
         try PaymentRules.validateExternalID(request.externalID)
+        try PaymentRules.validateCardholderName(request.cardholderName)
         let time = now()
         var row = LedgerTransaction(
             id: Self.newTransactionID(at: time), merchantId: merchant,
@@ -28,6 +29,7 @@ extension PaymentService {
         row.amountCaptured = request.amount
         row.externalId = request.externalID
         row.customerReference = request.customerReference
+        row.cardholderName = request.cardholderName
         row.responseCode = "00"
         row.acquirerMessage = request.kind == .sale ? "Cash received" : "Cash refunded"
         row.idempotencyKey = idempotencyKey
