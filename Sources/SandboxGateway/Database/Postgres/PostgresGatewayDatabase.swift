@@ -32,6 +32,10 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
         public var maximumGroupSize = 256
         /// How many times a write runs at most when it meets `40001` or `40P01` (default 5).
         public var maximumAttempts = 5
+        /// How many statements each connection prepares once and runs by name afterwards
+        /// (default 256); statements past that, and all of them at 0, are parsed and planned
+        /// by the server each time they run.
+        public var preparedStatementsPerConnection = 256
         /// How long opening a connection may take (default 10 s).
         public var connectTimeout: TimeAmount = .seconds(10)
         /// How long ``PostgresGatewayDatabase/isReachable()`` waits for an answer (default 2 s).
@@ -84,7 +88,9 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
     init(url: PostgresURL, configuration: Configuration, fingerprintKey: CardFingerprintKeyCheck) async throws {
         self.url = url
         self.configuration = configuration
-        let settings = PostgresSettings(url: url, connectTimeout: configuration.connectTimeout)
+        let settings = PostgresSettings(
+            url: url, connectTimeout: configuration.connectTimeout,
+            preparedStatements: configuration.preparedStatementsPerConnection)
         let logger = configuration.logger
         self.settings = settings
         let readers = PostgresLanePool(
