@@ -37,16 +37,33 @@ enum PostgresGatewayBenchmarks {
             throw BenchmarkInputMissing(name: "PostgreSQL (initdb, pg_ctl, pgbench)", looked: ["/usr/lib/postgresql"])
         }
         let postgres = try LocalPostgres.start(durable: true)
-        defer { postgres.stop() }
+        // `MPOS_BENCH_PG_STATEMENT_LOG=FILE`: the server logs every statement with its time and
+        // backend, and the log is kept at FILE (statements per sale, round trips, commits).
+        let statementLog = ProcessInfo.processInfo.environment["MPOS_BENCH_PG_STATEMENT_LOG"]
+        if statementLog != nil {
+            try logEveryStatement(bin: bin, server: postgres)
+        }
+        defer {
+            if let statementLog {
+                try? FileManager.default.removeItem(atPath: statementLog)
+                try? FileManager.default.copyItem(
+                    at: postgres.directory.appendingPathComponent("server.log"), to: URL(fileURLWithPath: statementLog))
+            }
+            postgres.stop()
+        }
         let url = try PostgresURL(postgres.createDatabase("bench"), environment: [:])
 
         // One instance first: it migrates the database and bootstraps the merchant that the
         // raw writes use too.
         var configuration = SandboxGatewayConfiguration(port: 0, passwordHashRounds: 1_000, logLevel: .critical)
         configuration.databaseURL = url
-        // `MPOS_BENCH_PG_PREPARED=0`: every statement unnamed, as before issue 45, for a paired comparison.
+        // `MPOS_BENCH_PG_PREPARED=256`: prepared statements on (off by default), for a paired comparison.
         if let prepared = Int(ProcessInfo.processInfo.environment["MPOS_BENCH_PG_PREPARED"] ?? "") {
             configuration.postgres.preparedStatementsPerConnection = prepared
+        }
+        // `MPOS_BENCH_PG_GROUP_LANES=N`: each instance's group-commit connections (default 1).
+        if let lanes = Int(ProcessInfo.processInfo.environment["MPOS_BENCH_PG_GROUP_LANES"] ?? "") {
+            configuration.postgres.groupCommitLanes = lanes
         }
         let first = try await SandboxGateway.start(configuration)
         guard let credentials = first.credentials else {
@@ -119,6 +136,21 @@ enum PostgresGatewayBenchmarks {
                 "min": twos.map(\.rate).min() ?? 0, "max": twos.map(\.rate).max() ?? 0,
             ], count: twos.map(\.count).reduce(0, +))
         return true
+    }
+
+    /// Makes `server` log every statement with its duration, the time and its backend.
+    static func logEveryStatement(bin: String, server: LocalPostgres) throws {
+        for setting in [
+            "ALTER SYSTEM SET log_min_duration_statement = 0", "ALTER SYSTEM SET log_line_prefix = '%m [%p] %a '",
+            "SELECT pg_reload_conf()",
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "\(bin)/psql")
+            process.arguments = ["-h", "127.0.0.1", "-p", "\(server.port)", "-U", server.user, "-q", "-c", setting, "postgres"]
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw BenchmarkInputMissing(name: "psql: \(setting)", looked: [bin]) }
+        }
     }
 
     /// How many rounds of raw, one-instance and two-instance runs (`MPOS_BENCH_PG_ROUNDS`, 3).

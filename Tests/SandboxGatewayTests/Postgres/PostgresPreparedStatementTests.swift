@@ -5,17 +5,19 @@ import Testing
 
 @testable import SandboxGateway
 
-/// A connection prepares each query and change once and runs it by name after that; what
-/// cannot be prepared, or fails to, still runs.
+/// With prepared statements on, a connection prepares each query and change once and runs it
+/// by name after that; what cannot be prepared, or fails to, still runs.
 @Suite(
     .timeLimit(.minutes(2)), .enabled(if: LocalPostgres.isInstalled, PostgresTestServer.notInstalled),
     .postgresServer)
 struct PostgresPreparedStatementTests {
     static let insert = "INSERT INTO sample (id, label) VALUES (?, ?)"
 
-    /// One connection for writes, so that every write below runs on the same one.
+    /// Prepared statements on, and one connection for writes, so that every write below runs
+    /// on the same one.
     static var oneWriter: PostgresGatewayDatabase.Configuration {
         var configuration = PostgresGatewayDatabase.Configuration()
+        configuration.preparedStatementsPerConnection = 256
         configuration.writeConnections = 1
         return configuration
     }
@@ -99,6 +101,19 @@ struct PostgresPreparedStatementTests {
                 try session.fetchAll(sql: "SELECT * FROM sample").first?.hasColumn("note")
             }
             #expect(hasNote == true)
+        }
+    }
+
+    @Test func byDefaultNothingIsPrepared() async throws {
+        try await PostgresTestServer.withDatabase { database in
+            let prepares = try await database.write { session in
+                let session = try #require(session as? PostgresSession)
+                try session.execute(sql: "CREATE TABLE sample (id BIGINT PRIMARY KEY, label TEXT)")
+                try session.execute(sql: Self.insert, arguments: [1, "one"])
+                try session.execute(sql: Self.insert, arguments: [2, "two"])
+                return session.prepares
+            }
+            #expect(prepares == 0)
         }
     }
 

@@ -7,8 +7,9 @@ import Synchronization
 /// on the calling thread, which is always a thread of the backend's own lanes
 /// (``PostgresLane``), never one of Swift concurrency's or of NIO's event loops.
 ///
-/// Queries and changes to rows are prepared once per connection and executed by name after
-/// that (``PostgresStatementCache``); transaction control and schema changes run unnamed.
+/// With prepared statements on, queries and changes to rows are prepared once per connection
+/// and executed by name after that (``PostgresStatementCache``); transaction control and
+/// schema changes always run unnamed.
 ///
 /// Sendable so that its lane can hold it behind a lock; it is used by one thread at a time
 /// (the lane's), and its little state sits behind an uncontended lock of its own.
@@ -29,7 +30,7 @@ final class PostgresSession: SQLSession, Sendable {
     private let state: Mutex<State>
 
     /// A session on `connection` that prepares up to `preparedStatements` statements.
-    init(connection: PostgresConnection, logger: Logger, preparedStatements: Int = 256) {
+    init(connection: PostgresConnection, logger: Logger, preparedStatements: Int) {
         self.connection = connection
         self.logger = logger
         state = Mutex(State(statements: PostgresStatementCache(capacity: preparedStatements)))

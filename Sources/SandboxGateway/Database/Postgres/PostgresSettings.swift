@@ -13,7 +13,7 @@ final class PostgresSettings: Sendable {
     /// Settings for `url`, without TLS (the sandbox's database sits beside it), that keep
     /// `synchronous_commit` on whatever the server's default, so that every commit the
     /// gateway answers is on disk.
-    init(url: PostgresURL, connectTimeout: TimeAmount = .seconds(10), preparedStatements: Int = 256) {
+    init(url: PostgresURL, connectTimeout: TimeAmount = .seconds(10), preparedStatements: Int = 0) {
         self.preparedStatements = max(0, preparedStatements)
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
