@@ -49,20 +49,30 @@ extension PostgresGatewayBenchmarks {
                     """, arguments: [merchant, now]
             ).first.map { $0["id"] as Int64 } ?? 0
         }
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("mpos-raw-\(UUID()).sql")
-        try authorizationScript.write(to: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: script) }
+        return try pgbench(
+            script: authorizationScript, bin: bin, server: server,
+            defines: [
+                "merchant": merchant, "hash": String(repeating: "ab", count: 32), "now": now,
+                "since": timestamp(Date().addingTimeInterval(-300)), "day": String(now.prefix(10)), "batch": "\(batch)",
+                // A stored answer the size of a sale's JSON.
+                "response": String(repeating: "7b", count: 800),
+            ])
+    }
+
+    /// Runs `script` with pgbench on the `bench` database of `server`, ``rawTransactionsPerClient``
+    /// transactions on each of ``GatewayBenchmarks/clients`` clients (prepared statements, two
+    /// pgbench threads), with `defines` as its variables, and returns its transactions per second.
+    static func pgbench(script: String, bin: String, server: LocalPostgres, defines: [String: String]) throws -> Double {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mpos-raw-\(UUID()).sql")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "\(bin)/pgbench")
-        process.arguments = [
-            "-h", "127.0.0.1", "-p", "\(server.port)", "-U", server.user, "-n", "-M", "prepared",
-            "-c", "\(GatewayBenchmarks.clients)", "-j", "2", "-t", "\(rawTransactionsPerClient)", "-f", script.path,
-            "-D", "merchant=\(merchant)", "-D", "hash=\(String(repeating: "ab", count: 32))", "-D", "now=\(now)",
-            "-D", "since=\(timestamp(Date().addingTimeInterval(-300)))",
-            "-D", "day=\(now.prefix(10))", "-D", "batch=\(batch)",
-            // A stored answer the size of a sale's JSON.
-            "-D", "response=\(String(repeating: "7b", count: 800))", "bench",
-        ]
+        process.arguments =
+            [
+                "-h", "127.0.0.1", "-p", "\(server.port)", "-U", server.user, "-n", "-M", "prepared",
+                "-c", "\(GatewayBenchmarks.clients)", "-j", "2", "-t", "\(rawTransactionsPerClient)", "-f", file.path,
+            ] + defines.sorted { $0.key < $1.key }.flatMap { ["-D", "\($0.key)=\($0.value)"] } + ["bench"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -12,15 +12,18 @@ import SandboxGateway
 ///   the gateway runs for a sale (idempotency claim and answer, KSN and ATC claims, duplicate
 ///   and spend reads, the ledger row with its triggers), one transaction each, on the same
 ///   tables, indexes and triggers, with durable commits. No HTTP, no JSON, no cryptography.
+/// - `postgres.minimal_sale.throughput`: the yardstick (issue 45): pgbench at the same clients
+///   doing only the inserts a card sale cannot do without (``minimalSaleScript``), each sale its
+///   own durable transaction, on copies of the gateway's tables without its triggers.
 /// - `gateway.pg.authorize.throughput`: card authorizations per second through one gateway
 ///   instance on that database, 32 keep-alive clients with valid ARQCs, with its ratio to the
-///   raw writes and the CPU per authorization of this process (the instance and the load
-///   generator; PostgreSQL's processes are apart).
+///   raw writes and to the minimal sale, and the CPU per authorization of this process (the
+///   instance and the load generator; PostgreSQL's processes are apart).
 /// - `gateway.pg.two_instances.throughput`: the same load spread over two instances on the
 ///   same database, with its ratio to one instance and its CPU per authorization.
 enum PostgresGatewayBenchmarks {
     static let names = [
-        "postgres.durable_commit.throughput", "gateway.pg.authorize.throughput",
+        "postgres.durable_commit.throughput", "postgres.minimal_sale.throughput", "gateway.pg.authorize.throughput",
         "gateway.pg.two_instances.throughput",
     ]
     /// How many sales each pgbench client commits (`MPOS_BENCH_PGBENCH_TRANSACTIONS`, 40).
@@ -34,13 +37,34 @@ enum PostgresGatewayBenchmarks {
             throw BenchmarkInputMissing(name: "PostgreSQL (initdb, pg_ctl, pgbench)", looked: ["/usr/lib/postgresql"])
         }
         let postgres = try LocalPostgres.start(durable: true)
-        defer { postgres.stop() }
+        // `MPOS_BENCH_PG_STATEMENT_LOG=FILE`: the server logs every statement with its time and
+        // backend, and the log is kept at FILE (statements per sale, round trips, commits).
+        let statementLog = ProcessInfo.processInfo.environment["MPOS_BENCH_PG_STATEMENT_LOG"]
+        if statementLog != nil {
+            try logEveryStatement(bin: bin, server: postgres)
+        }
+        defer {
+            if let statementLog {
+                try? FileManager.default.removeItem(atPath: statementLog)
+                try? FileManager.default.copyItem(
+                    at: postgres.directory.appendingPathComponent("server.log"), to: URL(fileURLWithPath: statementLog))
+            }
+            postgres.stop()
+        }
         let url = try PostgresURL(postgres.createDatabase("bench"), environment: [:])
 
         // One instance first: it migrates the database and bootstraps the merchant that the
         // raw writes use too.
         var configuration = SandboxGatewayConfiguration(port: 0, passwordHashRounds: 1_000, logLevel: .critical)
         configuration.databaseURL = url
+        // `MPOS_BENCH_PG_PREPARED=256`: prepared statements on (off by default), for a paired comparison.
+        if let prepared = Int(ProcessInfo.processInfo.environment["MPOS_BENCH_PG_PREPARED"] ?? "") {
+            configuration.postgres.preparedStatementsPerConnection = prepared
+        }
+        // `MPOS_BENCH_PG_GROUP_LANES=N`: each instance's group-commit connections (default 1).
+        if let lanes = Int(ProcessInfo.processInfo.environment["MPOS_BENCH_PG_GROUP_LANES"] ?? "") {
+            configuration.postgres.groupCommitLanes = lanes
+        }
         let first = try await SandboxGateway.start(configuration)
         guard let credentials = first.credentials else {
             await first.shutdown()
@@ -50,6 +74,7 @@ enum PostgresGatewayBenchmarks {
         // figure is the median of its rounds: on a shared machine a few seconds' run varies by
         // a fifth, and neighbours in time compare better than runs minutes apart.
         var raws: [Double] = []
+        var minimals: [Double] = []
         var ones: [(rate: Double, cpu: Double, count: Int)] = []
         var twos: [(rate: Double, cpu: Double, count: Int)] = []
         var second: RunningGateway?
@@ -61,6 +86,8 @@ enum PostgresGatewayBenchmarks {
                 raws.append(
                     try await rawWrites(
                         bin: bin, server: postgres, database: database, merchant: credentials.merchantID, round: round))
+                minimals.append(
+                    try await minimalSales(bin: bin, server: postgres, database: database, merchant: credentials.merchantID))
                 // Each run's chips count on from the last's (salts grow with the rounds).
                 let salt = UInt32(1 + 4 * round)
                 ones.append(try await measure(ports: [first.port], token: token, salt: salt))
@@ -81,12 +108,21 @@ enum PostgresGatewayBenchmarks {
                 "clients": Double(GatewayBenchmarks.clients), "transactions_per_client": Double(rawTransactionsPerClient),
                 "rounds": Double(rounds), "min": raws.min() ?? 0, "max": raws.max() ?? 0,
             ])
+        let minimal = median(minimals)
+        emit(
+            name: "postgres.minimal_sale.throughput", unit: "sales/s", value: minimal,
+            extra: [
+                "clients": Double(GatewayBenchmarks.clients), "transactions_per_client": Double(rawTransactionsPerClient),
+                "rounds": Double(rounds), "min": minimals.min() ?? 0, "max": minimals.max() ?? 0,
+            ])
         let one = median(ones.map(\.rate))
         emit(
             name: "gateway.pg.authorize.throughput", unit: "auth/s", value: one,
             extra: [
                 "clients": Double(GatewayBenchmarks.clients), "raw_commits_per_s": raw, "rounds": Double(rounds),
                 "ratio_to_raw": median(zip(ones, raws).map { $0.rate / $1 }),
+                "minimal_sales_per_s": minimal,
+                "ratio_to_minimal_sale": median(zip(ones, minimals).map { $0.rate / $1 }),
                 "cpu_us_per_authorization": median(ones.map(\.cpu)),
                 "min": ones.map(\.rate).min() ?? 0, "max": ones.map(\.rate).max() ?? 0,
             ], count: ones.map(\.count).reduce(0, +))
@@ -100,6 +136,21 @@ enum PostgresGatewayBenchmarks {
                 "min": twos.map(\.rate).min() ?? 0, "max": twos.map(\.rate).max() ?? 0,
             ], count: twos.map(\.count).reduce(0, +))
         return true
+    }
+
+    /// Makes `server` log every statement with its duration, the time and its backend.
+    static func logEveryStatement(bin: String, server: LocalPostgres) throws {
+        for setting in [
+            "ALTER SYSTEM SET log_min_duration_statement = 0", "ALTER SYSTEM SET log_line_prefix = '%m [%p] %a '",
+            "SELECT pg_reload_conf()",
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "\(bin)/psql")
+            process.arguments = ["-h", "127.0.0.1", "-p", "\(server.port)", "-U", server.user, "-q", "-c", setting, "postgres"]
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw BenchmarkInputMissing(name: "psql: \(setting)", looked: [bin]) }
+        }
     }
 
     /// How many rounds of raw, one-instance and two-instance runs (`MPOS_BENCH_PG_ROUNDS`, 3).

@@ -20,11 +20,16 @@ import SandboxGateway
 /// `ratio` (p95 over raw p95). The database (1,000,000 rows over two years for one merchant,
 /// one in fifty for six others) is filled once and kept under `.build-bench/`, or at
 /// `MPOS_BENCH_REPORT_DB`; a file made with other migrations or another fill is not reused.
+///
+/// `report.pg.*` are the same figures on PostgreSQL: a throwaway server (``LocalPostgres``)
+/// filled with the same rows in each run, analysed, and measured the same way.
 enum ReportBenchmarks {
-    static let names = [
+    static let sqliteNames = [
         "report.search.filtered", "report.search.filtered.deep", "report.transaction.one",
         "report.statistics.day_of_month", "report.statistics.month_two_years",
     ]
+    static let postgresNames = sqliteNames.map { "report.pg." + $0.dropFirst("report.".count) }
+    static let names = sqliteNames + postgresNames
     /// Bump when ``SyntheticLedger``'s rows change, so a cached file is refilled.
     static let fillVersion = 1
     static let rows = Int(ProcessInfo.processInfo.environment["MPOS_BENCH_REPORT_ROWS"] ?? "") ?? 1_000_000
@@ -43,9 +48,33 @@ enum ReportBenchmarks {
     /// Runs the benchmarks whose names start with `prefix`; `false` when none does.
     static func run(prefix: String) async throws -> Bool {
         // Not part of a run of everything: the first run fills a million rows.
-        let selected = names.filter { $0.hasPrefix(prefix) }
-        guard !prefix.isEmpty, !selected.isEmpty else { return false }
-        let store = try await openFilledLedger()
+        guard !prefix.isEmpty, names.contains(where: { $0.hasPrefix(prefix) }) else { return false }
+        let onSQLite = sqliteNames.filter { $0.hasPrefix(prefix) }
+        if !onSQLite.isEmpty {
+            try await measure(onSQLite, on: try await openFilledLedger(), prefix: "report.")
+        }
+        let onPostgres = postgresNames.filter { $0.hasPrefix(prefix) }
+        if !onPostgres.isEmpty {
+            guard LocalPostgres.isInstalled else {
+                throw BenchmarkInputMissing(name: "PostgreSQL (initdb, pg_ctl)", looked: ["/usr/lib/postgresql"])
+            }
+            // Reads only: commits need not reach the disk.
+            let server = try LocalPostgres.start(durable: false)
+            defer { server.stop() }
+            let store = try await filledPostgresLedger(on: server)
+            do {
+                try await measure(onPostgres, on: store, prefix: "report.pg.")
+            } catch {
+                try? await store.database.close()
+                throw error
+            }
+            try await store.database.close()
+        }
+        return true
+    }
+
+    /// Measures `selected` (names starting with `prefix`) on `store`'s ledger.
+    static func measure(_ selected: [String], on store: GatewayStore, prefix: String) async throws {
         let reporting = ReportingService(database: store.database)
         try await reporting.applyDailyChanges()
         let payments = PaymentService(
@@ -55,7 +84,7 @@ enum ReportBenchmarks {
         let (monthStart, monthEnd) = month
 
         for name in selected {
-            switch name {
+            switch "report." + name.dropFirst(prefix.count) {
             case "report.search.filtered", "report.search.filtered.deep":
                 let search = try TransactionSearch(
                     page: name.hasSuffix("deep") ? 500 : 1, pageSize: 20, status: "approved")
@@ -151,7 +180,6 @@ enum ReportBenchmarks {
                     })
             }
         }
-        return true
     }
 
     /// `yyyy-MM-dd` of `date` in UTC.
@@ -168,8 +196,8 @@ enum ReportBenchmarks {
         reference: (() async throws -> String)? = nil
     ) async throws {
         let samples =
-            name.hasPrefix("report.transaction")
-            ? samples * 100 : name.hasPrefix("report.search") ? samples * 10 : samples
+            name.contains(".transaction.")
+            ? samples * 100 : name.contains(".search.") ? samples * 10 : samples
         let (servedAnswer, rawAnswer) = (try await served(), try await raw())
         guard servedAnswer == rawAnswer, !rawAnswer.isEmpty else {
             throw ReportMismatch(
@@ -208,6 +236,36 @@ enum ReportBenchmarks {
             ], count: samples)
     }
 
+    /// The same ledger as ``openFilledLedger()`` on a new database of `server`: filled in one
+    /// transaction by multi-row inserts, its day figures folded, and analysed.
+    static func filledPostgresLedger(on server: LocalPostgres) async throws -> GatewayStore {
+        let url = try PostgresURL(server.createDatabase("report"), environment: [:])
+        let database = try await PostgresGatewayDatabase(url: url)
+        let started = monotonicNanoseconds()
+        do {
+            _ = try await database.write { db in
+                var random = SplitMix64(seed: 35)
+                return try SyntheticLedger.fill(db, fillPlan, using: &random)
+            }
+            _ = try await ReportingService(database: database).applyDailyChanges()
+            try await database.write { db in try db.execute(sql: "ANALYZE") }
+        } catch {
+            try? await database.close()
+            throw error
+        }
+        printError(
+            "report.pg.: filled \(rows) transactions into PostgreSQL in \(Int(Double(monotonicNanoseconds() - started) / 1e9)) s"
+        )
+        return GatewayStore(database: database)
+    }
+
+    /// The rows both engines are filled with.
+    static var fillPlan: SyntheticLedger.Plan {
+        SyntheticLedger.Plan(
+            merchant: merchant, otherMerchants: (1...6).map { "m_other\($0)" }, count: rows, start: start,
+            duration: end.timeIntervalSince(start) - 1)
+    }
+
     /// The cached ledger, or a new one filled (into a temporary name, renamed when complete).
     static func openFilledLedger() async throws -> GatewayStore {
         let migrations = GatewayMigrations.all
@@ -221,12 +279,9 @@ enum ReportBenchmarks {
         let started = monotonicNanoseconds()
         do {
             let store = try GatewayStore(path: filling)
-            let plan = SyntheticLedger.Plan(
-                merchant: merchant, otherMerchants: (1...6).map { "m_other\($0)" }, count: rows, start: start,
-                duration: end.timeIntervalSince(start) - 1)
             _ = try await store.database.write { db in
                 var random = SplitMix64(seed: 35)
-                return try SyntheticLedger.fill(db, plan, using: &random)
+                return try SyntheticLedger.fill(db, fillPlan, using: &random)
             }
             if let pool = store.sqlitePool {
                 try await pool.writeWithoutTransaction { db in

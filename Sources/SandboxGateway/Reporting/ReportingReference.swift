@@ -49,7 +49,7 @@ public enum ReportingReference {
         _ db: any SQLSession, merchant: String, currency: String, from: Date, to: Date, labelLength: Int
     ) throws -> [Figures] {
         try db.fetchAll(sql: """
-                SELECT substr(created_at, 1, ?) AS label, COUNT(*) AS n, SUM(amount) AS total,
+                SELECT substr(created_at, 1, CAST(? AS INTEGER)) AS label, COUNT(*) AS n, SUM(amount) AS total,
                   MIN(amount) AS low, MAX(amount) AS high
                 FROM (
                   SELECT created_at,
@@ -75,7 +75,7 @@ public enum ReportingReference {
         _ db: any SQLSession, merchant: String, currency: String, fromDay: String, toDay: String, labelLength: Int
     ) throws -> [Figures] {
         try db.fetchAll(sql: """
-                SELECT substr(day, 1, ?) AS label, SUM(n) AS n, SUM(total) AS total, MIN(low) AS low,
+                SELECT substr(day, 1, CAST(? AS INTEGER)) AS label, SUM(n) AS n, SUM(total) AS total, MIN(low) AS low,
                   MAX(high) AS high
                 FROM payment_daily_total
                 WHERE merchant_id = ? AND currency = ? AND day >= ? AND day < ?

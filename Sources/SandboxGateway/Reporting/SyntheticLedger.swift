@@ -40,7 +40,11 @@ public enum SyntheticLedger {
     ]
     private static let brands = ["VISA", "MASTERCARD", "MAESTRO", "AMEX"]
 
-    /// Writes `plan` in one transaction through one statement the session caches; returns the rows
+    /// Rows per insert: 20 values each, well under SQLite's and PostgreSQL's limits on values
+    /// per statement.
+    static let rowsPerInsert = 500
+
+    /// Writes `plan` in one transaction, ``rowsPerInsert`` rows per insert; returns the rows
     /// written. Sales are approved (most), declined, partly approved or voided; refunds and
     /// voids name an earlier sale of the same merchant as their original.
     public static func fill(_ db: any SQLSession, _ plan: Plan, using random: inout some RandomNumberGenerator)
@@ -51,8 +55,19 @@ public enum SyntheticLedger {
                   id, merchant_id, kind, status, original_id, amount_requested, amount_approved,
                   amount_captured, amount_tip, amount_major, currency, response_code, auth_code,
                   card_fingerprint, masked_pan, brand, cardholder_name, entry_mode, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES
                 """
+        let row = "(" + Array(repeating: "?", count: 20).joined(separator: ", ") + ")"
+        var pending: [(any DatabaseValueConvertible)?] = []
+        var pendingRows = 0
+        func flush() throws {
+            guard pendingRows > 0 else { return }
+            try db.execute(
+                sql: insert + " " + Array(repeating: row, count: pendingRows).joined(separator: ", "),
+                arguments: StatementArguments(pending))
+            pending.removeAll(keepingCapacity: true)
+            pendingRows = 0
+        }
         var recentSales: [String: [String]] = [:]
         let step = plan.duration / Double(max(plan.count, 1))
         for index in 0..<plan.count {
@@ -82,7 +97,7 @@ public enum SyntheticLedger {
             let card = Int.random(in: 0..<20_000, using: &random)
             let lastFour = String(1000 + card % 9000)
             let stamp = SQLiteTimestamp.string(from: time)
-            try db.execute(sql: insert, arguments: [
+            pending += [
                 id, merchant, kind, status,
                 kind == "sale" || kind == "authorization" || kind == "cash" ? nil : original,
                 requested, approved, status == "declined" || kind == "authorization" ? 0 : approved, tip,
@@ -92,7 +107,9 @@ public enum SyntheticLedger {
                 kind == "cash" ? nil : brands[card % brands.count],
                 kind == "cash" ? nil : names[card % names.count], kind == "cash" ? nil : "chip",
                 stamp, stamp,
-            ])
+            ]
+            pendingRows += 1
+            if pendingRows == rowsPerInsert { try flush() }
             if kind == "sale" && status == "approved" {
                 var sales = recentSales[merchant, default: []]
                 if sales.count == 64 { sales.removeFirst() }
@@ -100,6 +117,7 @@ public enum SyntheticLedger {
                 recentSales[merchant] = sales
             }
         }
+        try flush()
         return plan.count
     }
 

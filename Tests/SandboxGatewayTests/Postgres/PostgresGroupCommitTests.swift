@@ -187,7 +187,9 @@ struct PostgresGroupCommitTests {
     }
 
     @Test func twoLanesCommitSalesOfOneMerchantAtOnceWithoutRetries() async throws {
-        try await PostgresTestServer.withDatabase { database in
+        var twoLanes = PostgresGatewayDatabase.Configuration()
+        twoLanes.groupCommitLanes = 2
+        try await PostgresTestServer.withDatabase(configuration: twoLanes) { database in
             let writer = database.groupWriter
             // Each body waits inside its group's transaction until the other is inside its own:
             // both only get there if no lock or row makes one group wait for the other.

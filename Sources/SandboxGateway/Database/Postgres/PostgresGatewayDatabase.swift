@@ -26,12 +26,19 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
         public var readConnections = 4
         /// Connections for writes outside group commit (default 2).
         public var writeConnections = 2
-        /// Connections that drain group commits in parallel (default 2).
-        public var groupCommitLanes = 2
+        /// Connections that drain group commits in parallel (default 1). Groups of two lanes that
+        /// touch the same cards' rows in different orders deadlock, which PostgreSQL finds only
+        /// after a second; one lane per instance never meets another lane of its own.
+        public var groupCommitLanes = 1
         /// The most writes one group commit takes (default 256).
         public var maximumGroupSize = 256
         /// How many times a write runs at most when it meets `40001` or `40P01` (default 5).
         public var maximumAttempts = 5
+        /// How many statements each connection prepares once and runs by name afterwards
+        /// (default 0: none); statements past that are parsed and planned by the server each
+        /// time they run. Off by default: through PostgresNIO's named statements a statement
+        /// costs the gateway more than the server saves (docs/performance.md).
+        public var preparedStatementsPerConnection = 0
         /// How long opening a connection may take (default 10 s).
         public var connectTimeout: TimeAmount = .seconds(10)
         /// How long ``PostgresGatewayDatabase/isReachable()`` waits for an answer (default 2 s).
@@ -84,7 +91,9 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
     init(url: PostgresURL, configuration: Configuration, fingerprintKey: CardFingerprintKeyCheck) async throws {
         self.url = url
         self.configuration = configuration
-        let settings = PostgresSettings(url: url, connectTimeout: configuration.connectTimeout)
+        let settings = PostgresSettings(
+            url: url, connectTimeout: configuration.connectTimeout,
+            preparedStatements: configuration.preparedStatementsPerConnection)
         let logger = configuration.logger
         self.settings = settings
         let readers = PostgresLanePool(

@@ -39,7 +39,8 @@ final class PostgresLane: Sendable {
         } catch {
             throw PostgresEngineError.connectFailed(error)
         }
-        let session = PostgresSession(connection: connection, logger: logger)
+        let session = PostgresSession(
+            connection: connection, logger: logger, preparedStatements: settings.preparedStatements)
         current.withLock { $0 = session }
         return session
     }

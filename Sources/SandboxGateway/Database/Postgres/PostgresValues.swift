@@ -41,6 +41,18 @@ enum PostgresValues {
         return bindings
     }
 
+    /// A letter for the wire type `value` binds as (NULL leaves the type to the server), so
+    /// that statements prepared with different parameter types are told apart.
+    static func kind(of value: DatabaseValue) -> Character {
+        switch value.storage {
+        case .null: "n"
+        case .int64: "i"
+        case .double: "d"
+        case .string: "s"
+        case .blob: "b"
+        }
+    }
+
     /// The GRDB value of `cell`: integers and booleans (0/1) as integers, reals as reals,
     /// numerics as integers when whole (as SQLite's sums are) and reals otherwise, bytea as
     /// bytes, dates and timestamps as GRDB's text, anything else as its text.
