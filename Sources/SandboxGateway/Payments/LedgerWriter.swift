@@ -1,4 +1,3 @@
-
 /// Runs ledger writes. Each body runs in a transaction of its own (a savepoint when writes
 /// are grouped), so a body that throws changes nothing.
 public protocol LedgerWriter: Sendable {
