@@ -15,7 +15,10 @@ import Testing
         (#"\bas[?!]\s*\(?(any\s+)?(SQLite|Postgres)\w*"#, "a downcast to one engine's type"),
         (#"\bis\s+(SQLite|Postgres)\w*"#, "a test of one engine's type"),
         (#"\bas!\s"#, "a forced downcast"),
-        (#"FOR UPDATE|SKIP LOCKED"#, "PostgreSQL's locking SQL (SQLDialect.lockingReadRows, claimingUnheldRows)"),
+        (
+            #"FOR UPDATE|SKIP LOCKED"#,
+            "PostgreSQL's locking SQL (SQLDialect.lockingReadRows, claimingUnheldRows)"
+        ),
     ]
 
     /// The lines of `source` that leak, each with the first reason; comment lines are passed over.
@@ -24,7 +27,9 @@ import Testing
         for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let code = line.trimmingCharacters(in: .whitespaces)
             if code.hasPrefix("//") { continue }
-            if let leak = leaks.first(where: { code.range(of: $0.pattern, options: .regularExpression) != nil }) {
+            if let leak = leaks.first(where: {
+                code.range(of: $0.pattern, options: .regularExpression) != nil
+            }) {
                 found.append((index + 1, leak.reason))
             }
         }
@@ -32,14 +37,17 @@ import Testing
     }
 
     /// `Sources/SandboxGateway`.
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/SandboxGateway")
 
     @Test func domainCodeNeverAsksWhichEngineItRunsOn() throws {
-        let files = try #require(FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil))
-            .compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "swift" }
-            .filter { !$0.path.hasPrefix(Self.sources.appendingPathComponent("Database").path + "/") }
+        let files = try #require(
+            FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)
+        )
+        .compactMap { $0 as? URL }
+        .filter { $0.pathExtension == "swift" }
+        .filter { !$0.path.hasPrefix(Self.sources.appendingPathComponent("Database").path + "/") }
         #expect(files.count > 100, "the domain's sources were not found at \(Self.sources.path)")
         var found: [String] = []
         for file in files {

@@ -42,7 +42,8 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
     var checkpointCounts: (deferred: Int, inline: Int)? { queue.engine.checkpoints?.counts }
 
     /// Queues `body` for the next group and waits for its commit.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
+    {
         try await queue.write(body)
     }
 }

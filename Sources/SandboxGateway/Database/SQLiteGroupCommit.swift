@@ -29,7 +29,9 @@ struct SQLiteGroupCommit: GroupCommitEngine {
     }
 
     /// Never used: a closed pool fails each group's commit instead.
-    var closedError: any Error { DatabaseError(resultCode: .SQLITE_MISUSE, message: "The database is closed.") }
+    var closedError: any Error {
+        DatabaseError(resultCode: .SQLITE_MISUSE, message: "The database is closed.")
+    }
 
     func commit(on connection: Void, savepoints: Bool, _ group: (SQLiteSession) throws -> Void) throws {
         try database.writeWithoutTransaction { db in

@@ -62,7 +62,9 @@ final class GroupCommitQueue<Engine: GroupCommitEngine>: Sendable {
             let job = Job(
                 run: { session, inSavepoint in
                     do {
-                        box.set(.success(try inSavepoint ? session.inSavepoint { try body(session) } : body(session)))
+                        box.set(
+                            .success(
+                                try inSavepoint ? session.inSavepoint { try body(session) } : body(session)))
                         return nil
                     } catch {
                         box.set(.failure(error))
