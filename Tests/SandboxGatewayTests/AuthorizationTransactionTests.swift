@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GatewayAPI
 import MPOSCore
+import Synchronization
 import Testing
 
 @testable import SandboxGateway
@@ -63,6 +64,21 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             #expect(replay.body == first.body)
             #expect(replay.header(GatewayHeaders.idempotentReplayed) == "true")
             #expect(try Self.ledgerCount(harness) == 1)
+        }
+    }
+
+    /// Where writes run one at a time, the key is looked up and inserted with its answer: one
+    /// write of its row, not a claim and then its completion.
+    @Test func aNewKeyIsWrittenOnceWithItsAnswerOnSQLite() async throws {
+        try await GatewayHarness.with { harness in
+            let token = try await harness.login()
+            let request = try PaymentHTTPTests.authorize(SimulatedTerminal.card("visa-credit"), amount: 4_32)
+            let changes = RowChanges(table: "idempotencyKey")
+            try harness.gateway.environment.store.sqliteWriter.add(transactionObserver: changes, extent: .observerLifetime)
+            let first = try await PaymentHTTPTests.post(
+                harness, GatewayPaths.authorizeCard, request, token: token, key: PaymentHTTPTests.key())
+            #expect(first.status == 200)
+            #expect(changes.kinds == ["insert"])
         }
     }
 
@@ -369,4 +385,23 @@ final class CommitCounter: TransactionObserver, @unchecked Sendable {
             unlessRemovedSince: 0)
         #expect(cache.count <= 2 && cache["c"]?.merchantID == "m")
     }
+}
+
+/// The kinds of change (`insert`, `update`, `delete`) made to one table's rows on the writer
+/// connection, in order.
+final class RowChanges: TransactionObserver, Sendable {
+    let table: String
+    private let seen = Mutex<[String]>([])
+
+    init(table: String) { self.table = table }
+
+    var kinds: [String] { seen.withLock { $0 } }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == table }
+    func databaseDidChange(with event: DatabaseEvent) {
+        let kind = "\(event.kind)"
+        seen.withLock { $0.append(kind) }
+    }
+    func databaseDidCommit(_ db: Database) {}
+    func databaseDidRollback(_ db: Database) {}
 }

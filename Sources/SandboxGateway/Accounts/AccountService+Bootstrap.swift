@@ -62,9 +62,7 @@ extension AccountService {
         let now = self.now
         let created: Bool = try await store.database.write { db in
             if onlyIfNoneExists {
-                if let lock = db.dialect.transactionLock(named: "mposkit.bootstrap") {
-                    _ = try db.fetchValue(Int.self, sql: lock)
-                }
+                try db.holdTransactionLock(named: "mposkit.bootstrap")
                 let count = try db.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM merchant") ?? 0
                 if count > 0 { return false }
             }

@@ -49,8 +49,14 @@ extension Database {
             try cachedStatement(sql: "COMMIT TRANSACTION").execute()
         } catch {
             // The commit's error is what the caller hears; a rollback that fails leaves nothing committed either.
-            if isInsideTransaction { try? cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+            rollbackCachedTransaction()
             throw error
         }
+    }
+
+    /// Rolls the current transaction back, if one is still open, with a cached statement.
+    func rollbackCachedTransaction() {
+        // Called on a failure, which is what the caller hears; a rollback that fails leaves nothing committed either.
+        if isInsideTransaction { try? cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
     }
 }

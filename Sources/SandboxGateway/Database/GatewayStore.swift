@@ -26,17 +26,19 @@ public struct GatewayStore: Sendable {
     /// store was opened without one.
     public let fingerprintKey: CardFingerprintKey?
 
+    /// The database when it is SQLite and the store was given it as such, for the tests and
+    /// benchmarks that look at SQLite itself.
+    private let sqlite: SQLiteGatewayDatabase?
+
     /// The SQLite connection pool when the database is SQLite (for tests and benchmarks that
     /// need SQLite itself), else nil.
-    public var sqlitePool: DatabasePool? { (database as? SQLiteGatewayDatabase)?.pool }
+    public var sqlitePool: DatabasePool? { sqlite?.pool }
 
     /// The SQLite group-commit writer when the database is SQLite, else nil.
-    public var sqliteGroupCommitWriter: GroupCommitLedgerWriter? {
-        (database as? SQLiteGatewayDatabase)?.groupCommit
-    }
+    public var sqliteGroupCommitWriter: GroupCommitLedgerWriter? { sqlite?.groupCommit }
 
     /// The checkpoint hook of a SQLite store's writer connection, else nil.
-    var checkpoints: DeferredCheckpoint? { (database as? SQLiteGatewayDatabase)?.checkpoints ?? nil }
+    var checkpoints: DeferredCheckpoint? { sqlite?.checkpoints }
 
     /// Opens (creating if needed) the SQLite database at `path` and migrates it.
     ///
@@ -49,7 +51,9 @@ public struct GatewayStore: Sendable {
     /// Opens the SQLite database at `path`, checkpointing the write-ahead log past
     /// `checkpointThreshold` frames (SQLite's `wal_autocheckpoint` when nil).
     init(path: String, checkpointThreshold: Int32?) throws {
-        database = try SQLiteGatewayDatabase(path: path, checkpointThreshold: checkpointThreshold)
+        let sqlite = try SQLiteGatewayDatabase(path: path, checkpointThreshold: checkpointThreshold)
+        database = sqlite
+        self.sqlite = sqlite
         fingerprintKey = nil
     }
 
@@ -66,12 +70,16 @@ public struct GatewayStore: Sendable {
     public init(opening configuration: SandboxGatewayConfiguration) async throws {
         let check = CardFingerprintKeyCheck(configuration)
         let database: any GatewayDatabase
+        let sqlite: SQLiteGatewayDatabase?
         if let url = configuration.databaseURL {
             database = try await PostgresGatewayDatabase(
                 url: url, configuration: configuration.postgres, fingerprintKey: check)
+            sqlite = nil
         } else {
-            database = try SQLiteGatewayDatabase(
+            let file = try SQLiteGatewayDatabase(
                 path: configuration.databasePath, checkpointThreshold: nil, fingerprintKey: check)
+            database = file
+            sqlite = file
         }
         do {
             try await check.record(in: database)
@@ -81,12 +89,23 @@ public struct GatewayStore: Sendable {
             throw error
         }
         self.database = database
+        self.sqlite = sqlite
         self.fingerprintKey = check.key
     }
 
-    /// Uses `database`, already open and migrated, without a card-fingerprint key.
+    /// Uses `database`, already open and migrated, without a card-fingerprint key; its
+    /// ``sqlitePool`` is nil whatever the engine (the initializer taking a
+    /// `SQLiteGatewayDatabase` keeps SQLite's).
     public init(database: any GatewayDatabase) {
         self.database = database
+        self.sqlite = nil
+        self.fingerprintKey = nil
+    }
+
+    /// Uses the SQLite `database`, already open and migrated, without a card-fingerprint key.
+    public init(database: SQLiteGatewayDatabase) {
+        self.database = database
+        self.sqlite = database
         self.fingerprintKey = nil
     }
 }

@@ -151,6 +151,10 @@ public protocol GatewayDatabase: Sendable {
     /// may change or hold.
     var isSharedByInstances: Bool { get }
 
+    /// Whether the database runs its writes one at a time (SQLite's one writer), so that what a
+    /// write reads stays true until it commits: a check-then-insert needs no claim or lock.
+    var writesOneAtATime: Bool { get }
+
     /// Whether the database holds resources of its own (connections and their threads) that
     /// the gateway must close when it stops; a SQLite pool is left to its last reader instead,
     /// as tools may still read the file.

@@ -97,6 +97,9 @@ public final class SQLiteGatewayDatabase: GatewayDatabase {
     /// One process serves a SQLite file.
     public var isSharedByInstances: Bool { false }
 
+    /// One writer connection.
+    public var writesOneAtATime: Bool { true }
+
     /// Left to its last reader.
     public var closesWithTheGateway: Bool { false }
 

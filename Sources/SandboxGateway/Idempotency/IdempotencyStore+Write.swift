@@ -66,11 +66,18 @@ extension IdempotencyStore {
         merchant: String, key keyText: String, requestHash: String, createdAt: String, retentionStart: Date,
         _ write: @escaping @Sendable (any SQLSession) throws -> (HTTPResponse.Status, Data, Effect)
     ) async throws -> WriteOutcome<Effect> {
-        try await writer.write { db in
-            switch try Self.claim(
-                db, merchant: merchant, key: keyText, requestHash: requestHash, createdAt: createdAt,
-                retentionStart: retentionStart)
-            {
+        // Where writes run one at a time, a lookup decides for good and the key is written once,
+        // with its answer; elsewhere the insert claims it first (``claim(_:merchant:key:requestHash:createdAt:retentionStart:)``).
+        let claimsFirst = !store.database.writesOneAtATime
+        return try await writer.write { db in
+            let existing =
+                claimsFirst
+                ? try Self.claim(
+                    db, merchant: merchant, key: keyText, requestHash: requestHash, createdAt: createdAt,
+                    retentionStart: retentionStart)
+                : try Self.existingKey(
+                    db, merchant: merchant, key: keyText, requestHash: requestHash, retentionStart: retentionStart)
+            switch existing {
             case .conflict: return .conflict
             case .inProgress: return .inProgress
             case .replay(let status, let data): return .replay(status, data)
@@ -83,12 +90,21 @@ extension IdempotencyStore {
             } catch let error as GatewayError {
                 answer = (error.status.code, try GatewayResponse.jsonData(error.body), nil)
             }
-            try db.execute(
-                sql: """
-                    UPDATE idempotencyKey SET state = 'completed', httpStatus = ?, response = ?
-                    WHERE merchantId = ? AND key = ?
-                    """,
-                arguments: [answer.status, answer.data, merchant, keyText])
+            if claimsFirst {
+                try db.execute(
+                    sql: """
+                        UPDATE idempotencyKey SET state = 'completed', httpStatus = ?, response = ?
+                        WHERE merchantId = ? AND key = ?
+                        """,
+                    arguments: [answer.status, answer.data, merchant, keyText])
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO idempotencyKey (merchantId, key, requestSHA256, state, httpStatus, response, createdAt)
+                        VALUES (?, ?, ?, 'completed', ?, ?, ?)
+                        """,
+                    arguments: [merchant, keyText, requestHash, answer.status, answer.data, createdAt])
+            }
             return .answered(answer.status, answer.data, answer.effect)
         }
     }

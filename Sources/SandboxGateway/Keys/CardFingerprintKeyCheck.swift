@@ -132,17 +132,7 @@ final class CardFingerprintKeyCheck: Sendable {
 
     /// Reads the key an older database keeps beside its fingerprints.
     static func keyInDatabase(_ session: any SQLSession) throws -> StoredKey {
-        let tables: String
-        switch session.dialect {
-        case .sqlite:
-            tables = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'payment_secret'"
-        case .postgres:
-            tables = """
-                SELECT COUNT(*) FROM information_schema.tables
-                WHERE table_schema = current_schema() AND table_name = 'payment_secret'
-                """
-        }
-        guard try session.fetchValue(Int.self, sql: tables) == 1 else { return .absent }
+        guard try session.tableExists("payment_secret") else { return .absent }
         let value = try session.fetchColumn(
             sql: "SELECT value FROM payment_secret WHERE name = 'card_fingerprint'", arguments: []
         ).first

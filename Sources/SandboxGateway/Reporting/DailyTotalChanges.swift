@@ -130,9 +130,7 @@ enum DailyTotalChanges {
     /// - Returns: how many changes were applied.
     @discardableResult
     static func apply(_ db: any SQLSession) throws -> Int {
-        if let lock = db.dialect.transactionLock(named: "mposkit.dailytotals") {
-            _ = try db.fetchAll(sql: lock)
-        }
+        try db.holdTransactionLock(named: "mposkit.dailytotals")
         let changes = try db.fetchAll(
             sql: "DELETE FROM payment_daily_change RETURNING merchant_id, currency, day, status, n, amount")
         var sums: [Key: Sum] = [:]

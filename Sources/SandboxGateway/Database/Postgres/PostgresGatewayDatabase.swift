@@ -56,6 +56,9 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
     /// Several instances serve one PostgreSQL database.
     public var isSharedByInstances: Bool { true }
 
+    /// Transactions of several lanes and instances commit at once.
+    public var writesOneAtATime: Bool { false }
+
     /// Its lanes' connections and threads are closed when the gateway stops.
     public var closesWithTheGateway: Bool { true }
     /// The gateway's instance id, shared by every instance on this database.
@@ -248,6 +251,3 @@ public final class PostgresGatewayDatabase: GatewayDatabase {
         await readers.close()
     }
 }
-
-/// The group commit is the payment path's ledger writer on PostgreSQL.
-extension PostgresGroupCommitWriter: LedgerWriter {}
