@@ -121,6 +121,34 @@ import Testing
         #expect(queue.committedGroups == 1 && queue.retriedGroups == 0)
     }
 
+    /// Two groups on different connections that change the same cards' rows must take them in
+    /// one order, or they deadlock: a group runs its bodies by lock order (bodies without one
+    /// first, in arrival order), whatever order they arrived in.
+    @Test func aGroupRunsItsBodiesInLockOrder() async throws {
+        let database = ScriptDatabase()
+        let queue = GroupCommitQueue(engine: ScriptEngine(database: database))
+        let orders: [String?] = ["card-c", nil, "card-a", "card-b", "card-a"]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, order) in orders.enumerated() {
+                // One at a time into the queue, so the arrival order is the list's.
+                while queue.waitingWrites < index { await Task.yield() }
+                group.addTask {
+                    if let order {
+                        _ = try await queue.write(lockOrder: order) { db in try db.execute(sql: "\(order) #\(index)") }
+                    } else {
+                        _ = try await queue.write { db in try db.execute(sql: "none #\(index)") }
+                    }
+                }
+            }
+            while queue.waitingWrites < orders.count { await Task.yield() }
+            let drain = try #require(database.state.withLock { $0.drain })
+            DispatchQueue.global().async { drain(()) }
+            try await group.waitForAll()
+        }
+        #expect(
+            database.state.withLock { $0.committed } == [["none #1", "card-a #2", "card-a #4", "card-b #3", "card-c #0"]])
+    }
+
     @Test func aRetryableFailureAtTheCommitRunsTheWholeGroupAgain() async throws {
         let database = ScriptDatabase()
         database.state.withLock { $0.commitFailures = [Conflict()] }

@@ -46,4 +46,11 @@ public final class GroupCommitLedgerWriter: LedgerWriter, Sendable {
     {
         try await queue.write(body)
     }
+
+    /// Queues `body` to run in `lockOrder`'s place in its group (``LedgerWriter``).
+    public func write<T: Sendable>(lockOrder: String, _ body: @escaping @Sendable (any SQLSession) throws -> T)
+        async throws -> T
+    {
+        try await queue.write(lockOrder: lockOrder, body)
+    }
 }

@@ -13,7 +13,8 @@ extension PaymentService {
     /// Declines are recorded and returned, not thrown; rule violations are thrown.
     public func authorize(merchant: String, _ command: CardPaymentCommand) async throws -> LedgerTransaction {
         let prepared = try prepareAuthorization(merchant: merchant, command)
-        let inserted = try await writer.write { db in try prepared.record(db) }
+        // The card's replay counter and spend are rows other sales of the card change too.
+        let inserted = try await writer.write(lockOrder: prepared.fingerprint) { db in try prepared.record(db) }
         await didRecord(inserted.transaction, webhook: inserted.webhook, callback: prepared.callbackURL)
         return inserted.transaction
     }

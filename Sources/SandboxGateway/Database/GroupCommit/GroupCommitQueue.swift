@@ -12,11 +12,15 @@ import Synchronization
 /// failure. When the engine calls a failure retryable (PostgreSQL's serialization failures
 /// and deadlocks), in a body or at the commit, the whole group is rolled back and runs again,
 /// ``maximumAttempts`` times at most. Bodies may therefore run more than once; only the last
-/// run's result reaches the caller.
+/// run's result reaches the caller. A group runs its bodies in the order of their lock order
+/// (those without one first, in arrival order): groups on different connections (lanes,
+/// instances) then take shared rows, such as a card's, in one order and cannot deadlock.
 final class GroupCommitQueue<Engine: GroupCommitEngine>: Sendable {
     /// One queued body: runs it (in a savepoint when asked) and returns its failure, records
     /// a failed commit, resumes its caller.
     private struct Job: Sendable {
+        /// Where the body runs within its group: nil first, then in this order.
+        let lockOrder: String?
         let run: @Sendable (Engine.Session, _ inSavepoint: Bool) -> (any Error)?
         let commitFailed: @Sendable (any Error) -> Void
         let resume: @Sendable () -> Void
@@ -57,9 +61,23 @@ final class GroupCommitQueue<Engine: GroupCommitEngine>: Sendable {
     ///
     /// - Throws: what `body` threw, or the group's commit failure.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        try await enqueue(lockOrder: nil, body)
+    }
+
+    /// Queues `body` for the next group, to run there in `lockOrder`'s place (``GroupCommitQueue``).
+    func write<T: Sendable>(lockOrder: String, _ body: @escaping @Sendable (any SQLSession) throws -> T)
+        async throws -> T
+    {
+        try await enqueue(lockOrder: lockOrder, body)
+    }
+
+    private func enqueue<T: Sendable>(lockOrder: String?, _ body: @escaping @Sendable (any SQLSession) throws -> T)
+        async throws -> T
+    {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let box = GroupCommitResult<T>(continuation)
             let job = Job(
+                lockOrder: lockOrder,
                 run: { session, inSavepoint in
                     do {
                         box.set(
@@ -103,13 +121,27 @@ final class GroupCommitQueue<Engine: GroupCommitEngine>: Sendable {
         }
     }
 
-    /// Takes the next group from the queue (empty when another drain took it).
+    /// Takes the next group from the queue (empty when another drain took it), in lock order.
     private func takeGroup() -> [Job] {
-        state.withLock { state in
+        let group = state.withLock { state in
             let group = Array(state.pending.prefix(maximumGroupSize))
             state.pending.removeFirst(group.count)
             return group
         }
+        return Self.inLockOrder(group)
+    }
+
+    /// `jobs` without a lock order first, in arrival order, then the others by their order
+    /// (stable: equal orders keep their arrival order).
+    private static func inLockOrder(_ jobs: [Job]) -> [Job] {
+        jobs.enumerated().sorted { lhs, rhs in
+            switch (lhs.element.lockOrder, rhs.element.lockOrder) {
+            case (nil, nil): lhs.offset < rhs.offset
+            case (nil, _): true
+            case (_, nil): false
+            case (let left?, let right?): left == right ? lhs.offset < rhs.offset : left < right
+            }
+        }.map(\.element)
     }
 
     /// Opens a transaction on `connection`, takes the next group (as late as can be, so that
