@@ -167,6 +167,8 @@ import Testing
         let log = EventLog(terminal.events.subscribe([.status]))
         let result = try await terminal.sale(Self.sale(12_41))
         #expect(result.status == .approved)
+        // The stream may trail the sale: wait for the card prompt, which comes after the confirmation.
+        #expect(await log.waitFor { if case .readerStatus(.waitingCard, _, _) = $0 { true } else { false } })
         let statuses = log.all.compactMap { event -> ReaderStatusCode? in
             if case .readerStatus(let code, _, _) = event { code } else { nil }
         }
@@ -205,8 +207,9 @@ import Testing
         let first = try await terminal.sale(Self.sale(12_43))
         #expect(first.status != .approved && first.approvedAmount == 0)
         #expect(first.error?.message.contains("status \(ReaderStatusCode.waitingCardRemoval.rawValue).") == true)
-        #expect(log.all.contains(.card(.removed)))
-        #expect(log.all.contains { if case .readerStatus(.waitingCardRemoval, _, _) = $0 { true } else { false } })
+        // The stream may trail the payment: wait for what the reader said.
+        #expect(await log.waitFor { $0 == .card(.removed) })
+        #expect(await log.waitFor { if case .readerStatus(.waitingCardRemoval, _, _) = $0 { true } else { false } })
         let second = try await terminal.sale(Self.sale(12_43))
         #expect(second.status == .approved)
         try await sandbox.close(terminal)
