@@ -101,20 +101,8 @@ enum PostgresGatewayBenchmarks {
         await second?.shutdown()
         await first.shutdown()
 
-        let raw = median(raws)
-        emit(
-            name: "postgres.durable_commit.throughput", unit: "commits/s", value: raw,
-            extra: [
-                "clients": Double(GatewayBenchmarks.clients), "transactions_per_client": Double(rawTransactionsPerClient),
-                "rounds": Double(rounds), "min": raws.min() ?? 0, "max": raws.max() ?? 0,
-            ])
-        let minimal = median(minimals)
-        emit(
-            name: "postgres.minimal_sale.throughput", unit: "sales/s", value: minimal,
-            extra: [
-                "clients": Double(GatewayBenchmarks.clients), "transactions_per_client": Double(rawTransactionsPerClient),
-                "rounds": Double(rounds), "min": minimals.min() ?? 0, "max": minimals.max() ?? 0,
-            ])
+        let raw = emitPgbench("postgres.durable_commit.throughput", unit: "commits/s", rounds: raws)
+        let minimal = emitPgbench("postgres.minimal_sale.throughput", unit: "sales/s", rounds: minimals)
         let one = median(ones.map(\.rate))
         emit(
             name: "gateway.pg.authorize.throughput", unit: "auth/s", value: one,
@@ -151,6 +139,18 @@ enum PostgresGatewayBenchmarks {
             process.waitUntilExit()
             guard process.terminationStatus == 0 else { throw BenchmarkInputMissing(name: "psql: \(setting)", looked: [bin]) }
         }
+    }
+
+    /// Emits a pgbench line: the median of its `rounds`, with their extremes; returns the median.
+    static func emitPgbench(_ name: String, unit: String, rounds values: [Double]) -> Double {
+        let value = median(values)
+        emit(
+            name: name, unit: unit, value: value,
+            extra: [
+                "clients": Double(GatewayBenchmarks.clients), "transactions_per_client": Double(rawTransactionsPerClient),
+                "rounds": Double(rounds), "min": values.min() ?? 0, "max": values.max() ?? 0,
+            ])
+        return value
     }
 
     /// How many rounds of raw, one-instance and two-instance runs (`MPOS_BENCH_PG_ROUNDS`, 3).
