@@ -27,6 +27,13 @@ public struct CashPaymentRequest: Codable, Sendable, Hashable {
     /// The longest ``cardholderName``.
     public static let cardholderNameMaximumLength = 45
 
+    /// Whether `name` is a ``cardholderName`` the contract allows: 1 to 45 characters, none a
+    /// control character.
+    public static func isValidCardholderName(_ name: String) -> Bool {
+        (1...cardholderNameMaximumLength).contains(name.unicodeScalars.count)
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     /// Creates the request.
     public init(
         kind: TransactionKind = .sale, amount: Int64, currency: Currency,

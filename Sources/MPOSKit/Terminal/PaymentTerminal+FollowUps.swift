@@ -81,10 +81,7 @@ extension PaymentTerminal {
         async throws(MPOSError) -> PaymentResult
     {
         try parameters.validate()
-        if let cardholderName,
-            !(1...CashPaymentRequest.cardholderNameMaximumLength).contains(cardholderName.unicodeScalars.count)
-                || cardholderName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        {
+        if let cardholderName, !CashPaymentRequest.isValidCardholderName(cardholderName) {
             throw MPOSError.invalidArgument.withMessage(
                 "A cash payment's cardholder name is 1 to \(CashPaymentRequest.cardholderNameMaximumLength) characters without control characters.")
         }

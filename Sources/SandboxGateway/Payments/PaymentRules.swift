@@ -64,10 +64,7 @@ public enum PaymentRules {
     /// Checks a cash payment's cardholder name: 1 to 45 characters, none a control character.
     public static func validateCardholderName(_ name: String?) throws(PaymentRuleViolation) {
         guard let name else { return }
-        let count = name.unicodeScalars.count
-        guard (1...CashPaymentRequest.cardholderNameMaximumLength).contains(count),
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard CashPaymentRequest.isValidCardholderName(name) else {
             throw PaymentRuleViolation(
                 .invalidField,
                 "cardholderName must be 1 to \(CashPaymentRequest.cardholderNameMaximumLength) characters without control characters.")
