@@ -48,10 +48,10 @@ struct AsynchronousRefundEndToEndTests {
         let (sandbox, _) = try await Self.sandbox()
         let terminal = try await TerminalAPIPerformTests.terminal(sandbox)
         let payment = try TerminalAPIPerformTests.paymentResponse(
-            try await terminal.terminalAPI.perform(TerminalAPIPerformTests.payment("16.00", serviceID: "A1")))
+            try await terminal.perform(terminalAPIRequest: TerminalAPIPerformTests.payment("16.00", serviceID: "A1")))
         let id = payment.poiData.poiTransactionID.transactionID
         // A part of the amount: a refund, not a void.
-        let reply = try await terminal.terminalAPI.perform(
+        let reply = try await terminal.perform(terminalAPIRequest: 
             TerminalAPIPerformTests.request(
                 "Reversal", serviceID: "A2",
                 body:
@@ -68,7 +68,7 @@ struct AsynchronousRefundEndToEndTests {
 
         // An unreferenced refund is received the same way.
         let unreferenced = try TerminalAPIPerformTests.paymentResponse(
-            try await terminal.terminalAPI.perform(
+            try await terminal.perform(terminalAPIRequest: 
                 TerminalAPIPerformTests.payment("3.00", serviceID: "A3", paymentType: "Refund")))
         #expect(unreferenced.response.result == .success)
         #expect(unreferenced.response.additionalResponse?.message == NexoOutcome.receivedMessage)
@@ -80,9 +80,9 @@ struct AsynchronousRefundEndToEndTests {
         let sandbox = try await Sandbox()
         let terminal = try await TerminalAPIPerformTests.terminal(sandbox)
         let payment = try TerminalAPIPerformTests.paymentResponse(
-            try await terminal.terminalAPI.perform(TerminalAPIPerformTests.payment("16.00", serviceID: "B1")))
+            try await terminal.perform(terminalAPIRequest: TerminalAPIPerformTests.payment("16.00", serviceID: "B1")))
         let id = payment.poiData.poiTransactionID.transactionID
-        let reply = try await terminal.terminalAPI.perform(
+        let reply = try await terminal.perform(terminalAPIRequest: 
             TerminalAPIPerformTests.request(
                 "Reversal", serviceID: "B2",
                 body:

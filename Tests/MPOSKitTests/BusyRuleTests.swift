@@ -49,7 +49,7 @@ struct BusyRuleTests {
         // A recovery that finds the terminal busy does nothing: the running operation owns its entry.
         #expect(try await terminal.recovery.recoverUnfinishedAttempts().isEmpty)
         let nexo = try TerminalAPIPerformTests.paymentResponse(
-            try await terminal.terminalAPI.perform(TerminalAPIPerformTests.payment("6.00", serviceID: "BR2")))
+            try await terminal.perform(terminalAPIRequest: TerminalAPIPerformTests.payment("6.00", serviceID: "BR2")))
         #expect(nexo.response.errorCondition == .busy)
         // The holder still holds it.
         #expect(terminal.gate.operation == holder)
@@ -73,7 +73,7 @@ struct BusyRuleTests {
         let statuses = terminal.events.subscribe([.status])
         // Unstructured: the request's payment waits for a card while the test tries everything else.
         let request = Task {
-            try await terminal.terminalAPI.perform(TerminalAPIPerformTests.payment("5.00", serviceID: "BR1"))
+            try await terminal.perform(terminalAPIRequest: TerminalAPIPerformTests.payment("5.00", serviceID: "BR1"))
         }
         await Self.untilWaitingForCard(statuses)
         try await Self.expectEveryOtherRefused(terminal, except: .terminalAPIRequest)

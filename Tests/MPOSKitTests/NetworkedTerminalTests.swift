@@ -24,7 +24,7 @@ struct NetworkedTerminalTests {
         let terminal = try PaymentTerminal(
             environment: URL(string: "http://127.0.0.1:9")!, credentials: .login(user: "u", password: "p"),
             journalPath: journalPath, transport: NoGateway(), clock: clock)
-        try await terminal.terminalAPI.connect(
+        try await terminal.connect(
             NetworkedTerminal(
                 url: URL(string: "http://192.0.2.10:8443/")!, poiID: "V400m-123456789", saleID: "till-1",
                 key: key,

@@ -27,7 +27,7 @@ struct TerminalAPIJournalErrorTests {
         let sandbox = try await Sandbox()
         let terminal = try await TerminalAPIPerformTests.terminal(sandbox)
         let request = TerminalAPIPerformTests.payment("7.10", serviceID: "J1")
-        let first = try TerminalAPIPerformTests.paymentResponse(try await terminal.terminalAPI.perform(request))
+        let first = try TerminalAPIPerformTests.paymentResponse(try await terminal.perform(terminalAPIRequest: request))
         #expect(first.response.result == .success)
         await terminal.disconnect()
         // The app restarted and lost the answer; the journal's entry of that request is damaged.
@@ -37,7 +37,7 @@ struct TerminalAPIJournalErrorTests {
         // A handler sees each event before the operation that raised it goes on.
         restarted.events.addHandler([.transaction, .card]) { event in seen.withLock { $0.append(event) } }
 
-        let again = try TerminalAPIPerformTests.paymentResponse(try await restarted.terminalAPI.perform(request))
+        let again = try TerminalAPIPerformTests.paymentResponse(try await restarted.perform(terminalAPIRequest: request))
         #expect(again.response.result == .failure)
         #expect(again.response.errorCondition == .unavailableService)
         #expect(again.response.additionalResponse?.fields.first?.value.contains("journal") == true)
@@ -46,7 +46,7 @@ struct TerminalAPIJournalErrorTests {
 
         let status = try #require(
             try NexoCoder.decodeResponse(
-                try await restarted.terminalAPI.perform(TerminalAPIPerformTests.status(of: "J1", asking: "T9"))
+                try await restarted.perform(terminalAPIRequest: TerminalAPIPerformTests.status(of: "J1", asking: "T9"))
             ).transactionStatusResponse)
         #expect(status.response.result == .failure)
         #expect(status.response.errorCondition != .notFound)

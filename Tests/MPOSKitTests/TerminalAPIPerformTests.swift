@@ -65,7 +65,7 @@ struct TerminalAPIPerformTests {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
         let response = try Self.paymentResponse(
-            try await terminal.terminalAPI.perform(Self.payment("12.00", serviceID: "S1")))
+            try await terminal.perform(terminalAPIRequest: Self.payment("12.00", serviceID: "S1")))
         #expect(response.response.result == .success)
         let id = response.poiData.poiTransactionID.transactionID
         let records = try await Self.sales(on: terminal)
@@ -99,7 +99,7 @@ struct TerminalAPIPerformTests {
         ]
         for (index, (amount, file)) in cases.enumerated() {
             let ours = try Self.paymentResponse(
-                try await terminal.terminalAPI.perform(Self.payment(amount, serviceID: "R\(index)"))
+                try await terminal.perform(terminalAPIRequest: Self.payment(amount, serviceID: "R\(index)"))
             ).response
             let adyen = try MockTerminalFixtures.paymentResponse(file).response
             #expect(ours.result == adyen.result, "\(amount)")
@@ -117,19 +117,19 @@ struct TerminalAPIPerformTests {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
         let request = Self.payment("7.00", serviceID: "S2")
-        let first = try Self.paymentResponse(try await terminal.terminalAPI.perform(request))
-        let second = try Self.paymentResponse(try await terminal.terminalAPI.perform(request))
+        let first = try Self.paymentResponse(try await terminal.perform(terminalAPIRequest: request))
+        let second = try Self.paymentResponse(try await terminal.perform(terminalAPIRequest: request))
         #expect(first.response.result == .success)
         #expect(second == first)
         await terminal.disconnect()
         // The app restarted and lost the answer: a new terminal on the same journal.
         let restarted = try await Self.terminal(sandbox)
-        let again = try Self.paymentResponse(try await restarted.terminalAPI.perform(request))
+        let again = try Self.paymentResponse(try await restarted.perform(terminalAPIRequest: request))
         #expect(again.poiData.poiTransactionID.transactionID == first.poiData.poiTransactionID.transactionID)
         #expect(again.response.result == .success)
         let status = try #require(
             try NexoCoder.decodeResponse(
-                try await restarted.terminalAPI.perform(Self.status(of: "S2", asking: "T1"))
+                try await restarted.perform(terminalAPIRequest: Self.status(of: "S2", asking: "T1"))
             ).transactionStatusResponse)
         #expect(status.response.result == .success)
         #expect(
@@ -140,7 +140,7 @@ struct TerminalAPIPerformTests {
         #expect(try await Self.sales(on: restarted).count == 1)
         let unknown = try #require(
             try NexoCoder.decodeResponse(
-                try await restarted.terminalAPI.perform(Self.status(of: "NEVER", asking: "T2"))
+                try await restarted.perform(terminalAPIRequest: Self.status(of: "NEVER", asking: "T2"))
             ).transactionStatusResponse)
         #expect(unknown.response.errorCondition == .notFound)
         try await sandbox.close(restarted)
@@ -160,7 +160,7 @@ struct TerminalAPIPerformTests {
                 state: .finished,
                 maskedPAN: nil, gatewayTransactionID: nil, outcome: .failed, createdAt: now, updatedAt: now))
         let response = try Self.paymentResponse(
-            try await terminal.terminalAPI.perform(Self.payment("4.00", serviceID: "N1")))
+            try await terminal.perform(terminalAPIRequest: Self.payment("4.00", serviceID: "N1")))
         #expect(response.response.result == .success)
         #expect(try await Self.sales(on: terminal).count == 1)
         try await sandbox.close(terminal)
@@ -170,7 +170,7 @@ struct TerminalAPIPerformTests {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
         let response = try Self.paymentResponse(
-            try await terminal.terminalAPI.perform(
+            try await terminal.perform(terminalAPIRequest: 
                 Self.payment("5.00", serviceID: "S3", paymentType: "Refund")))
         #expect(response.response.result == .success)
         #expect(response.paymentResult?.paymentType == .refund)
@@ -182,9 +182,9 @@ struct TerminalAPIPerformTests {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
         let payment = try Self.paymentResponse(
-            try await terminal.terminalAPI.perform(Self.payment("9.00", serviceID: "S4")))
+            try await terminal.perform(terminalAPIRequest: Self.payment("9.00", serviceID: "S4")))
         let id = payment.poiData.poiTransactionID.transactionID
-        let reply = try await terminal.terminalAPI.perform(
+        let reply = try await terminal.perform(terminalAPIRequest: 
             Self.request(
                 "Reversal", serviceID: "S5",
                 body:
@@ -206,7 +206,7 @@ struct TerminalAPIPerformTests {
         #expect(id.hasPrefix("MPOSKit-") && id.count == 20)
         #expect(id != (try await terminal.reader.info().serialNumber))
         let response = try Self.paymentResponse(
-            try await terminal.terminalAPI.perform(
+            try await terminal.perform(terminalAPIRequest: 
                 Self.payment("2.50", serviceID: "D1", poiID: id)))
         #expect(response.response.result == .success)
         // Without a reader, and in a new process on the same journal, the id stays.
@@ -227,7 +227,7 @@ struct TerminalAPIPerformTests {
         let sandbox = try await Sandbox()
         let terminal = try await Self.terminal(sandbox)
         let response = try Self.paymentResponse(
-            try await terminal.terminalAPI.perform(
+            try await terminal.perform(terminalAPIRequest: 
                 Self.payment("3.00", serviceID: "S6", poiID: "P400-1")))
         #expect(response.response.result == .failure)
         #expect(response.response.errorCondition == .notAllowed)
@@ -241,19 +241,19 @@ struct TerminalAPIPerformTests {
         let terminal = try await Self.terminal(sandbox)
         // Finer than a cent.
         let fine = try Self.paymentResponse(
-            try await terminal.terminalAPI.perform(Self.payment("1.005", serviceID: "S7")))
+            try await terminal.perform(terminalAPIRequest: Self.payment("1.005", serviceID: "S7")))
         #expect(fine.response.errorCondition == .messageFormat)
         #expect(fine.response.additionalResponse?.message?.contains("AmountsReq.RequestedAmount") == true)
         // No currency: the header is readable, the body is not.
         let text = String(decoding: Self.payment("1.00", serviceID: "S8"), as: UTF8.self)
             .replacingOccurrences(of: #""Currency": "EUR", "#, with: "")
         let missing = try Self.paymentResponse(
-            try await terminal.terminalAPI.perform(Data(text.utf8)))
+            try await terminal.perform(terminalAPIRequest: Data(text.utf8)))
         #expect(missing.response.errorCondition == .messageFormat)
         #expect(missing.response.additionalResponse?.message?.contains("AmountsReq.Currency") == true)
         // Not a message at all: a typed error, no response.
         await #expect(throws: MPOSError.terminalAPIMessageInvalid) {
-            _ = try await terminal.terminalAPI.perform(Data("02893fy0f238hg".utf8))
+            _ = try await terminal.perform(terminalAPIRequest: Data("02893fy0f238hg".utf8))
         }
         #expect(try await Self.sales(on: terminal).isEmpty)
         try await sandbox.close(terminal)
@@ -267,20 +267,20 @@ struct TerminalAPIPerformTests {
         let statuses = terminal.events.subscribe([.status])
         // Unstructured: the payment waits for a card while the test sends the other requests.
         let running = Task {
-            try await terminal.terminalAPI.perform(Self.payment("5.00", serviceID: "B1"))
+            try await terminal.perform(terminalAPIRequest: Self.payment("5.00", serviceID: "B1"))
         }
         for await event in statuses {
             if case .readerStatus(.waitingCard, _, true) = event { break }
         }
         let busy = try Self.paymentResponse(
-            try await terminal.terminalAPI.perform(Self.payment("6.00", serviceID: "B2")))
+            try await terminal.perform(terminalAPIRequest: Self.payment("6.00", serviceID: "B2")))
         #expect(busy.response.errorCondition == .busy)
         let status = try #require(
             try NexoCoder.decodeResponse(
-                try await terminal.terminalAPI.perform(Self.status(of: "B1", asking: "B3"))
+                try await terminal.perform(terminalAPIRequest: Self.status(of: "B1", asking: "B3"))
             ).transactionStatusResponse)
         #expect(status.response.errorCondition == .inProgress)
-        let abort = try await terminal.terminalAPI.perform(
+        let abort = try await terminal.perform(terminalAPIRequest: 
             Self.request(
                 "Abort", serviceID: "B4",
                 body:

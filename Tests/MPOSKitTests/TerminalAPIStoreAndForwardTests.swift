@@ -6,7 +6,7 @@ import Testing
 
 @testable import MPOSKit
 
-/// `terminal.terminalAPI.perform(_:)` with store and forward on, against the real sandbox
+/// `terminal.perform(terminalAPIRequest:)` with store and forward on, against the real sandbox
 /// gateway (taken out of reach and brought back) and the simulated reader over TCP: a Terminal
 /// API sale is stored as the native API stores it and forwarded once.
 @Suite(.serialized, .timeLimit(.minutes(3)))
@@ -26,7 +26,7 @@ struct TerminalAPIStoreAndForwardTests {
         -> PaymentResponse
     {
         try TerminalAPIPerformTests.paymentResponse(
-            try await terminal.terminalAPI.perform(
+            try await terminal.perform(terminalAPIRequest: 
                 TerminalAPIPerformTests.payment(amount, serviceID: serviceID)))
     }
 
@@ -95,7 +95,7 @@ struct TerminalAPIStoreAndForwardTests {
         let (terminal, outage) = try await Self.terminal(sandbox, storeAndForward: true)
         outage.goDown(reaching: "/nothing")
         let refund = try TerminalAPIPerformTests.paymentResponse(
-            try await terminal.terminalAPI.perform(
+            try await terminal.perform(terminalAPIRequest: 
                 TerminalAPIPerformTests.payment("5.00", serviceID: "SF5", paymentType: "Refund")))
         #expect(refund.response.result == .failure && refund.response.errorCondition == .unreachableHost)
         #expect(try await terminal.offline.list().payments.isEmpty)

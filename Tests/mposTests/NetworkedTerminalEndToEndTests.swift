@@ -34,7 +34,7 @@ struct NetworkedTerminalEndToEndTests {
         let terminal = try PaymentTerminal(
             environment: URL(string: "http://127.0.0.1:9")!, credentials: .login(user: "-", password: "-"),
             journalPath: directory.appendingPathComponent("journal.sqlite").path)
-        let recovered = try await terminal.terminalAPI.connect(
+        let recovered = try await terminal.connect(
             NetworkedTerminal(
                 url: try #require(URL(string: url)), poiID: Self.poiID, saleID: "till-e2e", key: key,
                 transport: transport,

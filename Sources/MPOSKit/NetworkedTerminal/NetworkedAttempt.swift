@@ -25,7 +25,7 @@ struct NetworkedAttempt: Sendable, Hashable {
         case finished
     }
 
-    /// `nexo-` and the SHA-256 of SaleID and ServiceID (as `terminalAPI.perform(_:)` keys them).
+    /// `nexo-` and the SHA-256 of SaleID and ServiceID (as `perform(terminalAPIRequest:)` keys them).
     var key: IdempotencyKey
     var saleID: String
     var serviceID: String

@@ -3,13 +3,13 @@ import TerminalAPI
 
 /// A payment terminal on the shop's network that runs its own payment application and takes
 /// Terminal API (nexo) requests over HTTP(S), as Adyen's terminals do: what
-/// ``PaymentTerminal/connectNetworkedTerminal(_:)`` drives in place of a ReaderLink reader.
+/// ``PaymentTerminal/connect(_:)`` drives in place of a ReaderLink reader.
 ///
 /// ```swift
 /// let lan = NetworkedTerminal(
 ///     url: URL(string: "https://192.168.1.20:8443")!, poiID: "V400m-123456789", saleID: "till-1",
 ///     key: NexoSecurityKey(keyIdentifier: "mykey", keyVersion: 1, passphrase: "…"))
-/// try await terminal.connectNetworkedTerminal(lan)
+/// try await terminal.connect(lan)
 /// let result = try await terminal.sale(PaymentParameters(amount: 1234, currency: .eur))
 /// ```
 ///

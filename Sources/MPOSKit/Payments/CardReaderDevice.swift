@@ -97,54 +97,58 @@ struct CardReaderDevice: PaymentDevice {
             terminal.payments.inbox = nil
             terminal.payments.engine = nil
             eventsInbox.finish()
-            // Unstructured: a defer cannot wait; the route only forwards into the finished inbox meanwhile.
-            Task { [reader = terminal.reader] in await reader.endRoute(route) }
         }
-        let readerInfo = await terminal.reader.info
-        let channel = await terminal.updates.channel
-        let blacklist = await terminal.reader.blacklist
-        terminal.payments.engine = PaymentEngine(
-            parameters: parameters, kind: kind, key: key, readerTransactionID: String(readerID),
-            merchantName: await terminal.client.merchant?.name, now: Date(),
-            retry: parameters.offlineAllowed ? .offlineSale : .standard)
-        terminal.payments.engine?.mandateReference = mandateReference
-        terminal.payments.engine?.reader = readerInfo.map { PaymentReader($0, channel: channel) }
-        terminal.payments.engine?.blacklist = blacklist
-        if parameters.offlineAllowed {
-            terminal.payments.engine?.offlineRefusal =
-                if let refusal = terminal.security.offlineRefusal(device) { refusal } else {
-                    await terminal.offline.refusal(parameters, at: device.date)
-                }
-        }
-        // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
-        if terminal.state.isOfflineOnly, let refusal = terminal.payments.engine?.offlineRefusal { throw refusal }
-        eventsInbox.yield(.start)
-        var pending = events.makeAsyncIterator()
-        while let event = await pending.next() {
-            guard var current = terminal.payments.engine else { break }
-            let effects = current.handle(event)
-            terminal.payments.engine = current
-            for effect in effects {
-                if let result = try await perform(effect, connection: connection, inbox: eventsInbox, on: terminal) {
-                    if current.promptedForCard || current.declinedBeforeCardPrompt, let serial = readerInfo?.serialNumber {
-                        await terminal.updates.paymentEnded(declinedBeforeCardPrompt: current.declinedBeforeCardPrompt, reader: serial)
+        do throws(MPOSError) {
+            let readerInfo = await terminal.reader.info
+            let channel = await terminal.updates.channel
+            let blacklist = await terminal.reader.blacklist
+            terminal.payments.engine = PaymentEngine(
+                parameters: parameters, kind: kind, key: key, readerTransactionID: String(readerID),
+                merchantName: await terminal.client.merchant?.name, now: Date(),
+                retry: parameters.offlineAllowed ? .offlineSale : .standard)
+            terminal.payments.engine?.mandateReference = mandateReference
+            terminal.payments.engine?.reader = readerInfo.map { PaymentReader($0, channel: channel) }
+            terminal.payments.engine?.blacklist = blacklist
+            if parameters.offlineAllowed {
+                terminal.payments.engine?.offlineRefusal =
+                    if let refusal = terminal.security.offlineRefusal(device) { refusal } else {
+                        await terminal.offline.refusal(parameters, at: device.date)
                     }
-                    // The gateway found the reader past a deadline the terminal did not know of
-                    // (an update published since it last asked): the next payment asks first.
-                    if result.error == .updateRequired { await terminal.updates.forgetReaderStatus() }
-                    // What the reader said after the outcome, already queued (the card taken out
-                    // of a chip reader), reaches the app rather than an engine that has finished.
-                    await terminal.reader.endRoute(route)
-                    terminal.payments.inbox = nil
-                    eventsInbox.finish()
-                    while let late = await pending.next() {
-                        if case .reader(let message) = late { CardReaderLink.tellApp(message, hub: terminal.hub) }
+            }
+            // Offline-only, a sale over a limit cannot go anywhere: refused before the card is read.
+            if terminal.state.isOfflineOnly, let refusal = terminal.payments.engine?.offlineRefusal { throw refusal }
+            eventsInbox.yield(.start)
+            var pending = events.makeAsyncIterator()
+            while let event = await pending.next() {
+                guard var current = terminal.payments.engine else { break }
+                let effects = current.handle(event)
+                terminal.payments.engine = current
+                for effect in effects {
+                    if let result = try await perform(effect, connection: connection, inbox: eventsInbox, on: terminal) {
+                        if current.promptedForCard || current.declinedBeforeCardPrompt, let serial = readerInfo?.serialNumber {
+                            await terminal.updates.paymentEnded(declinedBeforeCardPrompt: current.declinedBeforeCardPrompt, reader: serial)
+                        }
+                        // The gateway found the reader past a deadline the terminal did not know of
+                        // (an update published since it last asked): the next payment asks first.
+                        if result.error == .updateRequired { await terminal.updates.forgetReaderStatus() }
+                        // What the reader said after the outcome, already queued (the card taken out
+                        // of a chip reader), reaches the app rather than an engine that has finished.
+                        await terminal.reader.endRoute(route)
+                        terminal.payments.inbox = nil
+                        eventsInbox.finish()
+                        while let late = await pending.next() {
+                            if case .reader(let message) = late { CardReaderLink.tellApp(message, hub: terminal.hub) }
+                        }
+                        return await keepingSignature(result, on: terminal)
                     }
-                    return await keepingSignature(result, on: terminal)
                 }
             }
+            throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
+        } catch {
+            // The payment ends without an outcome: the reader's messages go to the app again.
+            await terminal.reader.endRoute(route)
+            throw error
         }
-        throw MPOSError.readerLinkFailed.withMessage("The \(kind.rawValue) ended without an outcome.")
     }
 
     /// `result`, its pad signature stored at the gateway with the transaction when it has

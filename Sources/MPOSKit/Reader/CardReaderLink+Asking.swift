@@ -18,10 +18,12 @@ extension CardReaderLink {
     func ask<Answer>(
         _ request: ReaderMessage, _ what: String, _ pick: (ReaderMessage) -> Answer?
     ) async throws(MPOSError) -> Answer {
-        guard let connection = link else { throw MPOSError.readerNotConnected }
         let answer: ReaderMessage
-        do { answer = try await connection.request(request) } catch {
-            throw MPOSError.readerLinkFailed.withMessage("The reader did not answer \(what): \(error).")
+        switch try await askReader(request, what) {
+        case .answer(let message): answer = message
+        case .refused(let status, let detail):
+            // Where an answer is expected, a refusal fails the link's request as a missing answer would.
+            throw MPOSError.readerLinkFailed.withMessage("The reader refused \(what): \(status.description) (\(detail)).")
         }
         guard let picked = pick(answer) else {
             throw MPOSError.readerLinkFailed.withMessage("The reader answered \(what) with another message.")

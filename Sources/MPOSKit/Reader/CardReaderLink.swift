@@ -16,9 +16,9 @@ import Synchronization
 /// The link's rules are the pure `ReaderLinkMachine`; this actor carries out what it decides
 /// (opens, pairs, listens, closes, waits between attempts) and owns everything about the
 /// reader: the link, its description, the battery watch and the app's catalogue. What the
-/// rest of the terminal must hear (a reader paired, the app let it go) goes to its
-/// `ReaderLinkObserver`, the facade; a payment in progress gets the reader's messages
-/// through `routeMessages(to:)`.
+/// rest of the terminal must hear (a reader paired, the app let it go) is published as
+/// ``ReaderLinkNews`` on `news`, which the facade takes in; a payment in progress gets the
+/// reader's messages through `routeMessages(to:)`.
 public actor CardReaderLink {
     /// The low-battery threshold a terminal starts with: 10 %.
     public static let defaultBatteryLowThreshold = 10
@@ -46,8 +46,9 @@ public actor CardReaderLink {
     /// The terminal's events, which the reader's news joins.
     let events: TerminalEvents
     private let gate: OperationGate
-    /// The facade, told what the rest of the terminal must hear (held weakly: it holds this).
-    private let facade: TerminalSlot
+    /// What the rest of the terminal must hear, each piece answered by its taker.
+    nonisolated let news: AsyncStream<ReaderLinkMessage>
+    private let newsInput: AsyncStream<ReaderLinkMessage>.Continuation
 
     private var machine = Machine()
     /// Reads the link's messages while `connected`.
@@ -65,12 +66,14 @@ public actor CardReaderLink {
     /// id), in the order first found: the Heft seed's `devicesCopy`.
     public internal(set) var discoveredReaders: [DiscoveredReader] = []
 
-    init(clock: any Clock<Duration>, hub: TerminalEvents, gate: OperationGate, facade: TerminalSlot) {
-        self.facade = facade
+    init(clock: any Clock<Duration>, hub: TerminalEvents, gate: OperationGate) {
         self.clock = clock
         self.events = hub
         self.gate = gate
+        (news, newsInput) = AsyncStream.makeStream()
     }
+
+    deinit { newsInput.finish() }
 
     // MARK: - State
 
@@ -117,7 +120,7 @@ public actor CardReaderLink {
             run(machine.handle(.connectFailed))
             throw error
         }
-        try await observerNow?.readerConnectedByApp()
+        try await tell(.connectedByApp).get()
     }
 
     /// Pairs over `transport`.
@@ -165,14 +168,14 @@ public actor CardReaderLink {
             throw MPOSError.readerNotSupported.withMessage(
                 "The reader's model \"\(model)\" is not in the app's terminal catalogue.")
         }
-        await observerNow?.readerPaired(described)
+        await tell(.paired(described))
         events.emit(.readerConnection(connected: true, info: described))
     }
 
     /// Lets the reader go: closes the link, stops any reconnection, forgets the way back.
     func letGo() async {
         await runAwaitingClose(machine.handle(.letGo))
-        await observerNow?.readerLetGo()
+        await tell(.letGo)
     }
 
     /// Closes the link but keeps the way back (an update reaches the restarted reader through it).
@@ -333,8 +336,15 @@ public actor CardReaderLink {
         if paymentRoute?.token === token { paymentRoute = nil }
     }
 
-    /// The facade as the observer of the link, while it lives.
-    private var observerNow: (any ReaderLinkObserver)? { facade.get() }
+    /// Publishes `news` and waits until it is taken in; with nobody left to take it (the
+    /// terminal is gone), it is taken at once.
+    @discardableResult
+    private func tell(_ news: ReaderLinkNews) async -> Result<Void, MPOSError> {
+        await withCheckedContinuation { taken in
+            let message = ReaderLinkMessage(news, taken: taken)
+            if case .terminated = newsInput.yield(message) { message.taken() }
+        }
+    }
 
     // MARK: - What the part keeps
 

@@ -73,7 +73,7 @@ extension PaymentTerminal {
     /// while the reader allows it (waiting for a card, application selection; never once the
     /// request has gone to the gateway), or else its barcode scanner (which then reports
     /// ``TerminalEvent/scannerDisabled``). With a networked terminal, sends it an
-    /// `AbortRequest` for the running payment (see ``connectNetworkedTerminal(_:)``).
+    /// `AbortRequest` for the running payment (see ``connect(_:)``).
     ///
     /// - Returns: whether the reader stopped the payment or the scanner.
     /// - Throws: ``MPOSError/cancelDuringPINEntry`` while the cardholder is entering the PIN:

@@ -6,7 +6,7 @@ import MPOSCore
 // and cash records. Each is one idempotent, journaled gateway request; no reader is involved.
 extension PaymentTerminal {
     /// Refunds (part of) a captured sale; `amount` nil refunds what remains. With a networked
-    /// terminal, a `ReversalRequest` to it (see ``connectNetworkedTerminal(_:)``).
+    /// terminal, a `ReversalRequest` to it (see ``connect(_:)``).
     ///
     /// - Throws: ``MPOSError/amountNotPositive``, ``MPOSError/invalidArgument``,
     ///   ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
@@ -16,7 +16,7 @@ extension PaymentTerminal {
     }
 
     /// Voids a sale or refund before its batch closes. With a networked terminal, a
-    /// `ReversalRequest` of the whole payment to it (see ``connectNetworkedTerminal(_:)``).
+    /// `ReversalRequest` of the whole payment to it (see ``connect(_:)``).
     ///
     /// - Throws: ``MPOSError/terminalBusy``, ``MPOSError/notLoggedIn``, ``MPOSError/journalFailed``.
     public func void(transactionID: TransactionID) async throws(MPOSError) -> PaymentResult {

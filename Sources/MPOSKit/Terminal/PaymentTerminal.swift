@@ -156,17 +156,27 @@ public actor PaymentTerminal {
         let events = TerminalEvents()
         hub = events
         security = DeviceSecurity(checks: deviceChecks)
-        let facade = TerminalSlot()
-        reader = CardReaderLink(clock: clock, hub: events, gate: gate, facade: facade)
+        reader = CardReaderLink(clock: clock, hub: events, gate: gate)
         updates = TerminalUpdates(client: client, reader: reader, gate: gate, events: events)
         accessories = Accessories(events: events)
-        terminalAPI = TerminalAPIAdapter(client: client, journal: payments.journal, gate: gate, facade: facade)
+        terminalAPI = TerminalAPIAdapter(client: client, journal: payments.journal, gate: gate, events: events)
         offline = OfflinePayments(
             store: OfflineStore(
                 path: journalPath + ".offline", keys: offlineKeys ?? OfflineKeyFile(path: journalPath + ".offline-key")),
             client: client, gate: gate, events: events, clock: clock)
         recovery = Recovery(journal: payments.journal, client: client, gate: gate, offline: offline)
-        facade.set(self)
+        // The reader's news, each taken in its own child task: taking one may need the link
+        // again (an update on connect restarts the reader, which pairs and says so).
+        Task { [weak self, news = reader.news] in
+            await withDiscardingTaskGroup { group in
+                for await message in news {
+                    group.addTask { [weak self] in
+                        guard let self else { return message.taken() }
+                        await self.take(message)
+                    }
+                }
+            }
+        }
     }
 
     /// Sets who decides on signatures; the handler gets the merchant copy to sign. Without a
@@ -247,24 +257,33 @@ public actor PaymentTerminal {
     }
 }
 
-/// What the reader part says, passed on to the parts it concerns.
-extension PaymentTerminal: ReaderLinkObserver {
-    func readerPaired(_ info: DeviceInfo?) async {
-        // Another reader's status never stands for this one's: ask for this one's now.
-        guard await updates.forgetUnlessKnown(reader: info?.serialNumber) else { return }
-        if !state.isOfflineOnly, await client.isLoggedIn {
-            // Its deadlines are learned at the next payment when terminal management does not answer now.
-            _ = try? await updates.check()
+extension PaymentTerminal {
+    /// Takes in what the reader part says, passes it on to the parts it concerns, and answers
+    /// the link.
+    func take(_ message: ReaderLinkMessage) async {
+        switch message.news {
+        case .paired(let info):
+            // Another reader's status never stands for this one's: ask for this one's now.
+            if await updates.forgetUnlessKnown(reader: info?.serialNumber), !state.isOfflineOnly,
+                await client.isLoggedIn
+            {
+                // Its deadlines are learned at the next payment when terminal management does not answer now.
+                _ = try? await updates.check()
+            }
+            message.taken()
+        case .connectedByApp:
+            do throws(MPOSError) {
+                try await updates.applyOnConnect(offlineOnly: state.isOfflineOnly)
+                message.taken()
+            } catch {
+                message.taken(.failure(error))
+            }
+        case .letGo:
+            state.useCardReader()
+            await recovery.paymentsGo(to: nil)
+            await terminalAPI.networkedTerminalChanged(to: nil)
+            await updates.forgetReaderStatus()
+            message.taken()
         }
-    }
-
-    func readerConnectedByApp() async throws(MPOSError) {
-        try await updates.applyOnConnect(offlineOnly: state.isOfflineOnly)
-    }
-
-    func readerLetGo() async {
-        state.useCardReader()
-        await recovery.paymentsGo(to: nil)
-        await updates.forgetReaderStatus()
     }
 }

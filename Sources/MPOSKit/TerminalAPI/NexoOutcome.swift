@@ -5,7 +5,7 @@ import TerminalAPI
 /// response codes (docs/test-cards.md) and Adyen's test-acquirer answers for the amounts
 /// ending in 124–134 (docs/terminal-api.md has the table).
 ///
-/// Pure functions: `terminal.terminalAPI.perform(_:)` and networked terminals are
+/// Pure functions: `terminal.perform(terminalAPIRequest:)` and networked terminals are
 /// built on them.
 public enum NexoOutcome {
     /// A refusal as Adyen reports it.

@@ -3,7 +3,7 @@ import GatewayAPI
 import MPOSCore
 import TerminalAPI
 
-/// Builds the Terminal API answers of `terminal.terminalAPI.perform(_:)`: the
+/// Builds the Terminal API answers of `terminal.perform(terminalAPIRequest:)`: the
 /// response header mirroring the request's, a `PaymentResponse` from a payment's result, and
 /// failure responses of the request's own service.
 enum NexoReplies {

@@ -4,7 +4,7 @@ import Foundation
 import MPOSCore
 import TerminalAPI
 
-/// What `terminal.terminalAPI.perform(_:)` remembers between requests: the
+/// What `terminal.perform(terminalAPIRequest:)` remembers between requests: the
 /// payment running, whether the sale system aborted it, and the answers already given, so
 /// that a repeated request is answered rather than charged again.
 struct NexoSession: Sendable {

@@ -5,8 +5,11 @@ import TerminalAPI
 // Terminal API requests under Adyen's local encryption, as a terminal on the LAN takes them
 // when a key is configured: encrypted in, encrypted out, clear messages refused.
 extension TerminalAPIAdapter {
-    /// What ``perform(_:crypto:)`` documents: decrypts, runs the request, encrypts the answer.
-    func perform(terminalAPIRequest data: Data, crypto: NexoCrypto) async throws(MPOSError) -> Data {
+    /// What ``PaymentTerminal/perform(terminalAPIRequest:crypto:)`` documents: decrypts, runs
+    /// the request through `payments`, encrypts the answer.
+    func perform(terminalAPIRequest data: Data, crypto: NexoCrypto, payments: some TerminalAPIPayments)
+        async throws(MPOSError) -> Data
+    {
         let sealed: SaleToPOIRequest
         do { sealed = try NexoCoder.decodeRequest(data) } catch { throw MPOSError.terminalAPI(error) }
         let header = sealed.messageHeader
@@ -27,7 +30,7 @@ extension TerminalAPIAdapter {
                 header, condition: .notAllowed,
                 message: secret ? "the message could not be decrypted and authenticated" : error.description)
         }
-        let answer = try await perform(terminalAPIRequest: NexoCoder.encode(request))
+        let answer = try await perform(terminalAPIRequest: NexoCoder.encode(request), payments: payments)
         if answer.isEmpty { return answer }
         // Our own answer: a response, else an event notification, each tried in turn.
         if let response = try? NexoCoder.decodeResponse(answer) {

@@ -100,7 +100,9 @@ extension TerminalAPIAdapter {
 
     /// Reverses an earlier payment: a void while the gateway voids it, a refund otherwise
     /// (and for a part of the amount).
-    func perform(_ reversal: ReversalRequest, header: MessageHeader) async -> Data {
+    func perform(_ reversal: ReversalRequest, header: MessageHeader, payments: some TerminalAPIPayments) async
+        -> Data
+    {
         let field = "SaleToPOIRequest.ReversalRequest.OriginalPOITransaction.POITransactionID"
         guard let text = reversal.originalPOITransaction.poiTransactionID?.transactionID,
             let id = TransactionID(rawValue: text)
@@ -123,7 +125,7 @@ extension TerminalAPIAdapter {
             if let known = original?.paymentResult?.amountsResp?.currency.flatMap({ Currency(code: $0) }) {
                 currency = known
             } else {
-                do { currency = try await terminal.receipts.data(transactionID: id).currency } catch {
+                do { currency = try await Receipts(client: client).data(transactionID: id).currency } catch {
                     return NexoReplies.reply(header, response: NexoOutcome.response(for: error))
                 }
             }
@@ -139,9 +141,9 @@ extension TerminalAPIAdapter {
         let result: PaymentResult
         do {
             result = try await gate.nested(in: hold) { () async throws(MPOSError) -> PaymentResult in
-                let voided = partial == nil ? try await terminal.void(transactionID: id) : nil
+                let voided = partial == nil ? try await payments.void(transactionID: id) : nil
                 if let voided, voided.error?.code != MPOSError.Code.gatewayRefused { return voided }
-                return try await terminal.refund(transactionID: id, amount: partial)
+                return try await payments.refund(transactionID: id, amount: partial)
             }
         } catch {
             return NexoReplies.reply(header, response: NexoOutcome.response(for: error))

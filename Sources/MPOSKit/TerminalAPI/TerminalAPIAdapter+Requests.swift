@@ -6,8 +6,10 @@ import TerminalAPI
 // Terminal API (nexo) requests, as Adyen's SDK takes them (`Payment.Request(data:)`): one
 // JSON request in, one JSON response out, run through the same journaled card flow as `sale`.
 extension TerminalAPIAdapter {
-    /// What ``perform(_:)`` documents: decodes, checks the POIID, and runs the request.
-    func perform(terminalAPIRequest data: Data) async throws(MPOSError) -> Data {
+    /// What ``PaymentTerminal/perform(terminalAPIRequest:)`` documents: decodes, checks the
+    /// POIID, and runs the request through `payments`.
+    func perform(terminalAPIRequest data: Data, payments: some TerminalAPIPayments) async throws(MPOSError) -> Data
+    {
         let request: SaleToPOIRequest
         do {
             request = try NexoCoder.decodeRequest(data)
@@ -32,12 +34,14 @@ extension TerminalAPIAdapter {
                 message: "POIID \(header.poiID) is not this terminal's installation id \(poiID)")
         }
         if let payment = request.paymentRequest {
-            return await perform(payment, header: header, poiID: poiID)
+            return await perform(payment, header: header, poiID: poiID, payments: payments)
         }
-        if let reversal = request.reversalRequest { return await perform(reversal, header: header) }
+        if let reversal = request.reversalRequest {
+            return await perform(reversal, header: header, payments: payments)
+        }
         if let status = request.transactionStatusRequest { return await perform(status, header: header) }
         if let abort = request.abortRequest {
-            await perform(abort, header: header)
+            await perform(abort, header: header, payments: payments)
             return Data()
         }
         return NexoReplies.reject(
@@ -46,7 +50,9 @@ extension TerminalAPIAdapter {
 
     // MARK: - Payment
 
-    private func perform(_ payment: PaymentRequest, header: MessageHeader, poiID: String) async -> Data {
+    private func perform(
+        _ payment: PaymentRequest, header: MessageHeader, poiID: String, payments: some TerminalAPIPayments
+    ) async -> Data {
         let sale = payment.saleData.saleTransactionID
         let reference = NexoSession.Reference(saleID: header.saleID, serviceID: header.serviceID ?? "")
         if let answered = nexo.answered[reference] {
@@ -106,7 +112,8 @@ extension TerminalAPIAdapter {
         let response: PaymentResponse
         do {
             let result = try await gate.nested(in: hold) { () async throws(MPOSError) in
-                try await terminal.runCard(parameters, kind: kind == .refund ? .refundUnreferenced : .sale, key: key)
+                try await payments.runCard(
+                    parameters, kind: kind == .refund ? .refundUnreferenced : .sale, mandateReference: nil, key: key)
             }
             response = NexoReplies.paymentResponse(
                 result, sale: sale, poiID: poiID, merchant: await client.merchant,
@@ -151,7 +158,7 @@ extension TerminalAPIAdapter {
 
     // MARK: - Abort
 
-    private func perform(_ abort: AbortRequest, header: MessageHeader) async {
+    private func perform(_ abort: AbortRequest, header: MessageHeader, payments: some TerminalAPIPayments) async {
         let target = abort.messageReference
         guard let running = nexo.running?.reference, target.messageCategory == nil || target.messageCategory == .payment,
             target.serviceID == running.serviceID, (target.saleID ?? header.saleID) == running.saleID
@@ -159,7 +166,7 @@ extension TerminalAPIAdapter {
         // Counted while the reader answers: a later abort may find the payment already ending.
         nexo.abortSent()
         // Nexo answers no abort: one refused at PIN entry, or unanswered, leaves the payment running.
-        let accepted = (try? await terminal.cancel()) ?? false
+        let accepted = (try? await payments.cancel()) ?? false
         nexo.abortAnswered(accepted: accepted, for: running)
     }
 }

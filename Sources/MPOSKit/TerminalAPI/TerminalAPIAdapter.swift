@@ -2,94 +2,40 @@ import Foundation
 import MPOSCore
 import TerminalAPI
 
-/// The Terminal API (nexo, in Adyen's dialect) over the terminal's own payment flow, reached
-/// as ``PaymentTerminal/terminalAPI``: one JSON request in, one JSON response out, as Adyen's
-/// SDK takes them (`Payment.Request(data:)`).
+/// The Terminal API session (nexo, in Adyen's dialect), reached as
+/// ``PaymentTerminal/terminalAPI``: what Terminal API requests remember between requests
+/// (`NexoSession`: the answers given, the payment running and its aborts, the POIID), how a
+/// request is read and answered, and the notifications a networked terminal posts.
 ///
 /// ```swift
-/// let response = try await terminal.terminalAPI.perform(requestJSON)
+/// let response = try await terminal.perform(terminalAPIRequest: requestJSON)
 /// let payment = try NexoCoder.decodeResponse(response).paymentResponse
 /// ```
 ///
-/// It owns what Terminal API requests remember between requests (`NexoSession`: the answers
-/// given, the payment running and its aborts, the installation id) and runs each request
-/// through the terminal's own payments, holding the terminal's `OperationGate` meanwhile.
+/// The terminal runs each request (``PaymentTerminal/perform(terminalAPIRequest:)``): this
+/// part reads it, applies the session's rules (a repeat answered, `Busy`, `NotAllowed`, an
+/// abort counted), runs what it asks through the payments the terminal hands it for that
+/// request, holding the terminal's `OperationGate` meanwhile, and encodes the answer.
 public actor TerminalAPIAdapter {
-    /// The terminal whose payments the requests run as (held weakly: the terminal holds this).
-    private let facade: TerminalSlot
     let client: GatewayClient
     let journal: PaymentJournal
     let gate: OperationGate
+    let events: TerminalEvents
     /// What requests remember between requests.
     var nexo = NexoSession()
+    /// The networked terminal payments go to, whose notifications this part takes in; the
+    /// terminal tells it (``networkedTerminalChanged(to:)``).
+    private var networkedLink: NexoLink?
 
-    init(client: GatewayClient, journal: PaymentJournal, gate: OperationGate, facade: TerminalSlot) {
-        self.facade = facade
+    init(client: GatewayClient, journal: PaymentJournal, gate: OperationGate, events: TerminalEvents) {
         self.client = client
         self.journal = journal
         self.gate = gate
+        self.events = events
     }
 
-    /// The terminal, while it lives.
-    var terminal: PaymentTerminal {
-        get throws(MPOSError) {
-            guard let terminal = facade.get() else {
-                throw MPOSError.readerNotConnected.withMessage("The terminal this Terminal API adapter belonged to is gone.")
-            }
-            return terminal
-        }
-    }
-
-    /// Drives a networked Terminal API terminal on the LAN instead of a card reader (the
-    /// sale system's side): ``PaymentTerminal/sale(_:)`` and
-    /// ``PaymentTerminal/refundUnreferenced(_:)`` become Terminal API payments,
-    /// ``PaymentTerminal/refund(transactionID:amount:)`` and ``PaymentTerminal/void(transactionID:)``
-    /// reversals, and ``PaymentTerminal/cancel()`` an abort. A connected reader is
-    /// disconnected; ``PaymentTerminal/disconnect()`` or connecting a reader ends it. No gateway
-    /// login is needed: the terminal has its own acquirer. Connecting first settles what the
-    /// journal holds unfinished with this terminal, one TransactionStatus request each.
-    ///
-    /// - Returns: one report per attempt found unfinished with this terminal (its POIID).
-    /// - Throws: ``MPOSError/terminalBusy`` during an operation; ``MPOSError/journalFailed``.
-    @discardableResult
-    public func connect(_ networkedTerminal: NetworkedTerminal) async throws(MPOSError) -> [RecoveredAttempt]
-    {
-        try await terminal.connectNetworkedTerminal(networkedTerminal)
-    }
-
-    /// Performs one Terminal API request and returns its response.
-    ///
-    /// - Payment (`PaymentType` Normal or absent → ``PaymentTerminal/sale(_:)``, Refund →
-    ///   ``PaymentTerminal/refundUnreferenced(_:)``): the amount is `AmountsReq.RequestedAmount`
-    ///   in its currency, `SaleTransactionID.TransactionID` becomes the payment's `externalID`,
-    ///   and the idempotency key is derived from the header's `SaleID` and `ServiceID`: a
-    ///   repeated request is answered with the first one's response, never charged again.
-    /// - Reversal of an earlier payment's `POITransactionID`: a void, or a refund when the
-    ///   gateway no longer voids it or a part is reversed.
-    /// - TransactionStatus for an earlier payment's `MessageReference`: its response as
-    ///   `RepeatedMessageResponse`, `InProgress` while it runs, `NotFound` when never seen.
-    /// - Abort of the running payment: ``PaymentTerminal/cancel()``; the result is empty, and
-    ///   the payment answers `Aborted`.
-    /// - Another payment while one runs: `Busy`. A request for another POIID than
-    ///   ``installationID()``: `NotAllowed`. A readable header with a malformed body: that
-    ///   service's response with `MessageFormat` naming the field. Another service: a `Reject`
-    ///   event notification, as Adyen's terminals send.
-    ///
-    /// - Throws: ``MPOSError/terminalAPIMessageInvalid`` when the bytes are not a Terminal API
-    ///   request with a readable `MessageHeader`, or an encrypted one (use
-    ///   ``perform(_:crypto:)``).
-    public func perform(_ request: Data) async throws(MPOSError) -> Data {
-        try await perform(terminalAPIRequest: request)
-    }
-
-    /// Performs an encrypted Terminal API request (`NexoBlob` + `SecurityTrailer`) and answers
-    /// encrypted under `crypto`'s key, as ``perform(_:)`` answers in clear. A clear request, or
-    /// one that does not decrypt, is refused with NotAllowed.
-    ///
-    /// - Throws: what ``perform(_:)`` throws.
-    public func perform(_ request: Data, crypto: NexoCrypto) async throws(MPOSError) -> Data {
-        try await perform(terminalAPIRequest: request, crypto: crypto)
-    }
+    /// The terminal connected a networked terminal (`link`), or went back to card readers (nil).
+    func networkedTerminalChanged(to link: NexoLink?) { networkedLink = link }
 
     /// The terminal's POIID in the Terminal API: the id set with ``setInstallationID(_:)``,
     /// else this installation's own id (`MPOSKit-` and 12 hex digits), created once with the
@@ -137,8 +83,7 @@ public actor TerminalAPIAdapter {
     ///   that terminal.
     @discardableResult
     public func receiveNotification(_ body: Data) async throws(MPOSError) -> TerminalEvent {
-        let terminal = try terminal
-        guard let link = await terminal.networkedLink else { throw MPOSError.readerNotConnected }
+        guard let link = networkedLink else { throw MPOSError.readerNotConnected }
         var message: SaleToPOIRequest
         do { message = try NexoCoder.decodeRequest(body) } catch { throw MPOSError.terminalAPI(error) }
         if let crypto = link.crypto {
@@ -161,7 +106,7 @@ public actor TerminalAPIAdapter {
         }
         let event = TerminalEvent.terminalNotification(
             event: notification.eventToNotify.rawValue, details: notification.eventDetails)
-        terminal.hub.emit(event)
+        events.emit(event)
         return event
     }
 }

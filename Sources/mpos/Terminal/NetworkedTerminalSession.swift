@@ -32,7 +32,7 @@ enum NetworkedTerminalSession {
             }
         }
         let recovered: [RecoveredAttempt]
-        do { recovered = try await terminal.terminalAPI.connect(lan) } catch {
+        do { recovered = try await terminal.connect(lan) } catch {
             throw CLIFailure(
                 "the networked terminal at \(lan.url.absoluteString) could not be used: \(error.message)")
         }

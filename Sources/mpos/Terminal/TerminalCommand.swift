@@ -13,7 +13,7 @@ struct TerminalCommand: AsyncParsableCommand {
 }
 
 /// `mpos terminal emulate [--port N] [--poi-id ID] [--key-…] [--gateway URL …]`: a Terminal API
-/// terminal on 127.0.0.1, backed by `terminal.terminalAPI.perform(_:)`.
+/// terminal on 127.0.0.1, backed by `terminal.perform(terminalAPIRequest:)`.
 struct TerminalEmulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
@@ -65,8 +65,8 @@ struct TerminalEmulateCommand: AsyncParsableCommand {
     /// Adyen's terminals send for what they cannot read.
     static func answer(_ body: Data, terminal: PaymentTerminal, crypto: NexoCrypto?) async -> Data {
         do {
-            if let crypto { return try await terminal.terminalAPI.perform(body, crypto: crypto) }
-            return try await terminal.terminalAPI.perform(body)
+            if let crypto { return try await terminal.perform(terminalAPIRequest: body, crypto: crypto) }
+            return try await terminal.perform(terminalAPIRequest: body)
         } catch {
             return NexoOutcome.reject(reason: error.message)
         }
