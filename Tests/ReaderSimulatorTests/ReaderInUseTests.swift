@@ -76,6 +76,23 @@ struct ReaderInUseTests {
         await next.close()
     }
 
+    /// An app that disconnects and connects again at once: its old link has closed, but the
+    /// reader has not finished with it yet. The new SDK takes the reader, not a refusal.
+    @Test func aHolderWhoseLinkClosedIsReplacedBeforeTheReaderHasFinishedWithIt() async throws {
+        let reader = SimulatedReader(configuration: SimulatedReaderConfiguration(secret: Self.secret))
+        let (sdkSide, readerSide) = InProcessTransport.makePair()
+        async let opened = ReaderConnection.open(transport: sdkSide, secret: Self.secret)
+        let old = try await ReaderDeviceSession.accept(transport: readerSide, secret: Self.secret)
+        let sdk = try await opened
+        await reader.setHolderForTest(SimulatedReader.Holder(id: 1, peer: "127.0.0.1:50001", session: old))
+        // A holder whose link is open is still refused.
+        #expect(await reader.admit(SimulatedReader.Holder(id: 2, peer: "127.0.0.1:50002")) == .inUse(by: "127.0.0.1:50001"))
+        await sdk.close()
+        while await !old.isClosed { await Task.yield() }
+        #expect(await reader.admit(SimulatedReader.Holder(id: 3, peer: "127.0.0.1:50003")) == .admit)
+        #expect(await reader.holder?.id == 3)
+    }
+
     @Test func aHolderSilentPastTheIdleLimitIsReplaced() async throws {
         let clock = ManualClock()
         let reader = SimulatedReader(configuration: SimulatedReaderConfiguration(secret: Self.secret), clock: clock)
@@ -93,4 +110,9 @@ struct ReaderInUseTests {
         await #expect(throws: ReaderLinkError.linkClosed) { _ = try await first.request(.ping) }
         await second.close()
     }
+}
+
+extension SimulatedReader {
+    /// Puts `holder` in as the SDK the reader serves, as a paired link would.
+    fileprivate func setHolderForTest(_ holder: Holder) { self.holder = holder }
 }

@@ -35,6 +35,9 @@ public actor ReaderDeviceSession {
     /// longer silence means its end vanished without closing the link (see
     /// ``ReaderLinkProtocol/idleLinkLimit``).
     public var silence: Duration { unanswered.isEmpty ? linkClock.elapsed() - lastHeard : .zero }
+    /// Whether the link has closed (the SDK closed it, it failed, or ``close()``), which may be
+    /// known before ``requests`` has been read to its end.
+    public var isClosed: Bool { if case .closed = state { true } else { false } }
 
     private enum State {
         case awaitingHello
