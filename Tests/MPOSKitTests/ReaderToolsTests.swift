@@ -97,6 +97,30 @@ import Testing
         await terminal.disconnect()
     }
 
+    /// The Heft seed's `buttonMode` (on by default): the scanner reads only while the operator
+    /// presses its button; without it, whatever is put in front of it.
+    @Test func inButtonModeTheScannerReadsOnlyWhileItsButtonIsPressed() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let scans = terminal.reader.scans()
+        try await terminal.reader.enableScanner(multiScan: true)
+        #expect(await !sandbox.reader.scan("NOT-PRESSED", symbology: "QR", pressingButton: false))
+        #expect(await sandbox.reader.scan("PRESSED", symbology: "QR"))
+        await sandbox.reader.pressScanButton()
+        #expect(await sandbox.reader.scan("HELD", symbology: "QR", pressingButton: false))
+        await sandbox.reader.releaseScanButton()
+        #expect(await !sandbox.reader.scan("LET-GO", symbology: "QR", pressingButton: false))
+        try await terminal.reader.enableScanner(multiScan: false, buttonMode: false)
+        #expect(await sandbox.reader.scan("END", symbology: "QR", pressingButton: false))
+        var read: [String] = []
+        for await scan in scans {
+            read.append(scan.barcode)
+            if scan.barcode == "END" { break }
+        }
+        #expect(read == ["PRESSED", "HELD", "END"])
+        await terminal.disconnect()
+    }
+
     @Test func theScannerTimesOutAfterItsInactivityTimeoutAndSaysSo() async throws {
         let clock = ManualClock()
         let sandbox = try await Sandbox(readerClock: clock)

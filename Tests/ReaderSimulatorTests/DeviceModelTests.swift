@@ -110,6 +110,20 @@ extension SandboxCard {
         #expect(scanner.feed("A2", now: .seconds(2)).isEmpty)
     }
 
+    /// The Heft seed's `buttonMode`: the operator presses the scan button to scan.
+    @Test func inButtonModeACodeIsReadOnlyWhileTheButtonIsHeld() {
+        var scanner = BarcodeScanner()
+        scanner.enable(mode: .multi, buttonMode: true, now: .zero)
+        #expect(scanner.feed("A", now: .seconds(1)).isEmpty)
+        scanner.buttonHeld = true
+        #expect(scanner.feed("A", now: .seconds(2)) == [.scanned("A")])
+        scanner.buttonHeld = false
+        #expect(scanner.feed("B", now: .seconds(3)).isEmpty)
+        // Without button mode the scanner reads what is in front of it, button or not.
+        scanner.enable(mode: .multi, buttonMode: false, now: .seconds(4))
+        #expect(scanner.feed("C", now: .seconds(5)) == [.scanned("C")])
+    }
+
     @Test func multiModeKeepsScanningUntilTheInactivityTimeout() {
         var scanner = BarcodeScanner()
         scanner.enable(mode: .multi, timeout: .seconds(10), now: .zero)

@@ -26,16 +26,22 @@ public struct BarcodeScanner: Sendable, Hashable {
     public private(set) var mode: Mode = .single
     /// Inactivity timeout, or `nil` for none.
     public private(set) var timeout: Duration?
+    /// Whether the scanner reads only while its button is held (the Heft seed's `buttonMode`,
+    /// on by default there); otherwise it reads whatever is put in front of it.
+    public private(set) var buttonMode = false
+    /// Whether the operator holds the scan button.
+    public var buttonHeld = false
     private var lastActivity: Duration = .zero
 
     /// An idle scanner.
     public init() {}
 
     /// Switches the scanner on at time `now`.
-    public mutating func enable(mode: Mode, timeout: Duration? = nil, now: Duration) {
+    public mutating func enable(mode: Mode, timeout: Duration? = nil, buttonMode: Bool = false, now: Duration) {
         isEnabled = true
         self.mode = mode
         self.timeout = timeout
+        self.buttonMode = buttonMode
         lastActivity = now
     }
 
@@ -43,10 +49,11 @@ public struct BarcodeScanner: Sendable, Hashable {
     public mutating func disable() { isEnabled = false }
 
     /// A code in front of the scanner at time `now`: reported when enabled (and not yet timed
-    /// out), ignored otherwise. Single mode switches off after it.
+    /// out) and, in button mode, while the button is held; ignored otherwise. Single mode
+    /// switches off after it.
     public mutating func feed(_ code: String, now: Duration) -> [Event] {
         if let event = tick(now: now) { return [event] }
-        guard isEnabled else { return [] }
+        guard isEnabled, !buttonMode || buttonHeld else { return [] }
         lastActivity = now
         if mode == .single { isEnabled = false }
         return [.scanned(code)]

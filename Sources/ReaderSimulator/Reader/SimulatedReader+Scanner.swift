@@ -5,7 +5,9 @@ import ReaderLink
 extension SimulatedReader {
     func enableScanner(_ configuration: ScannerConfiguration) {
         // The watch below times the scanner out on the reader's clock, so the scanner itself has none.
-        scanner.enable(mode: configuration.multiScan ? .multi : .single, timeout: nil, now: scannerTime)
+        scanner.enable(
+            mode: configuration.multiScan ? .multi : .single, timeout: nil, buttonMode: configuration.buttonMode,
+            now: scannerTime)
         scannerActivity += 1
         scannerWatch?.cancel()
         scannerWatch = nil

@@ -234,14 +234,21 @@ public actor SimulatedReader {
         await report(batteryEvents: events)
     }
 
-    /// A barcode read by the scanner (delivered only while the SDK has enabled it).
+    /// A barcode put in front of the scanner (delivered only while the SDK has enabled it).
     ///
-    /// - Returns: whether the scanner reported it (false while the scanner is off, so a
-    ///   caller feeding codes in order can offer the same one again later).
+    /// - Parameter pressingButton: whether the operator presses the scan button for it, as
+    ///   one does to scan (the default). In button mode (``ScannerConfiguration/buttonMode``)
+    ///   a code is read only with the button pressed, or held (``pressScanButton()``); without
+    ///   button mode the scanner reads it either way.
+    /// - Returns: whether the scanner reported it (false while the scanner is off, or waits
+    ///   for its button, so a caller feeding codes in order can offer the same one again later).
     @discardableResult
-    public func scan(_ barcode: String, symbology: String = "EAN-13") async -> Bool {
+    public func scan(_ barcode: String, symbology: String = "EAN-13", pressingButton: Bool = true) async -> Bool {
         let wasEnabled = scanner.isEnabled
+        let held = scanner.buttonHeld
+        if pressingButton { scanner.buttonHeld = true }
         let events = scanner.feed(barcode, now: scannerTime)
+        scanner.buttonHeld = held
         var reported = false
         for case .scanned(let code) in events {
             scannerActivity += 1
@@ -251,6 +258,16 @@ public actor SimulatedReader {
         if wasEnabled, !scanner.isEnabled { await scannerStopped("single scan done") }
         return reported
     }
+
+    /// The operator presses the scan button and holds it: in button mode the scanner reads
+    /// what is put in front of it until ``releaseScanButton()``.
+    public func pressScanButton() {
+        scanner.buttonHeld = true
+        record(.info, "scan button pressed")
+    }
+
+    /// The operator lets the scan button go.
+    public func releaseScanButton() { scanner.buttonHeld = false }
 
     /// Cuts the current link now, as a radio drop does: the SDK sees it close; the reader keeps
     /// its state (an unfinished update transfer stays, to be resumed).
