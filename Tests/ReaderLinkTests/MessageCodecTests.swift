@@ -27,6 +27,14 @@ func sample(_ kind: ReaderMessage.Kind) -> ReaderMessage {
     case .displayPrompt: .displayPrompt(text: "Insert card — ünïcødé ✓", status: .waitingCard)
     case .inputRequest: .inputRequest(InputRequest(prompt: "Tip?", kind: .amount))
     case .inputResponse: .inputResponse(.value("150"))
+    case .showCart:
+        .showCart(
+            ReaderCart(
+                lines: [.init(name: "Espresso — double", quantity: 2, unitAmount: 250), .init(name: "Cake", unitAmount: 0)],
+                tax: 95, currency: "EUR"))
+    case .collectInput:
+        .collectInput(CustomerInputRequest(prompt: "Where did you hear of us?", kind: .choice, choices: ["Friend", "Web"], timeoutSeconds: 600))
+    case .customerInput: .customerInput(samplePad.map { .signature($0) } ?? .skipped)
     case .startTransaction:
         .startTransaction(
             StartTransaction(
@@ -100,6 +108,9 @@ func sample(_ kind: ReaderMessage.Kind) -> ReaderMessage {
 let variants: [ReaderMessage] =
     [
         .inputResponse(.confirmed(true)), .inputResponse(.cancelled), .applicationSelectionResponse(.cancel),
+        .customerInput(.yesNo(false)), .customerInput(.choice(index: 5)), .customerInput(.text("a@b.example")),
+        .customerInput(.skipped), .customerInput(.timedOut), .showCart(ReaderCart(lines: [], currency: "EUR")),
+        .collectInput(CustomerInputRequest(prompt: "E-mail for the receipt?", kind: .email)),
         .startTransaction(
             StartTransaction(
                 transactionID: "", kind: .sale, amountMinorUnits: -1, currency: .alphabetic("EUR"))),

@@ -45,7 +45,7 @@ public actor CardReaderLink {
     let clock: any Clock<Duration>
     /// The terminal's events, which the reader's news joins.
     let events: TerminalEvents
-    private let gate: OperationGate
+    let gate: OperationGate
     /// What the rest of the terminal must hear, each piece answered by its taker.
     nonisolated let news: AsyncStream<ReaderLinkMessage>
     private let newsInput: AsyncStream<ReaderLinkMessage>.Continuation

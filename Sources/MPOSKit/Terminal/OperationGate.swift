@@ -18,6 +18,7 @@ final class OperationGate: Sendable {
         case cardPayment, followUp, recovery, update
         case networkedPayment, networkedFollowUp
         case terminalAPIRequest, offlineForward
+        case customerQuestion
     }
 
     /// One holding of the gate; letting it go twice, or after another took the gate, changes nothing.

@@ -118,3 +118,31 @@ struct ByteReader {
         guard remaining == 0 else { throw .malformed(detail: "\(remaining) unexpected trailing bytes") }
     }
 }
+
+extension ByteWriter {
+    /// A pad signature: width u16 ‖ height u16 ‖ [stroke: [x u16 ‖ y u16]].
+    mutating func signature(_ signature: CardholderSignature) {
+        u16(UInt16(signature.width))
+        u16(UInt16(signature.height))
+        array(signature.strokes) { w, stroke in
+            w.array(stroke) { w, point in
+                w.u16(UInt16(point.x))
+                w.u16(UInt16(point.y))
+            }
+        }
+    }
+}
+
+extension ByteReader {
+    /// A pad signature, as ``ByteWriter/signature(_:)`` writes it (its sides and points checked).
+    mutating func signature() throws(ReaderLinkError) -> CardholderSignature {
+        let width = Int(try u16())
+        let height = Int(try u16())
+        let strokes = try array { r throws(ReaderLinkError) in
+            try r.array { r throws(ReaderLinkError) in
+                CardholderSignature.Point(x: Int(try r.u16()), y: Int(try r.u16()))
+            }
+        }
+        return try CardholderSignature(width: width, height: height, strokes: strokes)
+    }
+}

@@ -42,6 +42,37 @@ extension ReaderMessage {
             case .cancelled:
                 w.u8(3)
             }
+        case .showCart(let cart):
+            w.array(cart.lines) { w, line in
+                w.string(line.name)
+                w.u16(line.quantity)
+                w.i64(line.unitAmount)
+            }
+            w.i64(cart.tax)
+            w.i64(cart.total)
+            w.string(cart.currency)
+        case .collectInput(let request):
+            w.string(request.prompt)
+            w.u8(request.kind.rawValue)
+            w.array(request.choices) { $0.string($1) }
+            w.u16(request.timeoutSeconds)
+        case .customerInput(let input):
+            switch input {
+            case .yesNo(let yes):
+                w.u8(1)
+                w.bool(yes)
+            case .choice(let index):
+                w.u8(2)
+                w.u8(index)
+            case .text(let text):
+                w.u8(3)
+                w.string(text)
+            case .signature(let signature):
+                w.u8(4)
+                w.signature(signature)
+            case .skipped: w.u8(5)
+            case .timedOut: w.u8(6)
+            }
         case .startTransaction(let start):
             w.string(start.transactionID)
             w.u8(WireCodes.code(of: start.kind))
@@ -83,16 +114,7 @@ extension ReaderMessage {
             w.optional(progress.attemptsLeft) { $0.u8($1) }
         case .signatureRequired(let transactionID, let signature):
             w.string(transactionID)
-            w.optional(signature) { w, signature in
-                w.u16(UInt16(signature.width))
-                w.u16(UInt16(signature.height))
-                w.array(signature.strokes) { w, stroke in
-                    w.array(stroke) { w, point in
-                        w.u16(UInt16(point.x))
-                        w.u16(UInt16(point.y))
-                    }
-                }
-            }
+            w.optional(signature) { $0.signature($1) }
         case .signatureResponse(let response):
             w.string(response.transactionID)
             w.bool(response.accepted)
@@ -249,16 +271,7 @@ extension ReaderMessage {
         case .signatureRequired:
             self = .signatureRequired(
                 transactionID: try r.string(),
-                signature: try r.optional { r throws(ReaderLinkError) in
-                    let width = Int(try r.u16())
-                    let height = Int(try r.u16())
-                    let strokes = try r.array { r throws(ReaderLinkError) in
-                        try r.array { r throws(ReaderLinkError) in
-                            CardholderSignature.Point(x: Int(try r.u16()), y: Int(try r.u16()))
-                        }
-                    }
-                    return try CardholderSignature(width: width, height: height, strokes: strokes)
-                })
+                signature: try r.optional { r throws(ReaderLinkError) in try r.signature() })
         case .signatureResponse:
             self = .signatureResponse(
                 SignatureResponse(transactionID: try r.string(), accepted: try r.bool(), png: try r.data()))
@@ -302,6 +315,26 @@ extension ReaderMessage {
                 TipEntry(
                     transactionID: try r.string(), tipAmountMinorUnits: try r.i64(),
                     percentage: try r.optional { r throws(ReaderLinkError) in try r.u8() }))
+        case .showCart:
+            let lines = try r.array { r throws(ReaderLinkError) in
+                ReaderCart.Line(name: try r.string(), quantity: try r.u16(), unitAmount: try r.i64())
+            }
+            self = .showCart(ReaderCart(lines: lines, tax: try r.i64(), total: try r.i64(), currency: try r.string()))
+        case .collectInput:
+            self = .collectInput(
+                CustomerInputRequest(
+                    prompt: try r.string(), kind: try r.enumeration(CustomerInputRequest.Kind.self),
+                    choices: try r.array { r throws(ReaderLinkError) in try r.string() }, timeoutSeconds: try r.u16()))
+        case .customerInput:
+            switch try r.u8() {
+            case 1: self = .customerInput(.yesNo(try r.bool()))
+            case 2: self = .customerInput(.choice(index: try r.u8()))
+            case 3: self = .customerInput(.text(try r.string()))
+            case 4: self = .customerInput(.signature(try r.signature()))
+            case 5: self = .customerInput(.skipped)
+            case 6: self = .customerInput(.timedOut)
+            case let other: throw .malformed(detail: "customer input form \(other)")
+            }
         case .setLogLevel: self = .setLogLevel(try r.enumeration(ReaderLogLevel.self))
         case .fetchLogs: self = .fetchLogs
         case .logs: self = .logs(try r.array { r throws(ReaderLinkError) in try r.string() })

@@ -30,6 +30,12 @@ public enum ReaderMessage: Sendable, Hashable {
     case inputRequest(InputRequest)
     /// Answers an input request.
     case inputResponse(InputResponse)
+    /// Shows the cart on the reader's screen (an empty cart clears it); answered with `ack`.
+    case showCart(ReaderCart)
+    /// Asks the customer a question on the reader; answered with `customerInput`.
+    case collectInput(CustomerInputRequest)
+    /// The customer's answer.
+    case customerInput(CustomerInput)
 
     // Transactions
     /// Starts a transaction; answered with ``ack`` and followed by events.
@@ -104,6 +110,7 @@ public enum ReaderMessage: Sendable, Hashable {
         case ack = 0x01, error = 0x02, ping = 0x03, pong = 0x04
         case getDeviceInfo = 0x10, deviceInfo = 0x11, getBattery = 0x12, battery = 0x13
         case displayPrompt = 0x20, inputRequest = 0x21, inputResponse = 0x22
+        case showCart = 0x23, collectInput = 0x24, customerInput = 0x25
         case startTransaction = 0x30, cardEvent = 0x31, applicationSelectionRequest = 0x32
         case applicationSelectionResponse = 0x33, pinEntryProgress = 0x34, signatureRequired = 0x35
         case signatureResponse = 0x36, signatureVerdict = 0x37, authorizationRequest = 0x38
@@ -129,6 +136,9 @@ public enum ReaderMessage: Sendable, Hashable {
         case .displayPrompt: .displayPrompt
         case .inputRequest: .inputRequest
         case .inputResponse: .inputResponse
+        case .showCart: .showCart
+        case .collectInput: .collectInput
+        case .customerInput: .customerInput
         case .startTransaction: .startTransaction
         case .cardEvent: .cardEvent
         case .applicationSelectionRequest: .applicationSelectionRequest

@@ -24,7 +24,9 @@ extension SimulatedReader {
             // Handpoint's cancel stops the financial operation or the scanner, whichever runs.
             let scanning = scanner.isEnabled
             if scanning { await scannerStopped("cancelled") }
-            if transaction != nil, cancelAllowed {
+            if cancelQuestion() {
+                answer = .cancelResponse(accepted: true, status: .userCancelled)
+            } else if transaction != nil, cancelAllowed {
                 cancelAllowed = false
                 deliver(.cancelled)
                 answer = .cancelResponse(accepted: true, status: .userCancelled)
@@ -34,6 +36,8 @@ extension SimulatedReader {
                 answer = .cancelResponse(accepted: false, status: .commandNotAllowed)
             }
         case .inputResponse: answer = .ack
+        case .showCart(let cart): answer = show(cart)
+        case .collectInput(let question): answer = ask(question, id: request.id, on: device)
         case .setLogLevel(let level):
             log.level = ReaderSimulator.ReaderLogLevel(rawValue: Int(level.rawValue)) ?? .info
             answer = .ack

@@ -68,6 +68,14 @@ public actor SimulatedReader {
     var waiterTimeout: Task<Void, Never>?
     var bufferedInputs: [SDKInput] = []
     var unresponsive = false
+    /// The cart on the reader's screen, if one is shown.
+    public internal(set) var displayedCart: ReaderCart?
+    /// The questions asked of the customer, in order.
+    public internal(set) var questionsAsked: [CustomerInputRequest] = []
+    /// The question being asked, answered when the customer does.
+    var customerQuestion: Task<Void, Never>?
+    /// The customer's next answers, in order (``SimulatedReaderConfiguration/customerAnswers``, then ``answerNextQuestions(_:)``).
+    var customerAnswers: [CustomerInput] = []
     /// Whether events wait in `heldEvents` instead of leaving at once: while a transaction
     /// works without waiting for anyone (reading the card, PIN digits with no human delay,
     /// the kernel's cryptogram), its events leave together when it next waits or ends.
@@ -99,6 +107,7 @@ public actor SimulatedReader {
         self.clock = clock
         self.now = now
         self.battery = configuration.battery
+        self.customerAnswers = configuration.customerAnswers
         self.announcement = ReaderAnnouncement(
             name: configuration.name, serialNumber: configuration.serialNumber, model: configuration.model)
         self.log = ReaderLog(level: .info)
@@ -188,6 +197,10 @@ public actor SimulatedReader {
     /// What the cardholder presses at the tip prompt of the transactions from now on
     /// (``SimulatedReaderConfiguration/tipChoice``).
     public func setTipChoice(_ choice: TipChoice) { configuration.tipChoice = choice }
+
+    /// What the customer answers to the next questions on the reader's screen, in order
+    /// (after any still scripted).
+    public func answerNextQuestions(_ answers: [CustomerInput]) { customerAnswers += answers }
 
     /// Whether the cardholder answers the signature step on the reader itself: used when the
     /// SDK does not answer (nil waits for the SDK).

@@ -34,6 +34,11 @@ public struct SimulatedReaderConfiguration: Sendable {
     /// What the cardholder presses when a transaction offers a tip (``TipChoice``); no tip by
     /// default.
     public var tipChoice: TipChoice = .noTip
+    /// What the customer answers to the questions the SDK asks on the reader's screen, in
+    /// order; once used up, each question gets a default answer of its kind (yes, the first
+    /// choice, an example e-mail address or phone number, "OK", a drawn signature).
+    /// ``ReaderLink/CustomerInput/timedOut`` waits out the question's timeout first.
+    public var customerAnswers: [CustomerInput] = []
     /// Whether the reader has a bar-code scanner; one without answers a scanner request with
     /// `EFT_SCANNER_IS_NOT_SUPPORTED` (0x002F), as the Heft seed's readers without one do.
     public var hasScanner = true

@@ -79,6 +79,14 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             valueName: "choice"))
     var tip: String = "none"
 
+    @Option(
+        help: ArgumentHelp(
+            "What the customer answers to the next question the app asks on the reader's screen, in order "
+                + "(repeat it): yes, no, choice:N, text:WORDS, skip or timeout. Unscripted questions get yes, "
+                + "the first choice, an example e-mail address or phone number, OK, or a drawn signature.",
+            valueName: "answer"))
+    var customerAnswer: [String] = []
+
     @Flag(help: "The cardholder confirms the amount on the reader before the card prompt (EFT_AMOUNT_VALIDATION).")
     var confirmAmount = false
 
@@ -118,6 +126,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         let tipChoice = try TipChoiceArgument.parse(tip)
         var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
         configuration.tipChoice = tipChoice
+        configuration.customerAnswers = try customerAnswer.map(CustomerAnswerArgument.parse)
         configuration.pinEntry = pinBypass ? .bypass : .cardsPIN
         configuration.hasScanner = !noScanner
         configuration.confirmsAmount = confirmAmount
