@@ -166,3 +166,37 @@ final class SilentPrinterLink: PrinterConnection {
     func send(_ bytes: [UInt8]) async throws(MPOSError) {}
     func close() async { sink.finish() }
 }
+
+/// The Accept seed's `discoverSupportedPrinterVendors` and `discoverPrintersForVendor:`.
+@Suite(.timeLimit(.minutes(1)))
+struct PrinterCatalogueTests {
+    @Test func theSupportedVendorsListTheirPrintersEachOnce() throws {
+        let catalogue = PrinterCatalogue.supported
+        #expect(catalogue.vendors.map(\.id) == ["escpos", "epson", "star-micronics", "datecs", "airprint"])
+        let models = catalogue.vendors.flatMap(\.printers)
+        #expect(Set(models.map(\.id)).count == models.count)
+        let star = try catalogue.printers(forVendor: "star-micronics")
+        #expect(star.map(\.name) == ["mPOP (LAN)"] && star[0].opensCashDrawer && star[0].readsBarcodes)
+        #expect(star[0].port == ReceiptPrinter.defaultPort)
+        let datecs = try #require(catalogue.printer(id: "datecs-dpp-250"))
+        #expect(datecs.connection == .bluetoothAccessory && datecs.port == nil && datecs.profile == .datecsDPP250)
+        // Every ESC/POS model names its profile; AirPrint lays out a page instead.
+        #expect(models.allSatisfy { ($0.profile == nil) == ($0.connection == .airPrint) })
+    }
+
+    @Test func anUnknownVendorIsAnInvalidArgumentNamingTheVendors() {
+        let error = #expect(throws: MPOSError.self) { try PrinterCatalogue.supported.printers(forVendor: "zebra") }
+        #expect(error?.code == MPOSError.Code.invalidArgument && error?.message.contains("star-micronics") == true)
+    }
+
+    @Test func aModelFromTheCataloguePrintsWithItsProfile() async throws {
+        let model = try #require(PrinterCatalogue.supported.printer(id: "star-mpop"))
+        let profile = try #require(model.profile)
+        let link = InProcessPrinter(PrinterEmulator(model: .paper58mm))
+        let report = try await ReceiptPrinterTests.printer(link, profile: profile)
+            .print(ReceiptPrinterTests.receipt, copy: .customer).result().get()
+        #expect(report.status?.isReady == true)
+        let printed = try #require(link.jobs.first)
+        #expect(printed.lines == ReceiptPrinterTests.receipt.text(.customer, width: profile.columns).components(separatedBy: "\n"))
+    }
+}
