@@ -572,3 +572,53 @@ import Testing
         try await sandbox.close(terminal)
     }
 }
+
+/// The Heft seed's EFT_ACCOUNT_TYPE_SELECTION (0x0032): the reader asks the cardholder for
+/// the account, and the choice travels to the host as 5F57 and back in the result.
+@Suite(.timeLimit(.minutes(2)))
+struct AccountSelectionTests {
+    @Test func theCardholderPicksSavingsAndTheResultSaysSo() async throws {
+        let sandbox = try await Sandbox { $0.accountSelection = .savings }
+        let terminal = try await sandbox.terminal()
+        let log = EndToEndTests.EventLog(terminal.events.subscribe([.status]))
+        let result = try await terminal.sale(PaymentParameters(amount: 12_61, currency: .eur))
+        #expect(result.status == .approved)
+        #expect(result.emv?.accountType == .savings)
+        #expect(result.customerReceipt.contains("Savings"))
+        #expect(await log.waitFor { if case .readerStatus(.accountTypeSelection, _, _) = $0 { true } else { false } })
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aReaderThatDoesNotAskLeavesTheAccountOut() async throws {
+        let sandbox = try await Sandbox()
+        let terminal = try await sandbox.terminal()
+        let result = try await terminal.sale(PaymentParameters(amount: 12_62, currency: .eur))
+        #expect(result.status == .approved && result.emv?.accountType == nil)
+        try await sandbox.close(terminal)
+    }
+
+    @Test func aCancelAtTheAccountSelectionChargesNothing() async throws {
+        let readerClock = ManualClock()
+        let sandbox = try await Sandbox(readerClock: readerClock) {
+            $0.accountSelection = .chequeDebit
+            $0.humanDelay = .seconds(5)
+        }
+        let terminal = try await sandbox.terminal()
+        let statuses = terminal.events.subscribe([.status])
+        let sale = Task { try await terminal.sale(PaymentParameters(amount: 12_63, currency: .eur)) }
+        for await event in statuses {
+            if case .readerStatus(.waitingCard, _, _) = event {
+                // The card is presented after the cardholder's delay, on the reader's clock.
+                let presented = readerClock.now.offset + .seconds(5)
+                await readerClock.waitForSleeper(until: presented)
+                readerClock.advance(by: .seconds(5))
+            }
+            if case .readerStatus(.accountTypeSelection, _, _) = event { break }
+        }
+        #expect(try await terminal.cancel())
+        let result = try await sale.value
+        #expect(result.status == .cancelled && result.approvedAmount == 0)
+        #expect(try await terminal.reports.searchTransactions().items.filter { $0.status.isApproval }.isEmpty)
+        try await sandbox.close(terminal)
+    }
+}

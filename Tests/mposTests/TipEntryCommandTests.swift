@@ -31,4 +31,17 @@ struct TipEntryCommandTests {
         let words = try PaymentCommandTests.run(["sale", "--amount", "10.00", "--tip-percentages", "ten"])
         #expect(words.status != 0 && words.err.contains("not a whole percentage"))
     }
+
+    /// `--account-type` (Heft's EFT_ACCOUNT_TYPE_SELECTION): the emulated cardholder's account
+    /// comes back in the sale's answer.
+    @Test func theEmulatedCardholderPicksTheSavingsAccount() throws {
+        let emulator = try ReaderCommandTests.Emulator.start(["--account-type", "savings"])
+        let run = try PaymentCommandTests.run(["sale", "--reader", "127.0.0.1:\(emulator.port)", "--amount", "12.64", "--json"])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let json = try PaymentCommandTests.object(run.out)
+        #expect(json["status"] as? String == "approved" && json["accountType"] as? String == "savings")
+        #expect(emulator.stop() == 0)
+        let bad = try PaymentCommandTests.run(["reader", "emulate", "--port", "0", "--account-type", "current"])
+        #expect(bad.status != 0 && bad.err.contains("default, savings, cheque or credit"))
+    }
 }

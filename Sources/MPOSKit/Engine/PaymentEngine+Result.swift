@@ -28,7 +28,8 @@ extension PaymentEngine {
                     ? tree?[0x9F26].map { Hex.encode($0) } : nil,
                 tvr: (tree?[0x95] ?? request?[0x95]).map { Hex.encode($0) },
                 tsi: (tree?[0x9B] ?? request?[0x9B]).map { Hex.encode($0) },
-                applicationPreferredName: request?[0x9F12].flatMap { String(bytes: $0, encoding: .utf8) })
+                applicationPreferredName: request?[0x9F12].flatMap { String(bytes: $0, encoding: .utf8) },
+                accountType: request?[0x5F57].flatMap { AccountType(tagValue: Array($0)) })
         }
         let hostExpiry = host?.card.flatMap { card -> (month: Int, year: Int)? in
             guard let month = card.expiryMonth, let year = card.expiryYear else { return nil }

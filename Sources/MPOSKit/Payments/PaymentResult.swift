@@ -39,12 +39,16 @@ public struct EMVReceiptSummary: Sendable, Hashable, Codable {
     /// The application preferred name (9F12), when the card has one: the name the card asks
     /// to be shown by, in the cardholder's alphabet (the ECP seed's `application_preferred_name`).
     public var applicationPreferredName: String?
+    /// The account the cardholder chose at the reader (5F57), when the reader asked for one.
+    public var accountType: AccountType?
 
     /// Creates a summary.
     public init(
         aid: String? = nil, applicationLabel: String? = nil, transactionCertificate: String? = nil,
-        tvr: String? = nil, tsi: String? = nil, applicationPreferredName: String? = nil
+        tvr: String? = nil, tsi: String? = nil, applicationPreferredName: String? = nil,
+        accountType: AccountType? = nil
     ) {
+        self.accountType = accountType
         self.aid = aid
         self.applicationLabel = applicationLabel
         self.applicationPreferredName = applicationPreferredName

@@ -40,6 +40,7 @@ extension PaymentReceipt {
         if let applicationLabel { rows.append(.pair("Application", applicationLabel)) }
         if let maskedPAN { rows.append(.pair("Card number", maskedPAN)) }
         if let entryMode { rows.append(.pair("Entry mode", Self.entryText(entryMode))) }
+        if let accountType { rows.append(.pair("Account", accountType.name)) }
         if let aid { rows.append(.pair("AID", aid)) }
         if let cryptogram { rows.append(.pair(status == .approved ? "TC" : "AC", cryptogram)) }
         if let tvr { rows.append(.pair("TVR", tvr)) }

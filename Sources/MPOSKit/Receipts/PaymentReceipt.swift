@@ -59,6 +59,8 @@ public struct PaymentReceipt: Sendable, Hashable {
     public var tvr: String?
     /// Transaction status information, hex.
     public var tsi: String?
+    /// The account the cardholder chose at the reader, when it asked (printed as "Account").
+    public var accountType: AccountType?
     /// How the cardholder was verified.
     public var cvm: CardholderVerification?
     /// Whether the merchant copy carries a signature line.
@@ -142,6 +144,7 @@ public struct PaymentReceipt: Sendable, Hashable {
             lines: result.basket.map(ReceiptLine.lines(for:)) ?? [])
         if result.pinVerified, cvm == nil { cvm = .pin }
         signature = result.signature
+        accountType = result.emv?.accountType
     }
 
     /// The receipt of a recorded transaction: the gateway's receipt data, completed with

@@ -87,6 +87,15 @@ extension SimulatedReader {
         let entryMode = configuration.entryMode
         await emit(.cardEvent(cardEvent(for: entryMode)))
         await status(.cardInserted, "Card read", cancelAllowed: true)
+        var account: AccountType?
+        if let chosen = configuration.accountSelection {
+            await status(.accountTypeSelection, "Select account", cancelAllowed: true)
+            if await pause() == .cancelled {
+                save(kernel)
+                return await finishFailed(id, .userCancelled, "cancelled at the account selection")
+            }
+            account = chosen
+        }
         var amount = start.amountMinorUnits
         if start.offersTip {
             guard let tip = await askForTip(start) else {
@@ -150,7 +159,7 @@ extension SimulatedReader {
                     return
                 }
                 await emit(.authorizationRequest(AuthorizationRequest(
-                    transactionID: id, emvData: authorization.emvData,
+                    transactionID: id, emvData: Self.adding(account, to: authorization.emvData),
                     encryptedCardData: authorization.encryptedCardData, ksn: authorization.ksn,
                     maskedPAN: authorization.maskedPAN, cardholderName: authorization.cardholderName,
                     expiry: authorization.expiry, entryMode: authorization.entryMode, cvm: authorization.cvm,
@@ -181,7 +190,8 @@ extension SimulatedReader {
                 }
                 let statusCode: ReaderStatusCode = approved ? .success : (outcome.approved ? .invalidSignature : .cardCancelled)
                 await finish(TransactionOutcome(
-                    transactionID: id, cryptogramType: approved ? .tc : .aac, emvData: outcome.emvData,
+                    transactionID: id, cryptogramType: approved ? .tc : .aac,
+                    emvData: Self.adding(account, to: outcome.emvData),
                     status: statusCode, cvm: cvm, entryMode: outcome.authorization.entryMode,
                     pinVerified: pinVerified && (cvm == .pin || cvm == .pinAndSignature)))
                 return
@@ -190,6 +200,12 @@ extension SimulatedReader {
                 return await finishFailed(id, failure.statusCode, failure.description)
             }
         }
+    }
+
+    /// `emvData` with the chosen account (5F57) at its end, as the terminal adds it.
+    static func adding(_ account: AccountType?, to emvData: [UInt8]) -> [UInt8] {
+        guard let account else { return emvData }
+        return emvData + [0x5F, 0x57, 0x01] + account.tagValue
     }
 
     /// Shows the tip prompt (the seed's `EFT_TIP_INPUT`, "Waiting for gratuity"), takes the

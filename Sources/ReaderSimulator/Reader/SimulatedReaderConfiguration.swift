@@ -34,6 +34,10 @@ public struct SimulatedReaderConfiguration: Sendable {
     /// What the cardholder presses when a transaction offers a tip (``TipChoice``); no tip by
     /// default.
     public var tipChoice: TipChoice = .noTip
+    /// The account the cardholder picks when the reader asks for one (`EFT_ACCOUNT_TYPE_SELECTION`,
+    /// 0x0032, after the card is read); nil for a reader that does not ask. The choice goes
+    /// to the host as tag 5F57.
+    public var accountSelection: AccountType?
     /// What the customer answers to the questions the SDK asks on the reader's screen, in
     /// order; once used up, each question gets a default answer of its kind (yes, the first
     /// choice, an example e-mail address or phone number, "OK", a drawn signature).

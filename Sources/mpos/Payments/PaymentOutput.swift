@@ -75,7 +75,7 @@ enum PaymentOutput {
             case authorizationCode, responseCode, cvm, entryMode, maskedPAN, scheme, pinVerified, reversed
             case recovered, error, date, offlineID
             case batchID, acquirerMessage, cardholderName, expiryMonth, expiryYear, applicationPreferredName
-            case authorizationResponseMessage, tipAmount, tipPercentage, totalAmount
+            case authorizationResponseMessage, tipAmount, tipPercentage, totalAmount, accountType
         }
 
         private struct ErrorJSON: Encodable {
@@ -114,6 +114,17 @@ enum PaymentOutput {
             try c.encode(result.tipAmount, forKey: .tipAmount)
             try c.encode(result.tipPercentage, forKey: .tipPercentage)
             try c.encode(result.totalAmount, forKey: .totalAmount)
+            try c.encode(result.emv?.accountType.map(Self.accountName), forKey: .accountType)
+        }
+
+        /// The account as `--account-type` names it.
+        private static func accountName(_ account: AccountType) -> String {
+            switch account {
+            case .default: "default"
+            case .savings: "savings"
+            case .chequeDebit: "cheque"
+            case .credit: "credit"
+            }
         }
     }
 }

@@ -87,6 +87,13 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             valueName: "answer"))
     var customerAnswer: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "The reader asks the cardholder for the account after the card is read (EFT_ACCOUNT_TYPE_SELECTION), "
+                + "and the cardholder picks this one: default, savings, cheque or credit.",
+            valueName: "account"))
+    var accountType: String?
+
     @Flag(help: "The cardholder confirms the amount on the reader before the card prompt (EFT_AMOUNT_VALIDATION).")
     var confirmAmount = false
 
@@ -127,6 +134,15 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
         configuration.tipChoice = tipChoice
         configuration.customerAnswers = try customerAnswer.map(CustomerAnswerArgument.parse)
+        if let accountType {
+            let accounts: [String: AccountType] = [
+                "default": .default, "savings": .savings, "cheque": .chequeDebit, "credit": .credit,
+            ]
+            guard let account = accounts[accountType.lowercased()] else {
+                throw ValidationError("--account-type must be default, savings, cheque or credit, not '\(accountType)'")
+            }
+            configuration.accountSelection = account
+        }
         configuration.pinEntry = pinBypass ? .bypass : .cardsPIN
         configuration.hasScanner = !noScanner
         configuration.confirmsAmount = confirmAmount
