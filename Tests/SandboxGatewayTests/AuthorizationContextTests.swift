@@ -14,8 +14,10 @@ import Testing
             let merchant = harness.credentials.merchantID
             let (context, name) = try await harness.gateway.environment.store.database.write { db in
                 (
-                    try AuthorizationContext.read(db, merchant: merchant, fingerprint: "card-a", on: Self.day),
-                    try db.fetchValue(String.self, sql: "SELECT name FROM merchant WHERE id = ?", arguments: [merchant])
+                    try AuthorizationContext.read(
+                        db, merchant: merchant, fingerprint: "card-a", on: Self.day),
+                    try db.fetchValue(
+                        String.self, sql: "SELECT name FROM merchant WHERE id = ?", arguments: [merchant])
                 )
             }
             #expect(context.spent == 0)
@@ -26,12 +28,14 @@ import Testing
     }
 
     @Test(arguments: GatewayTestEngine.allCases)
-    func itReadsTheCardsSpendOfTheDayTheOpenBatchAndTheEnabledWebhook(engine: GatewayTestEngine) async throws {
+    func itReadsTheCardsSpendOfTheDayTheOpenBatchAndTheEnabledWebhook(engine: GatewayTestEngine) async throws
+    {
         try await GatewayHarness.with(engine: engine) { harness in
             let merchant = harness.credentials.merchantID
             let (context, batch) = try await harness.gateway.environment.store.database.write { db in
                 try db.execute(
-                    sql: "INSERT INTO payment_card_spend (card_fingerprint, day, spent) VALUES (?, ?, ?), (?, ?, ?)",
+                    sql:
+                        "INSERT INTO payment_card_spend (card_fingerprint, day, spent) VALUES (?, ?, ?), (?, ?, ?)",
                     arguments: [
                         "card-a", PaymentService.utcDay(Self.day), 12_34,
                         "card-a", PaymentService.utcDay(Self.day.addingTimeInterval(-86_400)), 99_99,
@@ -43,7 +47,8 @@ import Testing
                         VALUES (?, 'https://hooks.example/sales', 'whsec', 1, '2027-01-15 08:00:00.000')
                         """, arguments: [merchant])
                 return (
-                    try AuthorizationContext.read(db, merchant: merchant, fingerprint: "card-a", on: Self.day), batch
+                    try AuthorizationContext.read(
+                        db, merchant: merchant, fingerprint: "card-a", on: Self.day), batch
                 )
             }
             #expect(context.spent == 12_34)
@@ -64,7 +69,8 @@ import Testing
                         INSERT INTO payment_webhook_config (merchant_id, url, secret, enabled, updated_at)
                         VALUES (?, 'https://hooks.example/sales', '', 0, '2027-01-15 08:00:00.000')
                         """, arguments: [merchant])
-                return try AuthorizationContext.read(db, merchant: merchant, fingerprint: "card-a", on: Self.day)
+                return try AuthorizationContext.read(
+                    db, merchant: merchant, fingerprint: "card-a", on: Self.day)
             }
             #expect(context.webhook == nil)
             #expect(context.spent == 0)

@@ -21,7 +21,8 @@ import Testing
     @Test(arguments: GatewayTestEngine.allCases)
     func theSecondRunsOnlyWhenTheFirstChangedARow(engine: GatewayTestEngine) async throws {
         try await GatewayHarness.with(engine: engine) { harness in
-            let (fresh, seen, stale, highest) = try await harness.gateway.environment.store.database.write { db in
+            let (fresh, seen, stale, highest) = try await harness.gateway.environment.store.database.write {
+                db in
                 func claim(_ ksn: UInt8, atc: Int) throws -> (first: Int, second: Int) {
                     try db.execute(
                         sql: Self.claimKSN, arguments: [Data([ksn])], thenIfChanged: Self.raise,
@@ -33,7 +34,8 @@ import Testing
                 // A new KSN with an ATC not above the highest: inserted, the counter unchanged.
                 let stale = try claim(2, atc: 9)
                 let highest = try db.fetchValue(
-                    Int.self, sql: "SELECT highest_atc FROM payment_card_counter WHERE card_fingerprint = 'card-a'")
+                    Int.self,
+                    sql: "SELECT highest_atc FROM payment_card_counter WHERE card_fingerprint = 'card-a'")
                 return (fresh, seen, stale, highest)
             }
             #expect(fresh == (first: 1, second: 1))

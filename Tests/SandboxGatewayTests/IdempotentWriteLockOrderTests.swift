@@ -34,15 +34,19 @@ final class LockOrderRecordingWriter: LedgerWriter {
     @Test func anIdempotentWriteIsQueuedWithItsLockOrder() async throws {
         try await GatewayHarness.with { harness in
             let environment = harness.gateway.environment
-            let writer = LockOrderRecordingWriter(base: DirectLedgerWriter(database: environment.store.database))
-            let store = IdempotencyStore(store: environment.store, configuration: environment.configuration, writer: writer)
+            let writer = LockOrderRecordingWriter(
+                base: DirectLedgerWriter(database: environment.store.database))
+            let store = IdempotencyStore(
+                store: environment.store, configuration: environment.configuration, writer: writer)
             let merchant = harness.credentials.merchantID
             let ordered = try await store.idempotentWrite(
-                key: try #require(IdempotencyKey(rawValue: "a-card-sale")), merchant: merchant, body: Data("{}".utf8),
+                key: try #require(IdempotencyKey(rawValue: "a-card-sale")), merchant: merchant,
+                body: Data("{}".utf8),
                 lockOrder: "card-fingerprint"
             ) { _ in (.ok, Data("{}".utf8), 1) }
             let unordered = try await store.idempotentWrite(
-                key: try #require(IdempotencyKey(rawValue: "a-cash-sale")), merchant: merchant, body: Data("{}".utf8)
+                key: try #require(IdempotencyKey(rawValue: "a-cash-sale")), merchant: merchant,
+                body: Data("{}".utf8)
             ) { _ in (.ok, Data("{}".utf8), 2) }
             #expect(ordered.effect == 1)
             #expect(unordered.effect == 2)

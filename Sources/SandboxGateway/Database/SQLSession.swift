@@ -83,7 +83,8 @@ public protocol SQLEngineError: Error {
 }
 
 extension SQLSession {
-    /// One statement after the other (``SQLSession/execute(sql:arguments:thenIfChanged:arguments:)``).
+    /// Runs `first`, then `second` when `first` changed a row: one statement after the other
+    /// (``SQLSession/execute(sql:arguments:thenIfChanged:arguments:)``).
     public func execute(
         sql first: String, arguments firstArguments: StatementArguments,
         thenIfChanged second: (_ condition: String) -> String, arguments secondArguments: StatementArguments

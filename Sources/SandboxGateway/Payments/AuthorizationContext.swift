@@ -24,7 +24,9 @@ struct AuthorizationContext: Sendable {
     /// UTC day in `db`'s transaction.
     ///
     /// - Throws: database errors; a stored webhook that does not decode.
-    static func read(_ db: any SQLSession, merchant: String, fingerprint: String, on date: Date) throws -> Self {
+    static func read(_ db: any SQLSession, merchant: String, fingerprint: String, on date: Date) throws
+        -> Self
+    {
         guard
             let row = try db.fetchOne(
                 sql: sql, arguments: [fingerprint, PaymentService.utcDay(date), merchant, merchant, merchant])
@@ -32,7 +34,8 @@ struct AuthorizationContext: Sendable {
         let hasWebhook = (row["merchant_id"] as String?) != nil
         return Self(
             spent: (row["spent"] as Int64?) ?? 0, openBatchID: row["open_batch_id"] as Int64?,
-            webhook: hasWebhook ? try LedgerWebhookConfig(row: row) : nil, merchantName: row["merchant_name"] as String?)
+            webhook: hasWebhook ? try LedgerWebhookConfig(row: row) : nil,
+            merchantName: row["merchant_name"] as String?)
     }
 
     /// Scalar subqueries and a left join to the webhook row, written the same on both engines:

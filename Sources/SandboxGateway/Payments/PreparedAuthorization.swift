@@ -64,12 +64,14 @@ public struct PreparedAuthorization: Sendable {
             try checkDuplicate(db, amount: row.amountRequested, currency: row.currency)
         }
         // After the claim, whose lock on the card's counter row orders the card's sales.
-        let context = try AuthorizationContext.read(db, merchant: merchant, fingerprint: fingerprint, on: time)
+        let context = try AuthorizationContext.read(
+            db, merchant: merchant, fingerprint: fingerprint, on: time)
         let answer = replay.map(ReplayGuard.declined) ?? decide(kind == .refund ? 0 : context.spent)
         PaymentService.apply(answer, to: &row, kind: kind, allowPartial: allowPartial)
         if kind == .refund { try AsynchronousRefunds.deferUnreferenced(db, &row) }
         if row.amountApproved > 0 {
-            row.batchId = try context.openBatchID ?? PaymentService.openBatch(db, merchant: merchant, now: time)
+            row.batchId =
+                try context.openBatchID ?? PaymentService.openBatch(db, merchant: merchant, now: time)
         }
         try row.insertCached(db)
         if let offlineStoredAt {

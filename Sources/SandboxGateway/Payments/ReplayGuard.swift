@@ -56,7 +56,8 @@ enum ReplayGuard {
             }
             // Out of order: a new KSN is all it needs; the counter keeps the larger ATC.
             try db.execute(
-                sql: raise(db.dialect), arguments: [fingerprint, Int(counters.panSequenceNumber), date, Int(atc)])
+                sql: raise(db.dialect),
+                arguments: [fingerprint, Int(counters.panSequenceNumber), date, Int(atc)])
             return nil
         }
         let key: StatementArguments = [fingerprint, Int(counters.panSequenceNumber), date]
@@ -83,7 +84,8 @@ enum ReplayGuard {
     }
 
     /// Inserts a card application's counter, or raises it only when the new ATC is above the
-    /// stored one (no row changed otherwise: the ATC is not fresh); only when `condition` holds.
+    /// stored one (no row changed otherwise: the ATC is not fresh); only when `condition`
+    /// holds.
     private static func raiseInOrder(when condition: String) -> String {
         """
         INSERT INTO payment_card_counter (card_fingerprint, psn, transaction_date, highest_atc)
