@@ -79,13 +79,9 @@ public struct PreparedAuthorization: Sendable {
                 db, transactionID: row.id, merchant: merchant, storedAt: offlineStoredAt, arrivedAt: time)
         }
         try LedgerBasket.insert(basketLines, transactionID: row.id, db)
-        let merchantName = context.merchantName ?? merchant
-        if let webhook = context.webhook {
-            try WebhookOutbox.record(db, [row], config: webhook, merchantName: merchantName, at: time)
-        }
+        try WebhookOutbox.record(db, [row], merchant: merchant, config: context.webhook, at: time)
         if let callbackURL {
-            try WebhookOutbox.recordCallback(
-                db, row, to: callbackURL, config: context.webhook, merchantName: merchantName, at: time)
+            try WebhookOutbox.recordCallback(db, row, to: callbackURL, config: context.webhook, at: time)
         }
         return (row, context.webhook)
     }

@@ -96,22 +96,21 @@ enum WebhookOutbox {
         _ db: any SQLSession, _ rows: [LedgerTransaction], merchant: String, at time: Date
     ) throws -> LedgerWebhookConfig? {
         let config = try WebhookNotifier.config(db, merchant: merchant)
-        if let config, URL(string: config.url) != nil {
-            try record(db, rows, config: config, merchantName: try merchantName(db, merchant), at: time)
-        }
+        try record(db, rows, merchant: merchant, config: config, at: time)
         return config
     }
 
-    /// Stores one event per row for `config`, the merchant's enabled webhook its write read
-    /// already (``AuthorizationContext``), under `merchantName` (the merchant's id when nil).
+    /// Stores one event per row for `config`, the merchant's enabled webhook its write has read
+    /// already (``AuthorizationContext``); nothing when it is nil.
     static func record(
-        _ db: any SQLSession, _ rows: [LedgerTransaction], config: LedgerWebhookConfig, merchantName: String,
+        _ db: any SQLSession, _ rows: [LedgerTransaction], merchant: String, config: LedgerWebhookConfig?,
         at time: Date
     ) throws {
-        guard URL(string: config.url) != nil else { return }
+        guard let config, URL(string: config.url) != nil else { return }
+        let name = try merchantName(db, merchant)
         for row in rows {
             try insert(
-                db, row: row, merchantName: merchantName, url: config.url,
+                db, row: row, merchantName: name, url: config.url,
                 secret: config.secret.isEmpty ? nil : config.secret, at: time)
         }
     }
@@ -119,13 +118,10 @@ enum WebhookOutbox {
     /// Stores the event posting `row`'s outcome to the callback URL its payment named, signed
     /// with the merchant's webhook secret when one is set.
     static func recordCallback(
-        _ db: any SQLSession, _ row: LedgerTransaction, to url: URL, config: LedgerWebhookConfig?,
-        merchantName: String? = nil, at time: Date
+        _ db: any SQLSession, _ row: LedgerTransaction, to url: URL, config: LedgerWebhookConfig?, at time: Date
     ) throws {
-        let name: String
-        if let merchantName { name = merchantName } else { name = try self.merchantName(db, row.merchantId) }
         try insert(
-            db, row: row, merchantName: name, url: url.absoluteString,
+            db, row: row, merchantName: try merchantName(db, row.merchantId), url: url.absoluteString,
             secret: config.flatMap { $0.secret.isEmpty ? nil : $0.secret }, at: time)
     }
 
