@@ -47,6 +47,19 @@ public protocol SQLSession: AnyObject {
     /// Runs `body` in a savepoint: when it throws, what it changed is rolled back and the
     /// error is rethrown; the enclosing transaction goes on.
     func inSavepoint<T>(_ body: () throws -> T) throws -> T
+
+    /// Runs the change `first`, then the change `second` only when `first` changed a row, and
+    /// returns how many rows each changed (`second` 0 when it did not run).
+    ///
+    /// `second` builds the second statement around a condition, which it must put in the
+    /// `WHERE` of its `SELECT` (`INSERT INTO t (a, b) SELECT ?, ? WHERE \(condition) ON CONFLICT …`);
+    /// neither statement may end in `RETURNING`. An engine may run both as one statement, one
+    /// round trip instead of two (PostgreSQL, where the condition reads the first's changed
+    /// rows); the default runs them one after the other, the condition always true.
+    func execute(
+        sql first: String, arguments firstArguments: StatementArguments,
+        thenIfChanged second: (_ condition: String) -> String, arguments secondArguments: StatementArguments
+    ) throws -> (first: Int, second: Int)
 }
 
 /// Classifies the errors the two engines throw.
@@ -70,6 +83,17 @@ public protocol SQLEngineError: Error {
 }
 
 extension SQLSession {
+    /// Runs `first`, then `second` when `first` changed a row: one statement after the other
+    /// (``SQLSession/execute(sql:arguments:thenIfChanged:arguments:)``).
+    public func execute(
+        sql first: String, arguments firstArguments: StatementArguments,
+        thenIfChanged second: (_ condition: String) -> String, arguments secondArguments: StatementArguments
+    ) throws -> (first: Int, second: Int) {
+        let changed = try execute(sql: first, arguments: firstArguments)
+        guard changed > 0 else { return (changed, 0) }
+        return (changed, try execute(sql: second("1 = 1"), arguments: secondArguments))
+    }
+
     /// Runs one statement without arguments.
     @discardableResult
     public func execute(sql: String) throws -> Int { try execute(sql: sql, arguments: StatementArguments()) }

@@ -21,6 +21,8 @@ extension IdempotencyStore {
     ///   - merchant: the caller's merchant id.
     ///   - body: the request body as received.
     ///   - scope: method and path, hashed with the body.
+    ///   - lockOrder: the write's place in its group when it changes rows other writes change
+    ///     too (a card sale's fingerprint: ``LedgerWriter/write(lockOrder:_:)``); nil for none.
     ///   - write: runs inside the transaction and returns the status and JSON body to store
     ///     with a value for after-commit work (`effect`). A ``GatewayError`` it throws rolls
     ///     back its changes and is stored and replayed like any answer; any other error rolls
@@ -28,7 +30,7 @@ extension IdempotencyStore {
     /// - Returns: the response, and `write`'s effect when this request ran it (`nil` for a
     ///   replay or a stored error).
     public func idempotentWrite<Effect: Sendable>(
-        key: IdempotencyKey, merchant: String, body: Data, scope: String = "",
+        key: IdempotencyKey, merchant: String, body: Data, scope: String = "", lockOrder: String? = nil,
         _ write: @escaping @Sendable (any SQLSession) throws -> (HTTPResponse.Status, Data, Effect)
     ) async throws -> (response: Response, effect: Effect?) {
         let requestHash = Self.requestHash(scope: scope, body: body)
@@ -41,7 +43,7 @@ extension IdempotencyStore {
         do {
             outcome = try await claimAndWrite(
                 merchant: merchant, key: keyText, requestHash: requestHash, createdAt: createdAt,
-                retentionStart: retentionStart, write)
+                retentionStart: retentionStart, lockOrder: lockOrder, write)
         } catch {
             // A key sent again after its answer expired: the ledger's unique key refused a second
             // payment under it; the client hears of the first.
@@ -64,12 +66,12 @@ extension IdempotencyStore {
     /// in a savepoint, and the key's answer.
     private func claimAndWrite<Effect: Sendable>(
         merchant: String, key keyText: String, requestHash: String, createdAt: String, retentionStart: Date,
-        _ write: @escaping @Sendable (any SQLSession) throws -> (HTTPResponse.Status, Data, Effect)
+        lockOrder: String?, _ write: @escaping @Sendable (any SQLSession) throws -> (HTTPResponse.Status, Data, Effect)
     ) async throws -> WriteOutcome<Effect> {
         // Where writes run one at a time, a lookup decides for good and the key is written once,
         // with its answer; elsewhere the insert claims it first (``claim(_:merchant:key:requestHash:createdAt:retentionStart:)``).
         let claimsFirst = !store.database.writesOneAtATime
-        return try await writer.write { db in
+        let transaction: @Sendable (any SQLSession) throws -> WriteOutcome<Effect> = { db in
             let existing =
                 claimsFirst
                 ? try Self.claim(
@@ -107,18 +109,21 @@ extension IdempotencyStore {
             }
             return .answered(answer.status, answer.data, answer.effect)
         }
+        guard let lockOrder else { return try await writer.write(transaction) }
+        return try await writer.write(lockOrder: lockOrder, transaction)
     }
 
     /// ``idempotentWrite(key:merchant:body:scope:_:)`` with the `Idempotency-Key` header and the
     /// caller's merchant, scoped to the request's method and path.
     public func idempotentWrite<Effect: Sendable>(
-        request: Request, context: GatewayRequestContext, body: Data,
+        request: Request, context: GatewayRequestContext, body: Data, lockOrder: String? = nil,
         _ write: @escaping @Sendable (any SQLSession) throws -> (HTTPResponse.Status, Data, Effect)
     ) async throws -> (response: Response, effect: Effect?) {
         let merchant = try context.requireMerchant()
         let key = try context.requireIdempotencyKey(request)
         return try await idempotentWrite(
-            key: key, merchant: merchant, body: body, scope: "\(request.method) \(request.uri.path)", write)
+            key: key, merchant: merchant, body: body, scope: "\(request.method) \(request.uri.path)",
+            lockOrder: lockOrder, write)
     }
 }
 

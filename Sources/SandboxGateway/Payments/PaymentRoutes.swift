@@ -40,8 +40,15 @@ public func addPaymentRoutes(to router: Router<GatewayRequestContext>, environme
             }
         }
         let prepared = checked
+        // The card's replay counter and spend are rows other sales of the card change too: the
+        // write takes its place in its group by the card (``LedgerWriter/write(lockOrder:_:)``).
+        let lockOrder: String? =
+            switch prepared {
+            case .success(let authorization): authorization.fingerprint
+            case .failure: nil
+            }
         let (response, recorded) = try await environment.idempotency.idempotentWrite(
-            request: request, context: context, body: body
+            request: request, context: context, body: body, lockOrder: lockOrder
         ) { db in
             let inserted = try mappedNow { try prepared.get().record(db, idempotencyKey: key) }
             let status: HTTPResponse.Status = inserted.transaction.status == .pending ? .accepted : .ok

@@ -56,22 +56,22 @@ public struct PreparedAuthorization: Sendable {
         }
         var row = template
         row.idempotencyKey = idempotencyKey
-        let answer: IssuerAnswer
-        if let counters,
-            let replay = try ReplayGuard.claim(
-                db, fingerprint: fingerprint, counters: counters, inOrder: !forwardedOffline)
-        {
-            answer = ReplayGuard.declined(replay)
-        } else {
-            if checkDuplicates { try checkDuplicate(db, amount: row.amountRequested, currency: row.currency) }
-            let spent =
-                kind == .refund ? 0 : try PaymentService.spentSoFar(db, fingerprint: fingerprint, on: time)
-            answer = decide(spent)
+        let replay =
+            try counters.flatMap {
+                try ReplayGuard.claim(db, fingerprint: fingerprint, counters: $0, inOrder: !forwardedOffline)
+            }
+        if replay == nil, checkDuplicates {
+            try checkDuplicate(db, amount: row.amountRequested, currency: row.currency)
         }
+        // After the claim, whose lock on the card's counter row orders the card's sales.
+        let context = try AuthorizationContext.read(
+            db, merchant: merchant, fingerprint: fingerprint, on: time)
+        let answer = replay.map(ReplayGuard.declined) ?? decide(kind == .refund ? 0 : context.spent)
         PaymentService.apply(answer, to: &row, kind: kind, allowPartial: allowPartial)
         if kind == .refund { try AsynchronousRefunds.deferUnreferenced(db, &row) }
         if row.amountApproved > 0 {
-            row.batchId = try PaymentService.openBatch(db, merchant: merchant, now: time)
+            row.batchId =
+                try context.openBatchID ?? PaymentService.openBatch(db, merchant: merchant, now: time)
         }
         try row.insertCached(db)
         if let offlineStoredAt {
@@ -79,9 +79,11 @@ public struct PreparedAuthorization: Sendable {
                 db, transactionID: row.id, merchant: merchant, storedAt: offlineStoredAt, arrivedAt: time)
         }
         try LedgerBasket.insert(basketLines, transactionID: row.id, db)
-        let webhook = try WebhookOutbox.record(db, [row], merchant: merchant, at: time)
-        if let callbackURL { try WebhookOutbox.recordCallback(db, row, to: callbackURL, config: webhook, at: time) }
-        return (row, webhook)
+        try WebhookOutbox.record(db, [row], merchant: merchant, config: context.webhook, at: time)
+        if let callbackURL {
+            try WebhookOutbox.recordCallback(db, row, to: callbackURL, config: context.webhook, at: time)
+        }
+        return (row, context.webhook)
     }
 
     /// Throws when the same card paid the same amount at this merchant within the window.

@@ -47,25 +47,29 @@ enum ReplayGuard {
     static func claim(
         _ db: any SQLSession, fingerprint: String, counters: CryptogramCounters, inOrder: Bool = true
     ) throws -> String? {
-        let ksnIsNew =
+        let claimKSN = "INSERT INTO payment_ksn_seen (ksn) VALUES (?) ON CONFLICT DO NOTHING"
+        let ksn: StatementArguments = [Data(counters.ksn)]
+        guard inOrder, let atc = counters.atc, let date = counters.transactionDate else {
+            let ksnIsNew = try db.execute(sql: claimKSN, arguments: ksn) > 0
+            guard ksnIsNew, let atc = counters.atc, let date = counters.transactionDate else {
+                return CryptogramReplay.reason(counters, highestATC: nil, ksnSeenBefore: !ksnIsNew)
+            }
+            // Out of order: a new KSN is all it needs; the counter keeps the larger ATC.
             try db.execute(
-                sql: "INSERT INTO payment_ksn_seen (ksn) VALUES (?) ON CONFLICT DO NOTHING",
-                arguments: [Data(counters.ksn)]) > 0
-        guard let atc = counters.atc, let date = counters.transactionDate else {
-            return CryptogramReplay.reason(counters, highestATC: nil, ksnSeenBefore: !ksnIsNew)
-        }
-        let key: StatementArguments = [fingerprint, Int(counters.panSequenceNumber), date]
-        guard inOrder else {
-            guard ksnIsNew else { return CryptogramReplay.reason(counters, highestATC: nil, ksnSeenBefore: true) }
-            try db.execute(sql: raise(db.dialect), arguments: key + [Int(atc)])
+                sql: raise(db.dialect),
+                arguments: [fingerprint, Int(counters.panSequenceNumber), date, Int(atc)])
             return nil
         }
+        let key: StatementArguments = [fingerprint, Int(counters.panSequenceNumber), date]
         // A seen KSN changes nothing more; a fresh KSN raises the counter, or is forgotten
         // again when the ATC is not above the highest (the request is refused unrecorded).
-        let raised = ksnIsNew ? try db.execute(sql: raiseInOrder, arguments: key + [Int(atc)]) > 0 : false
-        if raised { return nil }
+        // The two claims are one round trip where the engine can run them as one statement.
+        let changed = try db.execute(
+            sql: claimKSN, arguments: ksn, thenIfChanged: raiseInOrder, arguments: key + [Int(atc)])
+        let ksnIsNew = changed.first > 0
+        if changed.second > 0 { return nil }
         if ksnIsNew {
-            try db.execute(sql: "DELETE FROM payment_ksn_seen WHERE ksn = ?", arguments: [Data(counters.ksn)])
+            try db.execute(sql: "DELETE FROM payment_ksn_seen WHERE ksn = ?", arguments: ksn)
         }
         let highest = try db.fetchValue(
             Int.self,
@@ -80,14 +84,17 @@ enum ReplayGuard {
     }
 
     /// Inserts a card application's counter, or raises it only when the new ATC is above the
-    /// stored one (no row changed otherwise: the ATC is not fresh).
-    private static let raiseInOrder = """
+    /// stored one (no row changed otherwise: the ATC is not fresh); only when `condition`
+    /// holds.
+    private static func raiseInOrder(when condition: String) -> String {
+        """
         INSERT INTO payment_card_counter (card_fingerprint, psn, transaction_date, highest_atc)
-        VALUES (?, ?, ?, ?)
+        SELECT ?, ?, ?, ? WHERE \(condition)
         ON CONFLICT (card_fingerprint, psn, transaction_date)
         DO UPDATE SET highest_atc = excluded.highest_atc
         WHERE payment_card_counter.highest_atc < excluded.highest_atc
         """
+    }
 
     /// Inserts a card application's counter or keeps the larger of the stored and new ATC,
     /// in each dialect's words (made once: it runs in every card authorisation).

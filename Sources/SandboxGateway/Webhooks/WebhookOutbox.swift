@@ -96,15 +96,23 @@ enum WebhookOutbox {
         _ db: any SQLSession, _ rows: [LedgerTransaction], merchant: String, at time: Date
     ) throws -> LedgerWebhookConfig? {
         let config = try WebhookNotifier.config(db, merchant: merchant)
-        if let config, URL(string: config.url) != nil {
-            let name = try merchantName(db, merchant)
-            for row in rows {
-                try insert(
-                    db, row: row, merchantName: name, url: config.url,
-                    secret: config.secret.isEmpty ? nil : config.secret, at: time)
-            }
-        }
+        try record(db, rows, merchant: merchant, config: config, at: time)
         return config
+    }
+
+    /// Stores one event per row for `config`, the merchant's enabled webhook its write has read
+    /// already (``AuthorizationContext``); nothing when it is nil.
+    static func record(
+        _ db: any SQLSession, _ rows: [LedgerTransaction], merchant: String, config: LedgerWebhookConfig?,
+        at time: Date
+    ) throws {
+        guard let config, URL(string: config.url) != nil else { return }
+        let name = try merchantName(db, merchant)
+        for row in rows {
+            try insert(
+                db, row: row, merchantName: name, url: config.url,
+                secret: config.secret.isEmpty ? nil : config.secret, at: time)
+        }
     }
 
     /// Stores the event posting `row`'s outcome to the callback URL its payment named, signed

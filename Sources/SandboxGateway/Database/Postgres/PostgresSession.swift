@@ -101,6 +101,24 @@ final class PostgresSession: SQLSession, Sendable {
         return result
     }
 
+    /// Both changes in one statement, one round trip: a `WITH` whose second change runs only
+    /// when the first returned a row. PostgreSQL runs the first before the second reads it; the
+    /// second's `ON CONFLICT … DO UPDATE` still meets the conflicting row's latest version.
+    func execute(
+        sql first: String, arguments firstArguments: StatementArguments,
+        thenIfChanged second: (_ condition: String) -> String, arguments secondArguments: StatementArguments
+    ) throws -> (first: Int, second: Int) {
+        let sql = """
+            WITH first_changed AS (\(first) RETURNING 1),
+            second_changed AS (\(second("EXISTS (SELECT 1 FROM first_changed)")) RETURNING 1)
+            SELECT (SELECT COUNT(*) FROM first_changed) AS first, (SELECT COUNT(*) FROM second_changed) AS second
+            """
+        guard let row = try fetchAll(sql: sql, arguments: firstArguments + secondArguments).first else {
+            throw PostgresEngineError.client("A pair of changes answered no row: \(sql)")
+        }
+        return (row["first"], row["second"])
+    }
+
     /// What a statement answered: its rows, or how many rows it changed.
     private enum Answer {
         case rows([PostgresRow])
