@@ -85,6 +85,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // A sandbox card put into a PC/SC reader through vsmartcard's vpcd driver: the card side of
+        // the vpcd protocol, for `mpos card emulate` and the tests on the real smart-card stack.
+        .target(name: "VirtualSmartCard", dependencies: ["ReaderSimulator", "ReaderLink", "ReaderLinkTCP"]),
+        // pcsc-lite's PC/SC API, for the PC/SC reader only: the SDK never links it.
+        .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        // The EMV kernel against the card in a PC/SC reader (pcsc-lite), for `mpos reader pcsc`.
+        .target(name: "PCSCReader", dependencies: ["CPCSCLite", "ReaderSimulator"]),
         // The code page tables of receipt printers, shared by the SDK's encoder and the
         // printer emulator's decoder without either depending on the other.
         .target(name: "PrinterCodePages"),
@@ -161,7 +168,7 @@ let package = Package(
             name: "mpos",
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "GatewayAPI", "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
-                "PrinterSimulator", "TerminalAPI",
+                "PrinterSimulator", "TerminalAPI", "VirtualSmartCard", "PCSCReader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // `mpos terminal emulate` serves POST /nexo like a terminal on the LAN.
@@ -211,6 +218,10 @@ let package = Package(
                 "ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV", "MPOSCore",
                 "MPOSTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "VirtualSmartCardTests",
+            dependencies: ["VirtualSmartCard", "ReaderSimulator", "ReaderLinkTCP", "SandboxCards", "MPOSTestSupport"]
         ),
         .testTarget(
             name: "TerminalAPITests",
