@@ -224,6 +224,10 @@ let package = Package(
             dependencies: ["VirtualSmartCard", "ReaderSimulator", "ReaderLinkTCP", "SandboxCards", "MPOSTestSupport"]
         ),
         .testTarget(
+            name: "PCSCReaderTests",
+            dependencies: ["PCSCReader", "VirtualSmartCard", "ReaderSimulator", "SandboxCards", "MPOSTestSupport"]
+        ),
+        .testTarget(
             name: "TerminalAPITests",
             dependencies: ["TerminalAPI", "MPOSTestSupport"],
             resources: [.copy("Fixtures")]

@@ -1,4 +1,5 @@
 #if canImport(CPCSCLite)
+    import Foundation
     import ReaderSimulator
 
     /// The card in a PC/SC reader as a reader's ``ChipCardSource``: each transaction connects to
@@ -26,6 +27,16 @@
             self.cardWait = cardWait
             self.pollInterval = pollInterval
             self.clock = clock
+        }
+
+        /// Whether a card is in the reader, as pcscd reports it: first as it stands, then at each
+        /// insertion and removal. Watches on a thread of its own until the stream is dropped.
+        public func presenceChanges() -> AsyncStream<Bool>? {
+            let (changes, continuation) = AsyncStream.makeStream(of: Bool.self)
+            let monitor = PCSCPresenceMonitor(readerName: readerName, continuation: continuation)
+            continuation.onTermination = { _ in monitor.stop() }
+            Thread.detachNewThread { monitor.run() }
+            return changes
         }
 
         /// Connects to the card, waiting up to ``cardWait`` for one to be inserted.

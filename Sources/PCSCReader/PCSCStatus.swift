@@ -19,6 +19,8 @@
         static let protocolT0: DWORD = 0x0001
         static let protocolT1: DWORD = 0x0002
         static let leaveCard: DWORD = 0x0000
+        static let stateChanged: DWORD = 0x0002
+        static let statePresent: DWORD = 0x0020
 
         /// The code as pcsc-lite defines it (a `LONG` holding an unsigned 32-bit value).
         static func code(_ value: LONG) -> UInt32 { UInt32(truncatingIfNeeded: value) }

@@ -1,4 +1,5 @@
 import Foundation
+import MPOSTestSupport
 import Testing
 
 /// Payments on the real smart-card stack: `mpos sale` and `mpos refund` against `mpos reader

@@ -11,4 +11,13 @@ public protocol ChipCardSource: Sendable {
     func connect() async throws(CardError) -> any APDUTransport
     /// The PIN the reader's keypad enters at a PIN prompt (scripted, as `--pin` gives it).
     var pin: String { get }
+    /// Whether a card is in the reader, first as it stands and then at each insertion and
+    /// removal, as the reader reports them; nil when the source cannot tell (the reader then
+    /// announces a card at each transaction, as the emulator does).
+    func presenceChanges() -> AsyncStream<Bool>?
+}
+
+extension ChipCardSource {
+    /// None: the source cannot tell.
+    public func presenceChanges() -> AsyncStream<Bool>? { nil }
 }

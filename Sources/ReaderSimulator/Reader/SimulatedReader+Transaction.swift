@@ -119,7 +119,7 @@ extension SimulatedReader {
     ) async {
         let id = start.transactionID
         let entryMode = configuration.entryMode
-        await emit(.cardEvent(cardEvent(for: entryMode)))
+        if !cardSourceReportsPresence { await emit(.cardEvent(cardEvent(for: entryMode))) }
         await status(.cardInserted, "Card read", cancelAllowed: true)
         var amount = start.amountMinorUnits
         if start.offersTip {
@@ -304,7 +304,7 @@ extension SimulatedReader {
             "transaction \(outcome.transactionID): \(outcome.status.description), \(outcome.cryptogramType), "
                 + "\(outcome.entryMode), CVM \(outcome.cvm)")
         await emit(.transactionOutcome(outcome))
-        if configuration.entryMode == .chip, outcome.status != .userCancelled {
+        if configuration.entryMode == .chip, outcome.status != .userCancelled, !cardSourceReportsPresence {
             await emit(.cardEvent(.removed))
         }
         completedTransactions += 1
