@@ -182,6 +182,8 @@ let package = Package(
             dependencies: [
                 "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "SandboxGateway", "SandboxCards", "ReaderSimulator",
                 "MPOSKit", "MPOSKitNIO", "MPOSTestSupport", "TerminalAPI",
+                // `pcsc.sale.latency`: the reader's kernel against a card through pcscd and vpcd.
+                "PCSCReader", "VirtualSmartCard",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Swift concurrency on NIO's event loops for the reader-link figures.
