@@ -85,6 +85,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // A sandbox card put into a PC/SC reader through vsmartcard's vpcd driver: the card side of
+        // the vpcd protocol, for `mpos card emulate` and the tests on the real smart-card stack.
+        .target(name: "VirtualSmartCard", dependencies: ["ReaderSimulator", "ReaderLink", "ReaderLinkTCP"]),
+        // pcsc-lite's PC/SC API, for the PC/SC reader only: the SDK never links it.
+        // No pkgConfig: libpcsclite.pc asks for -pthread, which SwiftPM refuses with a warning;
+        // its one other flag, the headers' folder, is PCSCReader's below.
+        .systemLibrary(name: "CPCSCLite", providers: [.apt(["libpcsclite-dev"])]),
+        // The EMV kernel against the card in a PC/SC reader (pcsc-lite), for `mpos reader pcsc`.
+        // It imports CPCSCLite internally, so no target above it needs pcsc-lite's headers.
+        .target(
+            name: "PCSCReader", dependencies: ["CPCSCLite", "ReaderSimulator"],
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/PCSC"])]),
         // The code page tables of receipt printers, shared by the SDK's encoder and the
         // printer emulator's decoder without either depending on the other.
         .target(name: "PrinterCodePages"),
@@ -161,7 +173,7 @@ let package = Package(
             name: "mpos",
             dependencies: [
                 "MPOSKit", "MPOSKitNIO", "GatewayAPI", "MPOSCore", "EMV", "ReaderLink", "ReaderLinkTCP", "ReaderSimulator", "SandboxCards", "SandboxGateway",
-                "PrinterSimulator", "TerminalAPI",
+                "PrinterSimulator", "TerminalAPI", "VirtualSmartCard", "PCSCReader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // `mpos terminal emulate` serves POST /nexo like a terminal on the LAN.
@@ -175,6 +187,8 @@ let package = Package(
             dependencies: [
                 "MPOSCore", "EMV", "GatewayAPI", "ReaderLink", "ReaderLinkTCP", "SandboxGateway", "SandboxCards", "ReaderSimulator",
                 "MPOSKit", "MPOSKitNIO", "MPOSTestSupport", "TerminalAPI",
+                // `pcsc.sale.latency`: the reader's kernel against a card through pcscd and vpcd.
+                "PCSCReader", "VirtualSmartCard",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Swift concurrency on NIO's event loops for the reader-link figures.
@@ -211,6 +225,14 @@ let package = Package(
                 "ReaderSimulator", "SandboxCards", "ReaderLink", "ReaderLinkTCP", "CardCrypto", "EMV", "MPOSCore",
                 "MPOSTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "VirtualSmartCardTests",
+            dependencies: ["VirtualSmartCard", "ReaderSimulator", "ReaderLinkTCP", "SandboxCards", "MPOSTestSupport"]
+        ),
+        .testTarget(
+            name: "PCSCReaderTests",
+            dependencies: ["PCSCReader", "VirtualSmartCard", "ReaderSimulator", "SandboxCards", "MPOSTestSupport"]
         ),
         .testTarget(
             name: "TerminalAPITests",

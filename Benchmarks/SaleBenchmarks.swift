@@ -38,7 +38,13 @@ func saleBenchmarks() -> [AsyncBenchmark] {
 
 /// Starts a sandbox gateway and a simulated reader, then times 300 sales (after 20 to warm
 /// up) through a terminal that reaches the gateway over `transport`.
-private func measureSales(name: String, transport: any GatewayTransport, readerOverTCP: Bool = true) async throws {
+///
+/// With a `cardSource` the reader's kernel talks to that card (`pcsc.sale.latency`) instead of
+/// its card in software.
+func measureSales(
+    name: String, transport: any GatewayTransport, readerOverTCP: Bool = true,
+    cardSource: (any ChipCardSource)? = nil, warmUp: Int = 20, count: Int = 300
+) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "mpos-bench-sale-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -53,6 +59,7 @@ private func measureSales(name: String, transport: any GatewayTransport, readerO
     var readerConfiguration = SimulatedReaderConfiguration(secret: secret)
     // On external power: hundreds of sales must not drain it to the refusal threshold.
     readerConfiguration.battery = Battery(percentage: 100, isCharging: true, drainPerTransaction: 0)
+    readerConfiguration.cardSource = cardSource
     let reader = SimulatedReader(configuration: readerConfiguration)
     let server = try await TCPReaderServer.bind(host: "127.0.0.1", port: 0)
     let connections = server.connections
@@ -71,7 +78,6 @@ private func measureSales(name: String, transport: any GatewayTransport, readerO
     }
 
     var amount: Int64 = 100  // 1.00 EUR upwards: small sales stay within the card's credit limit
-    let warmUp = 20, count = 300
     let cpuBefore = processCPUMicroseconds()
     let samples = try await sampleLatencies(warmUp: warmUp, count: count) {
         // Distinct amounts that trigger no sandbox scenario.

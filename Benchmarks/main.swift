@@ -55,7 +55,8 @@ do {
     let ranPostgres = try await PostgresGatewayBenchmarks.run(prefix: prefix)
     let synchronous =
         try tlvBenchmarks() + codecBenchmarks() + nexoBenchmarks() + [GatewayBenchmarks.issuerBenchmark()]
-    let asynchronous = readerLinkBenchmarks() + saleBenchmarks() + updateBenchmarks() + linkBenchmarks()
+    let asynchronous =
+        readerLinkBenchmarks() + saleBenchmarks() + updateBenchmarks() + linkBenchmarks() + pcscBenchmarks()
     let known =
         synchronous.map(\.name) + asynchronous.map(\.name) + [
             "gateway.authorize.throughput", "gateway.authorize.latency", "sqlite.durable_commit.throughput",

@@ -14,7 +14,7 @@ struct MPOS: AsyncParsableCommand {
             DemoCommand.self, SaleCommand.self, AuthorizeCommand.self, CaptureCommand.self, RefundCommand.self,
             VoidCommand.self, TipCommand.self, CashCommand.self, SEPACommand.self, TransactionsCommand.self, StatsCommand.self,
             OfflineCommand.self, JournalCommand.self,
-            EMVCommand.self, ReaderCommand.self, PrinterCommand.self, PrintCommand.self, DrawerCommand.self,
+            EMVCommand.self, ReaderCommand.self, CardCommand.self, PrinterCommand.self, PrintCommand.self, DrawerCommand.self,
             GatewayCommand.self, DashboardCommand.self,
             TerminalCommand.self, NexoCommand.self,
         ]

@@ -37,9 +37,19 @@ struct KernelDriver {
     mutating func run(
         _ amount: Int64, _ entry: CardEntryMode = .chip, pins: [String?] = ["1234"], application: Int = 0
     ) throws -> Run {
+        try Self.drive(&kernel, issuer: issuer, amount, entry, pins: pins, application: application)
+    }
+
+    /// Runs `kernel`, whatever its card, to the end as ``run(_:_:pins:application:)`` does.
+    static func drive<Card: EMVCard>(
+        _ kernel: inout EMVCardKernel<Card>, issuer: SandboxIssuer, _ amount: Int64, _ entry: CardEntryMode = .chip,
+        pins: [String?] = ["1234"], application: Int = 0, kind: TransactionKind = .sale
+    ) throws -> Run {
         var run = Run()
         var pins = pins
-        var step = kernel.start(Self.transaction(amount, entry))
+        var transaction = Self.transaction(amount, entry)
+        transaction.kind = kind
+        var step = kernel.start(transaction)
         while true {
             switch step {
             case .selectApplication:

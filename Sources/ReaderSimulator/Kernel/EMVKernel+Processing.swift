@@ -5,14 +5,13 @@ import SandboxCards
 
 /// The kernel's processing steps: cardholder verification, the first GENERATE AC, sealing
 /// card data under DUKPT, the second GENERATE AC, and the magstripe path.
-extension EMVKernel {
+extension EMVCardKernel {
     mutating func cardholderVerification() -> KernelStep {
-        guard var session else { return .failed(.invalidState) }
-        let sandbox = card.card
+        guard var session, let records = session.records else { return .failed(.invalidState) }
         let transaction = session.transaction
-        var preference = sandbox.cvm
+        var preference = records.cvm
         if transaction.entryMode == .contactless {
-            if let limit = sandbox.behaviours.contactlessCVMLimit, transaction.amount <= limit {
+            if let limit = records.contactlessCVMLimit, transaction.amount <= limit {
                 preference = .noCVM
             } else if preference == .offlinePIN {
                 preference = .onlinePIN
@@ -41,12 +40,18 @@ extension EMVKernel {
                 self.session = session
                 return firstGenerateAC()
             }
-            if !online, card.pinTriesRemaining == 0 {
+            var triesRemaining: Int?
+            if !online {
+                do {
+                    triesRemaining = try card.pinTryCounter()
+                } catch {
+                    return fail(error)
+                }
+            }
+            if triesRemaining == 0 {
                 session.set(.cardholderVerificationPerformed)
                 session.set(.pinTryLimitExceeded)
                 session.set(.cardholderVerificationFailed)
-                session.cvr.pinTryLimitExceeded = true
-                session.cvr.pinTriesRemaining = 0
                 session.cvmResults = [0x01, 0x00, 0x01]
                 session.cvm = .failed
                 self.session = session
@@ -54,10 +59,7 @@ extension EMVKernel {
             }
             session.phase = .pin(online: online)
             self.session = session
-            return .enterPIN(
-                PINRequest(
-                    online: online, triesRemaining: online ? nil : card.pinTriesRemaining,
-                    afterWrongPIN: false))
+            return .enterPIN(PINRequest(online: online, triesRemaining: triesRemaining, afterWrongPIN: false))
         }
         self.session = session
         return firstGenerateAC()
@@ -65,87 +67,101 @@ extension EMVKernel {
 
     /// Terminal action analysis and the first GENERATE AC.
     mutating func firstGenerateAC() -> KernelStep {
-        guard var session, let application = session.application else { return .failed(.invalidState) }
+        guard var session, let application = session.application, let records = session.records else {
+            return .failed(.invalidState)
+        }
         let transaction = session.transaction
         session.set(.cardRiskManagementPerformed)
         session.set(.terminalRiskManagementPerformed)
         if transaction.amount > terminal.floorLimit { session.set(.exceedsFloorLimit) }
-        // Anything wrong but the ODA bit (the simulator does no ODA) makes the terminal go online.
+        // Anything wrong but the ODA bit (the kernel does no ODA) makes the terminal go online.
         let clean = session.tvr[0] & 0x7F == 0 && session.tvr[1...].allSatisfy { $0 == 0 }
         let terminalAsksTC = clean && transaction.amount <= terminal.floorLimit
-        let cardGivesTC = terminalAsksTC && card.card.behaviours.approvesOffline
-        session.cvr.firstGenerateAC = cardGivesTC ? .tc : .arqc
-        session.cvr.lastIssuerAuthenticationFailed = card.lastIssuerAuthenticationFailed
-        if !session.cvr.offlinePINPerformed {
-            session.cvr.pinTriesRemaining = UInt8(max(0, card.pinTriesRemaining))
-        }
-        session.atc = card.nextATC()
 
-        let sandbox = card.card
         session.values = [
             0x9F02: Self.bcd(transaction.amount, bytes: 6), 0x9F03: [0, 0, 0, 0, 0, 0],
             0x9F1A: Self.bcd(Int64(terminal.countryCode), bytes: 2),
             0x5F2A: Self.bcd(Int64(transaction.currency.numericCode), bytes: 2), 0x9A: transaction.dateBCD,
             0x9C: [transaction.transactionType], 0x9F37: transaction.unpredictableNumber,
-            0x82: transaction.entryMode == .contactless ? [0x1C, 0x80] : [0x1C, 0x00],
-            0x9F36: [UInt8(session.atc >> 8), UInt8(truncatingIfNeeded: session.atc)],
-            0x84: application.aid, 0x9F33: terminal.capabilities, 0x9F35: [terminal.terminalType],
-            0x5F34: [sandbox.panSequenceNumberBCD], 0x50: Array(application.label.utf8),
+            0x82: records.aip, 0x84: application.aid, 0x9F33: terminal.capabilities,
+            0x9F35: [terminal.terminalType], 0x50: Array(application.label.utf8),
             0x9F39: [transaction.entryMode == .contactless ? 0x07 : 0x05],
         ]
-        if let preferredName = application.preferredName { session.values[0x9F12] = Array(preferredName.utf8) }
-        let cryptogram: [UInt8]
-        do {
-            cryptogram = try generate(&session)
-        } catch {
-            self.session = nil
-            return .failed(.cryptoFailure(error.kind.name))
+        if let sequence = records.panSequenceNumberBCD { session.values[0x5F34] = [sequence] }
+        if let preferredName = application.preferredName {
+            session.values[0x9F12] = Array(preferredName.utf8)
         }
-        session.values[0x9F27] = [cardGivesTC ? CryptogramType.tc.rawValue : CryptogramType.arqc.rawValue]
-        session.arqc = cryptogram
+        let response: GenerateACResponse
+        do {
+            response = try generate(
+                &session, requesting: terminalAsksTC ? .tc : .arqc, onlinePIN: session.onlinePIN)
+        } catch {
+            return fail(error)
+        }
+        session.atc = response.atc
+        session.arqc = response.cryptogram
         let authorization: AuthorizationData
         do {
             authorization = try seal(
-                session, emv: session.values.keys.sorted().map { TLV($0, value: session.values[$0]!) },
+                session, records: records,
+                emv: session.values.keys.sorted().map { TLV($0, value: session.values[$0]!) },
                 aid: application.aidHex, label: application.label)
         } catch {
             self.session = nil
             return .failed(.cryptoFailure(error.kind.name))
         }
         session.authorization = authorization
-        if cardGivesTC {
+        switch response.type {
+        case .tc:
             session.phase = .done
             self.session = session
-            return finish(
-                type: .tc, reason: .approvedOffline, hostApproved: false, authorization: authorization,
+            return outcome(
+                session, type: .tc, reason: .approvedOffline, hostApproved: false,
+                authorization: authorization,
                 extra: [])
+        case .aac:
+            session.phase = .done
+            self.session = session
+            return outcome(
+                session, type: .aac, reason: .declinedByCard, hostApproved: false,
+                authorization: authorization,
+                extra: [])
+        case .arqc:
+            session.phase = .online
+            self.session = session
+            return .goOnline(authorization)
         }
-        session.phase = .online
-        self.session = session
-        return .goOnline(authorization)
     }
 
-    /// Computes the cryptogram over the session's values with the current TVR and CVR, and
-    /// records 95, 9B, 9F34, 9F10 and 9F26.
-    func generate(_ session: inout Session) throws(CardCryptoError) -> [UInt8] {
+    /// Sends GENERATE AC with the session's values and the current TVR, TSI and CVM results,
+    /// and records what the card answered: 9F26, 9F27, 9F36 and 9F10.
+    mutating func generate(
+        _ session: inout Session, requesting type: CryptogramType, onlinePIN: String? = nil, extra: [TLV] = []
+    )
+        throws(CardError) -> GenerateACResponse
+    {
         session.values[0x95] = session.tvr
         session.values[0x9B] = session.tsi
         session.values[0x9F34] = session.cvmResults
-        session.values[0x9F10] = session.cvr.issuerApplicationData
-        let input = try CryptogramInput(values: session.values)
-        let cryptogram = try generateCryptogram(input: input, sessionKey: card.sessionKey(atc: session.atc))
-        session.values[0x9F26] = cryptogram
-        return cryptogram
+        var values = session.values
+        for object in extra { if let value = object.value { values[object.tag] = value } }
+        var card = self.card
+        let response = try card.generateAC(
+            GenerateACCommand(requested: type, values: values, onlinePIN: onlinePIN))
+        self.card = card
+        session.values[0x9F26] = response.cryptogram
+        session.values[0x9F27] = [response.type.rawValue]
+        session.values[0x9F36] = [UInt8(response.atc >> 8), UInt8(truncatingIfNeeded: response.atc)]
+        session.values[0x9F10] = response.issuerApplicationData
+        return response
     }
 
     /// Seals the card data under the next DUKPT key and builds the authorization data.
-    mutating func seal(_ session: Session, emv: [TLV], aid: String?, label: String?)
+    mutating func seal(_ session: Session, records: CardRecords, emv: [TLV], aid: String?, label: String?)
         throws(CardCryptoError)
         -> AuthorizationData
     {
-        let sandbox = card.card
-        let plaintext = CardDataPlaintext(card: sandbox)
-        let (ksn, sealed) = try CardDataEnvelope.seal(plaintext.encoded(), reader: &reader)
+        let (ksn, sealed) = try CardDataEnvelope.seal(records.plaintext.encoded(), reader: &reader)
         let emvData: [UInt8]
         do {
             emvData = try TLV.encode(emv)
@@ -153,33 +169,45 @@ extension EMVKernel {
             throw CardCryptoError(.invalidDataElementLength, "EMV data did not encode")
         }
         return AuthorizationData(
-            emvData: emvData, encryptedCardData: sealed, ksn: ksn.bytes, maskedPAN: sandbox.pan.masked,
-            cardholderName: sandbox.cardholderName, expiry: sandbox.expiry,
+            emvData: emvData, encryptedCardData: sealed, ksn: ksn.bytes, maskedPAN: records.pan.masked,
+            cardholderName: records.cardholderName, expiry: records.expiry,
             entryMode: session.transaction.entryMode,
-            cvm: session.cvm, aid: aid, applicationLabel: label, scheme: sandbox.scheme,
+            cvm: session.cvm, aid: aid, applicationLabel: label, scheme: records.scheme,
             signatureRequired: session.cvm == .signature)
     }
 
-    /// The final cryptogram (for a second GENERATE AC) and the outcome.
+    /// The second GENERATE AC and the outcome: the card's answer decides whether the
+    /// transaction is approved; the host's answer and the issuer authentication say why not.
     mutating func finish(
-        type: CryptogramType, reason: KernelOutcome.Reason, hostApproved: Bool,
-        authorization: AuthorizationData,
+        requested: CryptogramType, hostApproved: Bool, authenticated: Bool, authorization: AuthorizationData,
         extra: [TLV]
     ) -> KernelStep {
         guard var session else { return .failed(.invalidState) }
-        var cryptogram = session.arqc
-        if reason != .approvedOffline {
-            do {
-                cryptogram = try generate(&session)
-            } catch {
-                self.session = nil
-                return .failed(.cryptoFailure(error.kind.name))
-            }
+        let response: GenerateACResponse
+        do {
+            response = try generate(&session, requesting: requested, extra: extra)
+        } catch {
+            return fail(error)
         }
-        session.values[0x9F27] = [type.rawValue]
+        let approve = response.type == .tc
+        let reason: KernelOutcome.Reason =
+            approve
+            ? .approvedOnline
+            : !hostApproved
+                ? .declinedByIssuer : authenticated ? .declinedByCard : .issuerAuthenticationFailed
+        return outcome(
+            session, type: approve ? .tc : .aac, reason: reason, hostApproved: hostApproved,
+            authorization: authorization, extra: extra)
+    }
+
+    /// Ends the transaction with the card's last cryptogram.
+    mutating func outcome(
+        _ session: Session, type: CryptogramType, reason: KernelOutcome.Reason, hostApproved: Bool,
+        authorization: AuthorizationData, extra: [TLV]
+    ) -> KernelStep {
         let objects = session.values.keys.sorted().map { TLV($0, value: session.values[$0]!) } + extra
         let outcome = KernelOutcome(
-            reason: reason, approved: type == .tc, cryptogramType: type, cryptogram: cryptogram,
+            reason: reason, approved: type == .tc, cryptogramType: type, cryptogram: session.values[0x9F26],
             atc: session.atc, tvr: session.tvr,
             tsi: session.tsi, cvmResults: session.cvmResults, emvData: (try? TLV.encode(objects)) ?? [],
             authorization: authorization, hostApproved: hostApproved)
@@ -189,19 +217,21 @@ extension EMVKernel {
 
     /// A swipe: no cryptogram; the Track 2 goes into the sealed card data.
     mutating func swipe(_ transaction: KernelTransaction) -> KernelStep {
-        let sandbox = card.card
-        guard sandbox.interfaces.contains(.magstripe) else { return .failed(.interfaceNotSupported) }
-        let chipCard = ServiceCode(sandbox.serviceCode)?.isChip ?? false
-        if transaction.entryMode == .magstripe, chipCard, sandbox.interfaces.contains(.chip) {
+        let surface = card.surface
+        guard surface.interfaces.contains(.magstripe), let stripe = surface.stripe else {
+            return .failed(.interfaceNotSupported)
+        }
+        let chipCard = stripe.serviceCode.flatMap(ServiceCode.init)?.isChip ?? false
+        if transaction.entryMode == .magstripe, chipCard, surface.interfaces.contains(.chip) {
             return .failed(.useChip)
         }
-        if transaction.entryMode == .magstripeFallback, !sandbox.behaviours.magstripeFallback {
+        if transaction.entryMode == .magstripeFallback, !surface.allowsFallbackSwipe {
             return .failed(.useChip)
         }
         var session = Session(transaction: transaction, phase: .online)
         session.swiped = true
         let signature =
-            sandbox.cvm != .noCVM
+            stripe.cvm != .noCVM
             || (terminal.appliesScenarios
                 && SandboxScenario.forAmount(minor: transaction.amount) == .signatureRequested)
         session.cvm = signature ? .signature : .notRequired
@@ -219,7 +249,7 @@ extension EMVKernel {
             TLV(0x9F39, value: [transaction.entryMode == .magstripeFallback ? 0x80 : 0x90]),
         ]
         do {
-            let authorization = try seal(session, emv: emv, aid: nil, label: nil)
+            let authorization = try seal(session, records: stripe, emv: emv, aid: nil, label: nil)
             session.authorization = authorization
             self.session = session
             return .goOnline(authorization)

@@ -3,8 +3,13 @@ import EMV
 import MPOSCore
 import SandboxCards
 
-/// The simulated reader's EMV kernel and its card, as one pure state machine: the device layer
+/// The simulated reader's EMV kernel over a sandbox chip in software.
+public typealias EMVKernel = EMVCardKernel<SimulatedCard>
+
+/// The reader's EMV kernel and the card it talks to, as one state machine: the device layer
 /// drives it with the transaction and the cardholder's answers and relays the host's response.
+/// The card is reached through ``EMVCard`` only, so the same kernel runs against
+/// ``SimulatedCard`` (Swift calls) and ``APDUCard`` (ISO 7816-4 commands to a card in a reader).
 ///
 /// ```swift
 /// var kernel = EMVKernel(card: try SimulatedCard(card: visa), reader: try EMVKernel.sandboxReader())
@@ -16,17 +21,18 @@ import SandboxCards
 /// guard case .completed(let outcome) = step, outcome.approved else { … }
 /// ```
 ///
-/// What it emulates: application selection (several applications on a contact chip need the
+/// What it does: application selection (several applications on a contact chip need the
 /// cardholder; a tap takes the highest priority), processing restrictions (expiry), CVM
 /// selection (PIN online or offline with the try counter, signature, no CVM, the contactless
 /// CVM limit), terminal action analysis against the floor limit, the first GENERATE AC (TC or
 /// ARQC, an AES-CMAC over ``CryptogramInput`` with the session key of the ATC), card data sealed
-/// under DUKPT, issuer authentication (ARPC Method 2 and the CSU) and the second GENERATE AC.
-/// The ATC increments once per transaction, at the first GENERATE AC; the second GENERATE AC
-/// of the same transaction uses the same ATC, as EMV specifies.
-public struct EMVKernel: Sendable {
+/// under DUKPT, issuer authentication (ARPC Method 2 and the CSU, by EXTERNAL AUTHENTICATE) and
+/// the second GENERATE AC. The card counts its ATC and computes its cryptograms; a card that
+/// stops answering (pulled out, mute) ends the transaction with ``KernelFailure/cardRemoved`` or
+/// ``KernelFailure/chipUnreadable``.
+public struct EMVCardKernel<Card: EMVCard>: Sendable {
     /// The card in the reader.
-    public internal(set) var card: SimulatedCard
+    public internal(set) var card: Card
     /// The reader's DUKPT state.
     public internal(set) var reader: DUKPTReader
     /// The terminal's configuration.
@@ -37,12 +43,13 @@ public struct EMVKernel: Sendable {
     struct Session: Sendable {
         var transaction: KernelTransaction
         var application: SandboxApplication?
+        var records: CardRecords?
+        var onlinePIN: String?
         var phase: Phase
         var tvr = [UInt8](repeating: 0, count: 5)
         var tsi: [UInt8] = [0, 0]
         var cvmResults: [UInt8] = [0x3F, 0x00, 0x00]
         var cvm: CardholderVerification = .notRequired
-        var cvr = CardVerificationResults(firstGenerateAC: .arqc)
         var values: [EMVTag: [UInt8]] = [:]
         var authorization: AuthorizationData?
         var atc: UInt16 = 0
@@ -62,7 +69,7 @@ public struct EMVKernel: Sendable {
 
     /// A kernel for a card in a reader.
     public init(
-        card: SimulatedCard, reader: DUKPTReader, terminal: TerminalConfiguration = TerminalConfiguration()
+        card: Card, reader: DUKPTReader, terminal: TerminalConfiguration = TerminalConfiguration()
     ) {
         self.card = card
         self.reader = reader
@@ -80,7 +87,7 @@ public struct EMVKernel: Sendable {
     }
 
     /// Puts another card in the reader (the DUKPT state stays) and forgets any transaction.
-    public mutating func insert(_ card: SimulatedCard) {
+    public mutating func insert(_ card: Card) {
         self.card = card
         session = nil
     }
@@ -88,12 +95,18 @@ public struct EMVKernel: Sendable {
     /// Abandons the transaction in progress (the cardholder or merchant cancelled).
     public mutating func cancel() { session = nil }
 
+    /// Ends the transaction because the card failed.
+    mutating func fail(_ error: CardError) -> KernelStep {
+        session = nil
+        return .failed(KernelFailure(error))
+    }
+
     // MARK: - Steps
 
     /// Starts a transaction with the card presented as `transaction.entryMode`.
     public mutating func start(_ transaction: KernelTransaction) -> KernelStep {
         session = nil
-        let sandbox = card.card
+        let surface = card.surface
         if terminal.appliesScenarios, SandboxScenario.forAmount(minor: transaction.amount) == .userCancelled {
             return .failed(.cancelled)
         }
@@ -101,19 +114,19 @@ public struct EMVKernel: Sendable {
         case .magstripe, .magstripeFallback:
             return swipe(transaction)
         case .chip:
-            guard sandbox.interfaces.contains(.chip), !sandbox.applications.isEmpty else {
-                return .failed(.interfaceNotSupported)
-            }
-            if sandbox.behaviours.magstripeFallback { return .failed(.chipUnreadable) }
+            guard surface.interfaces.contains(.chip) else { return .failed(.interfaceNotSupported) }
         case .contactless:
-            guard sandbox.interfaces.contains(.contactless), !sandbox.applications.isEmpty else {
-                return .failed(.interfaceNotSupported)
-            }
+            guard surface.interfaces.contains(.contactless) else { return .failed(.interfaceNotSupported) }
         case .manual, .cardNotPresent:
             return .failed(.interfaceNotSupported)
         }
-        if card.isApplicationBlocked { return .failed(.cardBlocked) }
-        let candidates = sandbox.applications.sorted { $0.priority < $1.priority }
+        let candidates: [SandboxApplication]
+        do {
+            candidates = try card.selectPaymentSystem().sorted { $0.priority < $1.priority }
+        } catch {
+            return .failed(KernelFailure(error))
+        }
+        guard !candidates.isEmpty else { return .failed(.interfaceNotSupported) }
         session = Session(transaction: transaction, phase: .selecting(candidates))
         if transaction.entryMode == .chip, candidates.count > 1 {
             return .selectApplication(candidates)
@@ -127,9 +140,16 @@ public struct EMVKernel: Sendable {
         guard var session, case .selecting(let candidates) = session.phase, candidates.indices.contains(index)
         else { return .failed(.invalidState) }
         session.application = candidates[index]
+        do {
+            try card.selectApplication(candidates[index].aid)
+            session.records = try card.readApplicationData(
+                contactless: session.transaction.entryMode == .contactless)
+        } catch {
+            return fail(error)
+        }
         session.set(.offlineDataAuthenticationNotPerformed)
         let (year, month) = session.transaction.yearMonth
-        if card.card.isExpired(atYear: year, month: month) { session.set(.expiredApplication) }
+        if session.records?.isExpired(atYear: year, month: month) ?? true { session.set(.expiredApplication) }
         self.session = session
         return cardholderVerification()
     }
@@ -144,7 +164,6 @@ public struct EMVKernel: Sendable {
         guard let pin else {
             session.set(.pinNotEntered)
             session.set(.cardholderVerificationPerformed)
-            session.cvr.pinBypassed = true
             session.cvmResults = [0x1E, 0x00, 0x00]
             session.cvm = .signature
             self.session = session
@@ -153,14 +172,19 @@ public struct EMVKernel: Sendable {
         session.set(.cardholderVerificationPerformed)
         if online {
             session.set(.onlinePINEntered)
-            session.cvr.onlinePINMismatch = pin != card.card.pin
+            session.onlinePIN = pin
             session.cvmResults = [method, 0x00, 0x00]
             session.cvm = .pin
             self.session = session
             return firstGenerateAC()
         }
-        session.cvr.offlinePINPerformed = true
-        switch card.verifyOfflinePIN(pin) {
+        let verification: PINVerification
+        do {
+            verification = try card.verifyOfflinePIN(pin)
+        } catch {
+            return fail(error)
+        }
+        switch verification {
         case .correct:
             session.cvmResults = [method, 0x00, 0x02]
             session.cvm = .pin
@@ -170,12 +194,9 @@ public struct EMVKernel: Sendable {
         case .wrong, .blocked:
             session.set(.pinTryLimitExceeded)
             session.set(.cardholderVerificationFailed)
-            session.cvr.offlinePINFailed = true
-            session.cvr.pinTryLimitExceeded = true
             session.cvmResults = [method, 0x00, 0x01]
             session.cvm = .failed
         }
-        session.cvr.pinTriesRemaining = UInt8(max(0, card.pinTriesRemaining))
         self.session = session
         return firstGenerateAC()
     }
@@ -209,34 +230,28 @@ public struct EMVKernel: Sendable {
             return .completed(outcome)
         }
         var authenticated = false
-        var update: CardStatusUpdate?
         if let tag91 = issuerAuthenticationData {
             session.set(.issuerAuthenticationPerformed)
-            update = CardStatusUpdate(issuerAuthenticationData: tag91)
-            let key = try? card.sessionKey(atc: session.atc)
-            authenticated =
-                key.map { ARPC.verify(issuerAuthenticationData: tag91, arqc: session.arqc, sessionKey: $0) }
-                ?? false
-                && update?.approved == hostApproved
+            // The card checks the ARPC; the terminal checks that the update it authenticates
+            // says what the host said, and does not hand the card an update that disagrees.
+            if CardStatusUpdate(issuerAuthenticationData: tag91)?.approved == hostApproved {
+                do {
+                    authenticated = try card.externalAuthenticate(tag91)
+                } catch {
+                    return fail(error)
+                }
+            }
         }
         if !authenticated, issuerAuthenticationData != nil || hostApproved {
             session.set(.issuerAuthenticationFailed)
         }
-        card.applyIssuerResponse(authenticated: authenticated, update: update)
-        let approve = hostApproved && authenticated && !card.card.behaviours.declinesAtSecondGenerateAC
-        let type: CryptogramType = approve ? .tc : .aac
-        session.cvr.secondGenerateAC = approve ? .tc : .aac
-        let reason: KernelOutcome.Reason =
-            approve
-            ? .approvedOnline
-            : !hostApproved
-                ? .declinedByIssuer : authenticated ? .declinedByCard : .issuerAuthenticationFailed
+        let requested: CryptogramType = hostApproved && authenticated ? .tc : .aac
         var extra = [TLV(0x8A, value: Array(responseCode.utf8.prefix(2)))]
         if let issuerAuthenticationData { extra.append(TLV(0x91, value: issuerAuthenticationData)) }
         session.phase = .done
         self.session = session
         return finish(
-            type: type, reason: reason, hostApproved: hostApproved, authorization: authorization, extra: extra
-        )
+            requested: requested, hostApproved: hostApproved, authenticated: authenticated,
+            authorization: authorization, extra: extra)
     }
 }

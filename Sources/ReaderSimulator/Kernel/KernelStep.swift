@@ -103,6 +103,20 @@ public enum KernelFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidState
     /// A cryptographic step failed (the DUKPT counter is exhausted, …).
     case cryptoFailure(String)
+    /// The card left the reader before the transaction ended.
+    case cardRemoved
+    /// The card answered something the kernel cannot use (the command and status words).
+    case cardError(String)
+
+    /// The failure a card error ends the transaction with.
+    public init(_ error: CardError) {
+        switch error.kind {
+        case .removed: self = .cardRemoved
+        case .mute: self = .chipUnreadable
+        case .blocked: self = .cardBlocked
+        case .unexpectedAnswer, .transport: self = .cardError(error.message)
+        }
+    }
 
     /// The HeFT status code a reader reports for this failure.
     public var statusCode: ReaderStatusCode {
@@ -114,6 +128,8 @@ public enum KernelFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .cancelled: .userCancelled
         case .invalidState: .commandNotAllowed
         case .cryptoFailure: .processingError
+        case .cardRemoved: .cardReadingFailed
+        case .cardError: .cardReadingFailed
         }
     }
 
@@ -127,6 +143,8 @@ public enum KernelFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .invalidState: "the kernel is not in a state for this call"
         case .cryptoFailure(let kind): "cryptography failed: \(kind)"
+        case .cardRemoved: "the card was removed"
+        case .cardError(let message): "the card failed: \(message)"
         }
     }
 }

@@ -13,14 +13,16 @@ public struct SimulatedCard: Sendable {
     /// The last ATC used; the next GENERATE AC of a new transaction uses `atc + 1`.
     public private(set) var atc: UInt16
     /// Offline PIN tries left before PIN verification is blocked.
-    public private(set) var pinTriesRemaining: Int
+    public internal(set) var pinTriesRemaining: Int
     /// Whether the issuer blocked the application (through a CSU); selection then fails.
-    public private(set) var isApplicationBlocked = false
+    public internal(set) var isApplicationBlocked = false
     /// Whether issuer authentication failed on the last online transaction (reported in the CVR).
-    public private(set) var lastIssuerAuthenticationFailed = false
+    public internal(set) var lastIssuerAuthenticationFailed = false
     let masterKey: AES128Key
     /// The UTC day (counted from 1970-01-01) ``alignATC(to:)`` last aligned the counter on.
     private var atcDay: Int64?
+    /// The card's side of the transaction in progress, from SELECT to the second GENERATE AC.
+    var transaction: CardTransaction?
 
     /// Personalises a chip for `card`, with its ICC master key from
     /// ``SandboxCards/iccMasterKey(for:)``.
@@ -33,25 +35,20 @@ public struct SimulatedCard: Sendable {
         self.masterKey = try SandboxCards.iccMasterKey(for: card)
     }
 
-    /// The result of an offline PIN verification.
-    public enum PINVerification: Sendable, Hashable {
-        /// The PIN is right; the try counter is back at the limit.
-        case correct
-        /// The PIN is wrong; `triesRemaining` more attempts are allowed (0: now blocked).
-        case wrong(triesRemaining: Int)
-        /// PIN verification was already blocked; nothing was checked.
-        case blocked
-    }
-
     /// VERIFY (offline PIN): compares with the card's PIN and updates the try counter.
     public mutating func verifyOfflinePIN(_ pin: String) -> PINVerification {
-        guard pinTriesRemaining > 0 else { return .blocked }
-        if pin == card.pin {
+        let result: PINVerification
+        if pinTriesRemaining <= 0 {
+            result = .blocked
+        } else if pin == card.pin {
             pinTriesRemaining = card.pinTryLimit
-            return .correct
+            result = .correct
+        } else {
+            pinTriesRemaining -= 1
+            result = .wrong(triesRemaining: pinTriesRemaining)
         }
-        pinTriesRemaining -= 1
-        return .wrong(triesRemaining: pinTriesRemaining)
+        transaction?.lastVerification = result
+        return result
     }
 
     /// Lifts the counter to the time of day of `date` (one step per two seconds since UTC
@@ -79,13 +76,5 @@ public struct SimulatedCard: Sendable {
     /// The AC session key for an ATC.
     func sessionKey(atc: UInt16) throws(CardCryptoError) -> AES128Key {
         try EMVKeyDerivation.sessionKey(iccMasterKey: masterKey, atc: atc)
-    }
-
-    /// Applies what the issuer said after the online transaction.
-    mutating func applyIssuerResponse(authenticated: Bool, update: CardStatusUpdate?) {
-        lastIssuerAuthenticationFailed = !authenticated
-        guard authenticated, let update else { return }
-        if update.blockApplication { isApplicationBlocked = true }
-        if update.resetPINTryCounter { pinTriesRemaining = card.pinTryLimit }
     }
 }

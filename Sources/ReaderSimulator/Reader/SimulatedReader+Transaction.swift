@@ -20,7 +20,9 @@ extension SimulatedReader {
         case .alphabetic(let code): currency = Currency(code: code)
         }
         guard let currency else { return .error(.unsupportedCurrency, detail: "unknown currency") }
-        guard start.amountMinorUnits > 0 else { return .error(.invalidData, detail: "the amount must be positive") }
+        guard start.amountMinorUnits > 0 else {
+            return .error(.invalidData, detail: "the amount must be positive")
+        }
         transactionID = start.transactionID
         bufferedInputs = []
         // Unstructured: the transaction runs on this actor after `startTransaction` is
@@ -35,7 +37,8 @@ extension SimulatedReader {
 
     func run(_ start: StartTransaction, currency: Currency) async {
         let id = start.transactionID
-        let scenario = configuration.appliesScenarios ? SandboxScenario.forAmount(minor: start.amountMinorUnits) : nil
+        let scenario =
+            configuration.appliesScenarios ? SandboxScenario.forAmount(minor: start.amountMinorUnits) : nil
         record(.info, "transaction \(id): \(start.kind.rawValue) \(start.amountMinorUnits) \(currency.code)")
         if configuration.declinesBeforeCardPrompt {
             return await finishFailed(id, .processingError, "declined before the card prompt")
@@ -45,7 +48,8 @@ extension SimulatedReader {
             await status(.waitingCardRemoval, "Remove card", cancelAllowed: false)
             configuration.cardLeftInReader = false
             await emit(.cardEvent(.removed))
-            return await finishFailed(id, .waitingCardRemoval, "a card was left in the reader: start the payment again")
+            return await finishFailed(
+                id, .waitingCardRemoval, "a card was left in the reader: start the payment again")
         }
         if configuration.confirmsAmount {
             await status(.amountValidation, "Confirm amount", cancelAllowed: true)
@@ -75,23 +79,52 @@ extension SimulatedReader {
         default: break
         }
 
+        guard let reader = dukpt else {
+            return await finishFailed(id, .processingError, "the reader's keys are unavailable")
+        }
+        let date = now()
+        if let source = configuration.cardSource {
+            let transport: any APDUTransport
+            do {
+                transport = try await source.connect()
+            } catch {
+                return await finishFailed(id, KernelFailure(error).statusCode, "no card: \(error.message)")
+            }
+            var kernel = EMVCardKernel(
+                card: APDUCard(transport: transport), reader: reader, terminal: terminalConfiguration)
+            await transact(
+                &kernel, start, currency: currency, date: date, pin: source.pin, scenario: scenario)
+            dukpt = kernel.reader
+            return
+        }
         guard let sandbox = SandboxCards.card(id: configuration.cardID) else {
             return await finishFailed(id, .invalidCard, "unknown card")
         }
-        guard var card = cards[sandbox.id] ?? (try? SimulatedCard(card: sandbox)), let reader = dukpt else {
+        guard var card = cards[sandbox.id] ?? (try? SimulatedCard(card: sandbox)) else {
             return await finishFailed(id, .processingError, "the card's keys are unavailable")
         }
-        let date = now()
         card.alignATC(to: date)
         var kernel = EMVKernel(card: card, reader: reader, terminal: terminalConfiguration)
+        await transact(&kernel, start, currency: currency, date: date, pin: sandbox.pin, scenario: scenario)
+        cards[sandbox.id] = kernel.card
+        dukpt = kernel.reader
+    }
+
+    /// From the card's insertion to the outcome: the kernel's steps, the prompts, the host.
+    /// Keeps the reader's DUKPT state as it goes; the caller keeps the card's.
+    func transact<Card: EMVCard>(
+        _ kernel: inout EMVCardKernel<Card>, _ start: StartTransaction, currency: Currency, date: Date,
+        pin cardPIN: String,
+        scenario: SandboxScenario?
+    ) async {
+        let id = start.transactionID
         let entryMode = configuration.entryMode
-        await emit(.cardEvent(cardEvent(for: entryMode)))
+        if !cardSourceReportsPresence { await emit(.cardEvent(cardEvent(for: entryMode))) }
         await status(.cardInserted, "Card read", cancelAllowed: true)
         var account: AccountType?
         if let chosen = configuration.accountSelection {
             await status(.accountTypeSelection, "Select account", cancelAllowed: true)
             if await pause() == .cancelled {
-                save(kernel)
                 return await finishFailed(id, .userCancelled, "cancelled at the account selection")
             }
             account = chosen
@@ -99,53 +132,62 @@ extension SimulatedReader {
         var amount = start.amountMinorUnits
         if start.offersTip {
             guard let tip = await askForTip(start) else {
-                save(kernel)
                 return await finishFailed(id, .userCancelled, "cancelled at the tip prompt")
             }
             amount += tip
         }
         var step = kernel.start(
-            KernelTransaction(kind: start.kind, amount: amount, currency: currency, date: date, entryMode: entryMode))
+            KernelTransaction(
+                kind: start.kind, amount: amount, currency: currency, date: date, entryMode: entryMode))
         var pinVerified = false
 
         while true {
             switch step {
             case .selectApplication(let candidates):
                 await status(.applicationSelection, "Select application", cancelAllowed: true)
-                await emit(.applicationSelectionRequest(candidates.map {
-                    ApplicationCandidate(aid: $0.aid, label: $0.label, preferredName: $0.preferredName, priority: $0.priority)
-                }))
+                await emit(
+                    .applicationSelectionRequest(
+                        candidates.map {
+                            ApplicationCandidate(
+                                aid: $0.aid, label: $0.label, preferredName: $0.preferredName,
+                                priority: $0.priority)
+                        }))
                 switch await awaitInput(timeout: configuration.signatureTimeout) {
                 case .application(.chosen(let index)):
                     step = kernel.selectApplication(at: Int(index))
                 case .cancelled, .application(.cancel):
                     kernel.cancel()
-                    save(kernel)
+                    dukpt = kernel.reader
                     return await finishFailed(id, .userCancelled, "application selection cancelled")
                 default:
                     kernel.cancel()
-                    save(kernel)
+                    dukpt = kernel.reader
                     return await finishFailed(id, .inputTimeout, "no application was selected")
                 }
             case .enterPIN(let request):
                 // The POS app cannot cancel PIN entry (the seed's EFT_PIN_INPUT); the cardholder can.
                 await status(
-                    .pinInput, request.afterWrongPIN ? "Wrong PIN, try again" : "Enter PIN", cancelAllowed: false)
+                    .pinInput, request.afterWrongPIN ? "Wrong PIN, try again" : "Enter PIN",
+                    cancelAllowed: false)
                 // OK with no digits bypasses the PIN (only where no wrong PIN is to be typed first).
                 let bypass = configuration.pinEntry == .bypass && nextPIN == nil
-                let pin = nextPIN ?? sandbox.pin
+                let pin = nextPIN ?? cardPIN
                 for digit in bypass ? [] : Array(1...UInt8(clamping: pin.count)) {
-                    await emit(.pinEntryProgress(PINEntryProgress(
-                        digitsEntered: digit, attemptsLeft: request.triesRemaining.map { UInt8(clamping: $0) })))
+                    await emit(
+                        .pinEntryProgress(
+                            PINEntryProgress(
+                                digitsEntered: digit,
+                                attemptsLeft: request.triesRemaining.map { UInt8(clamping: $0) })))
                 }
                 if await pause() == .cancelled {
                     kernel.cancel()
-                    save(kernel)
+                    dukpt = kernel.reader
                     return await finishFailed(id, .userCancelled, "cancelled at PIN entry")
                 }
-                await status(.pinInputCompleted, bypass ? "PIN bypassed" : "PIN entered", cancelAllowed: false)
-                if nextPIN == sandbox.pin || nextPIN == nil { pinVerified = true }
-                if request.afterWrongPIN == false, nextPIN != nil, nextPIN != sandbox.pin {
+                await status(
+                    .pinInputCompleted, bypass ? "PIN bypassed" : "PIN entered", cancelAllowed: false)
+                if nextPIN == cardPIN || nextPIN == nil { pinVerified = true }
+                if request.afterWrongPIN == false, nextPIN != nil, nextPIN != cardPIN {
                     // A wrong PIN once, then the right one, as a person would retry.
                     nextPIN = nil
                 }
@@ -155,32 +197,36 @@ extension SimulatedReader {
                 await status(.waitingHostSend, "Authorizing", cancelAllowed: false)
                 dukpt = kernel.reader
                 if case .linkError(let failure) = scenario, await linkFails(failure, before: true) {
-                    save(kernel)
+                    dukpt = kernel.reader
                     return
                 }
-                await emit(.authorizationRequest(AuthorizationRequest(
-                    transactionID: id, emvData: Self.adding(account, to: authorization.emvData),
-                    encryptedCardData: authorization.encryptedCardData, ksn: authorization.ksn,
-                    maskedPAN: authorization.maskedPAN, cardholderName: authorization.cardholderName,
-                    expiry: authorization.expiry, entryMode: authorization.entryMode, cvm: authorization.cvm,
-                    applicationLabel: authorization.applicationLabel,
-                    aid: authorization.aid.flatMap { try? Hex.decode($0) })))
+                await emit(
+                    .authorizationRequest(
+                        AuthorizationRequest(
+                            transactionID: id, emvData: Self.adding(account, to: authorization.emvData),
+                            encryptedCardData: authorization.encryptedCardData, ksn: authorization.ksn,
+                            maskedPAN: authorization.maskedPAN, cardholderName: authorization.cardholderName,
+                            expiry: authorization.expiry, entryMode: authorization.entryMode,
+                            cvm: authorization.cvm,
+                            applicationLabel: authorization.applicationLabel,
+                            aid: authorization.aid.flatMap { try? Hex.decode($0) })))
                 dukpt = kernel.reader
                 guard case .host(let host) = await awaitInput(timeout: nil) else {
                     kernel.cancel()
-                    save(kernel)
+                    dukpt = kernel.reader
                     return await finishFailed(id, .responseAuthTimeout, "no host response")
                 }
                 if case .linkError(let failure) = scenario, await linkFails(failure, before: false) {
-                    save(kernel)
+                    dukpt = kernel.reader
                     return
                 }
                 await status(.waitingHostReceive, "Completing", cancelAllowed: false)
                 step = kernel.complete(
                     hostApproved: host.approved, responseCode: host.authorizationResponseCode,
-                    issuerAuthenticationData: host.issuerAuthenticationData.isEmpty ? nil : host.issuerAuthenticationData)
+                    issuerAuthenticationData: host.issuerAuthenticationData.isEmpty
+                        ? nil : host.issuerAuthenticationData)
             case .completed(let outcome):
-                save(kernel)
+                dukpt = kernel.reader
                 dukpt = kernel.reader
                 var approved = outcome.approved
                 var cvm = outcome.authorization.cvm
@@ -188,15 +234,17 @@ extension SimulatedReader {
                     approved = await collectSignature(id)
                     cvm = .signature
                 }
-                let statusCode: ReaderStatusCode = approved ? .success : (outcome.approved ? .invalidSignature : .cardCancelled)
-                await finish(TransactionOutcome(
-                    transactionID: id, cryptogramType: approved ? .tc : .aac,
-                    emvData: Self.adding(account, to: outcome.emvData),
-                    status: statusCode, cvm: cvm, entryMode: outcome.authorization.entryMode,
-                    pinVerified: pinVerified && (cvm == .pin || cvm == .pinAndSignature)))
+                let statusCode: ReaderStatusCode =
+                    approved ? .success : (outcome.approved ? .invalidSignature : .cardCancelled)
+                await finish(
+                    TransactionOutcome(
+                        transactionID: id, cryptogramType: approved ? .tc : .aac,
+                        emvData: Self.adding(account, to: outcome.emvData),
+                        status: statusCode, cvm: cvm, entryMode: outcome.authorization.entryMode,
+                        pinVerified: pinVerified && (cvm == .pin || cvm == .pinAndSignature)))
                 return
             case .failed(let failure):
-                save(kernel)
+                dukpt = kernel.reader
                 return await finishFailed(id, failure.statusCode, failure.description)
             }
         }
@@ -219,8 +267,11 @@ extension SimulatedReader {
             return nil
         case .tip(let tip, let percentage, let note):
             if let note { record(.info, "transaction \(start.transactionID): \(note)") }
-            await emit(.tipEntered(TipEntry(
-                transactionID: start.transactionID, tipAmountMinorUnits: tip, percentage: percentage)))
+            await emit(
+                .tipEntered(
+                    TipEntry(
+                        transactionID: start.transactionID, tipAmountMinorUnits: tip, percentage: percentage))
+            )
             return tip
         }
     }
@@ -252,17 +303,13 @@ extension SimulatedReader {
         }
     }
 
-    func save(_ kernel: EMVKernel) {
-        cards[kernel.card.card.id] = kernel.card
-        dukpt = kernel.reader
-    }
-
     func finishFailed(_ id: String, _ code: ReaderStatusCode, _ message: String) async {
         record(.info, "transaction \(id): \(message)")
         await status(code, message, cancelAllowed: false)
-        await finish(TransactionOutcome(
-            transactionID: id, cryptogramType: .aac, emvData: [], status: code, cvm: .notRequired,
-            entryMode: configuration.entryMode, pinVerified: false))
+        await finish(
+            TransactionOutcome(
+                transactionID: id, cryptogramType: .aac, emvData: [], status: code, cvm: .notRequired,
+                entryMode: configuration.entryMode, pinVerified: false))
     }
 
     func finish(_ outcome: TransactionOutcome) async {
@@ -272,7 +319,7 @@ extension SimulatedReader {
             "transaction \(outcome.transactionID): \(outcome.status.description), \(outcome.cryptogramType), "
                 + "\(outcome.entryMode), CVM \(outcome.cvm)")
         await emit(.transactionOutcome(outcome))
-        if configuration.entryMode == .chip, outcome.status != .userCancelled {
+        if configuration.entryMode == .chip, outcome.status != .userCancelled, !cardSourceReportsPresence {
             await emit(.cardEvent(.removed))
         }
         completedTransactions += 1

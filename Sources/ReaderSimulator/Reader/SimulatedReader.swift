@@ -52,6 +52,10 @@ public actor SimulatedReader {
     /// Set by ``powerOff()``: nothing more reaches the flash.
     var poweredOff = false
     var cards: [String: SimulatedCard] = [:]
+    /// Forwards the card source's insertions and removals as card events.
+    var presenceWatch: Task<Void, Never>?
+    /// Whether card events come from the card source rather than from each transaction.
+    var cardSourceReportsPresence = false
     var dukpt: DUKPTReader?
     var nextPIN: String?
     var pendingSignatureVerdict: Bool?
@@ -166,6 +170,7 @@ public actor SimulatedReader {
         transport = faulty
         unresponsive = false
         record(.info, "paired, protocol version \(await device.version)")
+        watchCardPresence()
         for await request in device.requests {
             await handle(request, on: device)
         }

@@ -4,6 +4,9 @@ import ReaderLink
 
 /// How a `SimulatedReader` presents itself and behaves.
 public struct SimulatedReaderConfiguration: Sendable {
+    /// The card in a real reader that transactions run against instead of the sandbox card
+    /// ``cardID`` (nil: the sandbox card in software).
+    public var cardSource: (any ChipCardSource)?
     /// The shared secret the reader pairs with.
     public var secret: SharedSecret
     /// The name the reader announces to discovery.

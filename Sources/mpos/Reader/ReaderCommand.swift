@@ -12,7 +12,7 @@ struct ReaderCommand: AsyncParsableCommand {
         commandName: "reader",
         abstract: "Run the reader emulator, or talk to a reader.",
         subcommands: [
-            ReaderEmulateCommand.self, ReaderInfoCommand.self, ReaderUpdateCommand.self, ReaderLogsCommand.self,
+            ReaderEmulateCommand.self, ReaderPCSCCommand.self, ReaderInfoCommand.self, ReaderUpdateCommand.self, ReaderLogsCommand.self,
             ReaderScanCommand.self,
             ReaderDiscoverCommand.self,
         ]
@@ -163,41 +163,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             configuration.stateDirectory = state
         }
         let reader = SimulatedReader(configuration: configuration)
-
-        // Catch the signals before binding, so one sent as soon as the port is printed still
-        // shuts down cleanly.
-        let signals = TerminationSignals()
-        let server: TCPReaderServer
-        do { server = try await TCPReaderServer.bind(host: "127.0.0.1", port: port) } catch {
-            throw CLIFailure("cannot listen on 127.0.0.1:\(port): \(error)")
-        }
-        CLIOutput.line("listening on 127.0.0.1:\(server.port)")
-        let responder = await announce(reader, tcpPort: server.port)
-        let connections = server.connections
-        // Unstructured: the emulator serves until a signal arrives; cancelled then.
-        let accepting = Task {
-            async let scanning: Void = barcodes.feed(to: reader)
-            await serveEach(connections, with: reader)
-            await scanning
-        }
-        let signal = await signals.wait()
-        CLIOutput.error("received \(signal), shutting down")
-        await responder?.close()
-        await server.close()
-        accepting.cancel()
-    }
-
-    /// Answers discovery probes on --discovery-port, or says why it cannot.
-    private func announce(_ reader: SimulatedReader, tcpPort: Int) async -> ReaderDiscoveryResponder? {
-        do {
-            let responder = try await ReaderDiscoveryResponder.bind(
-                host: "127.0.0.1", port: discovery.discoveryPort, announcement: reader.announcement, tcpPort: tcpPort)
-            CLIOutput.line("discovery on 127.0.0.1:\(responder.port)")
-            return responder
-        } catch {
-            CLIOutput.error("discovery unavailable (\(error)); serving without it")
-            return nil
-        }
+        try await ReaderServing(port: port, discoveryPort: discovery.discoveryPort).run(reader, barcodes: barcodes)
     }
 }
 

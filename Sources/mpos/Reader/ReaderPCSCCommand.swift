@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import PCSCReader
+import ReaderLink
+import ReaderSimulator
+
+/// `mpos reader pcsc [--port N] [--reader NAME] [--pin PIN] [--secret HEX]`
+struct ReaderPCSCCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pcsc",
+        abstract: "Serve the card in a PC/SC smart-card reader as a card reader over TCP on 127.0.0.1.",
+        discussion: """
+            Serves ReaderLink exactly as 'mpos reader emulate' does (first line 'listening on \
+            127.0.0.1:PORT', then 'discovery on …'), but each transaction's EMV kernel talks to the \
+            chip card in a PC/SC reader through pcscd: a USB reader, or vsmartcard's vpcd with \
+            'mpos card emulate' in it. The PIN pad is scripted with --pin. PCSCLITE_CSOCK_NAME picks \
+            another pcscd socket. docs/pcsc-readers.md.
+            """
+    )
+
+    @Option(help: "The TCP port; 0 picks a free one.")
+    var port: Int = 0
+
+    @OptionGroup var discovery: DiscoveryOptions
+
+    @Option(help: "The shared secret, 64 hex characters (default: the sandbox reader's published secret).")
+    var secret: String = SimulatedReaderConfiguration.sandboxSecretHex
+
+    @Option(help: "The PC/SC reader's name (default: the first reader pcscd lists).")
+    var reader: String?
+
+    @Option(help: "The PIN the reader's keypad enters at a PIN prompt.")
+    var pin: String = "1234"
+
+    func run() async throws {
+        let sharedSecret: SharedSecret
+        do { sharedSecret = try SharedSecret(hex: secret) } catch {
+            throw ValidationError("the shared secret must be 64 hex characters (32 bytes)")
+        }
+        guard (4...12).contains(pin.count), pin.allSatisfy(\.isASCII), pin.allSatisfy(\.isNumber) else {
+            throw ValidationError("--pin must be 4 to 12 digits")
+        }
+        do {
+            let readers = try PCSCCardTransport.readers()
+            if let reader, !readers.contains(reader) {
+                throw CLIFailure(
+                    "no PC/SC reader named '\(reader)'; pcscd lists: \(readers.joined(separator: ", "))")
+            }
+            if readers.isEmpty { CLIOutput.error("pcscd lists no reader yet; each payment looks again") }
+        } catch let error as CardError {
+            throw CLIFailure("cannot use PC/SC: \(error.message)")
+        }
+        var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
+        try discovery.apply(to: &configuration)
+        configuration.entryMode = .chip
+        configuration.cardSource = PCSCCardSource(readerName: reader, pin: pin)
+        try await ReaderServing(port: port, discoveryPort: discovery.discoveryPort).run(
+            SimulatedReader(configuration: configuration), barcodes: try EmulatedBarcodes([]))
+    }
+}
