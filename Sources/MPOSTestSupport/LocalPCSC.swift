@@ -1,6 +1,7 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import Synchronization
 
     /// A pcscd of the test's own with vsmartcard's vpcd driver, in a temporary folder, as
     /// ``LocalPostgres`` starts a PostgreSQL server, for tests and benchmarks: vpcd waits for cards
@@ -17,7 +18,7 @@
     /// namespace of its own (`unshare -m`, root) where `/run/pcscd` is the temporary folder: the
     /// machine's pcscd, and other tests' ones, are left alone, and the clients reach this one through
     /// `PCSCLITE_CSOCK_NAME`.
-    public final class LocalPCSC: @unchecked Sendable {
+    public final class LocalPCSC: Sendable {
         /// Why the stack cannot be started here.
         public struct Unavailable: Error, CustomStringConvertible {
             /// What is missing or failed.
@@ -41,7 +42,8 @@
             return nil
         }
 
-        let process: Process
+        /// pcscd's process (its wrapper's), reached under the lock.
+        private let process = Mutex(Process())
         /// The temporary folder: the reader file, pcscd's socket and its log.
         public let directory: URL
         /// The port vpcd's first slot waits on.
@@ -72,19 +74,20 @@
 
             """.write(to: conf.appendingPathComponent("vpcd"), atomically: true, encoding: .utf8)
             try FileManager.default.createDirectory(atPath: "/run/pcscd", withIntermediateDirectories: true)
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-            // pcscd's own log stays at its default (errors only): no APDU, so no card data, is written.
-            process.arguments = [
-                "-m", "--propagation", "private", "sh", "-c",
-                "mount --bind \"$1\" /run/pcscd && exec pcscd -f -c \"$2\"", "pcscd", run.path, conf.path,
-            ]
             let log = directory.appendingPathComponent("pcscd.log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
+            try process.withLock { process in
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+                // pcscd's own log stays at its default (errors only): no APDU, so no card data, is written.
+                process.arguments = [
+                    "-m", "--propagation", "private", "sh", "-c",
+                    "mount --bind \"$1\" /run/pcscd && exec pcscd -f -c \"$2\"", "pcscd", run.path, conf.path,
+                ]
+                process.standardOutput = handle
+                process.standardError = handle
+                try process.run()
+            }
             // Ready once the socket exists and vpcd listens on both slots' ports.
             let socket = run.appendingPathComponent("pcscd.comm").path
             for _ in 0..<200 {
@@ -93,25 +96,30 @@
                 {
                     return
                 }
-                guard process.isRunning else { break }
+                guard isRunning else { break }
                 usleep(50_000)
             }
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             let state =
                 "socket \(FileManager.default.fileExists(atPath: socket)), ports \(cardPort) "
-                + "\(Self.listening(cardPort)) \(Self.listening(cardPort + 1)), running \(process.isRunning)"
+                + "\(Self.listening(cardPort)) \(Self.listening(cardPort + 1)), running \(isRunning)"
             stop()
             throw Unavailable(description: "pcscd did not start (\(state)): \(output.suffix(400))")
         }
 
         /// Stops pcscd and removes the folder.
         public func stop() {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
+            process.withLock { process in
+                if process.isRunning {
+                    process.terminate()
+                    process.waitUntilExit()
+                }
             }
             try? FileManager.default.removeItem(at: directory)
         }
+
+        /// Whether pcscd still runs.
+        private var isRunning: Bool { process.withLock { $0.isRunning } }
 
         /// A port whose successor is free too, for vpcd's two slots.
         public static func freePortPair() throws -> Int {
