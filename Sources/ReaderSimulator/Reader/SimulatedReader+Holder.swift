@@ -27,12 +27,7 @@ extension SimulatedReader {
             if closed {
                 // Its end closed the link: what is left of it is the reader's own clearing up.
                 record(.info, "\(current.peer) closed its link: \(claim.peer) takes the reader")
-                holder = nil
-                if self.session === session {
-                    self.session = nil
-                    transport = nil
-                    abandonTransaction()
-                }
+                dropHolder(session)
                 continue
             }
             guard silence > ReaderLinkProtocol.idleLinkLimit else {
@@ -40,16 +35,20 @@ extension SimulatedReader {
                 return .inUse(by: current.peer)
             }
             record(.info, "\(current.peer) silent for \(silence): its link is dropped for \(claim.peer)")
-            holder = nil
-            if self.session === session {
-                self.session = nil
-                transport = nil
-                abandonTransaction()
-            }
+            dropHolder(session)
             await session.close()
         }
         holder = claim
         return .admit
+    }
+
+    /// Lets the holder whose session is `session` go, with the transaction it left unfinished.
+    private func dropHolder(_ session: ReaderDeviceSession) {
+        holder = nil
+        guard self.session === session else { return }
+        self.session = nil
+        transport = nil
+        abandonTransaction()
     }
 
     /// Frees the reader when `claim` still holds it (its link closed, or its pairing failed).

@@ -114,17 +114,7 @@ enum PaymentOutput {
             try c.encode(result.tipAmount, forKey: .tipAmount)
             try c.encode(result.tipPercentage, forKey: .tipPercentage)
             try c.encode(result.totalAmount, forKey: .totalAmount)
-            try c.encode(result.emv?.accountType.map(Self.accountName), forKey: .accountType)
-        }
-
-        /// The account as `--account-type` names it.
-        private static func accountName(_ account: AccountType) -> String {
-            switch account {
-            case .default: "default"
-            case .savings: "savings"
-            case .chequeDebit: "cheque"
-            case .credit: "credit"
-            }
+            try c.encode(result.emv?.accountType.map(AccountTypeArgument.name(of:)), forKey: .accountType)
         }
     }
 }

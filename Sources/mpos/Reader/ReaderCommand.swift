@@ -35,13 +35,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The TCP port; 0 picks a free one.")
-    var port: Int = 0
-
-    @OptionGroup var discovery: DiscoveryOptions
-
-    @Option(help: "The shared secret, 64 hex characters (default: the sandbox reader's published secret).")
-    var secret: String = SimulatedReaderConfiguration.sandboxSecretHex
+    @OptionGroup var serving: ReaderServingOptions
 
     @Option(help: "The test card presented to transactions (an id from docs/test-cards.md).")
     var card: String = "visa-credit"
@@ -115,10 +109,7 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
     var state: String?
 
     func run() async throws {
-        let sharedSecret: SharedSecret
-        do { sharedSecret = try SharedSecret(hex: secret) } catch {
-            throw ValidationError("the shared secret must be 64 hex characters (32 bytes)")
-        }
+        var configuration = try serving.configuration()
         guard SandboxCards.card(id: card) != nil else {
             throw ValidationError("unknown card '\(card)'; known: \(SandboxCards.all.map(\.id).joined(separator: ", "))")
         }
@@ -131,24 +122,14 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
         }
         let barcodes = try EmulatedBarcodes(barcode)
         let tipChoice = try TipChoiceArgument.parse(tip)
-        var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
         configuration.tipChoice = tipChoice
         configuration.customerAnswers = try customerAnswer.map(CustomerAnswerArgument.parse)
-        if let accountType {
-            let accounts: [String: AccountType] = [
-                "default": .default, "savings": .savings, "cheque": .chequeDebit, "credit": .credit,
-            ]
-            guard let account = accounts[accountType.lowercased()] else {
-                throw ValidationError("--account-type must be default, savings, cheque or credit, not '\(accountType)'")
-            }
-            configuration.accountSelection = account
-        }
+        configuration.accountSelection = try accountType.map(AccountTypeArgument.parse)
         configuration.pinEntry = pinBypass ? .bypass : .cardsPIN
         configuration.hasScanner = !noScanner
         configuration.confirmsAmount = confirmAmount
         configuration.cardLeftInReader = cardLeft
         configuration.battery = Battery(percentage: battery, drainPerTransaction: batteryDrain)
-        try discovery.apply(to: &configuration)
         try link.apply(to: &configuration)
         configuration.cardID = card
         configuration.entryMode = entryMode
@@ -162,7 +143,35 @@ struct ReaderEmulateCommand: AsyncParsableCommand {
             }
             configuration.stateDirectory = state
         }
-        let reader = SimulatedReader(configuration: configuration)
+        try await serving.serve(SimulatedReader(configuration: configuration), barcodes: barcodes)
+    }
+}
+
+/// Where a reader process serves ReaderLink and what it announces: the options `mpos reader
+/// emulate` and `mpos reader pcsc` share.
+struct ReaderServingOptions: ParsableArguments {
+    @Option(help: "The TCP port; 0 picks a free one.")
+    var port: Int = 0
+
+    @OptionGroup var discovery: DiscoveryOptions
+
+    @Option(help: "The shared secret, 64 hex characters (default: the sandbox reader's published secret).")
+    var secret: String = SimulatedReaderConfiguration.sandboxSecretHex
+
+    /// A reader's configuration with the secret, name and serial number given, or fails naming
+    /// the option that is malformed.
+    func configuration() throws -> SimulatedReaderConfiguration {
+        let sharedSecret: SharedSecret
+        do { sharedSecret = try SharedSecret(hex: secret) } catch {
+            throw ValidationError("the shared secret must be 64 hex characters (32 bytes)")
+        }
+        var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
+        try discovery.apply(to: &configuration)
+        return configuration
+    }
+
+    /// Serves `reader` on the port, with discovery, until the process is stopped.
+    func serve(_ reader: SimulatedReader, barcodes: EmulatedBarcodes) async throws {
         try await ReaderServing(port: port, discoveryPort: discovery.discoveryPort).run(reader, barcodes: barcodes)
     }
 }

@@ -18,13 +18,7 @@ struct ReaderPCSCCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The TCP port; 0 picks a free one.")
-    var port: Int = 0
-
-    @OptionGroup var discovery: DiscoveryOptions
-
-    @Option(help: "The shared secret, 64 hex characters (default: the sandbox reader's published secret).")
-    var secret: String = SimulatedReaderConfiguration.sandboxSecretHex
+    @OptionGroup var serving: ReaderServingOptions
 
     @Option(help: "The PC/SC reader's name (default: the first reader pcscd lists).")
     var reader: String?
@@ -33,10 +27,7 @@ struct ReaderPCSCCommand: AsyncParsableCommand {
     var pin: String = "1234"
 
     func run() async throws {
-        let sharedSecret: SharedSecret
-        do { sharedSecret = try SharedSecret(hex: secret) } catch {
-            throw ValidationError("the shared secret must be 64 hex characters (32 bytes)")
-        }
+        var configuration = try serving.configuration()
         guard (4...12).contains(pin.count), pin.allSatisfy(\.isASCII), pin.allSatisfy(\.isNumber) else {
             throw ValidationError("--pin must be 4 to 12 digits")
         }
@@ -50,11 +41,8 @@ struct ReaderPCSCCommand: AsyncParsableCommand {
         } catch let error as CardError {
             throw CLIFailure("cannot use PC/SC: \(error.message)")
         }
-        var configuration = SimulatedReaderConfiguration(secret: sharedSecret)
-        try discovery.apply(to: &configuration)
         configuration.entryMode = .chip
         configuration.cardSource = PCSCCardSource(readerName: reader, pin: pin)
-        try await ReaderServing(port: port, discoveryPort: discovery.discoveryPort).run(
-            SimulatedReader(configuration: configuration), barcodes: try EmulatedBarcodes([]))
+        try await serving.serve(SimulatedReader(configuration: configuration), barcodes: try EmulatedBarcodes([]))
     }
 }
