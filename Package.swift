@@ -88,15 +88,9 @@ let package = Package(
         // A sandbox card put into a PC/SC reader through vsmartcard's vpcd driver: the card side of
         // the vpcd protocol, for `mpos card emulate` and the tests on the real smart-card stack.
         .target(name: "VirtualSmartCard", dependencies: ["ReaderSimulator", "ReaderLink", "ReaderLinkTCP"]),
-        // pcsc-lite's PC/SC API, for the PC/SC reader only: the SDK never links it.
-        // No pkgConfig: libpcsclite.pc asks for -pthread, which SwiftPM refuses with a warning;
-        // its one other flag, the headers' folder, is PCSCReader's below.
-        .systemLibrary(name: "CPCSCLite", providers: [.apt(["libpcsclite-dev"])]),
-        // The EMV kernel against the card in a PC/SC reader (pcsc-lite), for `mpos reader pcsc`.
-        // It imports CPCSCLite internally, so no target above it needs pcsc-lite's headers.
-        .target(
-            name: "PCSCReader", dependencies: ["CPCSCLite", "ReaderSimulator"],
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/PCSC"])]),
+        // The EMV kernel against the card in a PC/SC reader, for `mpos reader pcsc`: pcsc-lite is
+        // opened at run time (libpcsclite.so.1), so building needs no PC/SC headers.
+        .target(name: "PCSCReader", dependencies: ["ReaderSimulator"]),
         // The code page tables of receipt printers, shared by the SDK's encoder and the
         // printer emulator's decoder without either depending on the other.
         .target(name: "PrinterCodePages"),

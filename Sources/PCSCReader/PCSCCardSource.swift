@@ -1,4 +1,4 @@
-#if canImport(CPCSCLite)
+#if os(Linux)
     import Foundation
     import ReaderSimulator
 

@@ -1,5 +1,4 @@
-#if canImport(CPCSCLite)
-    internal import CPCSCLite
+#if os(Linux)
     import ReaderSimulator
     import Synchronization
 

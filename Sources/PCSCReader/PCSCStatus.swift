@@ -1,5 +1,4 @@
-#if canImport(CPCSCLite)
-    internal import CPCSCLite
+#if os(Linux)
     import ReaderSimulator
 
     /// pcsc-lite's return codes that mean something to a transaction. pcsc-lite writes them as
@@ -10,6 +9,9 @@
         static let noSmartCard: UInt32 = 0x8010_000C
         static let readerUnavailable: UInt32 = 0x8010_0017
         static let noReaders: UInt32 = 0x8010_002E
+        /// `SCARD_E_NO_SERVICE`: pcscd is not running, or (as the calls answer it here)
+        /// libpcsclite is not installed.
+        static let noService: UInt32 = 0x8010_001D
         static let unpoweredCard: UInt32 = 0x8010_0067
         static let resetCard: UInt32 = 0x8010_0068
         static let removedCard: UInt32 = 0x8010_0069
@@ -32,6 +34,10 @@
             switch code {
             case noSmartCard, removedCard, unpoweredCard, resetCard:
                 return CardError(.removed, "\(call): no card in the reader (0x\(hex))")
+            case noService:
+                return CardError(
+                    .transport,
+                    "\(call): PC/SC is not there (0x\(hex)): pcscd must run and libpcsclite1 be installed")
             default:
                 return CardError(.transport, "\(call) failed: 0x\(hex)")
             }

@@ -27,6 +27,15 @@ struct ReaderPCSCCommand: AsyncParsableCommand {
     var pin: String = "1234"
 
     func run() async throws {
+        #if os(Linux)
+            try await serve()
+        #else
+            throw CLIFailure("mpos reader pcsc runs on Linux, with pcsc-lite; on macOS it is not built yet")
+        #endif
+    }
+
+    #if os(Linux)
+    private func serve() async throws {
         var configuration = try serving.configuration()
         guard (4...12).contains(pin.count), pin.allSatisfy(\.isASCII), pin.allSatisfy(\.isNumber) else {
             throw ValidationError("--pin must be 4 to 12 digits")
@@ -45,4 +54,5 @@ struct ReaderPCSCCommand: AsyncParsableCommand {
         configuration.cardSource = PCSCCardSource(readerName: reader, pin: pin)
         try await serving.serve(SimulatedReader(configuration: configuration), barcodes: try EmulatedBarcodes([]))
     }
+    #endif
 }
